@@ -1,0 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { composeSupergraph, supergraphPath } from './compose.js';
+
+writeFileSync(supergraphPath, composeSupergraph());
+console.log(`wrote ${supergraphPath}`);

@@ -1,0 +1,111 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import * as schema from '../drizzle/schema.js';
+import { InfrastructureError } from './errors.js';
+
+export type DatabaseSchema = typeof schema;
+/** What every store.ts sees: Drizzle's Postgres database, whichever driver is underneath. */
+export type Database = PgDatabase<PgQueryResultHKT, DatabaseSchema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  driver: 'pglite' | 'postgres';
+  /** Round trip to the server; throws InfrastructureError when it is down. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; without it PGlite is used. */
+  databaseUrl?: string | undefined;
+  /** Postgres schema for our tables (created when missing); default the server's search_path. */
+  schemaName?: string | undefined;
+  /** Folder of the PGlite data; undefined keeps PGlite in memory. */
+  pgliteDataDir?: string | undefined;
+  /** Connections in the postgres.js pool. */
+  poolSize?: number;
+}
+
+const migrationsFolder = resolve(fileURLToPath(new URL('../drizzle/migrations', import.meta.url)));
+
+function quoteIdentifier(identifier: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(identifier)) throw new Error(`unsafe SQL identifier: ${identifier}`);
+  return `"${identifier}"`;
+}
+
+async function openPostgres(options: DatabaseOptions & { databaseUrl: string }): Promise<DatabaseHandle> {
+  const schemaName = options.schemaName;
+  const client = postgres(options.databaseUrl, {
+    max: options.poolSize ?? 10,
+    onnotice: () => {},
+    ...(schemaName ? { connection: { search_path: schemaName } } : {}),
+  });
+  if (schemaName) await client.unsafe(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schemaName)}`);
+  const db = drizzlePostgres({ client, schema });
+  await migratePostgres(db, { migrationsFolder, ...(schemaName ? { migrationsSchema: schemaName } : {}) });
+  return {
+    db: db as unknown as Database,
+    driver: 'postgres',
+    ping: async () => {
+      await client`select 1`;
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.pgliteDataDir) mkdirSync(options.pgliteDataDir, { recursive: true });
+  const client = options.pgliteDataDir ? new PGlite(options.pgliteDataDir) : new PGlite();
+  const schemaName = options.schemaName;
+  if (schemaName) {
+    await client.exec(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schemaName)}; SET search_path TO ${quoteIdentifier(schemaName)}`);
+  }
+  const db = drizzlePglite({ client, schema });
+  await migratePglite(db, { migrationsFolder, ...(schemaName ? { migrationsSchema: schemaName } : {}) });
+  return {
+    db: db as unknown as Database,
+    driver: 'pglite',
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => client.close(),
+  };
+}
+
+/**
+ * One factory, two drivers (DESIGN.md §3): postgres.js when a URL is given, PGlite otherwise.
+ * Migrations run before the handle is returned, so a caller never sees an old schema.
+ * The cast to `Database` is confined here: both drivers are PgDatabase with the same schema.
+ */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  try {
+    return options.databaseUrl
+      ? await openPostgres({ ...options, databaseUrl: options.databaseUrl })
+      : await openPglite(options);
+  } catch (error) {
+    throw new InfrastructureError(`opening the ${options.databaseUrl ? 'postgres' : 'pglite'} database`, error);
+  }
+}
+
+export function pgliteFolder(dataDir: string): string {
+  return join(dataDir, 'pglite');
+}
+
+/** Drops a schema made for a test run (postgres only; PGlite test databases live in memory). */
+export async function dropSchema(databaseUrl: string, schemaName: string): Promise<void> {
+  const client = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    await client.unsafe(`DROP SCHEMA IF EXISTS ${quoteIdentifier(schemaName)} CASCADE`);
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}

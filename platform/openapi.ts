@@ -1,0 +1,32 @@
+import swagger from '@fastify/swagger';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { HttpServer } from './http.js';
+
+export interface OpenApiInfo {
+  /** The service's base path in the all-in-one server, e.g. `/stability`; stripped from documented paths. */
+  prefix: string;
+  title: string;
+  version: string;
+  description: string;
+}
+
+/**
+ * Documents the routes registered after this call in the same encapsulated context, from the zod
+ * schemas that validate them, and serves the document at `<prefix>/openapi.json`.
+ * Paths are written relative to the service's base URL ({stability_url} and so on).
+ */
+export async function registerOpenApi(app: HttpServer, info: OpenApiInfo): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: info.title, version: info.version, description: info.description },
+      servers: [{ url: info.prefix }],
+    },
+    transform: (input) => {
+      const transformed = jsonSchemaTransform(input);
+      const url = transformed.url.startsWith(info.prefix) ? transformed.url.slice(info.prefix.length) || '/' : transformed.url;
+      return { ...transformed, url };
+    },
+  });
+  app.get(`${info.prefix}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,57 @@
+import { listPriceTotalBps } from './compute-fees.js';
+import type { FeeParameters } from './types.js';
+
+export const MANIFEST_SCHEMA = 'srg-manifest/1.0';
+export const STABILITY_API_VERSION = '2.1.0';
+
+export interface ContractAddresses {
+  token: string | null;
+  esgOracle: string | null;
+  redistribution: string | null;
+  stabilityPID: string | null;
+  basketPeg: string | null;
+}
+
+export interface ManifestContext {
+  now: Date;
+  parameters: FeeParameters;
+  network: { name: string; chainId: number };
+  contracts: ContractAddresses;
+  /** Endpoint name to absolute or base-relative URL, from the routes actually served. */
+  endpoints: Record<string, string>;
+  capabilities: string[];
+}
+
+/** The typical (score 75, cross-currency), best and worst all-in rates of Document 1 rule 3. */
+export function summariseListFees(parameters: FeeParameters) {
+  return {
+    coreBps: parameters.coreBps,
+    fxBps: parameters.fxBps,
+    licenseBps: parameters.licenseBps,
+    esgMaxBps: parameters.esgMaxBps,
+    esgFormula: parameters.esgFormula,
+    typicalTotalBps: listPriceTotalBps(parameters, true, 75),
+    worstCaseTotalBps: listPriceTotalBps(parameters, true, 0),
+    bestCaseTotalBps: listPriceTotalBps(parameters, false, 100),
+  };
+}
+
+export function buildManifest(context: ManifestContext) {
+  return {
+    schema: MANIFEST_SCHEMA,
+    name: 'Settlement Rail Stability Oracle',
+    version: STABILITY_API_VERSION,
+    description:
+      'Exact fee quotes, fee schedule and stability signals for stablecoin settlement on the rail. ' +
+      'Call the manifest once, read the fee schedule, request a quote, then settle on-chain with its quoteId.',
+    category: 'stablecoin-settlement-rail',
+    network: context.network.name,
+    chainId: context.network.chainId,
+    capabilities: context.capabilities,
+    fees: summariseListFees(context.parameters),
+    contracts: context.contracts,
+    endpoints: context.endpoints,
+    onboarding: { humanRequired: false },
+    timestamp: context.now.toISOString(),
+  };
+}

@@ -1,0 +1,18 @@
+export type {
+  BpsAndUsd,
+  CompetitiveBenchmark,
+  EsgScoreSource,
+  EsgTierRule,
+  FeeBreakdown,
+  FeeParameters,
+  QuoteTerms,
+  ScenarioExampleInput,
+  VolumeTierRule,
+} from './types.js';
+export { classifyEsgScore, selectVolumeTier } from './classify-tiers.js';
+export { computeFees, esgBpsFor, listPriceTotalBps, usdAtBps } from './compute-fees.js';
+export { checkQuoteId, issueQuoteId, parseQuoteId, QUOTE_ID_PREFIX, type QuoteIdCheck, type QuoteSigner } from './quote-id.js';
+export { buildQuote, QUOTE_SCHEMA, type Quote, type QuoteContext } from './build-quote.js';
+export { buildManifest, MANIFEST_SCHEMA, STABILITY_API_VERSION, type ContractAddresses } from './build-manifest.js';
+export { buildEsgFeeSchedule, buildFeeSchedule, describeEsgTiers, FEE_SCHEDULE_SCHEMA } from './build-fee-schedule.js';
+export { buildEsgQuote, ESG_QUOTE_SCHEMA, type EsgQuoteTerms } from './build-esg-quote.js';

@@ -1,0 +1,27 @@
+import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
+import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
+import { createFeesContext, createFeesResolvers } from './resolvers.js';
+import { feesRoutes } from './routes.js';
+import { createFeesService } from './service.js';
+import { createFeeStore } from './store.js';
+
+export const name = 'fees';
+export const typeDefs = loadSubgraphTypeDefs(name);
+
+/** Fee model, stability and ESG oracle quotes (DESIGN.md §1). */
+export function build(platform: PlatformServices): Subgraph {
+  const service = createFeesService({
+    clock: platform.clock,
+    signer: platform.signer,
+    store: createFeeStore(platform.database.db),
+    contracts: platform.config.contracts,
+  });
+  const resolvers = createFeesResolvers(service);
+  return {
+    name,
+    typeDefs,
+    schema: buildFederatedSchema(typeDefs, resolvers),
+    routes: feesRoutes(service),
+    createContext: () => createFeesContext(service),
+  };
+}

@@ -1,0 +1,84 @@
+import type { Clock } from '../../platform/clock.js';
+import type { ContractAddresses, EsgScoreSource, Quote, QuoteSigner, QuoteTerms } from './domain/index.js';
+import {
+  buildEsgFeeSchedule,
+  buildEsgQuote,
+  buildFeeSchedule,
+  buildManifest,
+  buildQuote,
+} from './domain/index.js';
+import { competitiveBenchmarks, feeParameters } from './data/index.js';
+import type { EsgQuoteRequest, QuoteRequest } from './inputs.js';
+import type { FeeStore } from './store.js';
+
+export const BASE_NETWORK = { name: 'base', chainId: 8453 } as const;
+
+/** What the manifest advertises, relative to {stability_url}: exactly the paths routes.ts serves. */
+export const STABILITY_ENDPOINTS = {
+  manifest: 'GET /manifest',
+  feeSchedule: 'GET /fee-schedule',
+  quote: 'GET /quote',
+  quotePost: 'POST /quote',
+  openapi: 'GET /openapi.json',
+};
+const STABILITY_CAPABILITIES = ['manifest', 'fee-schedule', 'fee-quote', 'openapi'];
+
+export interface FeesServiceDeps {
+  clock: Clock;
+  signer: QuoteSigner;
+  store: FeeStore;
+  contracts: ContractAddresses;
+}
+
+/** Omitted esgScore takes the spec's schema default (docs/decisions/0003-esg-score-default.md). */
+function resolveEsgScore(esgScore: number | undefined): { esgScore: number; source: EsgScoreSource } {
+  return esgScore === undefined
+    ? { esgScore: feeParameters.defaultEsgScore, source: 'schema-default' }
+    : { esgScore, source: 'request' };
+}
+
+export function toQuoteTerms(request: QuoteRequest): { terms: QuoteTerms; esgScoreSource: EsgScoreSource } {
+  const { esgScore, source } = resolveEsgScore(request.esgScore);
+  return {
+    terms: { amountUsd: request.amountUsd, hasFx: request.hasFx ?? false, esgScore, monthlyVolumeUsd: request.monthlyVolumeUsd ?? 0 },
+    esgScoreSource: source,
+  };
+}
+
+/** The fees capabilities, called alike by routes.ts and resolvers.ts. */
+export function createFeesService(deps: FeesServiceDeps) {
+  return {
+    manifest() {
+      return buildManifest({
+        now: deps.clock.now(),
+        parameters: feeParameters,
+        network: BASE_NETWORK,
+        contracts: deps.contracts,
+        endpoints: STABILITY_ENDPOINTS,
+        capabilities: STABILITY_CAPABILITIES,
+      });
+    },
+    feeSchedule: () => buildFeeSchedule(deps.clock.now(), feeParameters, competitiveBenchmarks),
+    async issueQuote(request: QuoteRequest): Promise<Quote> {
+      const { terms, esgScoreSource } = toQuoteTerms(request);
+      const quote = buildQuote(terms, {
+        now: deps.clock.now(),
+        parameters: feeParameters,
+        benchmarks: competitiveBenchmarks,
+        signer: deps.signer,
+        esgScoreSource,
+        network: BASE_NETWORK,
+      });
+      await deps.store.recordQuote(quote);
+      return quote;
+    },
+    findQuotes: (quoteIds: readonly string[]) => deps.store.findQuotes(quoteIds),
+    esgQuote(request: EsgQuoteRequest) {
+      const { esgScore, source } = resolveEsgScore(request.esgScore);
+      return buildEsgQuote({ amountUsd: request.amountUsd, esgScore }, source, deps.clock.now(), feeParameters);
+    },
+    esgFeeSchedule: () => buildEsgFeeSchedule(deps.clock.now(), feeParameters),
+  };
+}
+
+export type FeesService = ReturnType<typeof createFeesService>;

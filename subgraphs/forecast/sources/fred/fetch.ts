@@ -1,0 +1,24 @@
+// Network step for FRED series observations (St. Louis Fed).
+
+import { addDays, isoDay } from '../calendar.js';
+import { buildUrl, getJson } from '../http.js';
+import type { LiveSourceOptions } from '../options.js';
+
+/** Months of history asked for: enough for the outlook's trend and volatility windows. */
+export const PRICE_HISTORY_MONTHS = 24;
+
+export async function fetchFredObservations(
+  options: LiveSourceOptions,
+  apiKey: string,
+  seriesId: string,
+  now: Date,
+): Promise<unknown> {
+  const url = buildUrl(options.baseUrls.fred, '/series/observations', {
+    series_id: seriesId,
+    api_key: apiKey,
+    file_type: 'json',
+    observation_start: isoDay(addDays(now, -Math.ceil(PRICE_HISTORY_MONTHS * 30.44))),
+    sort_order: 'asc',
+  });
+  return getJson('fred', url, options);
+}
