@@ -1,6 +1,14 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
+  resolve: {
+    // Node loads graphql's CommonJS entry for every package (Apollo included); Vite would pick
+    // index.mjs for our files and make a second graphql realm. Point ours at the same entry.
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
   test: {
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'data/**'],

@@ -9,6 +9,9 @@ import { toAppError } from './http.js';
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = error instanceof GraphQLError ? error.originalError : error;
   if (!original || original instanceof GraphQLError) return formatted;
+  const code = formatted.extensions?.code;
+  // Errors relayed from a subgraph already carry the subgraph's formatted code.
+  if (!(original instanceof AppError) && typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') return formatted;
   const appError = original instanceof AppError ? original : toAppError(original);
   return {
     ...formatted,

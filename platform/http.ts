@@ -8,7 +8,7 @@ import Fastify, {
   type RawServerDefault,
 } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError, InfrastructureError, type ErrorCode } from './errors.js';
+import { AppError, errorCatalog, InfrastructureError, type ErrorCode } from './errors.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 
@@ -59,7 +59,12 @@ export function toAppError(error: unknown, validationCode: ErrorCode = 'GEN_ERR_
   }
   const mapped = fastifyError.code ? fastifyCodeToAppCode[fastifyError.code] : undefined;
   if (mapped) {
-    const message = fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'A JSON body is required.' : fastifyError.message;
+    const message =
+      fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+        ? 'A JSON body is required.'
+        : fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+          ? errorCatalog.GEN_ERR_UNSUPPORTED_MEDIA_TYPE.message
+          : fastifyError.message;
     return new AppError(mapped, { message, cause: error });
   }
   if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {

@@ -11,6 +11,11 @@ export function addDays(date: Date, days: number): Date {
   return new Date(date.getTime() + days * DAY_MS);
 }
 
+/** The same day `months` calendar months later (negative: earlier); a day past a month end rolls over. */
+export function addMonths(date: Date, months: number): Date {
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, date.getUTCDate()));
+}
+
 /** M/D/YYYY, the date format the US Drought Monitor service expects. */
 export function usDay(date: Date): string {
   return `${date.getUTCMonth() + 1}/${date.getUTCDate()}/${date.getUTCFullYear()}`;

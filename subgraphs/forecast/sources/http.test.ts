@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { SourceUnavailableError } from './errors.js';
 import { fetchFredObservations } from './fred/fetch.js';
 import { buildUrl, getJson } from './http.js';
 import { failureOf, fixtureFetch, hangingFetch, testOptions } from './testing/fixture-fetch.js';

@@ -1,6 +1,6 @@
 // Network step for FRED series observations (St. Louis Fed).
 
-import { addDays, isoDay } from '../calendar.js';
+import { addMonths, isoDay } from '../calendar.js';
 import { buildUrl, getJson } from '../http.js';
 import type { LiveSourceOptions } from '../options.js';
 
@@ -17,7 +17,7 @@ export async function fetchFredObservations(
     series_id: seriesId,
     api_key: apiKey,
     file_type: 'json',
-    observation_start: isoDay(addDays(now, -Math.ceil(PRICE_HISTORY_MONTHS * 30.44))),
+    observation_start: isoDay(addMonths(now, -PRICE_HISTORY_MONTHS)),
     sort_order: 'asc',
   });
   return getJson('fred', url, options);

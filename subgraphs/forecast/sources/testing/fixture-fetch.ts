@@ -30,7 +30,9 @@ export function fixtureFetch(routes: readonly FixtureRoute[]): FixtureFetch {
     requests.push(url);
     const route = routes.find((r) => r.matches(url));
     if (route === undefined) return new Response('no fixture for this request', { status: 404 });
-    return new Response(route.body, { status: route.status ?? 200 });
+    const status = route.status ?? 200;
+    // The Response constructor refuses a body, even an empty one, with 204.
+    return new Response(status === 204 ? null : route.body, { status });
   };
   return { fetch, requests };
 }
@@ -60,4 +62,10 @@ export async function failureOf(promise: Promise<unknown>): Promise<SourceUnavai
     throw error;
   }
   throw new Error('expected a SourceUnavailableError, got a result');
+}
+
+/** The value, or a test failure when it is missing (for indexed access in assertions). */
+export function present<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('expected a value, got undefined');
+  return value;
 }

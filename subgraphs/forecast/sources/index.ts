@@ -1,0 +1,14 @@
+// Public face of the forecast live sources: what the subgraph's wiring and HTTP layer import.
+
+export {
+  DEFAULT_CONCURRENCY, hasLiveClimate, hasLiveValue, loadLiveClimate,
+  type ClimatologyCache, type LiveClimate, type LiveClimateObservation, type LiveFailure, type LiveLoadExtras,
+} from './live-dataset.js';
+export { mergeWithSnapshot } from './merge-snapshot.js';
+export {
+  DEFAULT_LIVE_BASE_URLS, MAX_POINTS_PER_REGION,
+  type Bbox, type GeoPoint, type LiveRegionSpec, type LiveSourceBaseUrls, type LiveSourceOptions,
+} from './options.js';
+export {
+  LIVE_SOURCE_RETRY_AFTER_SECONDS, SourceUnavailableError, type LiveSourceId, type SourceFailureKind,
+} from './errors.js';

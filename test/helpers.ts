@@ -1,0 +1,89 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../platform/clock.js';
+import { loadConfig, type Config } from '../platform/config.js';
+import { dropSchema, openDatabase, type DatabaseHandle } from '../platform/db.js';
+import { buildServer, type BuiltServer, type ServerOptions } from '../gateway/server.js';
+
+export const TEST_SIGNING_KEY = 'test-signing-key-0123456789abcdef0123456789';
+export const TEST_NOW = '2026-11-22T12:00:00.000Z';
+
+export function testConfig(environment: Record<string, string> = {}): Config {
+  return loadConfig({
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'srg-test-')),
+    LOG_LEVEL: 'silent',
+    QUOTE_SIGNING_KEY: TEST_SIGNING_KEY,
+    ...environment,
+  });
+}
+
+export interface TestDatabase {
+  driver: 'pglite' | 'postgres';
+  open(): Promise<DatabaseHandle>;
+  /** Closes the handle and removes what the test created. */
+  dispose(handle: DatabaseHandle): Promise<void>;
+}
+
+let schemaCounter = 0;
+
+/**
+ * The drivers every database test runs on: PGlite in memory always, and the real PostgreSQL
+ * server in a schema of its own when DATABASE_URL is set (CI sets it).
+ */
+export function testDatabases(): TestDatabase[] {
+  const drivers: TestDatabase[] = [
+    { driver: 'pglite', open: () => openDatabase({}), dispose: (handle) => handle.close() },
+  ];
+  const databaseUrl = process.env.DATABASE_URL;
+  if (databaseUrl) {
+    const schemas = new WeakMap<DatabaseHandle, string>();
+    drivers.push({
+      driver: 'postgres',
+      async open() {
+        schemaCounter += 1;
+        const schemaName = `t_${process.pid}_${Date.now().toString(36)}_${schemaCounter}`;
+        const handle = await openDatabase({ databaseUrl, schemaName, poolSize: 4 });
+        schemas.set(handle, schemaName);
+        return handle;
+      },
+      async dispose(handle) {
+        await handle.close();
+        const schemaName = schemas.get(handle);
+        if (schemaName) await dropSchema(databaseUrl, schemaName);
+      },
+    });
+  }
+  return drivers;
+}
+
+export interface TestServer extends BuiltServer {
+  clock: ManualClock;
+}
+
+/** The all-in-one server on an in-memory PGlite and a clock held at TEST_NOW. */
+export async function startTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
+  const clock = new ManualClock(TEST_NOW);
+  const database = options.database ?? (await openDatabase({}));
+  const server = await buildServer({ config: testConfig(), clock, database, ...options });
+  await server.app.ready();
+  return {
+    ...server,
+    clock,
+    async close() {
+      await server.close();
+      if (!options.database) await database.close();
+    },
+  };
+}
+
+/** POSTs a GraphQL operation through inject and returns the parsed body. */
+export async function graphql<T = Record<string, unknown>>(
+  server: BuiltServer,
+  query: string,
+  variables: Record<string, unknown> = {},
+  path = '/graphql',
+): Promise<{ data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }> {
+  const response = await server.app.inject({ method: 'POST', url: path, payload: { query, variables } });
+  return response.json();
+}
