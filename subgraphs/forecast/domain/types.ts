@@ -40,3 +40,22 @@ export interface Provenance {
   /** How a value was derived when it is not the source's own figure. */
   derivation?: string;
 }
+
+// ---- Added for the forecast model (domain/dataset.ts and the outputs). New exports only. ----
+
+/** The nine built-in scenario ids of POST /forecast/scenario. */
+export const SCENARIO_IDS = [
+  'la_nina', 'gulf_hurricane', 'black_sea_disruption', 'amazon_drought', 'sahel_heatwave',
+  'us_midwest_drought', 'arctic_blast', 'pacific_typhoon', 'global_heatwave',
+] as const;
+export type ScenarioId = (typeof SCENARIO_IDS)[number];
+
+export const RISK_STATUSES = ['GREEN', 'YELLOW', 'RED'] as const satisfies readonly RiskStatus[];
+export const OUTLOOKS = ['IMPROVING', 'STABLE', 'DETERIORATING', 'UNCERTAIN'] as const satisfies readonly Outlook[];
+export const PRIMARY_THREATS = ['drought', 'wildfire', 'flood', 'heat stress', 'storm'] as const satisfies readonly PrimaryThreat[];
+
+/** A region's direction between two observations; regions are never UNCERTAIN (spec: Region entry). */
+export type RegionOutlook = Exclude<Outlook, 'UNCERTAIN'>;
+
+export type SeverityLevel = 'LOW' | 'MODERATE' | 'HIGH';
+export const SEVERITY_LEVELS = ['LOW', 'MODERATE', 'HIGH'] as const satisfies readonly SeverityLevel[];

@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+
+/**
+ * npm run bench: throughput and latency of the hot paths against their baselines, on loopback,
+ * bounded in time. Figures, not assertions: CI never runs this.
+ */
+const CONNECTIONS = 50;
+const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const WARMUP_SECONDS = 2;
+
+interface Target {
+  port: number;
+  process: ChildProcess;
+}
+
+async function startTarget(kind: string, argument?: string): Promise<Target> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/targets.ts', kind, ...(argument ? [argument] : [])], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  const lines = createInterface({ input: child.stdout! });
+  for await (const line of lines) {
+    if (line.startsWith('{"port"')) return { port: (JSON.parse(line) as { port: number }).port, process: child };
+  }
+  throw new Error(`target ${kind} exited before listening`);
+}
+
+interface Load {
+  path: string;
+  method?: 'GET' | 'POST';
+  body?: string;
+}
+
+interface Figures {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function measure(port: number, load: Load, seconds: number): Promise<Figures> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${load.path}`,
+    method: load.method ?? 'GET',
+    connections: CONNECTIONS,
+    duration: seconds,
+    ...(load.body ? { body: load.body, headers: { 'content-type': 'application/json' } } : {}),
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+async function bench(name: string, port: number, load: Load): Promise<Figures> {
+  await measure(port, load, WARMUP_SECONDS);
+  const figures = await measure(port, load, DURATION_SECONDS);
+  console.log(
+    `${name.padEnd(52)} ${figures.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(figures.p50).padStart(4)} ms   p99 ${String(figures.p99).padStart(4)} ms   errors ${figures.errors}`,
+  );
+  return figures;
+}
+
+const QUOTE_PATH = '/stability/quote?amountUsd=10000&hasFx=true&esgScore=75';
+const QUOTE_QUERY = JSON.stringify({
+  query: '{ feeQuote(input: {amountUsd: 10000, hasFx: true, esgScore: 75}) { quoteId volumeTier fees { core { bps usd } fx { bps usd } esg { bps pct usd score tier } license { bps usd } total { bps pct usd } } settlement { netUsd grossUsd } } }',
+});
+
+function ratio(label: string, numerator: number, denominator: number, target: string): void {
+  console.log(`${label.padEnd(52)} ${(numerator / denominator).toFixed(2)}x   (target ${target})`);
+}
+
+async function main(): Promise<void> {
+  console.log(`autocannon, ${CONNECTIONS} connections, ${DURATION_SECONDS} s per figure after ${WARMUP_SECONDS} s warm-up, loopback\n`);
+  const rail = await startTarget('rail');
+  const targets: Target[] = [rail];
+  try {
+    const sample = await (await fetch(`http://127.0.0.1:${rail.port}${QUOTE_PATH}`)).text();
+    const bare = await startTarget('bare-fastify', sample);
+    const naive = await startTarget('naive-apollo');
+    targets.push(bare, naive);
+
+    const restQuote = await bench('REST GET /stability/quote', rail.port, { path: QUOTE_PATH });
+    const bareFastify = await bench('baseline: bare Fastify route, same JSON', bare.port, { path: '/stability/quote' });
+    const graphQuote = await bench('GraphQL feeQuote through /graphql', rail.port, { path: '/graphql', method: 'POST', body: QUOTE_QUERY });
+    const naiveApollo = await bench('baseline: naive @apollo/server + @apollo/gateway', naive.port, { path: '/', method: 'POST', body: QUOTE_QUERY });
+    console.log('');
+    ratio('REST quote / bare Fastify', restQuote.requestsPerSecond, bareFastify.requestsPerSecond, '>= 0.50x');
+    ratio('GraphQL quote / naive Apollo gateway', graphQuote.requestsPerSecond, naiveApollo.requestsPerSecond, '>= 3x');
+  } finally {
+    for (const target of targets) target.process.kill('SIGTERM');
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

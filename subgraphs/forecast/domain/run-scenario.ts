@@ -1,0 +1,168 @@
+// One of the nine built-in scenarios applied to a set of positions (none: the scenario alone).
+
+import type { ForecastContext, ForecastDataset, HistoricalAnalog, PctRange, Position, Scenario, ScenarioImpact } from './dataset.js';
+import { explainScenario } from './explain-outlook.js';
+import { sum } from './numeric.js';
+import { presentPct, presentScore, presentUsd } from './present.js';
+import { assessCommodities, type CommodityAssessment } from './score-commodity.js';
+import { assessRegions } from './score-region.js';
+import type { CommoditySymbol, DataQuality, RiskStatus, ScenarioId } from './types.js';
+
+export interface ScenarioRequest {
+  scenario: ScenarioId;
+  positions?: readonly Position[];
+}
+
+export interface PositionScenarioImpact {
+  position: Position;
+  impact?: ScenarioImpact;
+  /** notional × priceImpactPct / 100; zero for a commodity the scenario does not touch. */
+  priceImpactUsd: PctRange;
+}
+
+export interface ScenarioEvaluation {
+  scenario: Scenario;
+  positions: PositionScenarioImpact[];
+  portfolio: {
+    totalNotionalUsd: number;
+    affectedNotionalUsd: number;
+    priceImpactUsd: PctRange;
+    /** priceImpactUsd / totalNotionalUsd × 100; zero without notional. */
+    priceImpactPct: PctRange;
+  };
+}
+
+export interface AffectedCommodity {
+  symbol: CommoditySymbol;
+  priceImpactPct: PctRange;
+  supplyReductionPct: number;
+  currentStatus: RiskStatus;
+  climateRiskScore: number;
+}
+
+export interface ScenarioPositionResult {
+  symbol: CommoditySymbol;
+  notionalUsd: number;
+  affected: boolean;
+  priceImpactPct: PctRange;
+  priceImpactUsd: PctRange;
+  supplyReductionPct: number;
+}
+
+export interface ScenarioResult {
+  scenario: ScenarioId;
+  name: string;
+  description: string;
+  probability: number;
+  probabilityBasis: { text: string; url: string };
+  horizonMonths: number;
+  affectedCommodities: AffectedCommodity[];
+  /** Lowest low and highest high over the affected commodities. */
+  priceImpactPct: PctRange;
+  /** Smallest and largest supply reduction over the affected commodities. */
+  supplyReductionPct: PctRange;
+  historicalAnalogs: HistoricalAnalog[];
+  positions: ScenarioPositionResult[];
+  /** Present when positions were given. */
+  portfolio?: ScenarioEvaluation['portfolio'];
+  reasoning: string;
+  asOf: string;
+  dataQuality: DataQuality;
+}
+
+export function evaluateScenario(scenario: Scenario, positions: readonly Position[]): ScenarioEvaluation {
+  const impacts = positions.map((position) => {
+    const impact = scenario.affectedCommodities.find((i) => i.symbol === position.symbol);
+    const scale = (pct: number) => (position.notionalUsd * pct) / 100;
+    return {
+      position,
+      ...(impact === undefined ? {} : { impact }),
+      priceImpactUsd: impact === undefined ? { low: 0, high: 0 } : { low: scale(impact.priceImpactPct.low), high: scale(impact.priceImpactPct.high) },
+    };
+  });
+  const total = sum(positions.map((p) => p.notionalUsd));
+  const low = sum(impacts.map((i) => i.priceImpactUsd.low));
+  const high = sum(impacts.map((i) => i.priceImpactUsd.high));
+  const pctOf = (usdAmount: number) => (total > 0 ? (100 * usdAmount) / total : 0);
+  return {
+    scenario,
+    positions: impacts,
+    portfolio: {
+      totalNotionalUsd: total,
+      affectedNotionalUsd: sum(impacts.filter((i) => i.impact !== undefined).map((i) => i.position.notionalUsd)),
+      priceImpactUsd: { low, high },
+      priceImpactPct: { low: pctOf(low), high: pctOf(high) },
+    },
+  };
+}
+
+export function runScenario(dataset: ForecastDataset, request: ScenarioRequest, context: ForecastContext): ScenarioResult {
+  const scenario = dataset.scenarios[request.scenario];
+  const positions = request.positions ?? [];
+  const evaluation = evaluateScenario(scenario, positions);
+  const assessments = assessCommodities(dataset, assessRegions(dataset), context.now);
+  const impacts = scenario.affectedCommodities;
+  return {
+    scenario: scenario.id,
+    name: scenario.name,
+    description: scenario.description,
+    probability: scenario.probability,
+    probabilityBasis: { ...scenario.probabilityBasis },
+    horizonMonths: scenario.horizonMonths,
+    affectedCommodities: impacts.map((i) => affectedCommodity(i, assessments[i.symbol])),
+    priceImpactPct: {
+      low: Math.min(...impacts.map((i) => i.priceImpactPct.low)),
+      high: Math.max(...impacts.map((i) => i.priceImpactPct.high)),
+    },
+    supplyReductionPct: {
+      low: Math.min(...impacts.map((i) => i.supplyReductionPct)),
+      high: Math.max(...impacts.map((i) => i.supplyReductionPct)),
+    },
+    historicalAnalogs: scenario.historicalAnalogs.map((a) => ({ ...a })),
+    positions: evaluation.positions.map(presentPositionImpact),
+    ...(positions.length === 0 ? {} : { portfolio: presentPortfolioImpact(evaluation.portfolio) }),
+    reasoning: explainScenario(evaluation, statusesOf(assessments)),
+    asOf: newestAsOf(assessments) ?? context.now.toISOString(),
+    dataQuality: context.dataQuality,
+  };
+}
+
+export function presentPortfolioImpact(p: ScenarioEvaluation['portfolio']): ScenarioEvaluation['portfolio'] {
+  return {
+    totalNotionalUsd: presentUsd(p.totalNotionalUsd),
+    affectedNotionalUsd: presentUsd(p.affectedNotionalUsd),
+    priceImpactUsd: { low: presentUsd(p.priceImpactUsd.low), high: presentUsd(p.priceImpactUsd.high) },
+    priceImpactPct: { low: presentPct(p.priceImpactPct.low), high: presentPct(p.priceImpactPct.high) },
+  };
+}
+
+export function statusesOf(assessments: Record<CommoditySymbol, CommodityAssessment>): Record<CommoditySymbol, RiskStatus> {
+  const entries = Object.values(assessments).map((a) => [a.symbol, a.status] as const);
+  return Object.fromEntries(entries) as Record<CommoditySymbol, RiskStatus>;
+}
+
+function affectedCommodity(impact: ScenarioImpact, assessment: CommodityAssessment): AffectedCommodity {
+  return {
+    symbol: impact.symbol,
+    priceImpactPct: { ...impact.priceImpactPct },
+    supplyReductionPct: impact.supplyReductionPct,
+    currentStatus: assessment.status,
+    climateRiskScore: presentScore(assessment.score),
+  };
+}
+
+function presentPositionImpact(p: PositionScenarioImpact): ScenarioPositionResult {
+  return {
+    symbol: p.position.symbol,
+    notionalUsd: presentUsd(p.position.notionalUsd),
+    affected: p.impact !== undefined,
+    priceImpactPct: p.impact === undefined ? { low: 0, high: 0 } : { ...p.impact.priceImpactPct },
+    priceImpactUsd: { low: presentUsd(p.priceImpactUsd.low), high: presentUsd(p.priceImpactUsd.high) },
+    supplyReductionPct: p.impact?.supplyReductionPct ?? 0,
+  };
+}
+
+function newestAsOf(assessments: Record<CommoditySymbol, CommodityAssessment>): string | undefined {
+  const times = Object.values(assessments).flatMap((a) => (a.asOf === undefined ? [] : [Date.parse(a.asOf)]));
+  return times.length === 0 ? undefined : new Date(Math.max(...times)).toISOString();
+}
