@@ -5,7 +5,7 @@ import { parse } from 'graphql';
 import type { SubgraphName } from '../platform/config.js';
 
 /** Subgraphs in the supergraph, in composition order. Add a name here when its SDL lands in schema/. */
-export const COMPOSED_SUBGRAPHS: SubgraphName[] = ['fees'];
+export const COMPOSED_SUBGRAPHS: SubgraphName[] = ['fees', 'forecast'];
 
 export const supergraphPath = fileURLToPath(new URL('../schema/supergraph.graphql', import.meta.url));
 

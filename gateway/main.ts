@@ -29,6 +29,7 @@ async function main(): Promise<void> {
     ...(server.subgraphs.length === COMPOSED_SUBGRAPHS.length ? [`  gateway      ${base}/graphql`] : []),
     ...server.subgraphs.map((subgraph) => `  subgraph     ${base}/subgraphs/${subgraph.name}/graphql`),
     ...(server.subgraphs.some((s) => s.name === 'fees') ? [`  REST         ${base}/stability  ${base}/esg`] : []),
+    ...(server.subgraphs.some((s) => s.name === 'forecast') ? [`  REST         ${base}/forecast   MCP ${base}/forecast/mcp`] : []),
     `  health       ${base}/health`,
     `  metrics      ${base}/metrics`,
   ];

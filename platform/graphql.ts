@@ -1,5 +1,5 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { AppError } from './errors.js';
+import { AppError, type ErrorCode } from './errors.js';
 import { toAppError } from './http.js';
 
 /**
@@ -18,4 +18,20 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
     message: appError.message,
     extensions: { ...formatted.extensions, code: appError.code, httpStatus: appError.status, ...appError.details },
   };
+}
+
+interface SafeParser<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
+}
+
+/**
+ * Validates a GraphQL input object with the same zod schema as the REST body, so both front
+ * doors accept and refuse exactly the same requests. GraphQL nulls mean "omitted".
+ */
+export function parseGraphQLInput<T>(schema: SafeParser<T>, input: Record<string, unknown>, code: ErrorCode): T {
+  const withoutNulls = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined));
+  const result = schema.safeParse(withoutNulls);
+  if (result.success) return result.data;
+  const message = result.error.issues.map((issue) => `${issue.path.map(String).join('.') || 'input'}: ${issue.message}`).join('; ');
+  throw new AppError(code, { message: `Invalid input: ${message}` });
 }

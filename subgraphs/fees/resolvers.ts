@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
-import { AppError } from '../../platform/errors.js';
+import { parseGraphQLInput } from '../../platform/graphql.js';
 import { DecimalScalar } from '../../platform/scalars.js';
 import type { Quote } from './domain/index.js';
 import { esgQuoteBodySchema, quoteBodySchema } from './inputs.js';
@@ -19,15 +19,6 @@ export function createFeesContext(service: FeesService): FeesContext {
   };
 }
 
-/** GraphQL inputs go through the same zod schema as the REST body; nulls mean "omitted". */
-function parseInput<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } }, input: Record<string, unknown>): T {
-  const withoutNulls = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined));
-  const result = schema.safeParse(withoutNulls);
-  if (result.success) return result.data;
-  const message = result.error.issues.map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`).join('; ');
-  throw new AppError('FEE_ERR_INVALID_QUOTE_PARAMS', { message: `Invalid input: ${message}` });
-}
-
 export function createFeesResolvers(service: FeesService) {
   return {
     DateTime: DateTimeResolver,
@@ -36,9 +27,9 @@ export function createFeesResolvers(service: FeesService) {
     Query: {
       stabilityManifest: () => service.manifest(),
       feeSchedule: () => service.feeSchedule(),
-      feeQuote: (_: unknown, args: { input: Record<string, unknown> }) => service.issueQuote(parseInput(quoteBodySchema, args.input)),
+      feeQuote: (_: unknown, args: { input: Record<string, unknown> }) => service.issueQuote(parseGraphQLInput(quoteBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
       quote: (_: unknown, args: { quoteId: string }, context: FeesContext) => context.quoteById.load(args.quoteId),
-      esgFeeQuote: (_: unknown, args: { input: Record<string, unknown> }) => service.esgQuote(parseInput(esgQuoteBodySchema, args.input)),
+      esgFeeQuote: (_: unknown, args: { input: Record<string, unknown> }) => service.esgQuote(parseGraphQLInput(esgQuoteBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
       esgFeeSchedule: () => service.esgFeeSchedule(),
     },
     Quote: {

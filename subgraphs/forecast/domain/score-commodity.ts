@@ -4,7 +4,7 @@ import type { CommodityProfile, ForecastDataset, ModelParameters, RegionProfile 
 import { daysBetween, roundTo, sum, weightedMean } from './numeric.js';
 import { SCORE_DECIMALS } from './present.js';
 import type { RegionAssessment } from './score-region.js';
-import type { CommoditySymbol, Outlook, RiskStatus } from './types.js';
+import type { CommoditySymbol, Outlook, RegionOutlook, RiskStatus } from './types.js';
 
 export interface RegionContribution {
   region: RegionProfile;
@@ -158,7 +158,7 @@ function trendOf(contributions: readonly RegionContribution[], params: ModelPara
     weight: c.weight,
     value: c.assessment.result.score - (c.assessment.previousScore ?? c.assessment.result.score),
   })));
-  const shareMoving = (direction: string) =>
+  const shareMoving = (direction: RegionOutlook) =>
     sum(paired.filter((c) => c.assessment.outlook === direction).map((c) => c.weight)) / coverage;
   const threshold = params.uncertainty.conflictingShare;
   const conflicting = shareMoving('DETERIORATING') >= threshold && shareMoving('IMPROVING') >= threshold;

@@ -1,0 +1,69 @@
+import { AppError } from '../../platform/errors.js';
+import type { Logger } from '../../platform/log.js';
+import { withLiveInputs, type ForecastDataset } from './domain/index.js';
+import type { CommoditySymbol, DataQuality } from './domain/types.js';
+import type { RegionProfile } from './domain/index.js';
+import { SNAPSHOT_DATA_QUALITY, snapshotDataset } from './data/index.js';
+import type { ForecastDataSource } from './service.js';
+import {
+  hasLiveClimate,
+  LIVE_SOURCE_RETRY_AFTER_SECONDS,
+  loadLiveClimate,
+  mergeWithSnapshot,
+  type ClimatologyCache,
+  type LiveRegionSpec,
+  type LiveSourceOptions,
+} from './sources/index.js';
+
+/** The shipped snapshot: real published values, marked ESTIMATED because they are not live. */
+export const snapshotSource: ForecastDataSource = {
+  load: async () => ({ dataset: snapshotDataset, dataQuality: SNAPSHOT_DATA_QUALITY }),
+};
+
+function toLiveRegionSpec(region: RegionProfile): LiveRegionSpec {
+  return {
+    id: region.id,
+    bbox: [...region.boundingBox] as LiveRegionSpec['bbox'],
+    points: region.representativePoints.map(({ lat, lon }) => ({ lat, lon })),
+    ...(region.usdmStateFips ? { usdmArea: { type: 'state' as const, fips: [...region.usdmStateFips] } } : {}),
+  };
+}
+
+const LIVE_REFRESH_MS = 15 * 60 * 1000;
+
+/**
+ * Live climate over the snapshot (decision 0102). A load is shared by every request for 15 minutes.
+ * 1. When no live value at all could be had, the request fails with 503 and Retry-After 60.
+ * 2. When some sources failed, their values come from the snapshot and dataQuality is PARTIAL.
+ */
+export function createLiveSource(options: LiveSourceOptions, logger: Logger): ForecastDataSource {
+  const regions = snapshotDataset.regions.map(toLiveRegionSpec);
+  const priceSeries = Object.fromEntries(
+    Object.entries(snapshotDataset.commodities).map(([symbol, profile]) => [symbol, profile.benchmark.seriesId]),
+  );
+  const climatology: ClimatologyCache = new Map();
+  let cached: { at: number; value: { dataset: ForecastDataset; dataQuality: DataQuality } } | undefined;
+
+  async function refresh(now: Date) {
+    const live = await loadLiveClimate(options, regions, now, { priceSeries, climatology });
+    for (const failure of live.failures) logger.warn({ failure }, 'live climate source failed');
+    if (!hasLiveClimate(live)) {
+      throw new AppError('FCT_ERR_UPSTREAM_UNAVAILABLE', { retryAfterSeconds: LIVE_SOURCE_RETRY_AFTER_SECONDS });
+    }
+    const dataset = withLiveInputs(snapshotDataset, {
+      observations: mergeWithSnapshot(live.observations, snapshotDataset.observations),
+      prices: live.prices as Partial<Record<CommoditySymbol, (typeof live.prices)[string]>>,
+      sources: live.provenance,
+    });
+    return { dataset, dataQuality: live.dataQuality };
+  }
+
+  return {
+    async load(now) {
+      if (cached && now.getTime() - cached.at < LIVE_REFRESH_MS) return cached.value;
+      const value = await refresh(now);
+      cached = { at: now.getTime(), value };
+      return value;
+    },
+  };
+}

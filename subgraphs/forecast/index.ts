@@ -1,0 +1,32 @@
+import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
+import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
+import { createLiveSource, snapshotSource } from './data-source.js';
+import { createForecastResolvers } from './resolvers.js';
+import { forecastRoutes } from './routes.js';
+import { createForecastService, type ForecastDataSource } from './service.js';
+import { DEFAULT_LIVE_BASE_URLS } from './sources/index.js';
+
+export const name = 'forecast';
+export const typeDefs = loadSubgraphTypeDefs(name);
+
+function dataSourceFor(platform: PlatformServices): ForecastDataSource {
+  const { live, liveTimeoutMs, fredApiKey } = platform.config.forecast;
+  if (!live) return snapshotSource;
+  return createLiveSource(
+    { enabled: true, timeoutMs: liveTimeoutMs, ...(fredApiKey ? { fredApiKey } : {}), baseUrls: DEFAULT_LIVE_BASE_URLS, fetch: globalThis.fetch },
+    platform.logger,
+  );
+}
+
+/** Commodity climate forecast (Document 3 §1-4), REST under /forecast, MCP tools (DESIGN.md §1). */
+export function build(platform: PlatformServices, source: ForecastDataSource = dataSourceFor(platform)): Subgraph {
+  const service = createForecastService({ clock: platform.clock, synthesiser: platform.synthesiser, source });
+  const resolvers = createForecastResolvers(service);
+  return {
+    name,
+    typeDefs,
+    schema: buildFederatedSchema(typeDefs, resolvers),
+    routes: forecastRoutes(service),
+    createContext: () => ({}),
+  };
+}

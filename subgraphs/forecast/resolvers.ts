@@ -1,0 +1,31 @@
+import { JSONResolver } from 'graphql-scalars';
+import { parseGraphQLInput } from '../../platform/graphql.js';
+import type { CommoditySymbol } from './domain/types.js';
+import { portfolioBodySchema, scenarioBodySchema, tcfdBodySchema } from './inputs.js';
+import { parseSupportedSymbol, type ForecastService } from './service.js';
+
+interface CommodityParent {
+  symbol: CommoditySymbol;
+}
+
+export function createForecastResolvers(service: ForecastService) {
+  return {
+    JSON: JSONResolver,
+    Query: {
+      heatCheck: () => service.heatCheck(),
+      commodity: (_: unknown, args: { symbol: string }): CommodityParent => ({ symbol: parseSupportedSymbol(args.symbol) }),
+      commodities: async (): Promise<CommodityParent[]> => (await service.heatCheck()).commodities.map(({ symbol }) => ({ symbol })),
+      climateRegions: () => service.regions(),
+      riskCalendar: () => service.calendar(),
+      portfolioStress: (_: unknown, args: { input: Record<string, unknown> }) => service.portfolio(parseGraphQLInput(portfolioBodySchema, args.input, 'FCT_ERR_INVALID_BODY')),
+      scenarioAnalysis: (_: unknown, args: { input: Record<string, unknown> }) => service.scenario(parseGraphQLInput(scenarioBodySchema, args.input, 'FCT_ERR_INVALID_BODY')),
+      tcfdReport: (_: unknown, args: { input: Record<string, unknown> }) => service.tcfdReport(parseGraphQLInput(tcfdBodySchema, args.input, 'FCT_ERR_INVALID_BODY')),
+    },
+    Commodity: {
+      __resolveReference: (reference: { symbol: string }): CommodityParent => ({ symbol: parseSupportedSymbol(reference.symbol) }),
+      outlook: (parent: CommodityParent) => service.commodityOutlook(parent.symbol),
+      calendar: async (parent: CommodityParent) =>
+        (await service.calendar()).filter((entry) => (entry.commoditiesAtRisk as readonly string[]).includes(parent.symbol)),
+    },
+  };
+}
