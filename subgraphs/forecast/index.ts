@@ -1,3 +1,5 @@
+import type { Config } from '../../platform/config.js';
+import type { Logger } from '../../platform/log.js';
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
 import { createLiveSource, snapshotSource } from './data-source.js';
@@ -9,17 +11,17 @@ import { DEFAULT_LIVE_BASE_URLS } from './sources/index.js';
 export const name = 'forecast';
 export const typeDefs = loadSubgraphTypeDefs(name);
 
-function dataSourceFor(platform: PlatformServices): ForecastDataSource {
-  const { live, liveTimeoutMs, fredApiKey } = platform.config.forecast;
+export function dataSourceFor(config: Config, logger: Logger): ForecastDataSource {
+  const { live, liveTimeoutMs, fredApiKey } = config.forecast;
   if (!live) return snapshotSource;
   return createLiveSource(
     { enabled: true, timeoutMs: liveTimeoutMs, ...(fredApiKey ? { fredApiKey } : {}), baseUrls: DEFAULT_LIVE_BASE_URLS, fetch: globalThis.fetch },
-    platform.logger,
+    logger,
   );
 }
 
 /** Commodity climate forecast (Document 3 §1-4), REST under /forecast, MCP tools (DESIGN.md §1). */
-export function build(platform: PlatformServices, source: ForecastDataSource = dataSourceFor(platform)): Subgraph {
+export function build(platform: PlatformServices, source: ForecastDataSource = dataSourceFor(platform.config, platform.logger)): Subgraph {
   const service = createForecastService({ clock: platform.clock, synthesiser: platform.synthesiser, source });
   const resolvers = createForecastResolvers(service);
   return {

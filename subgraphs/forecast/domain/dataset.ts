@@ -126,9 +126,20 @@ export interface DrawdownParameters {
   maxLossFraction: number;
 }
 
+export interface StatusThresholds {
+  yellowFrom: number;
+  redFrom: number;
+  /** A region scoring at least this is under severe stress. */
+  severeRegionFrom: number;
+  /** YELLOW once this share of production is in severe regions, whatever the mean. */
+  yellowSevereShare: number;
+  /** RED once this share of production is in severe regions, whatever the mean. */
+  redSevereShare: number;
+}
+
 export interface ModelParameters {
   regionScore: RegionScoreParameters;
-  status: { yellowFrom: number; redFrom: number };
+  status: StatusThresholds;
   trend: {
     regionChangePoints: number;
     commodityChangePoints: number;

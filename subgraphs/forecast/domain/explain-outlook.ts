@@ -86,7 +86,7 @@ function ageDays(a: CommodityAssessment, now: Date): number {
 export function explainScenario(evaluation: ScenarioEvaluation, statuses: Partial<Record<CommoditySymbol, RiskStatus>>): string {
   const s = evaluation.scenario;
   return [
-    `${s.name}: annual probability ${fixed(s.probability * 100, 0)}% over a ${plural(s.horizonMonths, 'month')} horizon.`,
+    `${s.name}: annual probability ${fixed(s.probability * 100, 0)}% over a ${s.horizonMonths}-month horizon.`,
     impactSentence(evaluation),
     currentStateSentence(evaluation, statuses),
     portfolioSentence(evaluation),

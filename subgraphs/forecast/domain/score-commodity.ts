@@ -1,6 +1,6 @@
 // Climate risk of one commodity: production-share-weighted region scores, status, outlook, confidence.
 
-import type { CommodityProfile, ForecastDataset, ModelParameters, RegionProfile } from './dataset.js';
+import type { CommodityProfile, ForecastDataset, ModelParameters, RegionProfile, StatusThresholds } from './dataset.js';
 import { daysBetween, roundTo, sum, weightedMean } from './numeric.js';
 import { SCORE_DECIMALS } from './present.js';
 import type { RegionAssessment } from './score-region.js';
@@ -28,6 +28,8 @@ export interface CommodityAssessment {
   profile: CommodityProfile;
   score: number;
   status: RiskStatus;
+  /** Share of production in severely stressed regions, 0-1. */
+  severeShare: number;
   signals: CommoditySignals;
   outlook: Outlook;
   outlookBasis: OutlookBasis;
@@ -46,12 +48,22 @@ export interface CommodityAssessment {
   asOf?: string;
 }
 
-/** Status of the score as presented (rounded), so a displayed 50.0 is never YELLOW. */
-export function classifyStatus(score: number, thresholds: ModelParameters['status']): RiskStatus {
+/**
+ * RED or YELLOW when the share-weighted score reaches its threshold, or when enough production
+ * sits in severely stressed regions: a mean dilutes one failing breadbasket among calm ones.
+ * Scores are compared as presented (rounded), so a displayed 45.0 is never YELLOW.
+ */
+export function classifyStatus(score: number, severeShare: number, thresholds: StatusThresholds): RiskStatus {
   const shown = roundTo(score, SCORE_DECIMALS);
-  if (shown >= thresholds.redFrom) return 'RED';
-  if (shown >= thresholds.yellowFrom) return 'YELLOW';
+  if (shown >= thresholds.redFrom || severeShare >= thresholds.redSevereShare) return 'RED';
+  if (shown >= thresholds.yellowFrom || severeShare >= thresholds.yellowSevereShare) return 'YELLOW';
   return 'GREEN';
+}
+
+/** Share of production (0-1) in regions whose presented score reaches severeRegionFrom. */
+export function severeShareOf(contributions: readonly RegionContribution[], thresholds: StatusThresholds): number {
+  const severe = contributions.filter((c) => roundTo(c.assessment.result.score, SCORE_DECIMALS) >= thresholds.severeRegionFrom);
+  return sum(severe.map((c) => c.weight));
 }
 
 /** 2^(-age / halfLife): 1 for data observed now, 0.5 one half-life later. Future data counts as age 0. */
@@ -76,6 +88,7 @@ export function assessCommodity(
   const contributions = contributionsOf(profile, dataset.regions, regions);
   const coverage = sum(contributions.map((c) => c.weight));
   const score = weightedMean(contributions.map((c) => ({ weight: c.weight, value: c.assessment.result.score })));
+  const severeShare = severeShareOf(contributions, params.status);
   const confidence = confidenceOf(contributions, now, params.confidence.freshnessHalfLifeDays);
   const trend = trendOf(contributions, params);
   const outlookBasis = basisOf(coverage, confidence, trend, params);
@@ -83,7 +96,8 @@ export function assessCommodity(
     symbol,
     profile,
     score,
-    status: classifyStatus(score, params.status),
+    status: classifyStatus(score, severeShare, params.status),
+    severeShare,
     signals: signalsOf(contributions),
     outlook: outlookOf(outlookBasis, trend.change, params.trend.commodityChangePoints),
     outlookBasis,

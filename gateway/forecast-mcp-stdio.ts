@@ -1,0 +1,18 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { systemClock } from '../platform/clock.js';
+import { loadConfig } from '../platform/config.js';
+import { createLogger } from '../platform/log.js';
+import { createSynthesiser } from '../platform/synthesis.js';
+import { dataSourceFor } from '../subgraphs/forecast/index.js';
+import { createForecastMcpServer } from '../subgraphs/forecast/mcp.js';
+import { createForecastService } from '../subgraphs/forecast/service.js';
+
+/** The five forecast MCP tools over stdio, for agents that launch tools as processes. Logs go to stderr. */
+const config = loadConfig();
+const logger = createLogger({ logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
+const service = createForecastService({
+  clock: systemClock,
+  synthesiser: createSynthesiser(config, systemClock, logger),
+  source: dataSourceFor(config, logger),
+});
+await createForecastMcpServer(service).connect(new StdioServerTransport());
