@@ -70,15 +70,26 @@ const QUOTE_QUERY = JSON.stringify({
   query: '{ feeQuote(input: {amountUsd: 10000, hasFx: true, esgScore: 75}) { quoteId volumeTier fees { core { bps usd } fx { bps usd } esg { bps pct usd score tier } license { bps usd } total { bps pct usd } } settlement { netUsd grossUsd } } }',
 });
 
+const PORTFOLIO_BODY = JSON.stringify({
+  positions: ['WHEAT', 'CORN', 'SOYB', 'COFFEE', 'COCOA', 'COTTON', 'SUGAR', 'WTI', 'NG', 'COPPER'].map((symbol, index) => ({ symbol, notionalUsd: 100_000 * (index + 1) })),
+});
+const HEAT_CHECK_QUERY = JSON.stringify({ query: '{ heatCheck { asOf commodities { symbol status signal } } }' });
+const PORTFOLIO_QUERY = JSON.stringify({
+  query: 'query ($input: PortfolioInput!) { portfolioStress(input: $input) { portfolioRiskScore exposureByTier { GREEN YELLOW RED } worstCaseDrawdown { usd pct } positions { symbol climateRiskScore status } recommendations } }',
+  variables: { input: JSON.parse(PORTFOLIO_BODY) as unknown },
+});
+
 function ratio(label: string, numerator: number, denominator: number, target: string): void {
   console.log(`${label.padEnd(52)} ${(numerator / denominator).toFixed(2)}x   (target ${target})`);
 }
 
+const targets: Target[] = [];
+
 async function main(): Promise<void> {
   console.log(`autocannon, ${CONNECTIONS} connections, ${DURATION_SECONDS} s per figure after ${WARMUP_SECONDS} s warm-up, loopback\n`);
-  const rail = await startTarget('rail');
-  const targets: Target[] = [rail];
   try {
+    const rail = await startTarget('rail');
+    targets.push(rail);
     const sample = await (await fetch(`http://127.0.0.1:${rail.port}${QUOTE_PATH}`)).text();
     const bare = await startTarget('bare-fastify', sample);
     const naive = await startTarget('naive-apollo');
@@ -88,6 +99,10 @@ async function main(): Promise<void> {
     const bareFastify = await bench('baseline: bare Fastify route, same JSON', bare.port, { path: '/stability/quote' });
     const graphQuote = await bench('GraphQL feeQuote through /graphql', rail.port, { path: '/graphql', method: 'POST', body: QUOTE_QUERY });
     const naiveApollo = await bench('baseline: naive @apollo/server + @apollo/gateway', naive.port, { path: '/', method: 'POST', body: QUOTE_QUERY });
+    await bench('REST GET /forecast/heat-check', rail.port, { path: '/forecast/heat-check' });
+    await bench('GraphQL heatCheck through /graphql', rail.port, { path: '/graphql', method: 'POST', body: HEAT_CHECK_QUERY });
+    await bench('REST POST /forecast/portfolio (10 positions)', rail.port, { path: '/forecast/portfolio', method: 'POST', body: PORTFOLIO_BODY });
+    await bench('GraphQL portfolioStress (10 positions)', rail.port, { path: '/graphql', method: 'POST', body: PORTFOLIO_QUERY });
     console.log('');
     ratio('REST quote / bare Fastify', restQuote.requestsPerSecond, bareFastify.requestsPerSecond, '>= 0.50x');
     ratio('GraphQL quote / naive Apollo gateway', graphQuote.requestsPerSecond, naiveApollo.requestsPerSecond, '>= 3x');
@@ -98,5 +113,6 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   console.error(error);
+  for (const target of targets) target.process.kill('SIGTERM');
   process.exit(1);
 });

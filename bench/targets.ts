@@ -6,7 +6,7 @@ import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import Fastify from 'fastify';
 import { loadConfig } from '../platform/config.js';
-import { readSupergraph } from '../gateway/compose.js';
+import { COMPOSED_SUBGRAPHS, readSupergraph } from '../gateway/compose.js';
 import { createPlatformServices } from '../gateway/platform-services.js';
 import { buildServer } from '../gateway/server.js';
 import { buildSubgraphs } from '../gateway/subgraphs.js';
@@ -37,7 +37,7 @@ async function startBareFastify(body: string): Promise<number> {
 async function startNaiveApollo(): Promise<number> {
   const config = benchConfig();
   const platform = await createPlatformServices(config);
-  const subgraphs = new Map(buildSubgraphs(platform, ['fees']).map((subgraph) => [subgraph.name as string, subgraph]));
+  const subgraphs = new Map(buildSubgraphs(platform, COMPOSED_SUBGRAPHS).map((subgraph) => [subgraph.name as string, subgraph]));
   const gateway = new ApolloGateway({
     supergraphSdl: readSupergraph(),
     buildService: ({ name }) => new LocalGraphQLDataSource(subgraphs.get(name)!.schema),
@@ -45,7 +45,7 @@ async function startNaiveApollo(): Promise<number> {
   const server = new ApolloServer({ gateway });
   const { url } = await startStandaloneServer(server, {
     listen: { port: 0, host: '127.0.0.1' },
-    context: async () => subgraphs.get('fees')!.createContext() as Record<string, unknown>,
+    context: async () => subgraphs.get('fees')!.createContext() as Record<string, unknown>, // LocalGraphQLDataSource passes one context to every subgraph
   });
   return Number(new URL(url).port);
 }

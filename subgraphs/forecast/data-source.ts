@@ -3,7 +3,7 @@ import type { Logger } from '../../platform/log.js';
 import { withLiveInputs, type ForecastDataset } from './domain/index.js';
 import type { CommoditySymbol, DataQuality } from './domain/types.js';
 import type { RegionProfile } from './domain/index.js';
-import { SNAPSHOT_DATA_QUALITY, snapshotDataset } from './data/index.js';
+import { latestSnapshotObservations, SNAPSHOT_DATA_QUALITY, snapshotDataset } from './data/index.js';
 import type { ForecastDataSource } from './service.js';
 import {
   hasLiveClimate,
@@ -51,7 +51,7 @@ export function createLiveSource(options: LiveSourceOptions, logger: Logger): Fo
       throw new AppError('FCT_ERR_UPSTREAM_UNAVAILABLE', { retryAfterSeconds: LIVE_SOURCE_RETRY_AFTER_SECONDS });
     }
     const dataset = withLiveInputs(snapshotDataset, {
-      observations: mergeWithSnapshot(live.observations, snapshotDataset.observations),
+      observations: mergeWithSnapshot(live.observations, latestSnapshotObservations()),
       prices: live.prices as Partial<Record<CommoditySymbol, (typeof live.prices)[string]>>,
       sources: live.provenance,
     });

@@ -58,7 +58,7 @@ export interface TcfdReport {
   };
 }
 
-export const DEFAULT_ENTITY_NAME = 'The reporting entity';
+export const DEFAULT_ENTITY_NAME = 'the reporting entity';
 
 export function buildTcfdReport(dataset: ForecastDataset, request: TcfdRequest, context: ForecastContext): TcfdReport {
   const params = dataset.parameters;

@@ -8,8 +8,16 @@ import type {
 
 export interface Benchmark {
   description: string;
+  /** The series the shipped snapshot's prices come from. */
+  snapshotSeries: string;
+  /** FRED series id a live price adapter reads for this benchmark. */
   seriesId: string;
+  /** Unit of the FRED series' values. */
+  seriesUnit: string;
+  /** Factor from seriesUnit to unit (e.g. US cents/lb to USD/kg: 0.0220462262). */
+  toBenchmarkUnit: number;
   exchangeContract: string;
+  /** Unit of the prices in the dataset. */
   unit: string;
   currency: string;
 }
@@ -180,6 +188,7 @@ export interface ForecastContext {
 
 export interface LiveInputs {
   observations?: readonly RegionClimateObservation[];
+  /** Monthly points of each benchmark's live series (benchmark.seriesId), in that series' own unit. */
   prices?: Partial<Record<CommoditySymbol, readonly PricePoint[]>>;
   sources?: readonly Provenance[];
 }
@@ -188,7 +197,8 @@ export interface LiveInputs {
  * The dataset with live inputs laid over it.
  * 1. Live observations are added, not swapped in: the newest per region becomes current and the
  *    older ones stay available as the trend's previous observation.
- * 2. A live price series replaces the snapshot series of that commodity.
+ * 2. A live price series replaces the snapshot series of that commodity, converted from the
+ *    series' unit to the benchmark's unit with benchmark.toBenchmarkUnit.
  */
 export function withLiveInputs(dataset: ForecastDataset, live: LiveInputs): ForecastDataset {
   return {
@@ -207,7 +217,10 @@ function replacePrices(
   for (const symbol of Object.keys(prices) as CommoditySymbol[]) {
     const series = prices[symbol];
     if (series === undefined || series.length === 0) continue;
-    next[symbol] = { ...next[symbol], prices: [...series].sort((a, b) => compareText(a.date, b.date)) };
+    const profile = next[symbol];
+    const factor = profile.benchmark.toBenchmarkUnit;
+    const converted = series.map((p) => ({ date: p.date, price: p.price * factor }));
+    next[symbol] = { ...profile, prices: converted.sort((a, b) => compareText(a.date, b.date)) };
   }
   return next;
 }

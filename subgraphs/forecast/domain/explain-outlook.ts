@@ -21,7 +21,7 @@ export function explainCommodityOutlook(assessment: CommodityAssessment, params:
 }
 
 function headline(a: CommodityAssessment): string {
-  return `${a.profile.name} (${a.symbol}) is ${a.status} at ${fixed(a.score, 1)}/100 climate risk.`;
+  return `${a.symbol} (${a.profile.name}) is ${a.status} at ${fixed(a.score, 1)}/100 climate risk.`;
 }
 
 function signalSentence(a: CommodityAssessment): string {

@@ -19,12 +19,14 @@ export function normalise(value: number, range: ValueRange): number {
  * (Math.round(1.005 * 100) gives 1.00 because 1.005 is stored as 1.00499...).
  */
 export function roundTo(value: number, decimals: number): number {
-  if (!Number.isFinite(value)) return value;
+  // From 1e15 up a double has no fractional digits left to round.
+  if (!Number.isFinite(value) || Math.abs(value) >= 1e15) return value;
   const magnitude = Math.abs(value);
   const text = String(magnitude);
-  // Exponent notation (very small or very large) cannot take the string shift.
-  const shifted = text.includes('e') ? Math.round(magnitude * 10 ** decimals) : Math.round(Number(`${text}e${decimals}`));
-  const rounded = Number(`${shifted}e-${decimals}`);
+  // Exponent notation (below 1e-6) cannot take the decimal-string shift.
+  const rounded = text.includes('e')
+    ? Math.round(magnitude * 10 ** decimals) / 10 ** decimals
+    : Number(`${Math.round(Number(`${text}e${decimals}`))}e-${decimals}`);
   return value < 0 && rounded !== 0 ? -rounded : rounded;
 }
 

@@ -3,7 +3,7 @@
 import type { CommodityProfile, ForecastDataset, ModelParameters, RegionProfile, StatusThresholds } from './dataset.js';
 import { daysBetween, roundTo, sum, weightedMean } from './numeric.js';
 import { SCORE_DECIMALS } from './present.js';
-import type { RegionAssessment } from './score-region.js';
+import { directionOf, type RegionAssessment } from './score-region.js';
 import type { CommoditySymbol, Outlook, RegionOutlook, RiskStatus } from './types.js';
 
 export interface RegionContribution {
@@ -190,9 +190,7 @@ function basisOf(coverage: number, confidence: number, trend: Trend, params: Mod
 
 function outlookOf(basis: OutlookBasis, change: number | undefined, changePoints: number): Outlook {
   if (basis !== 'TREND' || change === undefined) return 'UNCERTAIN';
-  if (change >= changePoints) return 'DETERIORATING';
-  if (change <= -changePoints) return 'IMPROVING';
-  return 'STABLE';
+  return directionOf(change, changePoints);
 }
 
 function newestObservation(contributions: readonly RegionContribution[]): { asOf?: string } {

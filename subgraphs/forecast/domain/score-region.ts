@@ -103,13 +103,16 @@ export function choosePrimaryThreat(
   return rest.reduce((best, threat) => (threats[threat] > threats[best] ? threat : best), first);
 }
 
-/** DETERIORATING when the score rose by at least changePoints, IMPROVING when it fell as much. */
-export function regionDirection(current: number, previous: number | undefined, changePoints: number): RegionOutlook {
-  if (previous === undefined) return 'STABLE';
-  const change = current - previous;
+/** DETERIORATING when risk rose by at least changePoints, IMPROVING when it fell as much, else STABLE. */
+export function directionOf(change: number, changePoints: number): RegionOutlook {
   if (change >= changePoints) return 'DETERIORATING';
   if (change <= -changePoints) return 'IMPROVING';
   return 'STABLE';
+}
+
+/** A region without a previous observation counts as STABLE (the Region entry has no UNCERTAIN). */
+export function regionDirection(current: number, previous: number | undefined, changePoints: number): RegionOutlook {
+  return previous === undefined ? 'STABLE' : directionOf(current - previous, changePoints);
 }
 
 /** Every region that has a current observation, keyed by region id. */
