@@ -1,0 +1,104 @@
+// Parses the five data files, checks them against each other and builds the ForecastDataset.
+
+import type { z } from 'zod';
+import type {
+  CalendarMonth, CommodityProfile, ForecastDataset, ModelParameters, RegionProfile, Scenario,
+} from '../domain/dataset.js';
+import type { CommoditySymbol, Provenance, RegionClimateObservation, ScenarioId } from '../domain/types.js';
+import {
+  calendarFileSchema, commoditiesFileSchema, parametersFileSchema, regionsFileSchema, scenariosFileSchema,
+  type CommoditiesFile, type ParsedForecastFiles, type RegionsFile, type ScenariosFile,
+} from './schemas.js';
+import { findInconsistencies } from './consistency.js';
+
+/** The JSON of each file, as imported. */
+export interface RawForecastFiles {
+  commodities: unknown;
+  regions: unknown;
+  parameters: unknown;
+  scenarios: unknown;
+  calendar: unknown;
+}
+
+export class ForecastDataError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ForecastDataError';
+  }
+}
+
+/** Throws ForecastDataError naming the file and every problem found. */
+export function parseForecastFiles(raw: RawForecastFiles): ForecastDataset {
+  const files: ParsedForecastFiles = {
+    commodities: parseFile(commoditiesFileSchema, raw.commodities, 'commodities.json'),
+    regions: parseFile(regionsFileSchema, raw.regions, 'regions.json'),
+    parameters: parseFile(parametersFileSchema, raw.parameters, 'model-parameters.json'),
+    scenarios: parseFile(scenariosFileSchema, raw.scenarios, 'scenarios.json'),
+    calendar: parseFile(calendarFileSchema, raw.calendar, 'calendar.json'),
+  };
+  const problems = findInconsistencies(files);
+  if (problems.length > 0) {
+    throw new ForecastDataError(`forecast data files are inconsistent:\n- ${problems.join('\n- ')}`);
+  }
+  return buildDataset(files);
+}
+
+function parseFile<S extends z.ZodType>(schema: S, value: unknown, file: string): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+  throw new ForecastDataError(`forecast data file ${file} is malformed:\n- ${issues.join('\n- ')}`, { cause: result.error });
+}
+
+function buildDataset(files: ParsedForecastFiles): ForecastDataset {
+  const { provenance: _parameterProvenance, ...parameters } = files.parameters;
+  return {
+    commodities: commoditiesOf(files.commodities),
+    regions: files.regions.regions.map(regionProfileOf),
+    observations: files.regions.regions.flatMap((r) =>
+      r.observations.map((o): RegionClimateObservation => ({ regionId: r.id, ...o }))),
+    parameters: parameters satisfies ModelParameters,
+    scenarios: scenariosOf(files.scenarios),
+    calendar: [...files.calendar.months].sort((a, b) => a.month - b.month) satisfies CalendarMonth[],
+    sources: sourcesOf(files),
+  };
+}
+
+function commoditiesOf(file: CommoditiesFile): Record<CommoditySymbol, CommodityProfile> {
+  return recordBy<CommoditySymbol, CommodityProfile>(file.commodities, (c) => c.symbol);
+}
+
+function regionProfileOf(region: RegionsFile['regions'][number]): RegionProfile {
+  const { observations: _observations, derivation: _derivation, ...profile } = region;
+  return profile;
+}
+
+function scenariosOf(file: ScenariosFile): Record<ScenarioId, Scenario> {
+  return recordBy<ScenarioId, Scenario>(file.scenarios, (s) => s.id);
+}
+
+/** Keyed by id; the consistency check has already proved every key present exactly once. */
+function recordBy<K extends string, V>(items: readonly V[], key: (item: V) => K): Record<K, V> {
+  const record = {} as Record<K, V>;
+  for (const item of items) record[key(item)] = item;
+  return record;
+}
+
+/**
+ * Every distinct source (by source and URL), in file order: prices, production, climate, scenarios,
+ * calendar, parameters. Series-specific derivations stay on the commodity; the list keeps source, url, asOf.
+ */
+function sourcesOf(files: ParsedForecastFiles): Provenance[] {
+  const candidates: Provenance[] = [
+    ...files.commodities.commodities.flatMap((c) => [c.priceProvenance, c.production.provenance]),
+    ...(files.regions.provenance.sources ?? [files.regions.provenance]),
+    files.scenarios.provenance,
+    files.calendar.provenance,
+    files.parameters.provenance,
+  ];
+  const distinct: Provenance[] = [];
+  for (const { source, url, asOf } of candidates) {
+    if (!distinct.some((d) => d.source === source && d.url === url)) distinct.push({ source, url, asOf });
+  }
+  return distinct;
+}
