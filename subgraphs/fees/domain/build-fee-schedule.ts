@@ -1,5 +1,5 @@
 import { Big } from 'big.js';
-import { computeFees, esgBpsFor } from './compute-fees.js';
+import { computeFees, discountedCoreBps, esgBpsFor } from './compute-fees.js';
 import type { CompetitiveBenchmark, EsgTierRule, FeeParameters } from './types.js';
 
 export const FEE_SCHEDULE_SCHEMA = 'srg-fee-schedule/1.0';
@@ -32,7 +32,7 @@ function describeVolumeTiers(parameters: FeeParameters) {
       minMonthlyVolumeUsd: tier.minMonthlyVolumeUsd,
       maxMonthlyVolumeUsd: next ? next.minMonthlyVolumeUsd : null,
       coreDiscountPct: tier.coreDiscountPct,
-      coreBps: new Big(parameters.coreBps).times(new Big(100).minus(tier.coreDiscountPct)).div(100).toNumber(),
+      coreBps: discountedCoreBps(parameters.coreBps, tier.coreDiscountPct).toNumber(),
     };
   });
 }

@@ -23,7 +23,7 @@ export function esgBpsFor(esgScore: number): Big {
 }
 
 /** Core bps after the volume tier's discount, exact. */
-function discountedCoreBps(coreBps: number, discountPct: number): Big {
+export function discountedCoreBps(coreBps: number, discountPct: number): Big {
   return new Big(coreBps).times(new Big(100).minus(discountPct)).div(100);
 }
 
