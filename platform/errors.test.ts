@@ -9,7 +9,7 @@ describe('error catalog', () => {
   });
 
   it.each(Object.entries(errorCatalog))('%s has a code prefixed by its area and a 4xx/5xx status', (code, entry) => {
-    expect(code).toMatch(/^(GEN|FEE|FCT|CMP|PAY|INT)_ERR_[A-Z_]+$/);
+    expect(code).toMatch(/^((GEN|GQL|FEE|FCT|CMP|PAY|INT)_ERR_[A-Z_]+|SUBGRAPH_UNAVAILABLE)$/);
     expect(entry.status).toBeGreaterThanOrEqual(400);
     expect(entry.status).toBeLessThan(600);
   });
