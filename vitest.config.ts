@@ -15,5 +15,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Files of one worker share a module graph: Apollo, the forecast data and a migrated PGlite
+    // load once per worker instead of once per file (test/helpers.ts sharedTestDatabase).
+    isolate: false,
   },
 });

@@ -6,10 +6,12 @@ import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import Fastify from 'fastify';
 import { loadConfig } from '../platform/config.js';
-import { COMPOSED_SUBGRAPHS, readSupergraph } from '../gateway/compose.js';
-import { createPlatformServices } from '../gateway/platform-services.js';
+import { readSupergraph } from '../gateway/compose.js';
+import { createBaseServices, createPlatformServices } from '../gateway/platform-services.js';
 import { buildServer } from '../gateway/server.js';
-import { buildSubgraphs } from '../gateway/subgraphs.js';
+import { buildSubgraphs, SUBGRAPH_NAMES } from '../gateway/subgraphs.js';
+import { createRequestContext } from '../platform/request-context.js';
+import { systemClock } from '../platform/clock.js';
 
 /**
  * One benchmark target per child process, so the load generator never shares a core's event loop
@@ -36,8 +38,8 @@ async function startBareFastify(body: string): Promise<number> {
 /** What a first attempt looks like: Apollo defaults, LocalGraphQLDataSource, standalone server. */
 async function startNaiveApollo(): Promise<number> {
   const config = benchConfig();
-  const platform = await createPlatformServices(config);
-  const subgraphs = new Map(buildSubgraphs(platform, COMPOSED_SUBGRAPHS).map((subgraph) => [subgraph.name as string, subgraph]));
+  const { services } = await createPlatformServices(createBaseServices(config));
+  const subgraphs = new Map(buildSubgraphs(services, SUBGRAPH_NAMES).map((subgraph) => [subgraph.name as string, subgraph]));
   const gateway = new ApolloGateway({
     supergraphSdl: readSupergraph(),
     buildService: ({ name }) => new LocalGraphQLDataSource(subgraphs.get(name)!.schema),
@@ -45,7 +47,7 @@ async function startNaiveApollo(): Promise<number> {
   const server = new ApolloServer({ gateway });
   const { url } = await startStandaloneServer(server, {
     listen: { port: 0, host: '127.0.0.1' },
-    context: async () => subgraphs.get('fees')!.createContext() as Record<string, unknown>, // LocalGraphQLDataSource passes one context to every subgraph
+    context: async ({ req }) => ({ ...subgraphs.get('fees')!.createContext(createRequestContext(req.headers, systemClock)) }), // LocalGraphQLDataSource passes one context to every subgraph
   });
   return Number(new URL(url).port);
 }

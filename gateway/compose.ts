@@ -2,24 +2,21 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { composeServices } from '@apollo/composition';
 import { parse } from 'graphql';
-import type { SubgraphName } from '../platform/config.js';
-
-/** Subgraphs in the supergraph, in composition order. Add a name here when its SDL lands in schema/. */
-export const COMPOSED_SUBGRAPHS: SubgraphName[] = ['fees', 'forecast'];
+import { SUBGRAPH_NAMES } from './subgraphs.js';
 
 export const supergraphPath = fileURLToPath(new URL('../schema/supergraph.graphql', import.meta.url));
 
 /** Where Apollo Router (or a gateway without in-process subgraphs) reaches each subgraph by default. */
-export function defaultSubgraphUrl(name: SubgraphName): string {
+export function defaultSubgraphUrl(name: string): string {
   return `http://localhost:4000/subgraphs/${name}/graphql`;
 }
 
-export function readSubgraphSdl(name: SubgraphName): string {
+export function readSubgraphSdl(name: string): string {
   return readFileSync(fileURLToPath(new URL(`../schema/${name}.graphql`, import.meta.url)), 'utf8');
 }
 
 /** Composes every SDL in schema/ with @apollo/composition; throws with the composition errors. */
-export function composeSupergraph(names: SubgraphName[] = COMPOSED_SUBGRAPHS): string {
+export function composeSupergraph(names: readonly string[] = SUBGRAPH_NAMES): string {
   const result = composeServices(
     names.map((name) => ({ name, url: defaultSubgraphUrl(name), typeDefs: parse(readSubgraphSdl(name)) })),
   );

@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { systemClock } from '../platform/clock.js';
 import { loadConfig } from '../platform/config.js';
@@ -9,7 +10,7 @@ import { createForecastService } from '../subgraphs/forecast/service.js';
 
 /** The five forecast MCP tools over stdio, for agents that launch tools as processes. Logs go to stderr. */
 const config = loadConfig();
-const logger = createLogger({ logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
+const logger = createLogger({ logLevel: config.server.logLevel === 'info' ? 'warn' : config.server.logLevel, destination: pino.destination(2) });
 const service = createForecastService({
   clock: systemClock,
   synthesiser: createSynthesiser(config, systemClock, logger),

@@ -1,66 +1,118 @@
-import { ApolloGateway } from '@apollo/gateway';
-import { ApolloServer, type BaseContext } from '@apollo/server';
+import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
+import { ApolloServer } from '@apollo/server';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
-import type { FastifyInstance } from 'fastify';
+import { execute, parse } from 'graphql';
 import type { Config } from '../platform/config.js';
-import { formatGraphQLError } from '../platform/graphql.js';
-import type { Subgraph } from '../platform/subgraph.js';
+import { AppError } from '../platform/errors.js';
+import type { HttpServer } from '../platform/http.js';
+import type { Logger } from '../platform/log.js';
+import type { BaseServices, Subgraph, SubgraphContext } from '../platform/subgraph.js';
 import { readSupergraph } from './compose.js';
+import type { GatewayContext } from './gateway-context.js';
+import { createGraphQLServerOptions, graphQLRouteOptions } from './graphql-options.js';
 import { InProcessDataSource } from './local-data-source.js';
-import { ForwardingDataSource, type GatewayRequestContext } from './remote-data-source.js';
+import { ForwardingDataSource } from './remote-data-source.js';
+import { SUBGRAPH_NAMES } from './subgraphs.js';
 
 const GRAPHQL_METHODS = ['GET', 'POST', 'OPTIONS'] as const;
 
 /** Serves one subgraph's schema over HTTP (for the gateway in another process, or Apollo Router). */
-export async function mountSubgraphEndpoint(app: FastifyInstance, subgraph: Subgraph, path: string): Promise<ApolloServer<BaseContext>> {
-  const server = new ApolloServer<BaseContext>({
+export async function mountSubgraphEndpoint(app: HttpServer, base: BaseServices, subgraph: Subgraph, path: string): Promise<ApolloServer<SubgraphContext>> {
+  const server = new ApolloServer<SubgraphContext>({
     schema: subgraph.schema,
-    formatError: formatGraphQLError,
-    allowBatchedHttpRequests: false,
-    plugins: [fastifyApolloDrainPlugin(app)],
+    ...createGraphQLServerOptions<SubgraphContext>(base, { role: 'subgraph', app }),
   });
   await server.start();
   app.route({
     url: path,
     method: [...GRAPHQL_METHODS],
-    handler: fastifyApolloHandler(server, { context: async () => subgraph.createContext() }),
+    ...graphQLRouteOptions(),
+    handler: fastifyApolloHandler(server, { context: async (request) => subgraph.createContext(request.requestContext) }),
   });
   return server;
 }
 
 /**
- * The federation gateway at /graphql over the checked-in supergraph. A subgraph built in this
- * process is reached in-process; one named in SUBGRAPH_URLS is reached over HTTP.
+ * Where the gateway reaches each subgraph: in-process when this process built it and SUBGRAPH_URLS
+ * does not name it, over HTTP when SUBGRAPH_URLS names it. A subgraph that is neither is a
+ * configuration error at start: falling back to the supergraph's placeholder URL would send
+ * traffic to whatever listens on localhost:4000.
  */
-export async function mountGateway(
-  app: FastifyInstance,
-  config: Config,
-  localSubgraphs: Subgraph[],
-  path = '/graphql',
-): Promise<ApolloServer<GatewayRequestContext>> {
-  const local = new Map(localSubgraphs.map((subgraph) => [subgraph.name, subgraph]));
+export function planSubgraphRoutes(config: Config, localSubgraphs: readonly Subgraph[]): Map<string, { local: Subgraph } | { url: string }> {
+  const routes = new Map<string, { local: Subgraph } | { url: string }>();
+  const unknown = Object.keys(config.gateway.subgraphUrls).filter((name) => !SUBGRAPH_NAMES.includes(name as never));
+  if (unknown.length > 0) throw new GatewayConfigError(`SUBGRAPH_URLS names unknown subgraphs: ${unknown.join(', ')}; known: ${SUBGRAPH_NAMES.join(', ')}`);
+  const missing: string[] = [];
+  for (const name of SUBGRAPH_NAMES) {
+    const url = config.gateway.subgraphUrls[name];
+    const local = localSubgraphs.find((subgraph) => subgraph.name === name);
+    if (url) routes.set(name, { url });
+    else if (local) routes.set(name, { local });
+    else missing.push(name);
+  }
+  if (missing.length > 0) {
+    throw new GatewayConfigError(`the gateway has no way to reach ${missing.join(', ')}: name ${missing.length === 1 ? 'it' : 'them'} in SUBGRAPH_URLS (name=url,...)`);
+  }
+  return routes;
+}
+
+/** A layout the gateway cannot serve; reported at start, before anything listens. */
+export class GatewayConfigError extends Error {
+  override name = 'GatewayConfigError';
+}
+
+/** The federation gateway at /graphql over the checked-in supergraph. */
+export async function mountGateway(app: HttpServer, base: BaseServices, localSubgraphs: readonly Subgraph[], path = '/graphql'): Promise<ApolloServer<GatewayContext>> {
+  const routes = planSubgraphRoutes(base.config, localSubgraphs);
+  registerSubgraphHealthChecks(base, routes);
   const gateway = new ApolloGateway({
     supergraphSdl: readSupergraph(),
-    buildService: ({ name, url }) => {
-      const remoteUrl = config.subgraphUrls[name as keyof Config['subgraphUrls']];
-      const subgraph = local.get(name as Subgraph['name']);
-      if (subgraph && !remoteUrl) return new InProcessDataSource(subgraph);
-      return new ForwardingDataSource({ url: remoteUrl ?? url });
+    buildService: ({ name }): GraphQLDataSource<GatewayContext> => {
+      const route = routes.get(name);
+      if (!route) throw new GatewayConfigError(`the supergraph names subgraph ${name}, which is not registered`);
+      return 'local' in route ? new InProcessDataSource(route.local) : new ForwardingDataSource({ url: route.url, timeoutMs: base.config.gateway.subgraphTimeoutMs });
     },
   });
-  const server = new ApolloServer<GatewayRequestContext>({
-    gateway,
-    formatError: formatGraphQLError,
-    allowBatchedHttpRequests: false,
-    plugins: [fastifyApolloDrainPlugin(app)],
-  });
+  const server = new ApolloServer<GatewayContext>({ gateway, ...createGraphQLServerOptions<GatewayContext>(base, { role: 'gateway', app }) });
   await server.start();
   app.route({
     url: path,
     method: [...GRAPHQL_METHODS],
-    handler: fastifyApolloHandler(server, {
-      context: async (request) => ({ headers: request.headers }),
-    }),
+    ...graphQLRouteOptions(),
+    handler: fastifyApolloHandler(server, { context: async (request) => ({ request: request.requestContext }) }),
   });
   return server;
+}
+
+const TYPENAME_QUERY = '{ __typename }';
+
+/** /health asks each subgraph a trivial query the way the gateway reaches it: in-process or over HTTP. */
+function registerSubgraphHealthChecks(base: BaseServices, routes: Map<string, { local: Subgraph } | { url: string }>): void {
+  for (const [name, route] of routes) {
+    base.health.register({
+      name: `subgraph ${name}`,
+      check: 'local' in route ? () => checkLocalSubgraph(route.local) : () => checkRemoteSubgraph(route.url, base.logger),
+    });
+  }
+}
+
+async function checkLocalSubgraph(subgraph: Subgraph): Promise<void> {
+  const result = await execute({ schema: subgraph.schema, document: parse(TYPENAME_QUERY) });
+  if (result.errors?.length || (result.data as { __typename?: string } | null)?.__typename !== 'Query') {
+    throw new AppError('GEN_ERR_UNAVAILABLE', { message: `subgraph ${subgraph.name} did not answer ${TYPENAME_QUERY}` });
+  }
+}
+
+async function checkRemoteSubgraph(url: string, logger: Logger): Promise<void> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'apollo-require-preflight': 'true' },
+    body: JSON.stringify({ query: TYPENAME_QUERY }),
+    signal: AbortSignal.timeout(2000),
+  });
+  const body = (await response.json().catch(() => undefined)) as { data?: { __typename?: string } } | undefined;
+  if (!response.ok || body?.data?.__typename !== 'Query') {
+    logger.debug({ status: response.status }, 'subgraph health check answered unexpectedly');
+    throw new Error(`answered HTTP ${response.status}`);
+  }
 }

@@ -3,6 +3,7 @@ import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { execute, GraphQLError, parse, validate, type DocumentNode, type GraphQLFormattedError } from 'graphql';
 import { formatGraphQLError } from '../platform/graphql.js';
 import type { Subgraph } from '../platform/subgraph.js';
+import type { GatewayContext } from './gateway-context.js';
 
 const MAX_CACHED_DOCUMENTS = 1000;
 
@@ -11,10 +12,12 @@ const MAX_CACHED_DOCUMENTS = 1000;
  * 1. The gateway sends the same few subgraph operations over and over (one per query plan node),
  *    so each is parsed and validated once and its document kept; LocalGraphQLDataSource re-parses
  *    and re-validates on every fetch.
- * 2. Each fetch gets a fresh subgraph context, so DataLoaders batch within the fetch only.
+ * 2. Each fetch gets a fresh subgraph context built from the gateway request's own RequestContext
+ *    (the same one the subgraph's HTTP endpoint would build from the forwarded headers), so a
+ *    resolver sees the same request in both layouts and DataLoaders batch within the fetch only.
  * 3. Errors are formatted exactly as the subgraph's own HTTP endpoint would format them.
  */
-export class InProcessDataSource implements GraphQLDataSource {
+export class InProcessDataSource implements GraphQLDataSource<GatewayContext> {
   readonly #subgraph: Subgraph;
   readonly #documents = new Map<string, DocumentNode>();
 
@@ -22,7 +25,7 @@ export class InProcessDataSource implements GraphQLDataSource {
     this.#subgraph = subgraph;
   }
 
-  async process(options: GraphQLDataSourceProcessOptions): Promise<GatewayGraphQLResponse> {
+  async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GatewayGraphQLResponse> {
     const { query, variables } = options.request;
     if (!query) return { errors: [{ message: 'subgraph request without a query' }] };
     const document = this.#documentFor(query);
@@ -31,7 +34,7 @@ export class InProcessDataSource implements GraphQLDataSource {
       schema: this.#subgraph.schema,
       document: document.document,
       variableValues: variables ?? {},
-      contextValue: this.#subgraph.createContext(),
+      contextValue: this.#subgraph.createContext(options.context.request),
     });
     return {
       ...(result.data !== undefined ? { data: result.data as Record<string, unknown> | null } : {}),

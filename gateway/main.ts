@@ -1,48 +1,78 @@
-import { loadConfig, type SubgraphName } from '../platform/config.js';
-import { COMPOSED_SUBGRAPHS } from './compose.js';
-import { buildServer, type ServerOptions } from './server.js';
+import { loadConfig } from '../platform/config.js';
+import { describeErrorForLog } from '../platform/log.js';
+import { buildServer, type BuiltServer, type ServerOptions } from './server.js';
+import { isSubgraphName, SUBGRAPH_NAMES } from './subgraphs.js';
 
 /**
  * Entry point.
  *   tsx gateway/main.ts                 all-in-one: every subgraph, the gateway, REST, health, metrics
  *   tsx gateway/main.ts serve <name>    one subgraph alone (distributed layout)
- *   tsx gateway/main.ts serve gateway   the gateway alone, reaching subgraphs at SUBGRAPH_URLS
+ *   tsx gateway/main.ts serve gateway   the gateway alone, reaching every subgraph at SUBGRAPH_URLS
  */
 function optionsFromArguments(argv: string[]): Omit<ServerOptions, 'config'> {
   const [command, target] = argv;
   if (command === undefined) return {};
   if (command !== 'serve' || !target) throw new Error('usage: main.ts [serve <subgraph|gateway>]');
   if (target === 'gateway') return { subgraphs: [], gateway: true };
-  if (!COMPOSED_SUBGRAPHS.includes(target as SubgraphName)) {
-    throw new Error(`unknown subgraph "${target}"; one of: ${COMPOSED_SUBGRAPHS.join(', ')}, gateway`);
+  if (!isSubgraphName(target)) throw new Error(`unknown subgraph "${target}"; one of: ${SUBGRAPH_NAMES.join(', ')}, gateway`);
+  return { subgraphs: [target], gateway: false };
+}
+
+function banner(server: BuiltServer, address: string): string {
+  const base = address.replace('127.0.0.1', 'localhost');
+  const driver = server.platform ? `database: ${server.platform.database.driver}` : 'gateway alone, no database';
+  const hasGateway = server.app.hasRoute({ method: 'POST', url: '/graphql' });
+  return [
+    `settlement-rail-graph listening on ${base} (${driver})`,
+    ...(hasGateway ? [`  gateway      ${base}/graphql`] : []),
+    ...server.subgraphs.map((subgraph) => `  subgraph     ${base}/subgraphs/${subgraph.name}/graphql   REST ${subgraph.restPrefixes.map((prefix) => base + prefix).join('  ')}`),
+    `  health       ${base}/health`,
+    `  metrics      ${base}/metrics`,
+  ].join('\n');
+}
+
+/** Prints an error with its causes (never SQL parameters: the log serializer withholds them). */
+function describeStartFailure(error: unknown): string {
+  const lines: string[] = [];
+  let current: Record<string, unknown> | undefined = describeErrorForLog(error);
+  while (current) {
+    lines.push(`${lines.length === 0 ? 'could not start' : '  caused by'}: ${String(current.message)}${current.code ? ` (${String(current.code)})` : ''}`);
+    current = current.cause as Record<string, unknown> | undefined;
   }
-  return { subgraphs: [target as SubgraphName], gateway: false };
+  return lines.join('\n');
 }
 
 async function main(): Promise<void> {
+  const startedAt = Date.now();
   const config = loadConfig();
-  const server = await buildServer({ config, ...optionsFromArguments(process.argv.slice(2)) });
-  const address = await server.app.listen({ port: config.port, host: config.host });
-  const base = address.replace('127.0.0.1', 'localhost');
-  const lines = [
-    `settlement-rail-graph listening on ${base} (database: ${server.platform.database.driver})`,
-    ...(server.subgraphs.length === COMPOSED_SUBGRAPHS.length ? [`  gateway      ${base}/graphql`] : []),
-    ...server.subgraphs.map((subgraph) => `  subgraph     ${base}/subgraphs/${subgraph.name}/graphql`),
-    ...(server.subgraphs.some((s) => s.name === 'fees') ? [`  REST         ${base}/stability  ${base}/esg`] : []),
-    ...(server.subgraphs.some((s) => s.name === 'forecast') ? [`  REST         ${base}/forecast   MCP ${base}/forecast/mcp`] : []),
-    `  health       ${base}/health`,
-    `  metrics      ${base}/metrics`,
-  ];
-  console.log(lines.join('\n'));
-  const shutdown = async () => {
-    await server.close();
-    process.exit(0);
+  const progress = (message: string) => console.log(`starting: ${message}`);
+  progress('loading the subgraphs and the supergraph');
+  const server = await buildServer({ config, progress, ...optionsFromArguments(process.argv.slice(2)) });
+  const address = await server.app.listen({ port: config.server.port, host: config.server.host });
+  console.log(`${banner(server, address)}\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: finishing in-flight requests (at most ${config.server.shutdownGraceMs} ms), then stopping`);
+    const deadline = setTimeout(() => {
+      console.error('in-flight requests did not finish in time; stopping anyway');
+      process.exit(1);
+    }, config.server.shutdownGraceMs);
+    deadline.unref();
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(describeStartFailure(error));
+        process.exit(1);
+      },
+    );
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(describeStartFailure(error));
   process.exit(1);
 });

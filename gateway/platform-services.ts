@@ -1,11 +1,13 @@
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
+import { claimDataDir, type DataDirClaim } from '../platform/data-dir.js';
 import { openDatabase, pgliteFolder, type DatabaseHandle } from '../platform/db.js';
+import { createHealth } from '../platform/health.js';
 import { randomIds, type IdSource } from '../platform/ids.js';
 import { createLogger, type Logger } from '../platform/log.js';
 import { createMetrics } from '../platform/metrics.js';
 import { createHmacSigner, loadOrCreateSigningKey } from '../platform/signing.js';
-import type { PlatformServices } from '../platform/subgraph.js';
+import type { BaseServices, PlatformServices } from '../platform/subgraph.js';
 import { createSynthesiser } from '../platform/synthesis.js';
 
 /** What a test or a benchmark may supply instead of the defaults. */
@@ -15,26 +17,75 @@ export interface PlatformOverrides {
   logger?: Logger;
   /** An open database; the caller then owns closing it. */
   database?: DatabaseHandle;
+  /** Told each step of the start, for the console of `npm start`. */
+  progress?: (message: string) => void;
 }
 
-export async function createPlatformServices(config: Config, overrides: PlatformOverrides = {}): Promise<PlatformServices> {
+const HEALTH_CHECK_TIMEOUT_MS = 2000;
+
+export function createBaseServices(config: Config, overrides: PlatformOverrides = {}): BaseServices {
   const clock = overrides.clock ?? systemClock;
-  const logger = overrides.logger ?? createLogger(config);
-  const database =
-    overrides.database ??
-    (await openDatabase({
-      databaseUrl: config.databaseUrl,
-      schemaName: config.databaseSchema,
-      pgliteDataDir: pgliteFolder(config.dataDir),
-    }));
+  const logger = overrides.logger ?? createLogger({ logLevel: config.server.logLevel });
   return {
     config,
     logger,
     clock,
-    ids: overrides.ids ?? randomIds,
-    database,
     metrics: createMetrics(),
-    signer: createHmacSigner(config.quoteSigningKey ?? loadOrCreateSigningKey(config.dataDir)),
-    synthesiser: createSynthesiser(config, clock, logger),
+    health: createHealth({ clock, logger, checkTimeoutMs: HEALTH_CHECK_TIMEOUT_MS }),
   };
+}
+
+export interface OwnedPlatformServices {
+  services: PlatformServices;
+  /** Closes what this call opened (not an overridden database) and releases the data folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * The services a process serving subgraphs needs. The data folder is claimed (one process at a
+ * time) only when something is kept in it: the PGlite files, or a generated signing key.
+ */
+export async function createPlatformServices(base: BaseServices, overrides: PlatformOverrides = {}): Promise<OwnedPlatformServices> {
+  const { config } = base;
+  const progress = overrides.progress ?? (() => {});
+  const usesDataDir = (!overrides.database && !config.database.url) || !config.signing.quoteSigningKey;
+  let claim: DataDirClaim | undefined;
+  if (usesDataDir) {
+    progress(`claiming the data folder ${config.database.dataDir}`);
+    claim = await claimDataDir(config.database.dataDir, progress);
+  }
+  try {
+    const database = overrides.database ?? (await openConfiguredDatabase(config, progress));
+    const services: PlatformServices = {
+      ...base,
+      ids: overrides.ids ?? randomIds,
+      database,
+      signer: createHmacSigner(config.signing.quoteSigningKey ?? loadOrCreateSigningKey(config.database.dataDir)),
+      synthesiser: createSynthesiser(config, base.clock, base.logger),
+    };
+    services.health.register({ name: 'database', check: () => database.ping() });
+    return {
+      services,
+      async close() {
+        if (!overrides.database) await database.close();
+        await claim?.release();
+      },
+    };
+  } catch (error) {
+    await claim?.release();
+    throw error;
+  }
+}
+
+async function openConfiguredDatabase(config: Config, progress: (message: string) => void): Promise<DatabaseHandle> {
+  const { url, schema, poolSize, connectTimeoutMs, statementTimeoutMs } = config.database;
+  progress(url ? 'connecting to PostgreSQL (DATABASE_URL) and applying migrations' : `opening PGlite in ${pgliteFolder(config.database.dataDir)} and applying migrations (the first start creates the database)`);
+  return openDatabase({
+    databaseUrl: url,
+    schemaName: schema,
+    pgliteDataDir: pgliteFolder(config.database.dataDir),
+    poolSize,
+    connectTimeoutMs,
+    statementTimeoutMs,
+  });
 }

@@ -1,19 +1,30 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import { headersForSubgraph } from '../platform/request-context.js';
+import type { GatewayContext } from './gateway-context.js';
 
-/** Headers a subgraph needs from the client's request: identity, payment and tracing. */
-const FORWARDED_HEADERS = ['authorization', 'x-api-key', 'x-payment', 'x-request-id', 'idempotency-key'];
-
-export interface GatewayRequestContext {
-  headers?: Record<string, string | string[] | undefined>;
+export interface ForwardingDataSourceOptions {
+  url: string;
+  /** Longest wait for the subgraph; past it the fetch fails and the field reads SUBGRAPH_UNAVAILABLE. */
+  timeoutMs: number;
 }
 
-/** Reaches a subgraph in another process and forwards the caller's auth and payment headers. */
-export class ForwardingDataSource extends RemoteGraphQLDataSource<GatewayRequestContext> {
-  override willSendRequest(options: GraphQLDataSourceProcessOptions<GatewayRequestContext>): void {
-    const incoming = options.context.headers ?? {};
-    for (const name of FORWARDED_HEADERS) {
-      const value = incoming[name];
-      if (typeof value === 'string') options.request.http?.headers.set(name, value);
-    }
+/**
+ * Reaches a subgraph in another process.
+ * 1. The request context travels as headers (the platform's named headers and X-Request-Id), so
+ *    the subgraph's endpoint rebuilds the same context an in-process subgraph is handed.
+ * 2. Every fetch is bounded: a stopped or stuck subgraph costs one timeout, not a hung request.
+ */
+export class ForwardingDataSource extends RemoteGraphQLDataSource<GatewayContext> {
+  constructor(options: ForwardingDataSourceOptions) {
+    super({
+      url: options.url,
+      fetcher: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(options.timeoutMs) } as RequestInit),
+    });
+  }
+
+  override willSendRequest(options: GraphQLDataSourceProcessOptions<GatewayContext>): void {
+    const request = options.context.request;
+    if (!request) return;
+    for (const [name, value] of Object.entries(headersForSubgraph(request))) options.request.http?.headers.set(name, value);
   }
 }

@@ -1,24 +1,26 @@
-import type { Config, SubgraphName } from '../platform/config.js';
+import type { Config } from '../platform/config.js';
 import { createHttpServer, type HttpServer } from '../platform/http.js';
-import type { PlatformServices, Subgraph } from '../platform/subgraph.js';
-import { COMPOSED_SUBGRAPHS } from './compose.js';
+import type { BaseServices, PlatformServices, Subgraph } from '../platform/subgraph.js';
 import { mountGateway, mountSubgraphEndpoint } from './graphql-endpoints.js';
 import { registerOperationsRoutes } from './operations-routes.js';
-import { createPlatformServices, type PlatformOverrides } from './platform-services.js';
-import { buildSubgraphs } from './subgraphs.js';
+import { createBaseServices, createPlatformServices, type PlatformOverrides } from './platform-services.js';
+import { buildSubgraphs, SUBGRAPH_NAMES, type SubgraphName } from './subgraphs.js';
 
 export interface ServerOptions extends PlatformOverrides {
   config: Config;
-  /** Serve these subgraphs only (distributed layout); default: all of them plus the gateway. */
-  subgraphs?: SubgraphName[];
+  /** Serve these subgraphs only (distributed layout); default: every registered one. */
+  subgraphs?: readonly SubgraphName[];
   /** Mount the gateway at /graphql; default true when every subgraph is served. */
   gateway?: boolean;
 }
 
 export interface BuiltServer {
   app: HttpServer;
-  platform: PlatformServices;
+  base: BaseServices;
+  /** Undefined for the gateway alone, which keeps no data and opens no database. */
+  platform: PlatformServices | undefined;
   subgraphs: Subgraph[];
+  /** Stops accepting, lets in-flight requests finish, then closes the database and the data folder. */
   close(): Promise<void>;
 }
 
@@ -27,25 +29,35 @@ export interface BuiltServer {
  * /subgraphs/<name>/graphql, the gateway at /graphql, /health and /metrics. Not listening.
  */
 export async function buildServer(options: ServerOptions): Promise<BuiltServer> {
-  const platform = await createPlatformServices(options.config, options);
-  const names = options.subgraphs ?? COMPOSED_SUBGRAPHS;
-  const subgraphs = buildSubgraphs(platform, names);
-  const app = createHttpServer({ logger: platform.logger, metrics: platform.metrics });
-  for (const subgraph of subgraphs) {
-    await app.register(subgraph.routes);
-    await mountSubgraphEndpoint(app, subgraph, `/subgraphs/${subgraph.name}/graphql`);
+  const base = createBaseServices(options.config, options);
+  const names = options.subgraphs ?? SUBGRAPH_NAMES;
+  const owned = names.length > 0 ? await createPlatformServices(base, options) : undefined;
+  try {
+    const subgraphs = owned ? buildSubgraphs(owned.services, names) : [];
+    const app = createHttpServer({
+      logger: base.logger,
+      metrics: base.metrics,
+      clock: base.clock,
+      handlerTimeoutMs: options.config.server.requestTimeoutMs,
+    });
+    for (const subgraph of subgraphs) {
+      await app.register(subgraph.routes);
+      await mountSubgraphEndpoint(app, base, subgraph, `/subgraphs/${subgraph.name}/graphql`);
+    }
+    if (options.gateway ?? options.subgraphs === undefined) await mountGateway(app, base, subgraphs);
+    registerOperationsRoutes(app, base, owned?.services.database.driver);
+    return {
+      app,
+      base,
+      platform: owned?.services,
+      subgraphs,
+      async close() {
+        await app.close();
+        await owned?.close();
+      },
+    };
+  } catch (error) {
+    await owned?.close();
+    throw error;
   }
-  const withGateway = options.gateway ?? options.subgraphs === undefined;
-  if (withGateway) await mountGateway(app, options.config, subgraphs);
-  registerOperationsRoutes(app, platform, subgraphs);
-  const ownsDatabase = options.database === undefined;
-  return {
-    app,
-    platform,
-    subgraphs,
-    async close() {
-      await app.close();
-      if (ownsDatabase) await platform.database.close();
-    },
-  };
 }

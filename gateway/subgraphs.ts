@@ -1,18 +1,25 @@
-import type { SubgraphName } from '../platform/config.js';
-import type { PlatformServices, Subgraph } from '../platform/subgraph.js';
+import type { PlatformServices, Subgraph, SubgraphModule } from '../platform/subgraph.js';
 import * as fees from '../subgraphs/fees/index.js';
 import * as forecast from '../subgraphs/forecast/index.js';
 
-/** Every subgraph module by name; the gateway and tests compose them from this one list. */
-export const subgraphModules: Partial<Record<SubgraphName, { name: string; build(platform: PlatformServices): Subgraph }>> = {
-  fees,
-  forecast,
-};
+/**
+ * Every subgraph, in composition order. This list is the registry: the gateway, the composition,
+ * `serve <name>`, SUBGRAPH_URLS and the tests all read it. Adding a subgraph is one line here
+ * (docs/subgraph-template.md).
+ */
+export const subgraphModules = [fees, forecast] as const satisfies readonly SubgraphModule[];
 
-export function buildSubgraphs(platform: PlatformServices, names: SubgraphName[]): Subgraph[] {
+export type SubgraphName = (typeof subgraphModules)[number]['name'];
+export const SUBGRAPH_NAMES: readonly SubgraphName[] = subgraphModules.map((module) => module.name);
+
+export function isSubgraphName(name: string): name is SubgraphName {
+  return (SUBGRAPH_NAMES as readonly string[]).includes(name);
+}
+
+export function buildSubgraphs(platform: PlatformServices, names: readonly SubgraphName[]): Subgraph[] {
   return names.map((name) => {
-    const module = subgraphModules[name];
-    if (!module) throw new Error(`subgraph ${name} is not implemented`);
+    const module = subgraphModules.find((candidate) => candidate.name === name);
+    if (!module) throw new Error(`subgraph ${name} is not registered in gateway/subgraphs.ts`);
     return module.build(platform);
   });
 }

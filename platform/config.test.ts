@@ -1,24 +1,40 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, renderConfigurationMarkdown } from './config.js';
 
 describe('configuration', () => {
-  it('defaults to the embedded mode: port 4000, PGlite in ./data, nothing live', () => {
+  it('defaults to the embedded mode: port 4000, PGlite in ./data, nothing live, not production', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 4000, dataDir: './data', databaseUrl: undefined, subgraphUrls: {}, forecast: { live: false } });
+    expect(config.server).toMatchObject({ port: 4000, host: '127.0.0.1', production: false, requestTimeoutMs: 15_000 });
+    expect(config.database).toMatchObject({ dataDir: './data', url: undefined, statementTimeoutMs: 5_000 });
+    expect(config.gateway.subgraphUrls).toEqual({});
+    expect(config.forecast.live).toBe(false);
+  });
+
+  it('NODE_ENV=production is the one production switch', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).server.production).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development' }).server.production).toBe(false);
   });
 
   it('reads subgraph URLs for the distributed layout', () => {
-    expect(loadConfig({ SUBGRAPH_URLS: 'fees=http://10.0.0.5:4001/graphql' }).subgraphUrls).toEqual({ fees: 'http://10.0.0.5:4001/graphql' });
+    expect(loadConfig({ SUBGRAPH_URLS: 'fees=http://10.0.0.5:4001/graphql' }).gateway.subgraphUrls).toEqual({ fees: 'http://10.0.0.5:4001/graphql' });
   });
 
   it.each([
     { env: { PORT: 'eighty' }, problem: /PORT/ },
     { env: { DATABASE_URL: 'not a url' }, problem: /DATABASE_URL/ },
     { env: { QUOTE_SIGNING_KEY: 'short' }, problem: /QUOTE_SIGNING_KEY/ },
-    { env: { SUBGRAPH_URLS: 'billing=http://x' }, problem: /SUBGRAPH_URLS/ },
+    { env: { SUBGRAPH_URLS: 'fees' }, problem: /SUBGRAPH_URLS/ },
+    { env: { SUBGRAPH_URLS: 'fees=not a url' }, problem: /SUBGRAPH_URLS/ },
     { env: { DATABASE_SCHEMA: 'Robert"); DROP' }, problem: /DATABASE_SCHEMA/ },
+    { env: { REQUEST_TIMEOUT_MS: '0' }, problem: /REQUEST_TIMEOUT_MS/ },
   ])('refuses $env with a message naming the variable', ({ env, problem }) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(problem);
+  });
+
+  it('docs/configuration.md is generated from the one declaration of each variable (npm run docs:config)', () => {
+    const doc = readFileSync(new URL('../docs/configuration.md', import.meta.url), 'utf8');
+    expect(doc).toBe(renderConfigurationMarkdown());
   });
 });

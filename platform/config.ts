@@ -1,125 +1,161 @@
 import { z } from 'zod';
 
 /**
- * The only place that reads the environment. Every default is the embedded mode of DESIGN.md §2:
- * PGlite in ./data, the in-process EVM, the shipped snapshots and the rule-based synthesiser.
+ * The only place that reads the environment, and the only place a variable is declared: its name,
+ * where it lands in Config, its type and default, and its documentation (docs/configuration.md is
+ * generated from this table by `npm run docs:config`; a test keeps them equal). Every default is
+ * the embedded mode of DESIGN.md §2: PGlite in ./data, the shipped snapshots, the rule-based
+ * synthesiser, all subgraphs in one process.
  */
-const booleanFromEnv = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
-
-const environmentSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65_535).default(4000),
-  HOST: z.string().default('127.0.0.1'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.string().url().optional(),
-  DATABASE_SCHEMA: z
-    .string()
-    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'DATABASE_SCHEMA must be a lower-case SQL identifier')
-    .optional(),
-  PUBLIC_BASE_URL: z.string().url().optional(),
-  QUOTE_SIGNING_KEY: z.string().min(32, 'QUOTE_SIGNING_KEY must hold at least 32 characters').optional(),
-  SUBGRAPH_URLS: z.string().optional(),
-  CONTRACT_TOKEN: z.string().optional(),
-  CONTRACT_ESG_ORACLE: z.string().optional(),
-  CONTRACT_REDISTRIBUTION: z.string().optional(),
-  CONTRACT_STABILITY_PID: z.string().optional(),
-  CONTRACT_BASKET_PEG: z.string().optional(),
-  FORECAST_LIVE: booleanFromEnv.default(false),
-  FORECAST_LIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
-  FRED_API_KEY: z.string().optional(),
-  SYNTHESIS_LLM_URL: z.string().url().optional(),
-  SYNTHESIS_LLM_MODEL: z.string().optional(),
-  SYNTHESIS_LLM_API_KEY: z.string().optional(),
-  SYNTHESIS_TIMEOUT_MS: z.coerce.number().int().positive().default(8000),
-});
-
-export type SubgraphName = 'fees' | 'compliance' | 'payments' | 'intelligence' | 'forecast';
-
-export interface Config {
-  port: number;
-  host: string;
-  logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
-  dataDir: string;
-  databaseUrl: string | undefined;
-  /** Postgres schema holding our tables; lets tests and tenants share one database. */
-  databaseSchema: string | undefined;
-  publicBaseUrl: string | undefined;
-  /** HMAC key for quote ids. Undefined means one is generated and kept in the data folder. */
-  quoteSigningKey: string | undefined;
-  /** When set, the gateway reaches these subgraphs over HTTP instead of in-process. */
-  subgraphUrls: Partial<Record<SubgraphName, string>>;
-  contracts: {
-    token: string | null;
-    esgOracle: string | null;
-    redistribution: string | null;
-    stabilityPID: string | null;
-    basketPeg: string | null;
-  };
-  forecast: { live: boolean; liveTimeoutMs: number; fredApiKey: string | undefined };
-  synthesis: {
-    llmUrl: string | undefined;
-    llmModel: string | undefined;
-    llmApiKey: string | undefined;
-    timeoutMs: number;
-  };
+interface Variable<S extends z.ZodType> {
+  env: string;
+  schema: S;
+  doc: string;
+  /** How the default reads in the docs when it is not a literal (e.g. "generated in DATA_DIR"). */
+  defaultDoc?: string;
 }
+
+function variable<S extends z.ZodType>(env: string, schema: S, doc: string, defaultDoc?: string): Variable<S> {
+  return { env, schema, doc, ...(defaultDoc ? { defaultDoc } : {}) };
+}
+
+const booleanText = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+const milliseconds = (fallback: number) => z.coerce.number().int().positive().max(3_600_000).default(fallback);
+const positiveCount = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const sqlIdentifier = z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier');
+
+/** `name=url,name=url`; which names exist is the gateway's registry's business, not the config's. */
+const subgraphUrlList = z
+  .string()
+  .optional()
+  .transform((raw, context) => {
+    const urls: Record<string, string> = {};
+    for (const entry of (raw ?? '').split(',').map((pair) => pair.trim()).filter(Boolean)) {
+      const [name, url] = entry.split('=', 2);
+      if (!name || !url || !/^[a-z][a-z0-9-]*$/.test(name) || !z.url().safeParse(url).success) {
+        context.addIssue({ code: 'custom', message: `entry "${entry.slice(0, 80)}" must be <subgraph>=<url>` });
+        return z.NEVER;
+      }
+      urls[name] = url;
+    }
+    return urls;
+  });
+
+export const configVariables = {
+  server: {
+    port: variable('PORT', z.coerce.number().int().min(0).max(65_535).default(4000), 'listening port'),
+    host: variable('HOST', z.string().default('127.0.0.1'), 'listening address (`0.0.0.0` to expose)'),
+    logLevel: variable(
+      'LOG_LEVEL',
+      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      'pino level (`silent` in tests)',
+    ),
+    production: variable(
+      'NODE_ENV',
+      z.string().optional().transform((value) => value === 'production'),
+      'the production switch: `production` turns off GraphQL introspection, schema suggestions in errors and `_service` on subgraph endpoints',
+      'unset (development)',
+    ),
+    publicBaseUrl: variable('PUBLIC_BASE_URL', z.url().optional(), 'the public origin clients use; its host is also accepted by the MCP endpoint'),
+    requestTimeoutMs: variable('REQUEST_TIMEOUT_MS', milliseconds(15_000), 'longest time a request may take before it is answered 503'),
+    shutdownGraceMs: variable('SHUTDOWN_GRACE_MS', milliseconds(10_000), 'on SIGTERM, how long in-flight requests may finish before the process exits'),
+  },
+  database: {
+    dataDir: variable('DATA_DIR', z.string().min(1).default('./data'), 'PGlite data and the generated quote signing key; one process at a time'),
+    url: variable('DATABASE_URL', z.url().optional(), 'PostgreSQL connection string; migrations run at start', 'unset (PGlite)'),
+    schema: variable('DATABASE_SCHEMA', sqlIdentifier.optional(), 'Postgres schema for our tables'),
+    poolSize: variable('DATABASE_POOL_SIZE', positiveCount(10), 'connections in the PostgreSQL pool'),
+    connectTimeoutMs: variable('DATABASE_CONNECT_TIMEOUT_MS', milliseconds(5_000), 'longest wait for a PostgreSQL connection'),
+    statementTimeoutMs: variable('DATABASE_STATEMENT_TIMEOUT_MS', milliseconds(5_000), 'longest a query may run or wait (server statement_timeout and client bound)'),
+  },
+  signing: {
+    quoteSigningKey: variable(
+      'QUOTE_SIGNING_KEY',
+      z.string().min(32, 'must hold at least 32 characters').optional(),
+      'HMAC key for quote ids (at least 32 characters); give every replica the same',
+      'generated in `DATA_DIR`',
+    ),
+  },
+  gateway: {
+    subgraphUrls: variable('SUBGRAPH_URLS', subgraphUrlList, '`name=url,...`: the gateway reaches these subgraphs over HTTP; with a gateway alone every subgraph must be named', 'unset (in-process)'),
+    subgraphTimeoutMs: variable('SUBGRAPH_TIMEOUT_MS', milliseconds(5_000), 'longest the gateway waits for a subgraph over HTTP'),
+    maxTokens: variable('GRAPHQL_MAX_TOKENS', positiveCount(4_000), 'most tokens a GraphQL document may hold (refused while parsing)'),
+    maxDepth: variable('GRAPHQL_MAX_DEPTH', positiveCount(12), 'deepest field nesting of an operation'),
+    maxAliases: variable('GRAPHQL_MAX_ALIASES', positiveCount(30), 'most aliases in an operation'),
+    maxDirectives: variable('GRAPHQL_MAX_DIRECTIVES', positiveCount(20), 'most directives in an operation'),
+    maxCost: variable('GRAPHQL_MAX_COST', positiveCount(5_000), 'highest estimated cost of an operation (1 a field, lists multiplied)'),
+    listSizeEstimate: variable('GRAPHQL_LIST_SIZE_ESTIMATE', positiveCount(20), 'items assumed in a list of unknown length when estimating cost'),
+    maxResponseBytes: variable('GRAPHQL_MAX_RESPONSE_BYTES', positiveCount(4 * 1024 * 1024), 'largest GraphQL response body'),
+  },
+  contracts: {
+    token: variable('CONTRACT_TOKEN', z.string().optional(), 'address of the rail token the manifest advertises', 'unset (null)'),
+    esgOracle: variable('CONTRACT_ESG_ORACLE', z.string().optional(), 'address of the ESG oracle contract', 'unset (null)'),
+    redistribution: variable('CONTRACT_REDISTRIBUTION', z.string().optional(), 'address of the redistribution contract', 'unset (null)'),
+    stabilityPID: variable('CONTRACT_STABILITY_PID', z.string().optional(), 'address of the stability PID contract', 'unset (null)'),
+    basketPeg: variable('CONTRACT_BASKET_PEG', z.string().optional(), 'address of the basket peg contract', 'unset (null)'),
+  },
+  forecast: {
+    live: variable('FORECAST_LIVE', booleanText.default(false), 'fetch live climate data (Open-Meteo, NASA EONET, GDACS, US Drought Monitor, FRED)'),
+    liveTimeoutMs: variable('FORECAST_LIVE_TIMEOUT_MS', milliseconds(5_000), 'timeout of each live source call'),
+    fredApiKey: variable('FRED_API_KEY', z.string().optional(), 'FRED key for live prices'),
+  },
+  synthesis: {
+    llmUrl: variable('SYNTHESIS_LLM_URL', z.url().optional(), 'an OpenAI-compatible chat-completions endpoint for the synthesis fields', 'unset (rule-based)'),
+    llmModel: variable('SYNTHESIS_LLM_MODEL', z.string().optional(), 'its model name'),
+    llmApiKey: variable('SYNTHESIS_LLM_API_KEY', z.string().optional(), 'its API key'),
+    timeoutMs: variable('SYNTHESIS_TIMEOUT_MS', milliseconds(8_000), 'its timeout'),
+  },
+} as const;
+
+type Sections = typeof configVariables;
+export type Config = {
+  readonly [Section in keyof Sections]: {
+    readonly [Key in keyof Sections[Section]]: Sections[Section][Key] extends Variable<infer S> ? z.output<S> : never;
+  };
+};
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Parses `name=url,name=url` into a map, refusing unknown subgraph names. */
-function parseSubgraphUrls(raw: string | undefined): Config['subgraphUrls'] {
-  if (!raw) return {};
-  const known: SubgraphName[] = ['fees', 'compliance', 'payments', 'intelligence', 'forecast'];
-  const entries = raw.split(',').map((pair) => pair.trim()).filter(Boolean);
-  const urls: Config['subgraphUrls'] = {};
-  for (const entry of entries) {
-    const [name, url] = entry.split('=', 2);
-    if (!name || !url || !known.includes(name as SubgraphName)) {
-      throw new ConfigError(`SUBGRAPH_URLS entry "${entry}" must be <subgraph>=<url> with a known subgraph`);
-    }
-    urls[name as SubgraphName] = url;
-  }
-  return urls;
+function allVariables(): Array<[section: string, key: string, Variable<z.ZodType>]> {
+  return Object.entries(configVariables).flatMap(([section, variables]) =>
+    Object.entries(variables as Record<string, Variable<z.ZodType>>).map(([key, item]) => [section, key, item] as [string, string, Variable<z.ZodType>]),
+  );
 }
 
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = environmentSchema.safeParse(environment);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  const config: Record<string, Record<string, unknown>> = {};
+  const problems: string[] = [];
+  for (const [section, key, item] of allVariables()) {
+    const raw = environment[item.env];
+    const parsed = item.schema.safeParse(raw === '' ? undefined : raw);
+    if (parsed.success) (config[section] ??= {})[key] = parsed.data;
+    else problems.push(`${item.env}: ${parsed.error.issues.map((issue) => issue.message).join(', ')}`);
   }
-  const env = parsed.data;
-  return {
-    port: env.PORT,
-    host: env.HOST,
-    logLevel: env.LOG_LEVEL,
-    dataDir: env.DATA_DIR,
-    databaseUrl: env.DATABASE_URL,
-    databaseSchema: env.DATABASE_SCHEMA,
-    publicBaseUrl: env.PUBLIC_BASE_URL,
-    quoteSigningKey: env.QUOTE_SIGNING_KEY,
-    subgraphUrls: parseSubgraphUrls(env.SUBGRAPH_URLS),
-    contracts: {
-      token: env.CONTRACT_TOKEN ?? null,
-      esgOracle: env.CONTRACT_ESG_ORACLE ?? null,
-      redistribution: env.CONTRACT_REDISTRIBUTION ?? null,
-      stabilityPID: env.CONTRACT_STABILITY_PID ?? null,
-      basketPeg: env.CONTRACT_BASKET_PEG ?? null,
-    },
-    forecast: {
-      live: env.FORECAST_LIVE,
-      liveTimeoutMs: env.FORECAST_LIVE_TIMEOUT_MS,
-      fredApiKey: env.FRED_API_KEY,
-    },
-    synthesis: {
-      llmUrl: env.SYNTHESIS_LLM_URL,
-      llmModel: env.SYNTHESIS_LLM_MODEL,
-      llmApiKey: env.SYNTHESIS_LLM_API_KEY,
-      timeoutMs: env.SYNTHESIS_TIMEOUT_MS,
-    },
-  };
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  return config as Config;
+}
+
+function describeDefault(item: Variable<z.ZodType>): string {
+  if (item.defaultDoc) return item.defaultDoc;
+  const parsed = item.schema.safeParse(undefined);
+  if (!parsed.success || parsed.data === undefined || parsed.data === false && item.env === 'NODE_ENV') return 'unset';
+  return `\`${String(parsed.data)}\``;
+}
+
+/** docs/configuration.md, generated from the table above. */
+export function renderConfigurationMarkdown(): string {
+  const rows = allVariables().map(([, , item]) => `| \`${item.env}\` | ${describeDefault(item)} | ${item.doc} |`);
+  return [
+    '# Configuration',
+    '',
+    'Generated from `platform/config.ts` by `npm run docs:config`; a test fails when this file is stale.',
+    'Every variable is optional: the defaults are the embedded mode (`npm start`). An empty value counts as unset.',
+    '',
+    '| variable | default | meaning |',
+    '|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
 }

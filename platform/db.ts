@@ -11,6 +11,7 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import * as schema from '../drizzle/schema.js';
 import { InfrastructureError } from './errors.js';
+import { withTimeout } from './timeout.js';
 
 export type DatabaseSchema = typeof schema;
 /** What every store.ts sees: Drizzle's Postgres database, whichever driver is underneath. */
@@ -33,7 +34,14 @@ export interface DatabaseOptions {
   pgliteDataDir?: string | undefined;
   /** Connections in the postgres.js pool. */
   poolSize?: number;
+  /** Longest wait for a PostgreSQL connection. */
+  connectTimeoutMs?: number;
+  /** Server-side statement_timeout of every PostgreSQL session; also bounds ping(). */
+  statementTimeoutMs?: number;
 }
+
+const DEFAULT_TIMEOUT_MS = 5000;
+
 
 const migrationsFolder = resolve(fileURLToPath(new URL('../drizzle/migrations', import.meta.url)));
 
@@ -44,26 +52,41 @@ function quoteIdentifier(identifier: string): string {
 
 async function openPostgres(options: DatabaseOptions & { databaseUrl: string }): Promise<DatabaseHandle> {
   const schemaName = options.schemaName;
+  const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS;
   const client = postgres(options.databaseUrl, {
     max: options.poolSize ?? 10,
     onnotice: () => {},
-    ...(schemaName ? { connection: { search_path: schemaName } } : {}),
+    connect_timeout: Math.max(1, Math.ceil((options.connectTimeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)),
+    // A connection dropped by the server (pg_terminate_backend, failover) is replaced, not kept.
+    idle_timeout: 60,
+    max_lifetime: 30 * 60,
+    connection: {
+      statement_timeout: statementTimeoutMs,
+      idle_in_transaction_session_timeout: statementTimeoutMs * 2,
+      ...(schemaName ? { search_path: schemaName } : {}),
+    },
   });
-  if (schemaName) await client.unsafe(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schemaName)}`);
   const db = drizzlePostgres({ client, schema });
-  await migratePostgres(db, { migrationsFolder, ...(schemaName ? { migrationsSchema: schemaName } : {}) });
+  try {
+    if (schemaName) await client.unsafe(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schemaName)}`);
+    await migratePostgres(db, { migrationsFolder, ...(schemaName ? { migrationsSchema: schemaName } : {}) });
+  } catch (error) {
+    // Without this the pool's reconnect timers would keep a failed start alive.
+    await client.end({ timeout: 1 }).catch(() => undefined);
+    throw error;
+  }
   return {
     db: db as unknown as Database,
     driver: 'postgres',
     ping: async () => {
-      await client`select 1`;
+      await withTimeout(client`select 1`, statementTimeoutMs, 'database ping');
     },
     close: () => client.end({ timeout: 5 }),
   };
 }
 
 async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.pgliteDataDir) mkdirSync(options.pgliteDataDir, { recursive: true });
+  if (options.pgliteDataDir) mkdirSync(options.pgliteDataDir, { recursive: true, mode: 0o700 });
   const client = options.pgliteDataDir ? new PGlite(options.pgliteDataDir) : new PGlite();
   const schemaName = options.schemaName;
   if (schemaName) {
@@ -75,7 +98,7 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
     db: db as unknown as Database,
     driver: 'pglite',
     ping: async () => {
-      await db.execute(sql`select 1`);
+      await withTimeout(db.execute(sql`select 1`), options.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS, 'database ping');
     },
     close: () => client.close(),
   };

@@ -1,83 +1,121 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import helmet from '@fastify/helmet';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
+  type FastifyRequest,
   type RawServerDefault,
 } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError, errorCatalog, InfrastructureError, type ErrorCode } from './errors.js';
+import { systemClock, type Clock } from './clock.js';
+import { AppError, InfrastructureError, type ErrorCode } from './errors.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
+import { createMethodIndex, type MethodIndex } from './method-index.js';
+import { createRequestContext, REQUEST_ID_HEADER, requestIdFrom, type RequestContext } from './request-context.js';
 
 export type HttpServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The platform's request context (platform/request-context.ts), the same one resolvers get. */
+    requestContext: RequestContext;
+  }
+}
 
 export interface HttpServerOptions {
   logger: Logger;
   metrics?: Metrics;
+  clock?: Clock;
   bodyLimitBytes?: number;
+  /** Longest a request may take, routing to last byte; answered 503 GEN_ERR_TIMEOUT after. */
+  handlerTimeoutMs?: number;
+}
+
+/** Longest text of the caller's input repeated in an error message. */
+export const MAX_ECHO_LENGTH = 64;
+const MAX_ERROR_MESSAGE_LENGTH = 400;
+/** Path parameters longer than this are refused by the router with 400 (no documented key is near it). */
+const MAX_PARAM_LENGTH = 256;
+const MAX_HEADER_BYTES = 16 * 1024;
+
+/** A piece of the caller's input for an error message, cut to MAX_ECHO_LENGTH characters. */
+export function clip(input: unknown): string {
+  const text = typeof input === 'string' ? input : JSON.stringify(input) ?? String(input);
+  return text.length > MAX_ECHO_LENGTH ? `${text.slice(0, MAX_ECHO_LENGTH)}…` : text;
+}
+
+/** The same, quoted, where the input is a name or value set in a sentence. */
+export function echo(input: unknown): string {
+  return JSON.stringify(clip(input));
 }
 
 interface ValidationIssue {
   instancePath?: string;
   message?: string;
-  params?: { issue?: { path?: PropertyKey[] } };
+  params?: { issue?: { path?: PropertyKey[]; code?: string; keys?: string[]; expected?: string } };
 }
 
 function describeIssue(issue: ValidationIssue, context: string | undefined): string {
-  const path = issue.params?.issue?.path?.map(String).join('.') || issue.instancePath?.replace(/^\//, '').replaceAll('/', '.');
+  const detail = issue.params?.issue;
+  const path = detail?.path?.map(String).join('.') || issue.instancePath?.replace(/^\//, '').replaceAll('/', '.');
+  if (detail?.code === 'unrecognized_keys' && detail.keys) {
+    const where = path ? ` in ${path}` : '';
+    return `unknown field${detail.keys.length === 1 ? '' : 's'}${where}: ${detail.keys.slice(0, 5).map(echo).join(', ')}`;
+  }
   if (!path && context === 'body') return 'a JSON object body is required';
-  const where = path || context || 'request';
-  return `${where}: ${issue.message ?? 'invalid value'}`;
+  return `${path || context || 'request'}: ${issue.message ?? 'invalid value'}`;
 }
 
-const fastifyCodeToAppCode: Record<string, ErrorCode> = {
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'GEN_ERR_BAD_REQUEST',
-  FST_ERR_CTP_INVALID_JSON_BODY: 'GEN_ERR_BAD_REQUEST',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'GEN_ERR_UNSUPPORTED_MEDIA_TYPE',
-  FST_ERR_CTP_BODY_TOO_LARGE: 'GEN_ERR_PAYLOAD_TOO_LARGE',
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'GEN_ERR_BAD_REQUEST',
+const fastifyCodeToAppCode: Record<string, { code: ErrorCode; message?: string }> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'GEN_ERR_BAD_REQUEST', message: 'A JSON body is required.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'GEN_ERR_BAD_REQUEST', message: 'The body is not valid JSON.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'GEN_ERR_UNSUPPORTED_MEDIA_TYPE' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'GEN_ERR_PAYLOAD_TOO_LARGE' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'GEN_ERR_BAD_REQUEST', message: 'The Content-Length does not match the body.' },
+  FST_ERR_BAD_URL: { code: 'GEN_ERR_BAD_REQUEST', message: 'The URL holds an invalid percent-encoding.' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'GEN_ERR_BAD_REQUEST', message: `A path parameter is longer than ${MAX_PARAM_LENGTH} characters.` },
+  FST_ERR_HANDLER_TIMEOUT: { code: 'GEN_ERR_TIMEOUT' },
 };
 
 /**
  * Turns anything a route can throw into an AppError, so every error handler formats one type.
  * 1. Schema validation failures become `validationCode` with the offending fields named.
- * 2. Fastify's own 4xx (bad JSON, wrong media type, too large) keep their status and a clear message.
- * 3. Anything else is an internal error: its detail goes to the log, never to the client.
+ * 2. Fastify's own errors (bad JSON, media type, size, URL encoding, parameter length, timeout)
+ *    get a catalog code and a message of ours, never Fastify's text with the caller's input in it.
+ * 3. Infrastructure failures are 503 with a retry hint; anything else is an internal error whose
+ *    detail goes to the log, never to the client.
  */
 export function toAppError(error: unknown, validationCode: ErrorCode = 'GEN_ERR_BAD_REQUEST'): AppError {
   if (error instanceof AppError) return error;
-  if (error instanceof InfrastructureError) {
-    return new AppError('GEN_ERR_UNAVAILABLE', { retryAfterSeconds: 5, cause: error });
-  }
+  if (error instanceof InfrastructureError) return new AppError('GEN_ERR_UNAVAILABLE', { retryAfterSeconds: 5, cause: error });
   const fastifyError = error as Partial<FastifyError> & { validation?: ValidationIssue[] };
   if (Array.isArray(fastifyError.validation)) {
     const message = fastifyError.validation.map((issue) => describeIssue(issue, fastifyError.validationContext)).join('; ');
     return new AppError(validationCode, { message: `Invalid ${fastifyError.validationContext ?? 'request'}: ${message}` });
   }
   const mapped = fastifyError.code ? fastifyCodeToAppCode[fastifyError.code] : undefined;
-  if (mapped) {
-    const message =
-      fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-        ? 'A JSON body is required.'
-        : fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-          ? errorCatalog.GEN_ERR_UNSUPPORTED_MEDIA_TYPE.message
-          : fastifyError.message;
-    return new AppError(mapped, { message, cause: error });
-  }
+  if (mapped) return new AppError(mapped.code, { ...(mapped.message ? { message: mapped.message } : {}), cause: error, ...(mapped.code === 'GEN_ERR_TIMEOUT' ? { retryAfterSeconds: 5 } : {}) });
   if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-    return new AppError('GEN_ERR_BAD_REQUEST', { message: fastifyError.message ?? 'Bad request', cause: error });
+    return new AppError('GEN_ERR_BAD_REQUEST', { cause: error });
   }
   return new AppError('GEN_ERR_INTERNAL', { cause: error });
 }
 
-/** Sends an AppError with its status, Retry-After when given, and the body the service documents. */
-export function sendAppError(reply: FastifyReply, error: AppError, body: Record<string, unknown>): FastifyReply {
-  if (error.status >= 500) reply.log.error({ err: error.cause ?? error, code: error.code }, error.message);
-  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-  return reply.code(error.status).send(body);
+/**
+ * How one service writes its errors (the spec documents one body per service: the quote services
+ * `{error, example}`, the forecast `{message}`). Every error under `prefix`, Fastify's and Node's
+ * included, uses it; paths under no service's prefix get the generic `{error, code}`.
+ */
+export interface ServiceErrorShape {
+  prefix: string;
+  /** Turns a generic AppError into the service's own code where the service documents one. */
+  refine?(error: AppError, url: string): AppError;
+  body(error: AppError): Record<string, unknown>;
 }
 
 /** The generic error body for paths whose shape the spec does not show: {error, code}. */
@@ -85,29 +123,135 @@ export function genericErrorBody(error: AppError): Record<string, unknown> {
   return { error: error.message, code: error.code, ...error.details };
 }
 
+const genericShape: ServiceErrorShape = { prefix: '/', body: genericErrorBody };
+
+function capMessage(error: AppError): AppError {
+  if (error.message.length <= MAX_ERROR_MESSAGE_LENGTH) return error;
+  return new AppError(error.code, {
+    message: `${error.message.slice(0, MAX_ERROR_MESSAGE_LENGTH)}…`,
+    details: error.details,
+    ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
+    cause: error.cause,
+  });
+}
+
+/** Sends an AppError with its status, Retry-After when given, and the given body. Logs 5xx once. */
+export function sendAppError(reply: FastifyReply, error: AppError, body: Record<string, unknown>): FastifyReply {
+  if (error.status >= 500) reply.log.error({ err: error.cause ?? error, code: error.code }, error.message);
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+  return reply.code(error.status).type('application/json; charset=utf-8').send(body);
+}
+
+export interface ErrorShapes {
+  register(shape: ServiceErrorShape): void;
+  send(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply;
+}
+
+function createErrorShapes(): ErrorShapes {
+  const shapes: ServiceErrorShape[] = [];
+  const shapeFor = (url: string) =>
+    shapes.find((shape) => url === shape.prefix || url.startsWith(`${shape.prefix}/`) || url.startsWith(`${shape.prefix}?`)) ?? genericShape;
+  return {
+    register(shape) {
+      shapes.push(shape);
+      shapes.sort((a, b) => b.prefix.length - a.prefix.length);
+    },
+    send(request, reply, error) {
+      const url = request.raw.url ?? '/';
+      const shape = shapeFor(url);
+      const appError = capMessage((shape.refine ?? ((same: AppError) => same))(toAppError(error), url));
+      return sendAppError(reply, appError, shape.body(appError));
+    },
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The services' error bodies by path prefix (platform/http.ts ServiceErrorShape). */
+    errorShapes: ErrorShapes;
+  }
+}
+
 /**
- * Fastify with zod validation and the error model. Returns an instance that is not listening
- * (STYLE: build() then a tiny entry calls listen), so tests use inject().
+ * Fastify with zod validation, the error model, security headers, request ids and the request
+ * context. Returns an instance that is not listening (STYLE: build() then a tiny entry calls
+ * listen), so tests use inject().
  */
 export function createHttpServer(options: HttpServerOptions): HttpServer {
+  const clock = options.clock ?? systemClock;
+  const errorShapes = createErrorShapes();
   const app = Fastify({
     loggerInstance: options.logger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimitBytes ?? 1_048_576,
+    maxParamLength: MAX_PARAM_LENGTH,
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    handlerTimeout: options.handlerTimeoutMs ?? 0,
     return503OnClosing: true,
+    requestIdHeader: false,
+    genReqId: (request) => requestIdFrom(request.headers),
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-content-type-options', 'nosniff');
+      return errorShapes.send(request, reply, error);
+    },
+    clientErrorHandler: answerMalformedRequest,
   }).withTypeProvider<ZodTypeProvider>() as unknown as HttpServer;
+  app.decorate('errorShapes', errorShapes);
+  app.decorateRequest('requestContext', null as unknown as RequestContext);
+  app.addHook('onRequest', async (request, reply) => {
+    request.requestContext = createRequestContext(request.headers, clock, request.id);
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.setErrorHandler((error, _request, reply) => {
-    const appError = toAppError(error);
-    return sendAppError(reply, appError, genericErrorBody(appError));
-  });
-  app.setNotFoundHandler((request, reply) => {
-    const error = new AppError('GEN_ERR_NOT_FOUND', { message: `No route for ${request.method} ${request.url.split('?')[0]}` });
-    return sendAppError(reply, error, genericErrorBody(error));
+  app.setErrorHandler((error, request, reply) => errorShapes.send(request, reply, error));
+  const methods = createMethodIndex();
+  app.addHook('onRoute', (route) => methods.add(route.method, route.url));
+  app.setNotFoundHandler((request, reply) => answerUnroutable(request, reply, methods, errorShapes));
+  void app.register(helmet, {
+    global: true,
+    // An API answers JSON only: nothing it sends may load or frame anything.
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
   });
   if (options.metrics) recordRequestDurations(app, options.metrics);
   return app;
+}
+
+/** 405 with Allow when the path exists under another method, 404 otherwise; each in its service's shape. */
+function answerUnroutable(request: FastifyRequest, reply: FastifyReply, methods: MethodIndex, errorShapes: ErrorShapes) {
+  const path = (request.raw.url ?? '/').split('?')[0] ?? '/';
+  const allowed = methods.allowedFor(path);
+  if (allowed.length > 0) {
+    reply.header('allow', allowed.join(', '));
+    const error = new AppError('GEN_ERR_METHOD_NOT_ALLOWED', { message: `${request.method} is not allowed on ${clip(path)}; allowed: ${allowed.join(', ')}` });
+    return errorShapes.send(request, reply, error);
+  }
+  const error = new AppError('GEN_ERR_NOT_FOUND', { message: `No route for ${request.method} ${clip(path)}` });
+  return errorShapes.send(request, reply, error);
+}
+
+/**
+ * Node answers requests it cannot parse (headers too large, a malformed request line) before any
+ * route exists, with its own body. Ours is the generic error body, as JSON.
+ */
+function answerMalformedRequest(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const appError =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new AppError('GEN_ERR_HEADERS_TOO_LARGE')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new AppError('GEN_ERR_TIMEOUT', { message: 'The request was not received in time.' })
+        : new AppError('GEN_ERR_BAD_REQUEST', { message: 'The HTTP request could not be parsed.' });
+  const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : appError.status;
+  const body = JSON.stringify(genericErrorBody(appError));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
+      'Connection: close\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 function recordRequestDurations(app: HttpServer, metrics: Metrics): void {

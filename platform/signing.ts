@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface HmacSigner {
@@ -24,15 +24,48 @@ export function createHmacSigner(key: string): HmacSigner {
   };
 }
 
+export class SigningKeyError extends Error {
+  override name = 'SigningKeyError';
+}
+
+/** Shortest key accepted, in bytes: an HMAC-SHA256 key shorter than its output weakens it. */
+export const MIN_SIGNING_KEY_BYTES = 32;
+
 /**
  * The embedded mode needs a stable key without set-up: one is generated on first start and kept
  * in the data folder (mode 0600), so quote ids stay verifiable across restarts.
+ * 1. The key is written to a temporary file, flushed, and renamed into place: a crash or a full
+ *    disk leaves either no key or a whole one, never an empty file.
+ * 2. A key file shorter than 32 bytes is refused at start (an empty key makes every id forgeable).
  */
 export function loadOrCreateSigningKey(dataDir: string, fileName = 'quote-signing.key'): string {
   const path = join(dataDir, fileName);
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  if (existsSync(path)) return checkedKey(readFileSync(path, 'utf8').trim(), path);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32).toString('hex');
-  writeFileSync(path, key, { mode: 0o600 });
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    const descriptor = openSync(temporary, 'w', 0o600);
+    try {
+      writeSync(descriptor, key);
+      fsyncSync(descriptor);
+    } finally {
+      closeSync(descriptor);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw new SigningKeyError(`could not write the quote signing key to ${path}`, { cause: error });
+  }
+  return key;
+}
+
+function checkedKey(key: string, path: string): string {
+  if (Buffer.byteLength(key, 'utf8') < MIN_SIGNING_KEY_BYTES) {
+    throw new SigningKeyError(
+      `The quote signing key in ${path} holds ${Buffer.byteLength(key, 'utf8')} bytes; at least ${MIN_SIGNING_KEY_BYTES} are required. ` +
+        'Remove the file to have a new key generated (quotes issued under the old key will no longer verify), or set QUOTE_SIGNING_KEY.',
+    );
+  }
   return key;
 }

@@ -4,39 +4,61 @@ import type { FastifyPluginAsync } from 'fastify';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Clock } from './clock.js';
-import type { Config, SubgraphName } from './config.js';
+import type { Config } from './config.js';
 import type { DatabaseHandle } from './db.js';
+import type { Health } from './health.js';
 import type { IdSource } from './ids.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
+import type { RequestContext } from './request-context.js';
 import type { HmacSigner } from './signing.js';
 import type { Synthesiser } from './synthesis.js';
 
-
-/** Everything a subgraph may use from the platform; handed to each subgraph's build(). */
-export interface PlatformServices {
+/** What every process has, the gateway alone included: no database, no keys. */
+export interface BaseServices {
   config: Config;
   logger: Logger;
   clock: Clock;
+  metrics: Metrics;
+  health: Health;
+}
+
+/** Everything a subgraph may use from the platform; handed to each subgraph's build(). */
+export interface PlatformServices extends BaseServices {
   ids: IdSource;
   database: DatabaseHandle;
-  metrics: Metrics;
   signer: HmacSigner;
   synthesiser: Synthesiser;
 }
 
-/** The public face every subgraph's index.ts returns from build(). */
-export interface Subgraph {
-  name: SubgraphName;
-  typeDefs: DocumentNode;
-  schema: GraphQLSchema;
-  /** Fastify plugin registering the subgraph's documented REST paths, prefixes included. */
-  routes: FastifyPluginAsync;
-  /** A fresh per-request context (DataLoaders live here, so batching never leaks across requests). */
-  createContext(): object;
+/** What every resolver of every subgraph receives: the request, plus the subgraph's own per-request state. */
+export interface SubgraphContext {
+  request: RequestContext;
 }
 
-export function loadSubgraphTypeDefs(name: SubgraphName): DocumentNode {
+/** The public face every subgraph's index.ts returns from build(). */
+export interface Subgraph {
+  name: string;
+  typeDefs: DocumentNode;
+  schema: GraphQLSchema;
+  /** The REST base paths the subgraph answers under (e.g. `/stability`), for the banner and the docs. */
+  restPrefixes: readonly string[];
+  /** Fastify plugin registering the subgraph's documented REST paths, prefixes included. */
+  routes: FastifyPluginAsync;
+  /**
+   * A fresh per-request context (DataLoaders live here, so batching never leaks across requests),
+   * built from the same RequestContext in every layout.
+   */
+  createContext(request: RequestContext): SubgraphContext;
+}
+
+/** What each subgraph's index.ts exports; gateway/subgraphs.ts lists them, and that list is all there is. */
+export interface SubgraphModule<Name extends string = string> {
+  name: Name;
+  build(platform: PlatformServices): Subgraph;
+}
+
+export function loadSubgraphTypeDefs(name: string): DocumentNode {
   const path = fileURLToPath(new URL(`../schema/${name}.graphql`, import.meta.url));
   return parse(readFileSync(path, 'utf8'));
 }

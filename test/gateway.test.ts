@@ -106,7 +106,12 @@ describe('operations endpoints', () => {
   it('/health reports each part', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/health' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ status: 'ok', checks: { database: { status: 'up', driver: 'pglite' }, subgraphs: { fees: 'up' } } });
+    expect(response.json()).toMatchObject({
+      status: 'ok',
+      databaseDriver: 'pglite',
+      down: [],
+      checks: { database: { status: 'up' }, 'subgraph fees': { status: 'up' }, 'subgraph forecast': { status: 'up' } },
+    });
   });
 
   it('/metrics is Prometheus text with request durations by route', async () => {

@@ -18,6 +18,18 @@ export function testConfig(environment: Record<string, string> = {}): Config {
   });
 }
 
+let sharedPglite: Promise<DatabaseHandle> | undefined;
+
+/**
+ * One migrated in-memory PGlite per test worker (vitest runs files of a worker in one module
+ * graph: isolate is off), so a test file pays neither the WASM start nor the migrations. Tests
+ * on it never assume empty tables. Closing the returned handle does nothing; the worker's exit does.
+ */
+export function sharedTestDatabase(): Promise<DatabaseHandle> {
+  sharedPglite ??= openDatabase({}).then((handle) => ({ ...handle, close: async () => {} }));
+  return sharedPglite;
+}
+
 export interface TestDatabase {
   driver: 'pglite' | 'postgres';
   open(): Promise<DatabaseHandle>;
@@ -61,20 +73,21 @@ export interface TestServer extends BuiltServer {
   clock: ManualClock;
 }
 
-/** The all-in-one server on an in-memory PGlite and a clock held at TEST_NOW. */
-export async function startTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
+export interface TestServerOptions extends Partial<ServerOptions> {
+  environment?: Record<string, string>;
+}
+
+/**
+ * A server on the worker's shared PGlite and a clock held at TEST_NOW. Route tests build only
+ * their own subgraph (`subgraphs: ['fees']`); gateway tests take the default, everything.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const clock = new ManualClock(TEST_NOW);
-  const database = options.database ?? (await openDatabase({}));
-  const server = await buildServer({ config: testConfig(), clock, database, ...options });
+  const { environment, ...serverOptions } = options;
+  const database = options.database ?? (await sharedTestDatabase());
+  const server = await buildServer({ config: testConfig(environment), clock, ...serverOptions, database });
   await server.app.ready();
-  return {
-    ...server,
-    clock,
-    async close() {
-      await server.close();
-      if (!options.database) await database.close();
-    },
-  };
+  return { ...server, clock };
 }
 
 /** POSTs a GraphQL operation through inject and returns the parsed body. */

@@ -10,18 +10,26 @@ export const typeDefs = loadSubgraphTypeDefs(name);
 
 /** Fee model, stability and ESG oracle quotes (DESIGN.md §1). */
 export function build(platform: PlatformServices): Subgraph {
+  const { contracts } = platform.config;
   const service = createFeesService({
     clock: platform.clock,
     signer: platform.signer,
     store: createFeeStore(platform.database.db),
-    contracts: platform.config.contracts,
+    contracts: {
+      token: contracts.token ?? null,
+      esgOracle: contracts.esgOracle ?? null,
+      redistribution: contracts.redistribution ?? null,
+      stabilityPID: contracts.stabilityPID ?? null,
+      basketPeg: contracts.basketPeg ?? null,
+    },
   });
   const resolvers = createFeesResolvers(service);
   return {
     name,
     typeDefs,
     schema: buildFederatedSchema(typeDefs, resolvers),
+    restPrefixes: ['/stability', '/esg'],
     routes: feesRoutes(service),
-    createContext: () => createFeesContext(service),
+    createContext: (request) => ({ request, ...createFeesContext(service) }),
   };
 }

@@ -3,7 +3,7 @@ import { startTestServer, TEST_NOW, type TestServer } from '../../test/helpers.j
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ subgraphs: ['fees'] });
 });
 afterAll(async () => {
   await server.close();

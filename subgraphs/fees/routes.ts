@@ -1,6 +1,6 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../platform/errors.js';
-import { sendAppError, toAppError, type HttpServer } from '../../platform/http.js';
+import type { HttpServer, ServiceErrorShape } from '../../platform/http.js';
 import { registerOpenApi } from '../../platform/openapi.js';
 import { STABILITY_API_VERSION } from './domain/index.js';
 import {
@@ -16,15 +16,19 @@ import type { FeesService } from './service.js';
 
 
 /**
- * The quote services' documented error body is {error, example}. Every client error of these
- * services, a body that is not JSON included, is an invalid request here and answers 400.
+ * The quote services' documented error body is {error, example}; every error under their prefixes
+ * (404, 405 and Fastify's own included) uses it. A client error of a quote request, a body that is
+ * not JSON included, is an invalid request and answers 400 (decision 0003).
  */
-function replyWithQuoteError(reply: FastifyReply, error: unknown, example: Record<string, unknown>) {
-  let appError = toAppError(error, 'FEE_ERR_INVALID_QUOTE_PARAMS');
-  if (appError.code === 'GEN_ERR_UNSUPPORTED_MEDIA_TYPE' || appError.code === 'GEN_ERR_BAD_REQUEST') {
-    appError = new AppError('FEE_ERR_INVALID_QUOTE_PARAMS', { message: appError.message, cause: appError });
-  }
-  return sendAppError(reply, appError, { error: appError.message, example });
+function quoteServiceErrorShape(prefix: string, example: Record<string, unknown>): ServiceErrorShape {
+  return {
+    prefix,
+    refine: (error) =>
+      error.code === 'GEN_ERR_UNSUPPORTED_MEDIA_TYPE' || error.code === 'GEN_ERR_BAD_REQUEST'
+        ? new AppError('FEE_ERR_INVALID_QUOTE_PARAMS', { message: error.message, cause: error })
+        : error,
+    body: (error) => ({ error: error.message, example }),
+  };
 }
 
 function stabilityRoutes(service: FeesService): FastifyPluginAsync {
@@ -36,7 +40,7 @@ function stabilityRoutes(service: FeesService): FastifyPluginAsync {
       version: STABILITY_API_VERSION,
       description: 'Fee model, manifest and quotes of the stability oracle (Document 1).',
     });
-    app.setErrorHandler((error, _request, reply) => replyWithQuoteError(reply, error, quoteRequestExample));
+    app.errorShapes.register(quoteServiceErrorShape('/stability', quoteRequestExample));
     app.get('/stability/manifest', { schema: { summary: 'Protocol manifest; call once and cache' } }, async () =>
       service.manifest(),
     );
@@ -63,7 +67,7 @@ function esgRoutes(service: FeesService): FastifyPluginAsync {
       version: STABILITY_API_VERSION,
       description: 'ESG fee quotes and the ESG fee schedule (Document 1).',
     });
-    app.setErrorHandler((error, _request, reply) => replyWithQuoteError(reply, error, esgQuoteRequestExample));
+    app.errorShapes.register(quoteServiceErrorShape('/esg', esgQuoteRequestExample));
     app.get('/esg/fee-schedule', { schema: { summary: 'ESG fee table across all score tiers' } }, async () => service.esgFeeSchedule());
     app.get(
       '/esg/quote',

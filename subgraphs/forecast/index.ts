@@ -28,7 +28,8 @@ export function build(platform: PlatformServices, source: ForecastDataSource = d
     name,
     typeDefs,
     schema: buildFederatedSchema(typeDefs, resolvers),
+    restPrefixes: ['/forecast'],
     routes: forecastRoutes(service),
-    createContext: () => ({}),
+    createContext: (request) => ({ request }),
   };
 }

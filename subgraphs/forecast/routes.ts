@@ -1,34 +1,29 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../platform/errors.js';
-import { sendAppError, toAppError, type HttpServer } from '../../platform/http.js';
+import type { HttpServer, ServiceErrorShape } from '../../platform/http.js';
 import { mountMcpEndpoint } from './mcp.js';
 import { portfolioBodySchema, scenarioBodySchema, symbolPathSchema, tcfdBodySchema } from './inputs.js';
 import { parseSupportedSymbol, type ForecastService } from './service.js';
 
 /**
  * Forecast errors carry a plain-language `message` (Document 3 §7): 400 malformed symbol or body,
- * 404 unsupported symbol, 503 with Retry-After 60 when the climate source is down.
+ * 404 unsupported symbol, 503 with Retry-After 60 when the climate source is down. Every error
+ * under /forecast (404, 405 and Fastify's own included) has this body.
  */
-function forecastErrorBody(error: AppError) {
-  return { message: error.message, code: error.code };
-}
-
-function toForecastError(error: unknown, url: string): AppError {
-  const isSymbolPath = url.startsWith('/forecast/commodity/');
-  const appError = toAppError(error, isSymbolPath ? 'FCT_ERR_INVALID_SYMBOL' : 'FCT_ERR_INVALID_BODY');
-  if (appError.code === 'GEN_ERR_BAD_REQUEST' || appError.code === 'GEN_ERR_UNSUPPORTED_MEDIA_TYPE') {
-    return new AppError('FCT_ERR_INVALID_BODY', { message: appError.message, cause: appError });
-  }
-  return appError;
-}
+export const forecastErrorShape: ServiceErrorShape = {
+  prefix: '/forecast',
+  refine(error, url) {
+    if (error.code !== 'GEN_ERR_BAD_REQUEST' && error.code !== 'GEN_ERR_UNSUPPORTED_MEDIA_TYPE') return error;
+    const code = url.startsWith('/forecast/commodity/') ? 'FCT_ERR_INVALID_SYMBOL' : 'FCT_ERR_INVALID_BODY';
+    return new AppError(code, { message: error.message, cause: error });
+  },
+  body: (error) => ({ message: error.message, code: error.code }),
+};
 
 export function forecastRoutes(service: ForecastService): FastifyPluginAsync {
   return async (instance) => {
     const app = instance as unknown as HttpServer;
-    app.setErrorHandler((error, request, reply) => {
-      const appError = toForecastError(error, request.url);
-      return sendAppError(reply, appError, forecastErrorBody(appError));
-    });
+    app.errorShapes.register(forecastErrorShape);
     app.get('/forecast/heat-check', async () => service.heatCheck());
     app.get('/forecast/commodity/:symbol', { schema: { params: symbolPathSchema } }, async (request) =>
       service.commodityOutlook(parseSupportedSymbol(request.params.symbol)),

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Clock } from './clock.js';
+
+/**
+ * The headers the platform carries from the caller to every subgraph (DESIGN.md §2), in both
+ * layouts: the in-process gateway hands them over as they are, the remote one forwards them over
+ * HTTP. Anything else the caller sent stays at the edge.
+ */
+export const FORWARDED_HEADERS = [
+  'authorization',
+  'x-api-key',
+  'x-payment',
+  'x-agent-id',
+  'idempotency-key',
+  'x-internal-key',
+] as const;
+
+export type ForwardedHeaderName = (typeof FORWARDED_HEADERS)[number];
+export type ForwardedHeaders = Readonly<Partial<Record<ForwardedHeaderName, string>>>;
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** Longest header value carried on; a longer one is dropped rather than truncated (it could not be valid). */
+const MAX_FORWARDED_HEADER_LENGTH = 8192;
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Who is calling. Until authentication lands every caller is anonymous; auth fills in the rest. */
+export type Caller = { kind: 'anonymous' };
+
+/** What every REST handler and every subgraph resolver receives about the request, alike in every layout. */
+export interface RequestContext {
+  /** The caller's X-Request-Id when well-formed, else a fresh UUID; echoed in the response and in every log line. */
+  readonly requestId: string;
+  readonly caller: Caller;
+  readonly headers: ForwardedHeaders;
+  readonly clock: Clock;
+}
+
+type HeaderSource = IncomingHttpHeaders | Record<string, string | string[] | undefined>;
+
+function singleValue(value: string | string[] | undefined): string | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text !== undefined && text.length <= MAX_FORWARDED_HEADER_LENGTH ? text : undefined;
+}
+
+/** Picks the named headers (lower-case) out of whatever header object a transport has. */
+export function pickForwardedHeaders(source: HeaderSource): ForwardedHeaders {
+  const picked: Partial<Record<ForwardedHeaderName, string>> = {};
+  for (const name of FORWARDED_HEADERS) {
+    const value = singleValue(source[name]);
+    if (value !== undefined) picked[name] = value;
+  }
+  return picked;
+}
+
+/** A caller-supplied request id is kept only when it is short and plain, so it is safe in logs. */
+export function requestIdFrom(source: HeaderSource): string {
+  const given = singleValue(source[REQUEST_ID_HEADER]);
+  return given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+}
+
+export function createRequestContext(source: HeaderSource, clock: Clock, requestId = requestIdFrom(source)): RequestContext {
+  return { requestId, caller: { kind: 'anonymous' }, headers: pickForwardedHeaders(source), clock };
+}
+
+/** The headers that carry a context to a subgraph in another process. */
+export function headersForSubgraph(context: RequestContext): Record<string, string> {
+  return { ...context.headers, [REQUEST_ID_HEADER]: context.requestId };
+}
