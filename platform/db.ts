@@ -10,6 +10,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import * as schema from '../drizzle/schema.js';
+import { restrictToOwner } from './data-dir.js';
 import { InfrastructureError } from './errors.js';
 import { withTimeout } from './timeout.js';
 
@@ -94,13 +95,19 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   }
   const db = drizzlePglite({ client, schema });
   await migratePglite(db, { migrationsFolder, ...(schemaName ? { migrationsSchema: schemaName } : {}) });
+  // PGlite creates its files 0666 whatever the umask; the folders are 0700, so nobody else can
+  // reach them, and the files are tightened at open and close as well.
+  if (options.pgliteDataDir) restrictToOwner(options.pgliteDataDir);
   return {
     db: db as unknown as Database,
     driver: 'pglite',
     ping: async () => {
       await withTimeout(db.execute(sql`select 1`), options.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS, 'database ping');
     },
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      if (options.pgliteDataDir) restrictToOwner(options.pgliteDataDir);
+    },
   };
 }
 

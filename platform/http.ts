@@ -55,17 +55,18 @@ export function echo(input: unknown): string {
 }
 
 interface ValidationIssue {
+  keyword?: string;
   instancePath?: string;
   message?: string;
-  params?: { issue?: { path?: PropertyKey[]; code?: string; keys?: string[]; expected?: string } };
+  params?: { keys?: string[]; issue?: { path?: PropertyKey[] } };
 }
 
 function describeIssue(issue: ValidationIssue, context: string | undefined): string {
-  const detail = issue.params?.issue;
-  const path = detail?.path?.map(String).join('.') || issue.instancePath?.replace(/^\//, '').replaceAll('/', '.');
-  if (detail?.code === 'unrecognized_keys' && detail.keys) {
+  const path = issue.params?.issue?.path?.map(String).join('.') || issue.instancePath?.replace(/^\//, '').replaceAll('/', '.');
+  const unknownKeys = issue.params?.keys;
+  if (issue.keyword === 'unrecognized_keys' && unknownKeys) {
     const where = path ? ` in ${path}` : '';
-    return `unknown field${detail.keys.length === 1 ? '' : 's'}${where}: ${detail.keys.slice(0, 5).map(echo).join(', ')}`;
+    return `unknown field${unknownKeys.length === 1 ? '' : 's'}${where}: ${unknownKeys.slice(0, 5).map(echo).join(', ')}`;
   }
   if (!path && context === 'body') return 'a JSON object body is required';
   return `${path || context || 'request'}: ${issue.message ?? 'invalid value'}`;

@@ -31,7 +31,8 @@ const MAX_CAUSE_DEPTH = 4;
  */
 export function describeErrorForLog(error: unknown, depth = 0): Record<string, unknown> {
   if (!(error instanceof Error)) return { message: truncate(String(error)) };
-  const described: Record<string, unknown> = { type: error.name, message: safeMessage(error.message) };
+  const type = error.name !== 'Error' ? error.name : error.constructor.name;
+  const described: Record<string, unknown> = { type, message: safeMessage(error.message) };
   const { code, errno, severity } = error as Error & { code?: unknown; errno?: unknown; severity?: unknown };
   if (typeof code === 'string' || typeof code === 'number') described.code = code;
   if (typeof errno === 'string' || typeof errno === 'number') described.errno = errno;
@@ -42,7 +43,7 @@ export function describeErrorForLog(error: unknown, depth = 0): Record<string, u
 }
 
 function isInfrastructure(error: Error): boolean {
-  return ['InfrastructureError', 'DrizzleQueryError', 'PostgresError'].includes(error.name) || /^Failed query/.test(error.message);
+  return ['InfrastructureError', 'DrizzleQueryError', 'PostgresError'].includes(error.name !== 'Error' ? error.name : error.constructor.name) || /^Failed query/.test(error.message);
 }
 
 function safeMessage(message: string): string {

@@ -54,7 +54,7 @@ export function loadOrCreateSigningKey(dataDir: string, fileName = 'quote-signin
     }
     renameSync(temporary, path);
   } catch (error) {
-    rmSync(temporary, { force: true });
+    rmSync(temporary, { force: true, recursive: true });
     throw new SigningKeyError(`could not write the quote signing key to ${path}`, { cause: error });
   }
   return key;

@@ -1,0 +1,70 @@
+import { Writable } from 'node:stream';
+import { DrizzleQueryError } from 'drizzle-orm/errors';
+import { describe, expect, it } from 'vitest';
+import { InfrastructureError } from './errors.js';
+import { createLogger, describeErrorForLog } from './log.js';
+
+function capture() {
+  const lines: Array<Record<string, unknown>> = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, destination };
+}
+
+const customerName = 'Jane Q. Customer';
+const failedInsert = () =>
+  new InfrastructureError(
+    'insert into fee_quotes (500 rows)',
+    new DrizzleQueryError('insert into "fee_quotes" ("quote_id", "body") values ($1, $2)', ['srq-1-abc', `{"payer":"${customerName}"}`], Object.assign(new Error('connection terminated'), { code: '57P01' })),
+  );
+
+describe('log lines', () => {
+  it('finding: a failed batch logged its full SQL with every parameter; now only the operation and the driver code', () => {
+    const { lines, destination } = capture();
+    createLogger({ logLevel: 'info', destination }).error({ err: failedInsert() }, 'quote write failed');
+    const text = JSON.stringify(lines);
+    expect(text).not.toContain(customerName);
+    expect(text).not.toContain('insert into "fee_quotes"');
+    expect(lines[0]?.err).toMatchObject({
+      type: 'InfrastructureError',
+      message: 'insert into fee_quotes (500 rows) failed',
+      cause: { type: 'DrizzleQueryError', message: 'Failed query (SQL text and parameters withheld)', cause: { message: 'connection terminated', code: '57P01' } },
+    });
+  });
+
+  it('finding: 5 s of database faults wrote 230 MB of log; a storm of one failure is capped per window with a count', () => {
+    let now = 0;
+    const { lines, destination } = capture();
+    const logger = createLogger({ logLevel: 'info', destination, throttle: { linesPerWindow: 3, windowMs: 1000 }, now: () => now });
+    for (let index = 0; index < 1000; index += 1) logger.error({ err: failedInsert() }, 'quote write failed');
+    expect(lines).toHaveLength(3);
+    now = 1500;
+    logger.error({ err: failedInsert() }, 'quote write failed');
+    expect(lines.map((line) => line.msg)).toEqual([
+      'quote write failed',
+      'quote write failed',
+      'quote write failed',
+      '997 more lines like this were suppressed: quote write failed',
+      'quote write failed',
+    ]);
+  });
+
+  it('does not throttle info lines', () => {
+    const { lines, destination } = capture();
+    const logger = createLogger({ logLevel: 'info', destination, throttle: { linesPerWindow: 1, windowMs: 1000 } });
+    for (let index = 0; index < 5; index += 1) logger.info('listening');
+    expect(lines).toHaveLength(5);
+  });
+
+  it('keeps the cause chain of a startup failure, with each cause short', () => {
+    const error = new InfrastructureError('opening the postgres database', Object.assign(new Error(`connect ECONNREFUSED 127.0.0.1:1\n${'x'.repeat(5000)}`), { code: 'ECONNREFUSED' }));
+    expect(describeErrorForLog(error)).toMatchObject({
+      message: 'opening the postgres database failed',
+      cause: { message: 'connect ECONNREFUSED 127.0.0.1:1', code: 'ECONNREFUSED' },
+    });
+  });
+});
