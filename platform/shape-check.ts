@@ -144,8 +144,8 @@ function readZodNode(input: JsonSchemaNode, root: JsonSchemaNode): { nullable: b
   const nullable = declared.includes('null') || node.const === null || (node.enum?.includes(null) ?? false);
   const types = declared.filter((type) => type !== 'null');
   if (types.length === 0 && node.const === undefined && node.enum === undefined) {
-    // `{}` is z.unknown()/z.any(); `{type: 'null'}` alone is z.null().
-    return { nullable, shape: declared.length === 0 ? { kind: 'unknown' } : { kind: 'scalar', types: [] } };
+    // `{}` is z.unknown()/z.any() (null included); `{type: 'null'}` alone is z.null().
+    return declared.length === 0 ? { nullable: true, shape: { kind: 'unknown' } } : { nullable, shape: { kind: 'scalar', types: [] } };
   }
   if (types.length === 1 && types[0] === 'object') {
     if (node.properties) return { nullable, shape: { kind: 'object', properties: node.properties, required: new Set(node.required ?? []) } };
@@ -182,7 +182,7 @@ function describeZod(shape: ZodShape): string {
 
 function describeGraphQLKind(type: GraphQLNamedType | GraphQLOutputType): string {
   const named = getNullableType(type);
-  if (isListType(named)) return `list ${String(named)}`;
+  if (isListType(named)) return `list ${String(type)}`;
   if (isObjectType(named) || isInterfaceType(named)) return `object ${named.name}`;
   if (isUnionType(named)) return `union ${named.name}`;
   if (isEnumType(named)) return `enum ${named.name}`;
@@ -191,6 +191,12 @@ function describeGraphQLKind(type: GraphQLNamedType | GraphQLOutputType): string
 
 function compare(zodNode: JsonSchemaNode, zodPresent: boolean, graphQLType: GraphQLOutputType, path: string, walk: Walk): void {
   const { nullable: zodNullable, shape } = readZodNode(zodNode, walk.root);
+  const inner = getNullableType(graphQLType);
+  const graphQLAcceptsAnything = isScalarType(inner) && walk.scalars[inner.name] === 'any';
+  if (shape.kind === 'unknown' && !graphQLAcceptsAnything) {
+    walk.problems.push(`${path}: zod accepts any value (unknown), GraphQL has ${describeGraphQLKind(graphQLType)}`);
+    return;
+  }
   const zodMayBeNull = zodNullable || !zodPresent;
   const graphQLNullable = !isNonNullType(graphQLType);
   if (zodMayBeNull !== graphQLNullable) {
@@ -199,21 +205,15 @@ function compare(zodNode: JsonSchemaNode, zodPresent: boolean, graphQLType: Grap
         `${graphQLNullable ? 'nullable' : 'non-null'} in GraphQL (${String(graphQLType)})`,
     );
   }
-  const inner = getNullableType(graphQLType);
-
-  if (isScalarType(inner) && walk.scalars[inner.name] === 'any') return;
-  if (shape.kind === 'unknown') {
-    walk.problems.push(`${path}: zod accepts any value (unknown), GraphQL has ${describeGraphQLKind(inner)}`);
-    return;
-  }
+  if (graphQLAcceptsAnything) return;
   if (shape.kind === 'union' || isUnionType(inner)) {
-    walk.problems.push(`${path}: cannot compare zod ${describeZod(shape)} with GraphQL ${describeGraphQLKind(inner)}`);
+    walk.problems.push(`${path}: cannot compare zod ${describeZod(shape)} with GraphQL ${describeGraphQLKind(graphQLType)}`);
     return;
   }
 
   if (isListType(inner)) {
     if (shape.kind !== 'array') {
-      walk.problems.push(`${path}: zod ${describeZod(shape)}, GraphQL ${describeGraphQLKind(inner)}`);
+      walk.problems.push(`${path}: zod ${describeZod(shape)}, GraphQL ${describeGraphQLKind(graphQLType)}`);
       return;
     }
     compare(shape.items ?? {}, true, inner.ofType, `${path}[]`, walk);
@@ -222,7 +222,7 @@ function compare(zodNode: JsonSchemaNode, zodPresent: boolean, graphQLType: Grap
 
   if (isObjectType(inner) || isInterfaceType(inner)) {
     if (shape.kind !== 'object') {
-      walk.problems.push(`${path}: zod ${describeZod(shape)}, GraphQL ${describeGraphQLKind(inner)}`);
+      walk.problems.push(`${path}: zod ${describeZod(shape)}, GraphQL ${describeGraphQLKind(graphQLType)}`);
       return;
     }
     const key = `${inner.name}@${JSON.stringify(shape.properties)}`;
@@ -246,13 +246,13 @@ function compare(zodNode: JsonSchemaNode, zodPresent: boolean, graphQLType: Grap
 
   // A GraphQL enum or scalar from here on.
   if (shape.kind !== 'scalar') {
-    walk.problems.push(`${path}: zod ${describeZod(shape)}, GraphQL ${describeGraphQLKind(inner)}`);
+    walk.problems.push(`${path}: zod ${describeZod(shape)}, GraphQL ${describeGraphQLKind(graphQLType)}`);
     return;
   }
   if (isEnumType(inner)) {
     const graphQLValues = new Set(inner.getValues().map((value) => value.value as unknown));
     if (!shape.values) {
-      walk.problems.push(`${path}: zod ${describeZod(shape)} (any value), GraphQL ${describeGraphQLKind(inner)} (fixed values)`);
+      walk.problems.push(`${path}: zod ${describeZod(shape)} (any value), GraphQL ${describeGraphQLKind(graphQLType)} (fixed values)`);
       return;
     }
     const onlyZod = shape.values.filter((value) => !graphQLValues.has(value));
@@ -271,7 +271,7 @@ function compare(zodNode: JsonSchemaNode, zodPresent: boolean, graphQLType: Grap
     if (accepted === 'any') return;
     const refused = shape.types.filter((type) => !accepted.includes(type));
     if (refused.length > 0 || shape.types.length === 0) {
-      walk.problems.push(`${path}: zod ${describeZod(shape)}, GraphQL ${describeGraphQLKind(inner)}`);
+      walk.problems.push(`${path}: zod ${describeZod(shape)}, GraphQL ${describeGraphQLKind(graphQLType)}`);
     }
   }
 }
