@@ -21,6 +21,9 @@ export function createGraphQLServerOptions<Context extends BaseContext>(
     hideSchemaDetailsFromClientErrors: production,
     introspection: !production,
     allowBatchedHttpRequests: false,
+    // Apollo's own SIGTERM handler stops the server and re-raises the signal, killing the process
+    // mid-drain; gateway/main.ts owns shutdown.
+    stopOnTerminationSignals: false,
     plugins: [fastifyApolloDrainPlugin(app)],
   } as Omit<ApolloServerOptions<Context>, 'schema' | 'gateway' | 'typeDefs' | 'resolvers'>;
 }

@@ -46,13 +46,25 @@ export async function buildServer(options: ServerOptions): Promise<BuiltServer> 
     }
     if (options.gateway ?? options.subgraphs === undefined) await mountGateway(app, base, subgraphs);
     registerOperationsRoutes(app, base, owned?.services.database.driver);
+    let closing = false;
+    // A response sent while stopping closes its connection, so a keep-alive client does not
+    // hold the server open (or send its next request into a closed socket).
+    app.addHook('onSend', async (_request, reply) => {
+      if (closing) reply.header('connection', 'close');
+    });
     return {
       app,
       base,
       platform: owned?.services,
       subgraphs,
       async close() {
-        await app.close();
+        closing = true;
+        const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+        try {
+          await app.close();
+        } finally {
+          clearInterval(sweep);
+        }
         await owned?.close();
       },
     };

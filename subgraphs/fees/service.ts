@@ -1,11 +1,14 @@
 import type { Clock } from '../../platform/clock.js';
-import type { ContractAddresses, EsgScoreSource, Quote, QuoteSigner, QuoteTerms } from './domain/index.js';
+import { randomIds, type IdSource } from '../../platform/ids.js';
+import type { ContractAddresses, EsgScoreSource, Quote, QuoteSigner, QuoteTerms, StabilityEndpoints } from './domain/index.js';
 import {
   buildEsgFeeSchedule,
   buildEsgQuote,
   buildFeeSchedule,
   buildManifest,
   buildQuote,
+  looksLikeQuoteId,
+  QUOTE_NONCE_HEX_LENGTH,
 } from './domain/index.js';
 import { competitiveBenchmarks, feeParameters } from './data/index.js';
 import type { EsgQuoteRequest, QuoteRequest } from './inputs.js';
@@ -14,7 +17,7 @@ import type { FeeStore } from './store.js';
 export const BASE_NETWORK = { name: 'base', chainId: 8453 } as const;
 
 /** What the manifest advertises, relative to {stability_url}: exactly the paths routes.ts serves. */
-export const STABILITY_ENDPOINTS = {
+export const STABILITY_ENDPOINTS: StabilityEndpoints = {
   manifest: 'GET /manifest',
   feeSchedule: 'GET /fee-schedule',
   quote: 'GET /quote',
@@ -28,6 +31,13 @@ export interface FeesServiceDeps {
   signer: QuoteSigner;
   store: FeeStore;
   contracts: ContractAddresses;
+  /** Source of each quote's nonce (platform/ids); the platform's `ids`. Default: crypto-random. */
+  ids?: IdSource;
+}
+
+/** A fresh quote nonce as the domain wants it: QUOTE_NONCE_HEX_LENGTH hex digits from the IdSource's random bytes. */
+function drawQuoteNonce(ids: IdSource): string {
+  return Buffer.from(ids.token(QUOTE_NONCE_HEX_LENGTH / 2), 'base64url').toString('hex');
 }
 
 /** Omitted esgScore takes the spec's schema default (docs/decisions/0003-esg-score-default.md). */
@@ -47,6 +57,7 @@ export function toQuoteTerms(request: QuoteRequest): { terms: QuoteTerms; esgSco
 
 /** The fees capabilities, called alike by routes.ts and resolvers.ts. */
 export function createFeesService(deps: FeesServiceDeps) {
+  const ids = deps.ids ?? randomIds;
   return {
     manifest() {
       return buildManifest({
@@ -66,13 +77,15 @@ export function createFeesService(deps: FeesServiceDeps) {
         parameters: feeParameters,
         benchmarks: competitiveBenchmarks,
         signer: deps.signer,
+        nonce: drawQuoteNonce(ids),
         esgScoreSource,
         network: BASE_NETWORK,
       });
       await deps.store.recordQuote(quote);
       return quote;
     },
-    findQuotes: (quoteIds: readonly string[]) => deps.store.findQuotes(quoteIds),
+    /** Ids without the quote id form were never issued: they are not looked up (a NUL byte would fail the query). */
+    findQuotes: (quoteIds: readonly string[]) => deps.store.findQuotes(quoteIds.filter(looksLikeQuoteId)),
     esgQuote(request: EsgQuoteRequest) {
       const { esgScore, source } = resolveEsgScore(request.esgScore);
       return buildEsgQuote({ amountUsd: request.amountUsd, esgScore }, source, deps.clock.now(), feeParameters);

@@ -1,12 +1,56 @@
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { count, eq } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as schema from '../../drizzle/schema.js';
+import { feeQuotes } from '../../drizzle/schema.js';
 import { ManualClock } from '../../platform/clock.js';
-import type { DatabaseHandle } from '../../platform/db.js';
+import type { Database, DatabaseHandle } from '../../platform/db.js';
+import { InfrastructureError } from '../../platform/errors.js';
 import { createHmacSigner } from '../../platform/signing.js';
 import { TEST_NOW, TEST_SIGNING_KEY, testDatabases } from '../../test/helpers.js';
 import { createFeesService } from './service.js';
-import { createFeeStore } from './store.js';
+import { createFeeStore, type FeeStoreOptions } from './store.js';
 
 const contracts = { token: null, esgOracle: null, redistribution: null, stabilityPID: null, basketPeg: null };
+const signer = createHmacSigner(TEST_SIGNING_KEY);
+
+/**
+ * A database whose next `stuckInserts` INSERTs never answer: every object of the insert's builder
+ * chain is wrapped, and its `execute` and `then` return a promise that never settles (the SQL is
+ * never sent). Selects and later inserts reach the real database.
+ */
+function withStuckInserts(db: Database, stuckInserts: number): Database {
+  let remaining = stuckInserts;
+  const never = () => new Promise<never>(() => {});
+  const hang = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(object, property) {
+        if (property === 'execute') return never;
+        if (property === 'then') return (onFulfilled: never, onRejected: never) => never().then(onFulfilled, onRejected);
+        const value: unknown = Reflect.get(object, property, object);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const result: unknown = value.apply(object, args);
+          return result !== null && typeof result === 'object' ? hang(result) : result;
+        };
+      },
+    });
+  return new Proxy(db, {
+    get(object, property) {
+      const value: unknown = Reflect.get(object, property, object);
+      if (property !== 'insert' || typeof value !== 'function') return typeof value === 'function' ? value.bind(object) : value;
+      return (...args: unknown[]) => {
+        const builder = value.apply(object, args) as object;
+        if (remaining <= 0) return builder;
+        remaining -= 1;
+        return hang(builder);
+      };
+    },
+  });
+}
 
 // One conformance suite, run once per driver (PGlite always; PostgreSQL when DATABASE_URL is set).
 describe.each(testDatabases())('fee quote store on $driver', (testDatabase) => {
@@ -18,8 +62,8 @@ describe.each(testDatabases())('fee quote store on $driver', (testDatabase) => {
     await testDatabase.dispose(handle);
   });
 
-  const serviceAt = (clock: ManualClock) =>
-    createFeesService({ clock, signer: createHmacSigner(TEST_SIGNING_KEY), store: createFeeStore(handle.db), contracts });
+  const serviceAt = (clock: ManualClock, db: Database = handle.db, options: FeeStoreOptions = {}) =>
+    createFeesService({ clock, signer, store: createFeeStore(db, options), contracts });
 
   it('records 100 concurrently issued quotes, each exactly once, and finds them all by id', async () => {
     const clock = new ManualClock(TEST_NOW);
@@ -32,13 +76,16 @@ describe.each(testDatabases())('fee quote store on $driver', (testDatabase) => {
     for (const quote of quotes) expect(found.get(quote.quoteId)).toEqual(quote);
   });
 
-  it('treats a retried identical quote (same terms, same instant) as the same record', async () => {
-    const clock = new ManualClock('2026-11-22T13:00:00.000Z');
-    const service = serviceAt(clock);
-    const [first, second] = await Promise.all([service.issueQuote({ amountUsd: 77 }), service.issueQuote({ amountUsd: 77 })]);
-    expect(first!.quoteId).toBe(second!.quoteId);
-    const found = await service.findQuotes([first!.quoteId]);
-    expect(found.size).toBe(1);
+  it('finding: 50 identical concurrent quote requests (same terms, same instant) get 50 distinct quoteIds and 50 stored rows', async () => {
+    const instant = '2026-11-22T13:00:00.000Z';
+    const service = serviceAt(new ManualClock(instant));
+    const quotes = await Promise.all(Array.from({ length: 50 }, () => service.issueQuote({ amountUsd: 77 })));
+    const ids = quotes.map((quote) => quote.quoteId);
+    expect(new Set(ids).size).toBe(50);
+    for (const id of ids) expect(id).toMatch(new RegExp(`^srq-${new Date(instant).getTime()}-[0-9a-f]{40}$`));
+    const [stored] = await handle.db.select({ rows: count() }).from(feeQuotes).where(eq(feeQuotes.issuedAt, new Date(instant)));
+    expect(stored?.rows).toBe(50);
+    expect((await service.findQuotes(ids)).size).toBe(50);
   });
 
   it('returns nothing for ids it never issued', async () => {
@@ -52,5 +99,72 @@ describe.each(testDatabases())('fee quote store on $driver', (testDatabase) => {
     const store = createFeeStore(spare.db);
     await testDatabase.dispose(spare);
     await expect(store.findQuotes(['srq-1-000000000000000000000000'])).rejects.toMatchObject({ name: 'InfrastructureError' });
+  });
+
+  it('finding: a stuck write fails its caller with InfrastructureError after timeoutMs and does not block the next write', { timeout: 15_000 }, async () => {
+    const outcomes: Array<[boolean, string | undefined]> = [];
+    const service = serviceAt(new ManualClock('2026-11-22T14:00:00.000Z'), withStuckInserts(handle.db, 1), {
+      timeoutMs: 250,
+      onWriteOutcome: (ok, error) => outcomes.push([ok, error instanceof Error ? error.message : undefined]),
+    });
+    // 1. The first INSERT never answers: its caller is refused, not left waiting.
+    const stuck = await service.issueQuote({ amountUsd: 31 }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(stuck).toBeInstanceOf(InfrastructureError);
+    expect((stuck as Error).message).toMatch(/^insert into fee_quotes \(1 rows\) \(no answer within 250 ms\) failed$/);
+    // 2. The next write does not wait behind the stuck one and commits.
+    const next = await service.issueQuote({ amountUsd: 32 });
+    expect((await service.findQuotes([next.quoteId])).get(next.quoteId)).toEqual(next);
+    // 3. The health observer saw the failure, then the recovery.
+    expect(outcomes).toEqual([
+      [false, 'insert into fee_quotes (1 rows) (no answer within 250 ms) failed'],
+      [true, undefined],
+    ]);
+  });
+
+  it('wraps a refused write without its SQL text or parameters, keeping the driver error as cause', async () => {
+    const service = serviceAt(new ManualClock('2026-11-22T15:00:00.000Z'));
+    const quote = await service.issueQuote({ amountUsd: 12 });
+    const outcomes: unknown[] = [];
+    // numeric(20, 6) holds 14 integer digits: 10^16 overflows, a failure the driver reports with the whole query.
+    const overflowing = { ...quote, quoteId: `${quote.quoteId.slice(0, -1)}0`, input: { ...quote.input, amountUsd: 1e16 } };
+    const store = createFeeStore(handle.db, { onWriteOutcome: (ok, error) => outcomes.push(ok ? 'ok' : error) });
+    const error = await store.recordQuote(overflowing).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(InfrastructureError);
+    const message = (error as Error).message;
+    expect(message).toBe('insert into fee_quotes (1 rows) failed');
+    expect(String((error as Error).cause)).toMatch(/insert into "fee_quotes"/i);
+    expect(outcomes).toEqual([error]);
+  });
+});
+
+describe('group commit on PGlite with a counting drizzle logger', () => {
+  let client: PGlite;
+  let db: Database;
+  const statements: string[] = [];
+  beforeAll(async () => {
+    client = new PGlite();
+    const logged = drizzle({ client, schema, logger: { logQuery: (query) => void statements.push(query) } });
+    await migrate(logged, { migrationsFolder: fileURLToPath(new URL('../../drizzle/migrations', import.meta.url)) });
+    db = logged as unknown as Database;
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+
+  it('finding: one batch of concurrently issued quotes sends exactly one INSERT', async () => {
+    const service = createFeesService({ clock: new ManualClock(TEST_NOW), signer, store: createFeeStore(db), contracts });
+    statements.length = 0;
+    const quotes = await Promise.all([1, 2, 3].map((amountUsd) => service.issueQuote({ amountUsd })));
+    const inserts = statements.filter((statement) => /^\s*insert\b/i.test(statement));
+    expect(inserts).toHaveLength(1);
+    // The three quotes went in that one statement: 12 columns each.
+    expect(inserts[0]!.match(/\(default|\(\$/gi)?.length ?? 0).toBe(3);
+    expect((await service.findQuotes(quotes.map((quote) => quote.quoteId))).size).toBe(3);
   });
 });

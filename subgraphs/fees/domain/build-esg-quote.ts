@@ -1,6 +1,6 @@
 import { classifyEsgScore } from './classify-tiers.js';
 import { esgBpsFor, usdAtBps } from './compute-fees.js';
-import type { EsgScoreSource, FeeParameters } from './types.js';
+import type { EsgScoreSource, FeeBreakdown, FeeParameters } from './types.js';
 
 export const ESG_QUOTE_SCHEMA = 'srg-esg-quote/1.0';
 
@@ -9,8 +9,17 @@ export interface EsgQuoteTerms {
   esgScore: number;
 }
 
+/** The ESG oracle's quote (its shape is "not shown" in Document 1; decision 0003). */
+export interface EsgQuote {
+  schema: string;
+  timestamp: string;
+  input: EsgQuoteTerms & { esgScoreSource: EsgScoreSource };
+  fee: FeeBreakdown['esg'];
+  range: { minBps: number; maxBps: number };
+}
+
 /** The ESG component alone, priced for one transaction: the same formula the stability quote uses. */
-export function buildEsgQuote(terms: EsgQuoteTerms, esgScoreSource: EsgScoreSource, now: Date, parameters: FeeParameters) {
+export function buildEsgQuote(terms: EsgQuoteTerms, esgScoreSource: EsgScoreSource, now: Date, parameters: FeeParameters): EsgQuote {
   const bps = esgBpsFor(terms.esgScore);
   return {
     schema: ESG_QUOTE_SCHEMA,

@@ -1,12 +1,71 @@
 import { Big } from 'big.js';
 import { computeFees, discountedCoreBps, esgBpsFor } from './compute-fees.js';
-import type { CompetitiveBenchmark, EsgTierRule, FeeParameters } from './types.js';
+import type { CompetitiveBenchmark, EsgTierRule, FeeParameters, ScenarioExampleInput } from './types.js';
 
 export const FEE_SCHEDULE_SCHEMA = 'srg-fee-schedule/1.0';
 export const ESG_FEE_SCHEDULE_SCHEMA = 'srg-esg-fee-schedule/1.0';
 
+export interface EsgFeeTier {
+  tier: string;
+  minScore: number;
+  /** Exclusive except for the top tier, which includes 100. */
+  maxScore: number;
+  minFeeBps: number;
+  maxFeeBps: number;
+  minFeePct: number;
+  maxFeePct: number;
+}
+
+export interface VolumeTierDescription {
+  tier: string;
+  minMonthlyVolumeUsd: number;
+  /** Exclusive upper bound; null for the top tier. */
+  maxMonthlyVolumeUsd: number | null;
+  coreDiscountPct: number;
+  coreBps: number;
+}
+
+export interface FeeScheduleRate {
+  bps: number;
+  pct: number;
+  applies: string;
+}
+
+export interface FeeSchedule {
+  schema: string;
+  timestamp: string;
+  components: {
+    core: FeeScheduleRate & { volumeDiscounted: boolean };
+    fx: FeeScheduleRate;
+    esg: { minBps: number; maxBps: number; formula: string; applies: string; tiers: EsgFeeTier[] };
+    license: FeeScheduleRate;
+    rounding: string;
+  };
+  volumeTiers: VolumeTierDescription[];
+  scenarioExamples: Array<{
+    name: string;
+    input: ScenarioExampleInput;
+    volumeTier: string;
+    totalBps: number;
+    totalPct: number;
+    totalUsd: number;
+    netUsd: number;
+  }>;
+  competitive: { benchmarks: CompetitiveBenchmark[]; note: string };
+  source: { source: string; asOf: string };
+}
+
+export interface EsgFeeSchedule {
+  schema: string;
+  timestamp: string;
+  formula: string;
+  minBps: number;
+  maxBps: number;
+  tiers: EsgFeeTier[];
+}
+
 /** Each ESG tier with the score range it covers and the fee at both ends of that range. */
-export function describeEsgTiers(parameters: FeeParameters) {
+export function describeEsgTiers(parameters: FeeParameters): EsgFeeTier[] {
   return parameters.esgTiers.map((tier: EsgTierRule, index) => {
     const upper = index === 0 ? 100 : parameters.esgTiers[index - 1]!.minScore;
     const lowestFeeBps = esgBpsFor(upper).toNumber();
@@ -14,7 +73,6 @@ export function describeEsgTiers(parameters: FeeParameters) {
     return {
       tier: tier.tier,
       minScore: tier.minScore,
-      /** Exclusive except for the top tier, which includes 100. */
       maxScore: upper,
       minFeeBps: lowestFeeBps,
       maxFeeBps: highestFeeBps,
@@ -24,7 +82,7 @@ export function describeEsgTiers(parameters: FeeParameters) {
   });
 }
 
-function describeVolumeTiers(parameters: FeeParameters) {
+function describeVolumeTiers(parameters: FeeParameters): VolumeTierDescription[] {
   return parameters.volumeTiers.map((tier, index) => {
     const next = parameters.volumeTiers[index + 1];
     return {
@@ -37,7 +95,7 @@ function describeVolumeTiers(parameters: FeeParameters) {
   });
 }
 
-export function buildFeeSchedule(now: Date, parameters: FeeParameters, benchmarks: readonly CompetitiveBenchmark[]) {
+export function buildFeeSchedule(now: Date, parameters: FeeParameters, benchmarks: readonly CompetitiveBenchmark[]): FeeSchedule {
   return {
     schema: FEE_SCHEDULE_SCHEMA,
     timestamp: now.toISOString(),
@@ -78,7 +136,7 @@ export function buildFeeSchedule(now: Date, parameters: FeeParameters, benchmark
 }
 
 
-export function buildEsgFeeSchedule(now: Date, parameters: FeeParameters) {
+export function buildEsgFeeSchedule(now: Date, parameters: FeeParameters): EsgFeeSchedule {
   return {
     schema: ESG_FEE_SCHEDULE_SCHEMA,
     timestamp: now.toISOString(),

@@ -12,18 +12,55 @@ export interface ContractAddresses {
   basketPeg: string | null;
 }
 
+/** The paths a client may call, relative to {stability_url} (method and path, e.g. `GET /quote`). */
+export interface StabilityEndpoints {
+  manifest: string;
+  feeSchedule: string;
+  quote: string;
+  quotePost: string;
+  openapi: string;
+}
+
+export interface ManifestFees {
+  coreBps: number;
+  fxBps: number;
+  licenseBps: number;
+  esgMaxBps: number;
+  esgFormula: string;
+  typicalTotalBps: number;
+  worstCaseTotalBps: number;
+  bestCaseTotalBps: number;
+}
+
+/** The protocol manifest (Document 1 §2, Manifest). */
+export interface Manifest {
+  schema: string;
+  name: string;
+  version: string;
+  description: string;
+  category: string;
+  network: string;
+  chainId: number;
+  capabilities: string[];
+  fees: ManifestFees;
+  contracts: ContractAddresses;
+  endpoints: StabilityEndpoints;
+  onboarding: { humanRequired: boolean };
+  timestamp: string;
+}
+
 export interface ManifestContext {
   now: Date;
   parameters: FeeParameters;
   network: { name: string; chainId: number };
   contracts: ContractAddresses;
-  /** Endpoint name to absolute or base-relative URL, from the routes actually served. */
-  endpoints: Record<string, string>;
+  /** The routes actually served. */
+  endpoints: StabilityEndpoints;
   capabilities: string[];
 }
 
 /** The typical (score 75, cross-currency), best and worst all-in rates of Document 1 rule 3. */
-export function summariseListFees(parameters: FeeParameters) {
+export function summariseListFees(parameters: FeeParameters): ManifestFees {
   return {
     coreBps: parameters.coreBps,
     fxBps: parameters.fxBps,
@@ -36,7 +73,7 @@ export function summariseListFees(parameters: FeeParameters) {
   };
 }
 
-export function buildManifest(context: ManifestContext) {
+export function buildManifest(context: ManifestContext): Manifest {
   return {
     schema: MANIFEST_SCHEMA,
     name: 'Settlement Rail Stability Oracle',

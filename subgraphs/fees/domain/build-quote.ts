@@ -11,6 +11,8 @@ export interface QuoteContext {
   parameters: FeeParameters;
   benchmarks: readonly CompetitiveBenchmark[];
   signer: QuoteSigner;
+  /** 16 hex digits drawn fresh for this quote by the caller (platform/ids); see issueQuoteId. */
+  nonce: string;
   esgScoreSource: EsgScoreSource;
   network: { name: string; chainId: number };
 }
@@ -118,7 +120,7 @@ export function buildQuote(terms: QuoteTerms, context: QuoteContext): Quote {
   return {
     schema: QUOTE_SCHEMA,
     timestamp: now.toISOString(),
-    quoteId: issueQuoteId(terms, now, context.signer),
+    quoteId: issueQuoteId(terms, now, context.nonce, context.signer),
     validForSeconds: parameters.quoteValiditySeconds,
     input: { ...terms, esgScoreSource: context.esgScoreSource },
     fees: {

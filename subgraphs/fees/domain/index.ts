@@ -11,8 +11,43 @@ export type {
 } from './types.js';
 export { classifyEsgScore, selectVolumeTier } from './classify-tiers.js';
 export { computeFees, esgBpsFor, listPriceTotalBps, usdAtBps } from './compute-fees.js';
-export { checkQuoteId, issueQuoteId, parseQuoteId, QUOTE_ID_PREFIX, type QuoteIdCheck, type QuoteSigner } from './quote-id.js';
-export { buildQuote, QUOTE_SCHEMA, type Quote, type QuoteContext } from './build-quote.js';
-export { buildManifest, MANIFEST_SCHEMA, STABILITY_API_VERSION, type ContractAddresses } from './build-manifest.js';
-export { buildEsgFeeSchedule, buildFeeSchedule, describeEsgTiers, FEE_SCHEDULE_SCHEMA } from './build-fee-schedule.js';
-export { buildEsgQuote, ESG_QUOTE_SCHEMA, type EsgQuoteTerms } from './build-esg-quote.js';
+export {
+  checkQuoteId,
+  issueQuoteId,
+  looksLikeQuoteId,
+  parseQuoteId,
+  QUOTE_ID_PREFIX,
+  QUOTE_NONCE_HEX_LENGTH,
+  type QuoteIdCheck,
+  type QuoteSigner,
+} from './quote-id.js';
+export {
+  buildQuote,
+  QUOTE_SCHEMA,
+  type CompetitiveComparison,
+  type EsgImpact,
+  type OracleContext,
+  type Quote,
+  type QuoteContext,
+} from './build-quote.js';
+export {
+  buildManifest,
+  MANIFEST_SCHEMA,
+  STABILITY_API_VERSION,
+  type ContractAddresses,
+  type Manifest,
+  type ManifestFees,
+  type StabilityEndpoints,
+} from './build-manifest.js';
+export {
+  buildEsgFeeSchedule,
+  buildFeeSchedule,
+  describeEsgTiers,
+  FEE_SCHEDULE_SCHEMA,
+  type EsgFeeSchedule,
+  type EsgFeeTier,
+  type FeeSchedule,
+  type FeeScheduleRate,
+  type VolumeTierDescription,
+} from './build-fee-schedule.js';
+export { buildEsgQuote, ESG_QUOTE_SCHEMA, type EsgQuote, type EsgQuoteTerms } from './build-esg-quote.js';
