@@ -31,7 +31,7 @@ export function createBaseServices(config: Config, overrides: PlatformOverrides 
     logger,
     clock,
     metrics: createMetrics(),
-    health: createHealth({ clock, logger, checkTimeoutMs: HEALTH_CHECK_TIMEOUT_MS }),
+    health: createHealth({ logger, checkTimeoutMs: HEALTH_CHECK_TIMEOUT_MS }),
   };
 }
 

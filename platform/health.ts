@@ -1,4 +1,3 @@
-import type { Clock } from './clock.js';
 import { withTimeout } from './timeout.js';
 import type { Logger } from './log.js';
 
@@ -29,10 +28,14 @@ export interface Health {
 }
 
 export interface HealthOptions {
-  clock: Clock;
   logger: Logger;
   /** A check that has not answered within this time counts as down. */
   checkTimeoutMs: number;
+  /**
+   * A reported failure counts for this long without a success to clear it, so a part whose
+   * traffic stopped (taken out of a load balancer for reading down) reads up again by itself.
+   */
+  failureMemoryMs?: number;
 }
 
 function reasonOf(error: unknown): string {
@@ -42,12 +45,15 @@ function reasonOf(error: unknown): string {
 
 export function createHealth(options: HealthOptions): Health {
   const checks: HealthCheck[] = [];
-  const failures = new Map<string, { since: string; reason: string }>();
+  const failures = new Map<string, { since: string; lastAt: number; reason: string }>();
+  const failureMemoryMs = options.failureMemoryMs ?? 15_000;
   return {
     register: (check) => void checks.push(check),
     reportOutcome(part, ok, error) {
-      if (ok) failures.delete(part);
-      else if (!failures.has(part)) failures.set(part, { since: options.clock.now().toISOString(), reason: reasonOf(error) });
+      if (ok) return void failures.delete(part);
+      const at = Date.now();
+      const known = failures.get(part);
+      failures.set(part, { since: known?.since ?? new Date(at).toISOString(), lastAt: at, reason: reasonOf(error) });
     },
     async run() {
       const parts: Record<string, PartStatus> = {};
@@ -61,7 +67,10 @@ export function createHealth(options: HealthOptions): Health {
           }
         }),
       );
-      for (const [part, failure] of failures) parts[part] = { status: 'down', reason: `failing since ${failure.since}: ${failure.reason}` };
+      for (const [part, failure] of failures) {
+        if (Date.now() - failure.lastAt > failureMemoryMs) failures.delete(part);
+        else parts[part] = { status: 'down', reason: `failing since ${failure.since}: ${failure.reason}` };
+      }
       const down = Object.keys(parts).filter((name) => parts[name]?.status === 'down').sort();
       if (down.length > 0) options.logger.warn({ down }, 'health check: parts down');
       return { healthy: down.length === 0, parts, down };

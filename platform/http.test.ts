@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError } from './errors.js';
@@ -32,7 +33,7 @@ afterAll(async () => {
   await app.close();
 });
 
-const inject = (options: Parameters<HttpServer['inject']>[0]) => app.inject(options);
+const inject = (options: InjectOptions) => app.inject(options);
 
 describe('one error shape per service, for Fastify and Node errors too', () => {
   it('finding: wrong methods were 404; now 405 with Allow, in the service shape', async () => {

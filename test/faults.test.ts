@@ -95,8 +95,10 @@ describe.skipIf(!databaseUrl)('PostgreSQL faults under load', () => {
     // 3. Back up: /health recovers, quotes are acknowledged again.
     await proxy.start();
     let healthUp = await answered(`${base}/health`, 15_000);
-    for (let attempt = 0; attempt < 20 && healthUp.status !== 200; attempt += 1) {
+    for (let attempt = 0; attempt < 40 && healthUp.status !== 200; attempt += 1) {
+      // Traffic resumes: a successful write clears the "writes failing" part.
       await new Promise((resolve) => setTimeout(resolve, 250));
+      await quote(4000 + attempt);
       healthUp = await answered(`${base}/health`, 15_000);
     }
     expect(healthUp.status).toBe(200);

@@ -55,8 +55,9 @@ describe('fee quote through the gateway', () => {
     const rest = (await server.app.inject({ method: 'GET', url: '/stability/quote?amountUsd=10000&hasFx=true&esgScore=75' })).json();
     expect(Number(quote.fees.total.usd)).toBe(rest.fees.total.usd);
     expect(Number(quote.settlement.netUsd)).toBe(rest.settlement.netUsd);
-    // Same terms at the same instant sign to the same id: REST and GraphQL issue one quote.
-    expect(quote.quoteId).toBe(rest.quoteId);
+    // Each request is its own quote (decision 0001): same terms, same instant, another nonce.
+    expect(quote.quoteId).toMatch(/^srq-\d+-[0-9a-f]{40}$/);
+    expect(quote.quoteId).not.toBe(rest.quoteId);
   });
 
   it('finds an issued quote again by its id (the Quote entity), and null for an unknown id', async () => {
@@ -74,7 +75,7 @@ describe('fee quote through the gateway', () => {
 
   it('refuses invalid input with the catalog code in extensions', async () => {
     const result = await graphql(server, `{ feeQuote(input: { amountUsd: -1, esgScore: 120 }) { quoteId } }`);
-    expect(result.data).toBeNull();
+    expect(result.data).toEqual({ feeQuote: null });
     expect(result.errors?.[0]).toMatchObject({
       message: expect.stringMatching(/amountUsd: must be greater than 0; esgScore: must be between 0 and 100/),
       extensions: { code: 'FEE_ERR_INVALID_QUOTE_PARAMS' },

@@ -14,7 +14,11 @@ export function build(platform: PlatformServices): Subgraph {
   const service = createFeesService({
     clock: platform.clock,
     signer: platform.signer,
-    store: createFeeStore(platform.database.db),
+    ids: platform.ids,
+    store: createFeeStore(platform.database.db, {
+      timeoutMs: platform.config.database.statementTimeoutMs,
+      onWriteOutcome: (ok, error) => platform.health.reportOutcome('database writes (fees)', ok, error),
+    }),
     contracts: {
       token: contracts.token ?? null,
       esgOracle: contracts.esgOracle ?? null,

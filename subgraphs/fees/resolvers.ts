@@ -1,8 +1,9 @@
 import DataLoader from 'dataloader';
-import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
+import { DateTimeResolver } from 'graphql-scalars';
+import { AppError } from '../../platform/errors.js';
 import { parseGraphQLInput } from '../../platform/graphql.js';
 import { DecimalScalar } from '../../platform/scalars.js';
-import type { Quote } from './domain/index.js';
+import { looksLikeQuoteId, type Quote } from './domain/index.js';
 import { esgQuoteBodySchema, quoteBodySchema } from './inputs.js';
 import type { FeesService } from './service.js';
 
@@ -19,21 +20,32 @@ export function createFeesContext(service: FeesService): FeesContext {
   };
 }
 
+/**
+ * A quoteId argument that does not have the documented form is bad input (400), refused before
+ * any database call: a NUL byte or a megabyte of text would otherwise reach the query and fail
+ * there as if the database were down. The message never repeats the argument.
+ */
+function checkedQuoteId(quoteId: string): string {
+  if (!looksLikeQuoteId(quoteId)) throw new AppError('FEE_ERR_INVALID_QUOTE_PARAMS', { message: 'quoteId must look like srq-<digits>-<hex>' });
+  return quoteId;
+}
+
 export function createFeesResolvers(service: FeesService) {
   return {
     DateTime: DateTimeResolver,
-    JSON: JSONResolver,
     Decimal: DecimalScalar,
     Query: {
       stabilityManifest: () => service.manifest(),
       feeSchedule: () => service.feeSchedule(),
       feeQuote: (_: unknown, args: { input: Record<string, unknown> }) => service.issueQuote(parseGraphQLInput(quoteBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
-      quote: (_: unknown, args: { quoteId: string }, context: FeesContext) => context.quoteById.load(args.quoteId),
+      quote: (_: unknown, args: { quoteId: string }, context: FeesContext) => context.quoteById.load(checkedQuoteId(args.quoteId)),
       esgFeeQuote: (_: unknown, args: { input: Record<string, unknown> }) => service.esgQuote(parseGraphQLInput(esgQuoteBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
       esgFeeSchedule: () => service.esgFeeSchedule(),
     },
     Quote: {
-      __resolveReference: (reference: { quoteId: string }, context: FeesContext) => context.quoteById.load(reference.quoteId),
+      /** A reference from another subgraph with a malformed id resolves to no quote, without a query. */
+      __resolveReference: (reference: { quoteId: string }, context: FeesContext) =>
+        typeof reference.quoteId === 'string' && looksLikeQuoteId(reference.quoteId) ? context.quoteById.load(reference.quoteId) : null,
     },
   };
 }

@@ -1,7 +1,22 @@
 import { z } from 'zod';
+import type { EsgFeeSchedule, EsgQuote, FeeSchedule, Manifest, Quote } from './domain/index.js';
 
-/** Response shapes for the OpenAPI documents (Document 1 §2); the fields are those the spec lists. */
+/**
+ * Response shapes of the REST paths (Document 1 §2): the serialisers and the OpenAPI documents.
+ * Every field is described; the compile-time checks at the end keep each schema and its domain
+ * type mutually assignable, and fees/shapes.test.ts keeps each one equal to its GraphQL type.
+ */
 const bpsUsd = z.object({ bps: z.number(), usd: z.number() });
+const esgScoreSource = z.enum(['request', 'schema-default']).describe('request, or schema-default when esgScore was omitted');
+const esgFee = z.object({
+  bps: z.number(),
+  pct: z.number().describe('percent'),
+  usd: z.number(),
+  score: z.number(),
+  tier: z.string(),
+  formula: z.string(),
+});
+const timestamp = z.string().describe('ISO 8601 date-time');
 
 export const quoteErrorSchema = z.object({
   error: z.string().describe('What is wrong with the request'),
@@ -10,7 +25,7 @@ export const quoteErrorSchema = z.object({
 
 export const quoteResponseSchema = z.object({
   schema: z.string().describe('srg-quote/1.0'),
-  timestamp: z.string(),
+  timestamp,
   quoteId: z.string().describe('<prefix>-<digits>-<token>; pass it to the settlement router'),
   validForSeconds: z.number().int(),
   input: z.object({
@@ -18,26 +33,180 @@ export const quoteResponseSchema = z.object({
     hasFx: z.boolean(),
     esgScore: z.number(),
     monthlyVolumeUsd: z.number(),
-    esgScoreSource: z.string().describe('request or schema-default'),
+    esgScoreSource,
   }),
   fees: z.object({
     core: bpsUsd,
     fx: bpsUsd,
-    esg: z.object({ bps: z.number(), pct: z.number(), usd: z.number(), score: z.number(), tier: z.string(), formula: z.string() }),
+    esg: esgFee,
     license: bpsUsd,
     total: z.object({ bps: z.number(), pct: z.number(), usd: z.number() }),
   }),
   settlement: z.object({ netUsd: z.number(), grossUsd: z.number() }),
-  esgImpact: z.unknown().describe('score, tier, fee and the saving at the next tier'),
+  esgImpact: z
+    .object({
+      score: z.number(),
+      tier: z.string(),
+      feeBps: z.number(),
+      feeUsd: z.number(),
+      savingAtPerfectScoreUsd: z.number(),
+      nextTier: z.object({ tier: z.string(), minScore: z.number(), feeBpsAtMinScore: z.number(), savingUsd: z.number() }).nullable(),
+    })
+    .describe('score, tier, fee and the saving at the next tier'),
   volumeTier: z.string(),
-  competitive: z.unknown().describe('this amount priced on published alternatives'),
-  oracleContext: z.unknown().describe('network, chainId, issue and expiry times, parameter version'),
+  competitive: z
+    .object({
+      railTotalPct: z.number(),
+      railTotalUsd: z.number(),
+      comparisons: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          pct: z.number(),
+          estimatedUsd: z.number(),
+          railSavingUsd: z.number(),
+          source: z.string(),
+          url: z.string(),
+          asOf: z.string(),
+        }),
+      ),
+    })
+    .describe('this amount priced on published alternatives'),
+  oracleContext: z
+    .object({
+      network: z.string(),
+      chainId: z.number().int(),
+      esgScoreSource,
+      feeParametersAsOf: z.string(),
+      coreDiscountPct: z.number(),
+      issuedAt: timestamp,
+      expiresAt: timestamp,
+    })
+    .describe('network, chainId, issue and expiry times, parameter version'),
 });
 
 export const esgQuoteResponseSchema = z.object({
   schema: z.string(),
-  timestamp: z.string(),
-  input: z.object({ amountUsd: z.number(), esgScore: z.number(), esgScoreSource: z.string() }),
-  fee: z.object({ bps: z.number(), pct: z.number(), usd: z.number(), score: z.number(), tier: z.string(), formula: z.string() }),
+  timestamp,
+  input: z.object({ amountUsd: z.number(), esgScore: z.number(), esgScoreSource }),
+  fee: esgFee,
   range: z.object({ minBps: z.number(), maxBps: z.number() }),
 });
+
+const contractAddress = z.string().nullable().describe('EVM address; null until the deployment supplies it');
+
+export const manifestResponseSchema = z.object({
+  schema: z.string().describe('srg-manifest/1.0'),
+  name: z.string(),
+  version: z.string(),
+  description: z.string(),
+  category: z.string(),
+  network: z.string(),
+  chainId: z.number().int(),
+  capabilities: z.array(z.string()),
+  fees: z.object({
+    coreBps: z.number(),
+    fxBps: z.number(),
+    licenseBps: z.number(),
+    esgMaxBps: z.number(),
+    esgFormula: z.string(),
+    typicalTotalBps: z.number(),
+    worstCaseTotalBps: z.number(),
+    bestCaseTotalBps: z.number(),
+  }),
+  contracts: z.object({
+    token: contractAddress,
+    esgOracle: contractAddress,
+    redistribution: contractAddress,
+    stabilityPID: contractAddress,
+    basketPeg: contractAddress,
+  }),
+  endpoints: z
+    .object({ manifest: z.string(), feeSchedule: z.string(), quote: z.string(), quotePost: z.string(), openapi: z.string() })
+    .describe('map of available endpoints: method and path relative to {stability_url}'),
+  onboarding: z.object({ humanRequired: z.boolean() }),
+  timestamp,
+});
+
+const feeRate = z.object({ bps: z.number(), pct: z.number(), applies: z.string() });
+const esgFeeTier = z.object({
+  tier: z.string(),
+  minScore: z.number(),
+  maxScore: z.number().describe('exclusive, except 100 for the top tier'),
+  minFeeBps: z.number(),
+  maxFeeBps: z.number(),
+  minFeePct: z.number(),
+  maxFeePct: z.number(),
+});
+
+export const feeScheduleResponseSchema = z.object({
+  schema: z.string().describe('srg-fee-schedule/1.0'),
+  timestamp,
+  components: z.object({
+    core: feeRate.extend({ volumeDiscounted: z.boolean() }),
+    fx: feeRate,
+    esg: z.object({ minBps: z.number(), maxBps: z.number(), formula: z.string(), applies: z.string(), tiers: z.array(esgFeeTier) }),
+    license: feeRate,
+    rounding: z.string(),
+  }),
+  volumeTiers: z.array(
+    z.object({
+      tier: z.string(),
+      minMonthlyVolumeUsd: z.number(),
+      maxMonthlyVolumeUsd: z.number().nullable().describe('exclusive; null for the top tier'),
+      coreDiscountPct: z.number(),
+      coreBps: z.number(),
+    }),
+  ),
+  scenarioExamples: z.array(
+    z.object({
+      name: z.string(),
+      input: z.object({ name: z.string(), amountUsd: z.number(), hasFx: z.boolean(), esgScore: z.number(), monthlyVolumeUsd: z.number() }),
+      volumeTier: z.string(),
+      totalBps: z.number(),
+      totalPct: z.number(),
+      totalUsd: z.number(),
+      netUsd: z.number(),
+    }),
+  ),
+  competitive: z.object({
+    benchmarks: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        pct: z.number(),
+        fixedUsd: z.number(),
+        appliesTo: z.enum(['cross-currency', 'same-currency']),
+        derivation: z.string(),
+        source: z.string(),
+        url: z.string(),
+        asOf: z.string(),
+      }),
+    ),
+    note: z.string(),
+  }),
+  source: z.object({ source: z.string(), asOf: z.string() }),
+});
+
+export const esgFeeScheduleResponseSchema = z.object({
+  schema: z.string().describe('srg-esg-fee-schedule/1.0'),
+  timestamp,
+  formula: z.string(),
+  minBps: z.number(),
+  maxBps: z.number(),
+  tiers: z.array(esgFeeTier),
+});
+
+/** True when each of A and B is assignable to the other. */
+type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Compiles only when T is `true`: a type-level assertion. */
+type Assert<T extends true> = T;
+
+/** One shape, defined once: a field added to a domain type and not here (or the reverse) fails `tsc`. */
+export type ResponseSchemasMatchTheDomain = [
+  Assert<MutuallyAssignable<z.infer<typeof quoteResponseSchema>, Quote>>,
+  Assert<MutuallyAssignable<z.infer<typeof esgQuoteResponseSchema>, EsgQuote>>,
+  Assert<MutuallyAssignable<z.infer<typeof manifestResponseSchema>, Manifest>>,
+  Assert<MutuallyAssignable<z.infer<typeof feeScheduleResponseSchema>, FeeSchedule>>,
+  Assert<MutuallyAssignable<z.infer<typeof esgFeeScheduleResponseSchema>, EsgFeeSchedule>>,
+];

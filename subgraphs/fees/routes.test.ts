@@ -94,7 +94,8 @@ describe('GET and POST /stability/quote', () => {
       esgImpact: { score: 75, tier: 'GOOD', feeBps: 12.5, feeUsd: 12.5, nextTier: { tier: 'EXCELLENT', minScore: 80, feeBpsAtMinScore: 10, savingUsd: 2.5 } },
       oracleContext: { network: 'base', chainId: 8453, issuedAt: TEST_NOW, expiresAt: '2026-11-22T12:05:00.000Z' },
     });
-    expect(body.quoteId).toMatch(/^srq-\d+-[0-9a-f]{24}$/);
+    // srq-<issued at, ms>-<16 hex nonce><24 hex signature> (decision 0001)
+    expect(body.quoteId).toMatch(new RegExp(`^srq-${Date.parse(TEST_NOW)}-[0-9a-f]{40}$`));
     // card benchmark: 10000 × 5.4% + 0.30 = 540.30; saving 540.30 − 138.5 = 401.8
     expect(body.competitive.comparisons).toContainEqual(expect.objectContaining({ id: 'card-international-fx', estimatedUsd: 540.3, railSavingUsd: 401.8 }));
     expect(Object.keys(body).sort()).toEqual(
@@ -149,6 +150,62 @@ describe('GET and POST /stability/quote', () => {
     const response = await server.app.inject({ method: 'POST', url: '/stability/quote', headers, ...(payload === undefined ? {} : { payload }) });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ error: expect.stringMatching(error), example: quoteExample });
+  });
+});
+
+describe('quote amounts: whole USDC base units, bounded text', () => {
+  const longZeros = (length: number) => `0.${'0'.repeat(length)}1`;
+
+  it.each([
+    { name: 'amountUsd 5e-324 in a JSON body (stored as 0 before)', payload: { amountUsd: 5e-324 }, error: /^Invalid body: amountUsd: must be at least 0\.000001 \(one USDC base unit\)$/ },
+    { name: 'amountUsd 0.0000001 in a JSON body', payload: { amountUsd: 0.0000001 }, error: /amountUsd: must be at least 0\.000001/ },
+    { name: 'amountUsd with 7 decimal places in a JSON body', payload: { amountUsd: 1234.5678912 }, error: /amountUsd: must have at most 6 decimal places/ },
+    { name: 'esgScore 5e-324 in a JSON body', payload: { amountUsd: 100, esgScore: 5e-324 }, error: /esgScore: must have at most 6 decimal places/ },
+    { name: 'monthlyVolumeUsd 5e-324 in a JSON body', payload: { amountUsd: 100, monthlyVolumeUsd: 5e-324 }, error: /monthlyVolumeUsd: must have at most 6 decimal places/ },
+  ])('finding: POST /stability/quote refuses $name', async ({ payload, error }) => {
+    const response = await server.app.inject({ method: 'POST', url: '/stability/quote', payload });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: expect.stringMatching(error), example: quoteExample });
+  });
+
+  it.each([
+    { name: 'amountUsd 0.0000001', query: 'amountUsd=0.0000001', error: /amountUsd: must have at most 6 decimal places/ },
+    // Number('100.0000000000000000000001') is 100: the places are counted on the text.
+    { name: 'amountUsd 100.0000000000000000000001', query: 'amountUsd=100.0000000000000000000001', error: /amountUsd: must have at most 6 decimal places/ },
+    { name: 'esgScore with 7 decimal places', query: 'amountUsd=100&esgScore=75.1234567', error: /esgScore: must have at most 6 decimal places/ },
+    { name: 'monthlyVolumeUsd with 7 decimal places', query: 'amountUsd=100&monthlyVolumeUsd=1.0000001', error: /monthlyVolumeUsd: must have at most 6 decimal places/ },
+  ])('finding: GET /stability/quote refuses $name', async ({ query, error }) => {
+    const { status, body } = await get(`/stability/quote?${query}`);
+    expect(status).toBe(400);
+    expect(body).toEqual({ error: expect.stringMatching(error), example: quoteExample });
+  });
+
+  it('accepts exactly one base unit and exactly 6 decimal places', async () => {
+    const { status, body } = await get('/stability/quote?amountUsd=0.000001&esgScore=75.123456');
+    expect(status).toBe(200);
+    expect(body.input).toMatchObject({ amountUsd: 0.000001, esgScore: 75.123456 });
+    const posted = await server.app.inject({ method: 'POST', url: '/stability/quote', payload: { amountUsd: 1234.567891 } });
+    expect(posted.json().input.amountUsd).toBe(1234.567891);
+  });
+
+  it.each([
+    { name: 'a 1 MB esgScore (Number() read it as 0 before)', url: `/stability/quote?amountUsd=10&esgScore=${longZeros(1_048_576)}` },
+    { name: 'a 10 KB amountUsd', url: `/stability/quote?amountUsd=${longZeros(10_000)}` },
+    { name: 'a 10 KB ESG quote amountUsd', url: `/esg/quote?amountUsd=${longZeros(10_000)}` },
+  ])('finding: GET refuses $name with a short message that does not repeat it', async ({ url }) => {
+    const { status, body } = await get(url);
+    expect(status).toBe(400);
+    expect(body.error).toMatch(/must be at most 32 characters/);
+    expect(body.error.length).toBeLessThan(120);
+    expect(body.error).not.toMatch(/0{33}/);
+  });
+
+  it('names a 100 KB unknown parameter in at most 64 of its characters', async () => {
+    const { status, body } = await get(`/stability/quote?amountUsd=10&${'x'.repeat(100_000)}=1`);
+    expect(status).toBe(400);
+    expect(body.error).toMatch(/unknown field/);
+    expect(body.error).not.toMatch(/x{65}/);
+    expect(body.error.length).toBeLessThan(160);
   });
 });
 

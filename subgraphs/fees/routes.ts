@@ -11,7 +11,14 @@ import {
   quoteQuerySchema,
   quoteRequestExample,
 } from './inputs.js';
-import { esgQuoteResponseSchema, quoteErrorSchema, quoteResponseSchema } from './responses.js';
+import {
+  esgFeeScheduleResponseSchema,
+  esgQuoteResponseSchema,
+  feeScheduleResponseSchema,
+  manifestResponseSchema,
+  quoteErrorSchema,
+  quoteResponseSchema,
+} from './responses.js';
 import type { FeesService } from './service.js';
 
 
@@ -41,10 +48,10 @@ function stabilityRoutes(service: FeesService): FastifyPluginAsync {
       description: 'Fee model, manifest and quotes of the stability oracle (Document 1).',
     });
     app.errorShapes.register(quoteServiceErrorShape('/stability', quoteRequestExample));
-    app.get('/stability/manifest', { schema: { summary: 'Protocol manifest; call once and cache' } }, async () =>
+    app.get('/stability/manifest', { schema: { summary: 'Protocol manifest; call once and cache', response: { 200: manifestResponseSchema } } }, async () =>
       service.manifest(),
     );
-    app.get('/stability/fee-schedule', { schema: { summary: 'Full fee table with tiers; cache' } }, async () => service.feeSchedule());
+    app.get('/stability/fee-schedule', { schema: { summary: 'Full fee table with tiers; cache', response: { 200: feeScheduleResponseSchema } } }, async () => service.feeSchedule());
     app.get(
       '/stability/quote',
       { schema: { summary: 'Fee quote (query parameters)', querystring: quoteQuerySchema, response: { 200: quoteResponseSchema, 400: quoteErrorSchema } } },
@@ -68,7 +75,7 @@ function esgRoutes(service: FeesService): FastifyPluginAsync {
       description: 'ESG fee quotes and the ESG fee schedule (Document 1).',
     });
     app.errorShapes.register(quoteServiceErrorShape('/esg', esgQuoteRequestExample));
-    app.get('/esg/fee-schedule', { schema: { summary: 'ESG fee table across all score tiers' } }, async () => service.esgFeeSchedule());
+    app.get('/esg/fee-schedule', { schema: { summary: 'ESG fee table across all score tiers', response: { 200: esgFeeScheduleResponseSchema } } }, async () => service.esgFeeSchedule());
     app.get(
       '/esg/quote',
       { schema: { summary: 'ESG fee for a transaction (query)', querystring: esgQuoteQuerySchema, response: { 200: esgQuoteResponseSchema, 400: quoteErrorSchema } } },

@@ -111,7 +111,7 @@ export function createFeeStore(db: Database, options: FeeStoreOptions = {}): Fee
     },
   );
   return {
-    recordQuote: (quote) => boundedCall(writer.load(quote), timeoutMs, 'record a quote'),
+    recordQuote: (quote) => boundedCall(writer.load(quote), timeoutMs, 'insert into fee_quotes'),
     async findQuotes(quoteIds) {
       if (quoteIds.length === 0) return new Map();
       const select = db

@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_SIGNING_KEY } from './helpers.js';
+
+const mainScript = fileURLToPath(new URL('../gateway/main.ts', import.meta.url));
+
+interface RunningProcess {
+  child: ChildProcess;
+  base: string;
+  /** Every line the process printed, stdout and stderr. */
+  lines: string[];
+}
+
+/** Starts `main.ts serve <target>` as its own process on a free loopback port; resolves once it listens. */
+function serve(target: string, environment: Record<string, string>): Promise<RunningProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', mainScript, 'serve', target], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      DATA_DIR: join(mkdtempSync(join(tmpdir(), `srg-split-${target}-`)), 'data'),
+      QUOTE_SIGNING_KEY: TEST_SIGNING_KEY,
+      ...environment,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  return new Promise((resolve, reject) => {
+    const onLine = (chunk: Buffer) => {
+      for (const line of String(chunk).split('\n').filter(Boolean)) {
+        lines.push(line);
+        const listening = /listening on (http:\/\/\S+)/.exec(line);
+        if (listening?.[1]) resolve({ child, base: listening[1], lines });
+      }
+    };
+    child.stdout.on('data', onLine);
+    child.stderr.on('data', onLine);
+    child.once('exit', (code) => reject(new Error(`${target} exited with ${code}: ${lines.join('\n')}`)));
+  });
+}
+
+function stop(running: RunningProcess | undefined): Promise<void> {
+  if (!running || running.child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    running.child.once('exit', () => resolve());
+    running.child.kill('SIGTERM');
+  });
+}
+
+describe('split layout: subgraphs and the gateway as separate processes on loopback', () => {
+  let fees: RunningProcess;
+  let forecast: RunningProcess;
+  let gateway: RunningProcess;
+
+  beforeAll(async () => {
+    [fees, forecast] = await Promise.all([serve('fees', {}), serve('forecast', {})]);
+    gateway = await serve('gateway', {
+      SUBGRAPH_URLS: `fees=${fees.base}/subgraphs/fees/graphql,forecast=${forecast.base}/subgraphs/forecast/graphql`,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([stop(fees), stop(forecast), stop(gateway)]);
+  });
+
+  it('prints each step of its start before it listens', () => {
+    expect(fees.lines.filter((line) => line.startsWith('starting:')).length).toBeGreaterThanOrEqual(3);
+    expect(gateway.lines.join('\n')).toMatch(/gateway alone, no database/);
+  });
+
+  it('finding: a stopped subgraph gave GEN_ERR_INTERNAL 500 with no log line; now the other subgraph\'s data, SUBGRAPH_UNAVAILABLE, no trace, a log line, and /health 503 naming it', async () => {
+    const healthy = await fetch(`${gateway.base}/health`);
+    expect(healthy.status).toBe(200);
+
+    await stop(forecast);
+    const response = await fetch(`${gateway.base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'split-check-1' },
+      body: JSON.stringify({ query: '{ feeQuote(input: { amountUsd: 10000, hasFx: true, esgScore: 75 }) { quoteId fees { total { bps } } } heatCheck { asOf } }' }),
+    });
+    const body = (await response.json()) as { data?: Record<string, unknown>; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+    expect(response.status).toBe(200);
+    expect(body.data?.feeQuote).toMatchObject({ quoteId: expect.stringMatching(/^srq-/), fees: { total: { bps: 138.5 } } });
+    expect(body.data?.heatCheck).toBeNull();
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors?.[0]?.extensions?.code).toBe('SUBGRAPH_UNAVAILABLE');
+    const text = JSON.stringify(body);
+    expect(text).not.toMatch(/stacktrace|127\.0\.0\.1|localhost|ECONNREFUSED|\.ts:/);
+
+    const logged = gateway.lines.filter((line) => line.includes('SUBGRAPH_UNAVAILABLE'));
+    expect(logged.length).toBeGreaterThanOrEqual(1);
+    expect(logged.join('\n')).toContain('split-check-1');
+
+    const health = await fetch(`${gateway.base}/health`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({ status: 'degraded', down: ['subgraph forecast'] });
+  });
+});
