@@ -16,6 +16,17 @@ import { SUBGRAPH_NAMES } from './subgraphs.js';
 
 const GRAPHQL_METHODS = ['GET', 'POST', 'OPTIONS'] as const;
 
+/**
+ * What a GraphQL client expects for anything that fails before Apollo sees the request (a body
+ * that is not JSON, too large, a wrong method): GraphQL's own error shape, not a REST body.
+ */
+function registerGraphQLErrorShape(app: HttpServer, prefix: string): void {
+  app.errorShapes.register({
+    prefix,
+    body: (error) => ({ errors: [{ message: error.message, extensions: { code: error.code } }] }),
+  });
+}
+
 /** Serves one subgraph's schema over HTTP (for the gateway in another process, or Apollo Router). */
 export async function mountSubgraphEndpoint(app: HttpServer, base: BaseServices, subgraph: Subgraph, path: string): Promise<ApolloServer<SubgraphContext>> {
   const server = new ApolloServer<SubgraphContext>({
@@ -23,6 +34,7 @@ export async function mountSubgraphEndpoint(app: HttpServer, base: BaseServices,
     ...createGraphQLServerOptions<SubgraphContext>(base, { role: 'subgraph', app }),
   });
   await server.start();
+  registerGraphQLErrorShape(app, path);
   app.route({
     url: path,
     method: [...GRAPHQL_METHODS],
@@ -70,11 +82,12 @@ export async function mountGateway(app: HttpServer, base: BaseServices, localSub
     buildService: ({ name }): GraphQLDataSource<GatewayContext> => {
       const route = routes.get(name);
       if (!route) throw new GatewayConfigError(`the supergraph names subgraph ${name}, which is not registered`);
-      return 'local' in route ? new InProcessDataSource(route.local) : new ForwardingDataSource({ url: route.url, timeoutMs: base.config.gateway.subgraphTimeoutMs });
+      return 'local' in route ? new InProcessDataSource(route.local) : new ForwardingDataSource({ name, url: route.url, timeoutMs: base.config.gateway.subgraphTimeoutMs });
     },
   });
   const server = new ApolloServer<GatewayContext>({ gateway, ...createGraphQLServerOptions<GatewayContext>(base, { role: 'gateway', app }) });
   await server.start();
+  registerGraphQLErrorShape(app, path);
   app.route({
     url: path,
     method: [...GRAPHQL_METHODS],

@@ -1,6 +1,7 @@
 import type { ApolloServerOptions, BaseContext } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
-import { formatGraphQLError } from '../platform/graphql.js';
+import { errorReportingPlugin, formatErrorForClients, limitPlugins, limitValidationRules, refuseServiceSdlRule } from '../platform/graphql-guard.js';
 import type { HttpServer } from '../platform/http.js';
 import type { BaseServices } from '../platform/subgraph.js';
 
@@ -12,11 +13,14 @@ export interface GraphQLServerRole {
 /** The options every ApolloServer of ours shares, gateway and subgraph endpoints alike. */
 export function createGraphQLServerOptions<Context extends BaseContext>(
   base: BaseServices,
-  { app }: GraphQLServerRole,
+  { app, role }: GraphQLServerRole,
 ): Omit<ApolloServerOptions<Context>, 'schema' | 'gateway' | 'typeDefs' | 'resolvers'> {
   const production = base.config.server.production;
+  const limits = base.config.gateway;
   return {
-    formatError: formatGraphQLError,
+    formatError: (formatted, error) => formatErrorForClients(formatted, error, production),
+    parseOptions: { maxTokens: limits.maxTokens },
+    validationRules: [...limitValidationRules(limits), ...(production && role === 'subgraph' ? [refuseServiceSdlRule] : [])],
     includeStacktraceInErrorResponses: false,
     hideSchemaDetailsFromClientErrors: production,
     introspection: !production,
@@ -24,7 +28,13 @@ export function createGraphQLServerOptions<Context extends BaseContext>(
     // Apollo's own SIGTERM handler stops the server and re-raises the signal, killing the process
     // mid-drain; gateway/main.ts owns shutdown.
     stopOnTerminationSignals: false,
-    plugins: [fastifyApolloDrainPlugin(app)],
+    // Inline traces (ftv1) would hand every caller of a subgraph endpoint its resolver timings.
+    plugins: [
+      fastifyApolloDrainPlugin(app),
+      errorReportingPlugin(base.logger, role),
+      ...limitPlugins(limits),
+      ...(role === 'subgraph' ? [ApolloServerPluginInlineTraceDisabled()] : []),
+    ],
   } as Omit<ApolloServerOptions<Context>, 'schema' | 'gateway' | 'typeDefs' | 'resolvers'>;
 }
 

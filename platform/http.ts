@@ -185,7 +185,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     loggerInstance: options.logger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimitBytes ?? 1_048_576,
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     http: { maxHeaderSize: MAX_HEADER_BYTES },
     handlerTimeout: options.handlerTimeoutMs ?? 0,
     return503OnClosing: true,

@@ -1,0 +1,197 @@
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
+import {
+  getNullableType,
+  GraphQLError,
+  isListType,
+  type GraphQLFormattedError,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
+import type { Config } from './config.js';
+import { errorCatalog, type ErrorCode } from './errors.js';
+import { formatGraphQLError } from './graphql.js';
+import type { Logger } from './log.js';
+
+/**
+ * Limits and hygiene shared by the gateway and every subgraph endpoint (DESIGN.md §6).
+ * 1. Tokens are counted while parsing (graphql-js `maxTokens`), so a 512 KB document is refused
+ *    before validation, whose overlapping-fields check is quadratic in repeated fields.
+ * 2. Depth, aliases and directives are validation rules (graphql-armor); each reports our code.
+ * 3. Cost is estimated after the operation is known (graphql-query-complexity): 1 a field, the
+ *    children of a list counted `listSizeEstimate` times, so nested lists multiply.
+ * 4. The response is measured before it is sent; a larger one is replaced by an error.
+ */
+export type GraphQLLimits = Config['gateway'];
+
+function limitError(code: ErrorCode, detail: string): GraphQLError {
+  return new GraphQLError(`${errorCatalog[code].message} ${detail}`, { extensions: { code, http: { status: errorCatalog[code].status } } });
+}
+
+/** An armor rule whose rejection carries our code instead of a "Syntax Error" with none. */
+function reportingWith(code: ErrorCode, limit: number) {
+  return {
+    n: limit,
+    exposeLimits: false,
+    propagateOnRejection: false,
+    onReject: [(context: ValidationContext | null) => context?.reportError(limitError(code, `The limit is ${limit}.`))],
+  };
+}
+
+export function limitValidationRules(limits: GraphQLLimits): ValidationRule[] {
+  return [
+    maxDepthRule({ ...reportingWith('GQL_ERR_TOO_DEEP', limits.maxDepth), ignoreIntrospection: true }) as unknown as ValidationRule,
+    maxAliasesRule(reportingWith('GQL_ERR_TOO_MANY_ALIASES', limits.maxAliases)) as unknown as ValidationRule,
+    maxDirectivesRule(reportingWith('GQL_ERR_TOO_MANY_DIRECTIVES', limits.maxDirectives)) as unknown as ValidationRule,
+  ];
+}
+
+/** 1 a field; a list field's children count `listSize` times (or its `first`/`limit` argument). */
+function listMultiplyingEstimator(listSize: number): ComplexityEstimator {
+  return ({ field, args, childComplexity }) => {
+    if (!isListType(getNullableType(field.type))) return 1 + childComplexity;
+    const requested = Number(args.first ?? args.limit);
+    const size = Number.isInteger(requested) && requested > 0 ? requested : listSize;
+    return 1 + childComplexity * size;
+  };
+}
+
+function refuseCostly(limits: GraphQLLimits): ApolloServerPlugin<BaseContext> {
+  const estimators = [listMultiplyingEstimator(limits.listSizeEstimate)];
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ schema, document, request, operationName }) {
+          const cost = getComplexity({ schema, query: document, variables: request.variables ?? {}, estimators, ...(operationName ? { operationName } : {}) });
+          if (cost > limits.maxCost) throw limitError('GQL_ERR_TOO_COSTLY', `Estimated ${cost}, limit ${limits.maxCost}.`);
+        },
+      };
+    },
+  };
+}
+
+function refuseLargeResponses(limits: GraphQLLimits): ApolloServerPlugin<BaseContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          if (response.body.kind !== 'single') return;
+          const size = Buffer.byteLength(JSON.stringify(response.body.singleResult));
+          if (size <= limits.maxResponseBytes) return;
+          const error = limitError('GQL_ERR_RESPONSE_TOO_LARGE', `It would be ${size} bytes; the limit is ${limits.maxResponseBytes}.`);
+          response.body.singleResult = { data: null, errors: [{ message: error.message, extensions: { code: 'GQL_ERR_RESPONSE_TOO_LARGE' } }] };
+          response.http.status = errorCatalog.GQL_ERR_RESPONSE_TOO_LARGE.status;
+        },
+      };
+    },
+  };
+}
+
+/** In production a subgraph endpoint does not hand out its SDL (`_service`) any more than introspection. */
+export function refuseServiceSdlRule(context: ValidationContext) {
+  return {
+    Field(node: { name: { value: string } }) {
+      if (node.name.value === '_service' && context.getParentType()?.name === 'Query') {
+        context.reportError(limitError('GQL_ERR_INTROSPECTION_DISABLED', 'The subgraph SDL is not served in production.'));
+      }
+    },
+  };
+}
+
+const apolloCodeToOurs: Record<string, ErrorCode> = {
+  GRAPHQL_PARSE_FAILED: 'GQL_ERR_PARSE_FAILED',
+  GRAPHQL_VALIDATION_FAILED: 'GQL_ERR_VALIDATION_FAILED',
+  BAD_USER_INPUT: 'GQL_ERR_BAD_USER_INPUT',
+  OPERATION_RESOLUTION_FAILURE: 'GQL_ERR_BAD_REQUEST',
+  BAD_REQUEST: 'GQL_ERR_BAD_REQUEST',
+  PERSISTED_QUERY_NOT_FOUND: 'GQL_ERR_BAD_REQUEST',
+  PERSISTED_QUERY_NOT_SUPPORTED: 'GQL_ERR_BAD_REQUEST',
+};
+
+const SUBGRAPH_FETCH_FAILURE = /^Error while fetching subquery from service "([^"]+)"/;
+/** Things a message relayed from elsewhere must not carry to a client: URLs, file paths. */
+const INTERNAL_DETAIL = /(https?:\/\/[^\s"']+)|((?:\/[\w.-]+){2,}\.(?:ts|js|mjs|cjs)(?::\d+)*)/g;
+
+/**
+ * The code a client sees for an error Apollo or the gateway raised (ours pass through): parse,
+ * validation, operation resolution and input errors are client errors with catalog codes; a
+ * subgraph that could not be reached is SUBGRAPH_UNAVAILABLE without its URL or the reason.
+ */
+export function normaliseGraphQLError(formatted: GraphQLFormattedError, production: boolean): GraphQLFormattedError {
+  const { stacktrace: _stacktrace, exception: _exception, serviceName: _serviceName, ...extensions } = formatted.extensions ?? {};
+  const code = typeof extensions.code === 'string' ? extensions.code : undefined;
+  const unreachable = SUBGRAPH_FETCH_FAILURE.exec(formatted.message);
+  if (unreachable || code === 'SUBGRAPH_UNAVAILABLE') {
+    return {
+      message: unreachable ? `The ${unreachable[1]} part of the graph is unavailable; the other fields were answered. Retry later.` : formatted.message,
+      ...(formatted.path ? { path: formatted.path } : {}),
+      extensions: { code: 'SUBGRAPH_UNAVAILABLE' },
+    };
+  }
+  let ours = code && Object.hasOwn(apolloCodeToOurs, code) ? apolloCodeToOurs[code] : undefined;
+  if (code === 'GRAPHQL_PARSE_FAILED' && /more than \d+ tokens/.test(formatted.message)) ours = 'GQL_ERR_TOO_MANY_TOKENS';
+  if (code === 'GRAPHQL_VALIDATION_FAILED' && /introspection/i.test(formatted.message)) ours = 'GQL_ERR_INTROSPECTION_DISABLED';
+  let message = formatted.message.replace(INTERNAL_DETAIL, '[internal]');
+  if (production) message = message.replace(/ Did you mean .*\?$/, '');
+  return {
+    ...formatted,
+    message: message.length > 400 ? `${message.slice(0, 400)}…` : message,
+    extensions: { ...extensions, ...(ours ? { code: ours } : {}) },
+  };
+}
+
+/** Apollo's formatError for every server of ours: catalog codes first, then the normalisation above. */
+export function formatErrorForClients(formatted: GraphQLFormattedError, error: unknown, production: boolean): GraphQLFormattedError {
+  if (SUBGRAPH_FETCH_FAILURE.test(formatted.message) || formatted.extensions?.code === 'SUBGRAPH_UNAVAILABLE') {
+    return normaliseGraphQLError(formatted, production);
+  }
+  return normaliseGraphQLError(formatGraphQLError(formatted, error), production);
+}
+
+interface HasRequest {
+  request?: { requestId?: string };
+}
+
+/**
+ * 1. Logs each error of a request once, with the request id and code, never the query, the
+ *    variables or a stack (the logger throttles a storm).
+ * 2. Sets the HTTP status: 400 when the request itself was refused (no data), 503 with a retry
+ *    hint when nothing could be answered because subgraphs were unavailable, 200 for partial data
+ *    (docs/decisions/0007).
+ */
+export function errorReportingPlugin(logger: Logger, role: string): ApolloServerPlugin<BaseContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse(requestContext) {
+          const { response } = requestContext;
+          if (response.body?.kind !== 'single') return;
+          const result = response.body.singleResult;
+          const errors = result.errors ?? [];
+          if (errors.length === 0) return;
+          const requestId = (requestContext.contextValue as HasRequest).request?.requestId;
+          for (const error of errors) {
+            const code = String(error.extensions?.code ?? 'UNKNOWN');
+            const line = { requestId, code, path: error.path?.join('.'), operationName: requestContext.request.operationName, role };
+            if (code === 'SUBGRAPH_UNAVAILABLE' || code === 'GEN_ERR_INTERNAL' || code === 'GEN_ERR_UNAVAILABLE') logger.error(line, `graphql error ${code}`);
+            else logger.info(line, `graphql error ${code}`);
+          }
+          const hasData = result.data !== null && result.data !== undefined && Object.values(result.data).some((value) => value !== null);
+          if (!hasData && errors.every((error) => error.extensions?.code === 'SUBGRAPH_UNAVAILABLE')) {
+            response.http.status = 503;
+            response.http.headers.set('retry-after', '5');
+          } else if (!hasData && result.data === undefined && (!response.http.status || response.http.status === 200)) {
+            response.http.status = 400;
+          }
+        },
+      };
+    },
+  };
+}
+
+export function limitPlugins(limits: GraphQLLimits): ApolloServerPlugin<BaseContext>[] {
+  return [refuseCostly(limits), refuseLargeResponses(limits)];
+}
