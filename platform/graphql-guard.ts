@@ -27,8 +27,12 @@ import type { Logger } from './log.js';
  */
 export type GraphQLLimits = Config['gateway'];
 
+/**
+ * Apollo rewrites `extensions.code` of every validation error to GRAPHQL_VALIDATION_FAILED; the
+ * catalog code rides along in `catalogCode` and normaliseGraphQLError puts it back.
+ */
 function limitError(code: ErrorCode, detail: string): GraphQLError {
-  return new GraphQLError(`${errorCatalog[code].message} ${detail}`, { extensions: { code, http: { status: errorCatalog[code].status } } });
+  return new GraphQLError(`${errorCatalog[code].message} ${detail}`, { extensions: { code, catalogCode: code, http: { status: errorCatalog[code].status } } });
 }
 
 /** An armor rule whose rejection carries our code instead of a "Syntax Error" with none. */
@@ -109,7 +113,17 @@ const apolloCodeToOurs: Record<string, ErrorCode> = {
   BAD_REQUEST: 'GQL_ERR_BAD_REQUEST',
   PERSISTED_QUERY_NOT_FOUND: 'GQL_ERR_BAD_REQUEST',
   PERSISTED_QUERY_NOT_SUPPORTED: 'GQL_ERR_BAD_REQUEST',
+  // The gateway's planner: several anonymous operations, an unknown operationName, no mutation type.
+  INVALID_GRAPHQL: 'GQL_ERR_BAD_REQUEST',
 };
+
+/** Client errors graphql-js and Apollo raise without a client code of their own. */
+const clientErrorMessages: Array<[RegExp, ErrorCode]> = [
+  [/Document contains more th\w+ \d+ tokens/, 'GQL_ERR_TOO_MANY_TOKENS'],
+  [/^Schema is not configured to execute \w+ operation/, 'GQL_ERR_BAD_REQUEST'],
+  [/^Operation batching disabled/, 'GQL_ERR_BATCHING_DISABLED'],
+  [/introspection/i, 'GQL_ERR_INTROSPECTION_DISABLED'],
+];
 
 const SUBGRAPH_FETCH_FAILURE = /^Error while fetching subquery from service "([^"]+)"/;
 /** Things a message relayed from elsewhere must not carry to a client: URLs, file paths. */
@@ -121,7 +135,7 @@ const INTERNAL_DETAIL = /(https?:\/\/[^\s"']+)|((?:\/[\w.-]+){2,}\.(?:ts|js|mjs|
  * subgraph that could not be reached is SUBGRAPH_UNAVAILABLE without its URL or the reason.
  */
 export function normaliseGraphQLError(formatted: GraphQLFormattedError, production: boolean): GraphQLFormattedError {
-  const { stacktrace: _stacktrace, exception: _exception, serviceName: _serviceName, ...extensions } = formatted.extensions ?? {};
+  const { stacktrace: _stacktrace, exception: _exception, serviceName: _serviceName, catalogCode, http: _http, ...extensions } = formatted.extensions ?? {};
   const code = typeof extensions.code === 'string' ? extensions.code : undefined;
   const unreachable = SUBGRAPH_FETCH_FAILURE.exec(formatted.message);
   if (unreachable || code === 'SUBGRAPH_UNAVAILABLE') {
@@ -131,9 +145,11 @@ export function normaliseGraphQLError(formatted: GraphQLFormattedError, producti
       extensions: { code: 'SUBGRAPH_UNAVAILABLE' },
     };
   }
-  let ours = code && Object.hasOwn(apolloCodeToOurs, code) ? apolloCodeToOurs[code] : undefined;
-  if (code === 'GRAPHQL_PARSE_FAILED' && /more than \d+ tokens/.test(formatted.message)) ours = 'GQL_ERR_TOO_MANY_TOKENS';
-  if (code === 'GRAPHQL_VALIDATION_FAILED' && /introspection/i.test(formatted.message)) ours = 'GQL_ERR_INTROSPECTION_DISABLED';
+  const apolloCode = code !== undefined && !Object.hasOwn(errorCatalog, code);
+  let ours: ErrorCode | undefined = typeof catalogCode === 'string' && Object.hasOwn(errorCatalog, catalogCode) ? (catalogCode as ErrorCode) : undefined;
+  if (!ours && (apolloCode || code === undefined)) {
+    ours = clientErrorMessages.find(([pattern]) => pattern.test(formatted.message))?.[1] ?? (code && Object.hasOwn(apolloCodeToOurs, code) ? apolloCodeToOurs[code] : undefined);
+  }
   let message = formatted.message.replace(INTERNAL_DETAIL, '[internal]');
   if (production) message = message.replace(/ Did you mean .*\?$/, '');
   return {
@@ -180,16 +196,23 @@ export function errorReportingPlugin(logger: Logger, role: string): ApolloServer
             else logger.info(line, `graphql error ${code}`);
           }
           const hasData = result.data !== null && result.data !== undefined && Object.values(result.data).some((value) => value !== null);
-          if (!hasData && errors.every((error) => error.extensions?.code === 'SUBGRAPH_UNAVAILABLE')) {
+          if (hasData) return;
+          // Nothing was answered: the status tells why (decision 0007).
+          const statuses = errors.map((error) => statusOfCode(error.extensions?.code));
+          if (errors.every((error) => error.extensions?.code === 'SUBGRAPH_UNAVAILABLE')) {
             response.http.status = 503;
             response.http.headers.set('retry-after', '5');
-          } else if (!hasData && result.data === undefined && (!response.http.status || response.http.status === 200)) {
-            response.http.status = 400;
+          } else if (statuses.every((status) => status !== undefined && status >= 400 && status < 500)) {
+            response.http.status = statuses.every((status) => status === statuses[0]) ? (statuses[0] as number) : 400;
           }
         },
       };
     },
   };
+}
+
+function statusOfCode(code: unknown): number | undefined {
+  return typeof code === 'string' && Object.hasOwn(errorCatalog, code) ? errorCatalog[code as ErrorCode].status : undefined;
 }
 
 export function limitPlugins(limits: GraphQLLimits): ApolloServerPlugin<BaseContext>[] {
