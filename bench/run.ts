@@ -79,6 +79,29 @@ const PORTFOLIO_QUERY = JSON.stringify({
   variables: { input: JSON.parse(PORTFOLIO_BODY) as unknown },
 });
 
+/** The 512 KB request of issue 6 (9,000 x commodities{outlook}): time to refusal, and /health meanwhile. */
+const HOSTILE_QUERY = JSON.stringify({ query: `{ ${Array.from({ length: 9000 }, () => 'commodities { outlook { symbol status confidence } }').join(' ')} }` });
+
+async function timed(url: string, init?: RequestInit): Promise<{ ms: number; status: number }> {
+  const started = performance.now();
+  const response = await fetch(url, init);
+  await response.arrayBuffer();
+  return { ms: performance.now() - started, status: response.status };
+}
+
+async function benchHostileRequest(port: number): Promise<void> {
+  const post = () => timed(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: HOSTILE_QUERY });
+  const refusals: number[] = [];
+  for (let round = 0; round < 20; round += 1) refusals.push((await post()).ms);
+  const inFlight = Array.from({ length: 10 }, post);
+  const health = await timed(`http://127.0.0.1:${port}/health`);
+  const statuses = new Set((await Promise.all(inFlight)).map((result) => result.status));
+  refusals.sort((a, b) => a - b);
+  const size = (HOSTILE_QUERY.length / 1024).toFixed(0);
+  console.log(`${`9,000-field request (${size} KB) refused`.padEnd(52)} median ${refusals[10]?.toFixed(1)} ms   max ${refusals[19]?.toFixed(1)} ms   status ${[...statuses].join(',')}`);
+  console.log(`${'/health while 10 of them are in flight'.padEnd(52)} ${health.ms.toFixed(1)} ms   status ${health.status}`);
+}
+
 function ratio(label: string, numerator: number, denominator: number, target: string): void {
   console.log(`${label.padEnd(52)} ${(numerator / denominator).toFixed(2)}x   (target ${target})`);
 }
@@ -103,6 +126,7 @@ async function main(): Promise<void> {
     await bench('GraphQL heatCheck through /graphql', rail.port, { path: '/graphql', method: 'POST', body: HEAT_CHECK_QUERY });
     await bench('REST POST /forecast/portfolio (10 positions)', rail.port, { path: '/forecast/portfolio', method: 'POST', body: PORTFOLIO_BODY });
     await bench('GraphQL portfolioStress (10 positions)', rail.port, { path: '/graphql', method: 'POST', body: PORTFOLIO_QUERY });
+    await benchHostileRequest(rail.port);
     console.log('');
     ratio('REST quote / bare Fastify', restQuote.requestsPerSecond, bareFastify.requestsPerSecond, '>= 0.50x');
     ratio('GraphQL quote / naive Apollo gateway', graphQuote.requestsPerSecond, naiveApollo.requestsPerSecond, '>= 3x');

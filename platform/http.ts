@@ -13,10 +13,13 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { systemClock, type Clock } from './clock.js';
 import { AppError, InfrastructureError, type ErrorCode } from './errors.js';
+import { clip, echo } from './echo.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import { createMethodIndex, type MethodIndex } from './method-index.js';
 import { createRequestContext, REQUEST_ID_HEADER, requestIdFrom, type RequestContext } from './request-context.js';
+
+export { clip, echo };
 
 export type HttpServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
@@ -36,23 +39,10 @@ export interface HttpServerOptions {
   handlerTimeoutMs?: number;
 }
 
-/** Longest text of the caller's input repeated in an error message. */
-export const MAX_ECHO_LENGTH = 64;
 const MAX_ERROR_MESSAGE_LENGTH = 400;
 /** Path parameters longer than this are refused by the router with 400 (no documented key is near it). */
 const MAX_PARAM_LENGTH = 256;
 const MAX_HEADER_BYTES = 16 * 1024;
-
-/** A piece of the caller's input for an error message, cut to MAX_ECHO_LENGTH characters. */
-export function clip(input: unknown): string {
-  const text = typeof input === 'string' ? input : JSON.stringify(input) ?? String(input);
-  return text.length > MAX_ECHO_LENGTH ? `${text.slice(0, MAX_ECHO_LENGTH)}…` : text;
-}
-
-/** The same, quoted, where the input is a name or value set in a sentence. */
-export function echo(input: unknown): string {
-  return JSON.stringify(clip(input));
-}
 
 interface ValidationIssue {
   keyword?: string;

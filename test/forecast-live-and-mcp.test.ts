@@ -1,4 +1,8 @@
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../platform/clock.js';
@@ -24,7 +28,7 @@ describe('forecast with live sources down', () => {
     const source = createLiveSource({ enabled: true, timeoutMs: 50, baseUrls: DEFAULT_LIVE_BASE_URLS, fetch: failingFetch }, logger);
     const service = createForecastService({ clock, synthesiser: createRuleBasedSynthesiser(clock), source });
     const app = createHttpServer({ logger });
-    await app.register(forecastRoutes(service));
+    await app.register(forecastRoutes(service, { mcpHostnames: ['localhost'] }));
     for (const request of [
       { method: 'GET' as const, url: '/forecast/heat-check' },
       { method: 'GET' as const, url: '/forecast/commodity/WHEAT' },
@@ -96,3 +100,71 @@ describe('gateway across two subgraphs and the MCP tools', () => {
     await client.close();
   });
 });
+
+describe('MCP hygiene', () => {
+  let server: TestServer;
+  let baseUrl: string;
+  beforeAll(async () => {
+    server = await startTestServer({ subgraphs: ['forecast'] });
+    baseUrl = await server.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+  };
+
+  it('finding: DNS-rebinding protection was off; a foreign Host header is refused, loopback is served', async () => {
+    const { port } = new URL(baseUrl);
+    const post = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = httpRequest(
+          { host: '127.0.0.1', port, path: '/forecast/mcp', method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        request.on('error', reject);
+        request.end(JSON.stringify(initialize));
+      });
+    expect(await post(`rebound.example:${port}`)).toBe(403);
+    expect(await post(`localhost:${port}`)).toBe(200);
+    expect(await post(`127.0.0.1:${port}`)).toBe(200);
+  });
+
+  it('finding: GET /forecast/mcp was 404; GET and DELETE are 405 with Allow: POST in the forecast shape', async () => {
+    for (const method of ['GET', 'DELETE'] as const) {
+      const response = await server.app.inject({ method, url: '/forecast/mcp' });
+      expect(response.statusCode).toBe(405);
+      expect(response.headers.allow).toBe('POST');
+      expect(response.json()).toEqual({ message: `${method} is not allowed on /forecast/mcp; allowed: POST`, code: 'GEN_ERR_METHOD_NOT_ALLOWED' });
+    }
+  });
+
+  it('finding: npm run mcp:forecast printed npm\'s banner on stdout; the README command speaks clean JSON-RPC on stdio', async () => {
+    const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+    const transport = new StdioClientTransport({
+      command: 'npm',
+      args: ['run', '--silent', 'mcp:forecast'],
+      cwd: projectRoot,
+      env: { PATH: `${join(projectRoot, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? '', LOG_LEVEL: 'info' },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'stdio-probe', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: 'commodity.forecast', arguments: { symbol: 'WHEAT' } });
+      expect(result.isError).toBeFalsy();
+      expect((result.structuredContent as { symbol: string }).symbol).toBe('WHEAT');
+    } finally {
+      await client.close();
+    }
+  });
+});
+

@@ -4,6 +4,7 @@ import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
 import { createLiveSource, snapshotSource } from './data-source.js';
 import { createForecastResolvers } from './resolvers.js';
+import { mcpHostnames } from './mcp.js';
 import { forecastRoutes } from './routes.js';
 import { createForecastService, type ForecastDataSource } from './service.js';
 import { DEFAULT_LIVE_BASE_URLS } from './sources/index.js';
@@ -29,7 +30,7 @@ export function build(platform: PlatformServices, source: ForecastDataSource = d
     typeDefs,
     schema: buildFederatedSchema(typeDefs, resolvers),
     restPrefixes: ['/forecast'],
-    routes: forecastRoutes(service),
+    routes: forecastRoutes(service, { mcpHostnames: mcpHostnames(platform.config.server.host, platform.config.server.publicBaseUrl) }),
     createContext: (request) => ({ request }),
   };
 }

@@ -34,7 +34,7 @@ export const portfolioBodySchema = z.strictObject({
 });
 
 export const scenarioBodySchema = z.strictObject({
-  scenario: z.string({ error: 'must be a scenario id' }).min(1, 'is required'),
+  scenario: z.string({ error: 'must be a scenario id' }).min(1, 'is required').max(64, 'must be at most 64 characters'),
   positions: positionsSchema.optional(),
 });
 

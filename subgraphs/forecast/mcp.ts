@@ -40,14 +40,33 @@ export function createForecastMcpServer(service: ForecastService): McpServer {
   return server;
 }
 
+/** Host names the MCP endpoint answers to; loopback always, plus the listening and public hosts. */
+export function mcpHostnames(listeningHost: string, publicBaseUrl: string | undefined): string[] {
+  const names = new Set(['localhost', '127.0.0.1', '[::1]']);
+  if (!['0.0.0.0', '::', ''].includes(listeningHost)) names.add(listeningHost.includes(':') ? `[${listeningHost}]` : listeningHost);
+  if (publicBaseUrl) names.add(new URL(publicBaseUrl).host);
+  return [...names];
+}
+
 /**
  * Streamable HTTP at /forecast/mcp in stateless mode: each POST gets its own server and transport,
  * so any replica can answer any request.
+ * 1. DNS-rebinding protection is on: a web page that rebinds its own name to 127.0.0.1 sends its
+ *    own Host header, which is refused (403). The allowed hosts carry the port actually listened on.
+ * 2. GET and DELETE answer 405 with `Allow: POST` (platform/http.ts), which is what the MCP client
+ *    expects of a stateless server that offers no event stream.
  */
-export function mountMcpEndpoint(app: HttpServer, service: ForecastService): void {
+export function mountMcpEndpoint(app: HttpServer, service: ForecastService, hostnames: readonly string[]): void {
   app.post('/forecast/mcp', async (request, reply) => {
     const server = createForecastMcpServer(service);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const port = (request.raw.socket.localPort ?? 0).toString();
+    const allowedHosts = hostnames.flatMap((name) => (name.includes(':') && !name.startsWith('[') ? [name] : [name, `${name}:${port}`]));
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      enableDnsRebindingProtection: true,
+      allowedHosts,
+    });
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();

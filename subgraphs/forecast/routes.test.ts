@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '../../test/helpers.js';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ subgraphs: ['forecast'] });
 });
 afterAll(async () => {
   await server.close();

@@ -20,7 +20,12 @@ export const forecastErrorShape: ServiceErrorShape = {
   body: (error) => ({ message: error.message, code: error.code }),
 };
 
-export function forecastRoutes(service: ForecastService): FastifyPluginAsync {
+export interface ForecastRouteOptions {
+  /** Host names the MCP endpoint accepts in the Host header (DNS-rebinding protection). */
+  mcpHostnames: readonly string[];
+}
+
+export function forecastRoutes(service: ForecastService, options: ForecastRouteOptions): FastifyPluginAsync {
   return async (instance) => {
     const app = instance as unknown as HttpServer;
     app.errorShapes.register(forecastErrorShape);
@@ -33,6 +38,6 @@ export function forecastRoutes(service: ForecastService): FastifyPluginAsync {
     app.post('/forecast/portfolio', { schema: { body: portfolioBodySchema } }, async (request) => service.portfolio(request.body));
     app.post('/forecast/scenario', { schema: { body: scenarioBodySchema } }, async (request) => service.scenario(request.body));
     app.post('/forecast/tcfd-report', { schema: { body: tcfdBodySchema } }, async (request) => service.tcfdReport(request.body));
-    mountMcpEndpoint(app, service);
+    mountMcpEndpoint(app, service, options.mcpHostnames);
   };
 }

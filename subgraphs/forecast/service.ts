@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
+import { clip, echo } from '../../platform/echo.js';
 import type { Synthesiser } from '../../platform/synthesis.js';
 import {
   buildCalendar,
@@ -32,7 +33,7 @@ export function parseSupportedSymbol(raw: string): CommoditySymbol {
   const symbol = raw.toUpperCase();
   if (!(COMMODITY_SYMBOLS as readonly string[]).includes(symbol)) {
     throw new AppError('FCT_ERR_UNSUPPORTED_SYMBOL', {
-      message: `Symbol ${raw} is not supported; supported symbols are ${COMMODITY_SYMBOLS.join(', ')}.`,
+      message: `Symbol ${clip(raw)} is not supported; supported symbols are ${COMMODITY_SYMBOLS.join(', ')}.`,
     });
   }
   return symbol as CommoditySymbol;
@@ -81,9 +82,10 @@ export function createForecastService(deps: ForecastServiceDeps) {
     },
     async scenario(body: ScenarioBody) {
       const { dataset, context } = await load();
-      if (!(body.scenario in dataset.scenarios)) {
+      // Object.hasOwn, not `in`: "constructor", "__proto__" and "toString" are keys of every object.
+      if (!Object.hasOwn(dataset.scenarios, body.scenario)) {
         throw new AppError('FCT_ERR_UNKNOWN_SCENARIO', {
-          message: `Unknown scenario "${body.scenario}"; built-in scenarios are ${Object.keys(dataset.scenarios).join(', ')}.`,
+          message: `Unknown scenario ${echo(body.scenario)}; built-in scenarios are ${Object.keys(dataset.scenarios).join(', ')}.`,
         });
       }
       return runScenario(dataset, { scenario: body.scenario as keyof typeof dataset.scenarios, positions: body.positions ?? [] }, context);
