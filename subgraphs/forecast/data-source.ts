@@ -15,9 +15,16 @@ import {
   type LiveSourceOptions,
 } from './sources/index.js';
 
-/** The shipped snapshot: real published values, marked ESTIMATED because they are not live. */
+/** The newest observation of the shipped snapshot: the date its figures describe. */
+export const SNAPSHOT_AS_OF = new Date(Math.max(...latestSnapshotObservations().map((observation) => Date.parse(observation.observedAt))));
+
+/**
+ * The shipped snapshot: real published values, marked ESTIMATED because they are not live, and
+ * evaluated as of its own date (decision 0103): a model run today on data two years old would
+ * read every commodity UNCERTAIN with confidence 0 and say nothing.
+ */
 export const snapshotSource: ForecastDataSource = {
-  load: async () => ({ dataset: snapshotDataset, dataQuality: SNAPSHOT_DATA_QUALITY }),
+  load: async () => ({ dataset: snapshotDataset, dataQuality: SNAPSHOT_DATA_QUALITY, evaluatedAt: SNAPSHOT_AS_OF }),
 };
 
 function toLiveRegionSpec(region: RegionProfile): LiveRegionSpec {

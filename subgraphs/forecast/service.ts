@@ -19,8 +19,22 @@ import type { PortfolioBody, ScenarioBody, TcfdBody } from './inputs.js';
 
 /** Where the forecast's inputs come from: the shipped snapshot, or live sources over it. */
 export interface ForecastDataSource {
-  /** Throws AppError FCT_ERR_UPSTREAM_UNAVAILABLE when live data is required and cannot be had. */
-  load(now: Date): Promise<{ dataset: ForecastDataset; dataQuality: DataQuality }>;
+  /**
+   * Throws AppError FCT_ERR_UPSTREAM_UNAVAILABLE when live data is required and cannot be had.
+   * `evaluatedAt`, when given, is the instant the model is evaluated at instead of now (the
+   * snapshot's own date); live data is evaluated now.
+   */
+  load(now: Date): Promise<{ dataset: ForecastDataset; dataQuality: DataQuality; evaluatedAt?: Date }>;
+}
+
+const DAY_MS = 86_400_000;
+
+/** How old the data behind an answer is, beside the instant the model was evaluated at. */
+export interface DataAge {
+  /** When the figures were evaluated: the snapshot's date in snapshot mode, now when live. */
+  evaluatedAt: string;
+  /** Whole days between the newest observation behind the answer and now (the real clock). */
+  dataAgeDays: number;
 }
 
 export interface ForecastServiceDeps {
@@ -41,10 +55,15 @@ export function parseSupportedSymbol(raw: string): CommoditySymbol {
 
 /** The forecast capabilities, called alike by routes.ts, resolvers.ts and the MCP tools. */
 export function createForecastService(deps: ForecastServiceDeps) {
-  async function load(): Promise<{ dataset: ForecastDataset; context: ForecastContext }> {
+  async function load(): Promise<{ dataset: ForecastDataset; context: ForecastContext; age: (asOf: string) => DataAge }> {
     const now = deps.clock.now();
-    const { dataset, dataQuality } = await deps.source.load(now);
-    return { dataset, context: { now, dataQuality } };
+    const { dataset, dataQuality, evaluatedAt } = await deps.source.load(now);
+    const evaluation = evaluatedAt ?? now;
+    const age = (asOf: string): DataAge => ({
+      evaluatedAt: evaluation.toISOString(),
+      dataAgeDays: Math.max(0, Math.floor((now.getTime() - Date.parse(asOf)) / DAY_MS)),
+    });
+    return { dataset, context: { now: evaluation, dataQuality }, age };
   }
 
   /** The rule-based reasoning is the default synthesis; a configured language model may reword it. */
@@ -61,24 +80,28 @@ export function createForecastService(deps: ForecastServiceDeps) {
 
   return {
     async heatCheck() {
-      const { dataset, context } = await load();
-      return buildHeatCheck(dataset, context);
+      const { dataset, context, age } = await load();
+      const heatCheck = buildHeatCheck(dataset, context);
+      return { ...heatCheck, ...age(heatCheck.asOf) };
     },
     async commodityOutlook(symbol: CommoditySymbol) {
-      const { dataset, context } = await load();
-      return withSynthesis(buildCommodityOutlook(dataset, symbol, context));
+      const { dataset, context, age } = await load();
+      const outlook = await withSynthesis(buildCommodityOutlook(dataset, symbol, context));
+      return { ...outlook, ...age(outlook.asOf) };
     },
     async regions() {
       const { dataset } = await load();
       return rankRegions(dataset);
     },
     async calendar() {
-      const { dataset, context } = await load();
-      return buildCalendar(dataset, context.now);
+      // A seasonal calendar: it starts from the real current month, whatever the data's date.
+      const { dataset } = await load();
+      return buildCalendar(dataset, deps.clock.now());
     },
     async portfolio(body: PortfolioBody) {
-      const { dataset, context } = await load();
-      return stressPortfolio(dataset, body, context);
+      const { dataset, context, age } = await load();
+      const stress = stressPortfolio(dataset, body, context);
+      return { ...stress, ...age(stress.asOf) };
     },
     async scenario(body: ScenarioBody) {
       const { dataset, context } = await load();
