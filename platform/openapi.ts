@@ -5,6 +5,11 @@ import type { HttpServer } from './http.js';
 export interface OpenApiInfo {
   /** The service's base path in the all-in-one server, e.g. `/stability`; stripped from documented paths. */
   prefix: string;
+  /**
+   * Where the service's base URL points in this server, stripped from documented paths; default
+   * `prefix`. The forecast's paths already begin with /forecast, so its base URL is the root ('').
+   */
+  baseUrl?: string;
   title: string;
   version: string;
   description: string;
@@ -20,11 +25,12 @@ export async function registerOpenApi(app: HttpServer, info: OpenApiInfo): Promi
     openapi: {
       openapi: '3.0.3',
       info: { title: info.title, version: info.version, description: info.description },
-      servers: [{ url: info.prefix }],
+      servers: [{ url: (info.baseUrl ?? info.prefix) || '/' }],
     },
     transform: (input) => {
       const transformed = jsonSchemaTransform(input);
-      const url = transformed.url.startsWith(info.prefix) ? transformed.url.slice(info.prefix.length) || '/' : transformed.url;
+      const base = info.baseUrl ?? info.prefix;
+      const url = base && transformed.url.startsWith(base) ? transformed.url.slice(base.length) || '/' : transformed.url;
       return { ...transformed, url };
     },
   });

@@ -16,7 +16,7 @@ describe('inherited object keys are not scenarios', () => {
       const rest = await server.app.inject({ method: 'POST', url: '/forecast/scenario', payload: { scenario } });
       expect(rest.statusCode).toBe(400);
       expect(rest.json()).toEqual({ message: expect.stringContaining(`Unknown scenario "${scenario}"`), code: 'FCT_ERR_UNKNOWN_SCENARIO' });
-      const viaGraphQL = await graphql(server, 'query ($input: ScenarioInput!) { scenarioAnalysis(input: $input) }', { input: { scenario } }, '/subgraphs/forecast/graphql');
+      const viaGraphQL = await graphql(server, 'query ($input: ScenarioInput!) { scenarioAnalysis(input: $input) { scenario } }', { input: { scenario } }, '/subgraphs/forecast/graphql');
       expect(viaGraphQL.data).toEqual({ scenarioAnalysis: null });
       expect(viaGraphQL.errors?.[0]?.extensions?.code).toBe('FCT_ERR_UNKNOWN_SCENARIO');
     },

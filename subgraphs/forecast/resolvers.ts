@@ -1,4 +1,5 @@
-import { JSONResolver } from 'graphql-scalars';
+import { DateTimeResolver } from 'graphql-scalars';
+import { DecimalScalar } from '../../platform/scalars.js';
 import { parseGraphQLInput } from '../../platform/graphql.js';
 import type { CommoditySymbol } from './domain/types.js';
 import { portfolioBodySchema, scenarioBodySchema, tcfdBodySchema } from './inputs.js';
@@ -10,7 +11,8 @@ interface CommodityParent {
 
 export function createForecastResolvers(service: ForecastService) {
   return {
-    JSON: JSONResolver,
+    DateTime: DateTimeResolver,
+    Decimal: DecimalScalar,
     Query: {
       heatCheck: () => service.heatCheck(),
       commodity: (_: unknown, args: { symbol: string }): CommodityParent => ({ symbol: parseSupportedSymbol(args.symbol) }),

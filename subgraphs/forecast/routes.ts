@@ -1,7 +1,18 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../platform/errors.js';
 import type { HttpServer, ServiceErrorShape } from '../../platform/http.js';
+import { registerOpenApi } from '../../platform/openapi.js';
 import { mountMcpEndpoint } from './mcp.js';
+import {
+  calendarResponseSchema,
+  commodityOutlookResponseSchema,
+  forecastErrorSchema,
+  heatCheckResponseSchema,
+  portfolioResponseSchema,
+  regionsResponseSchema,
+  scenarioResponseSchema,
+  tcfdResponseSchema,
+} from './responses.js';
 import { portfolioBodySchema, scenarioBodySchema, symbolPathSchema, tcfdBodySchema } from './inputs.js';
 import { parseSupportedSymbol, type ForecastService } from './service.js';
 
@@ -29,15 +40,43 @@ export function forecastRoutes(service: ForecastService, options: ForecastRouteO
   return async (instance) => {
     const app = instance as unknown as HttpServer;
     app.errorShapes.register(forecastErrorShape);
-    app.get('/forecast/heat-check', async () => service.heatCheck());
-    app.get('/forecast/commodity/:symbol', { schema: { params: symbolPathSchema } }, async (request) =>
-      service.commodityOutlook(parseSupportedSymbol(request.params.symbol)),
+    await registerOpenApi(app, {
+      prefix: '/forecast',
+      baseUrl: '',
+      title: 'Commodity climate forecast',
+      version: '1.0.0',
+      description: 'Climate-driven outlooks for 11 commodity markets, portfolio stress, scenarios and TCFD reports (Document 3).',
+    });
+    const errors = { 400: forecastErrorSchema, 404: forecastErrorSchema, 503: forecastErrorSchema };
+    app.get('/forecast/heat-check', { schema: { summary: 'All 11 commodities GREEN/YELLOW/RED', response: { 200: heatCheckResponseSchema, 503: forecastErrorSchema } } }, async () =>
+      service.heatCheck(),
     );
-    app.get('/forecast/regions', async () => service.regions());
-    app.get('/forecast/calendar', async () => service.calendar());
-    app.post('/forecast/portfolio', { schema: { body: portfolioBodySchema } }, async (request) => service.portfolio(request.body));
-    app.post('/forecast/scenario', { schema: { body: scenarioBodySchema } }, async (request) => service.scenario(request.body));
-    app.post('/forecast/tcfd-report', { schema: { body: tcfdBodySchema } }, async (request) => service.tcfdReport(request.body));
+    app.get(
+      '/forecast/commodity/:symbol',
+      { schema: { summary: 'Full outlook for one symbol', params: symbolPathSchema, response: { 200: commodityOutlookResponseSchema, ...errors } } },
+      async (request) => service.commodityOutlook(parseSupportedSymbol(request.params.symbol)),
+    );
+    app.get('/forecast/regions', { schema: { summary: 'Production regions ranked by climate risk', response: { 200: regionsResponseSchema, 503: forecastErrorSchema } } }, async () =>
+      service.regions(),
+    );
+    app.get('/forecast/calendar', { schema: { summary: '12-month seasonal risk calendar', response: { 200: calendarResponseSchema, 503: forecastErrorSchema } } }, async () =>
+      service.calendar(),
+    );
+    app.post(
+      '/forecast/portfolio',
+      { schema: { summary: 'Climate stress test of positions', body: portfolioBodySchema, response: { 200: portfolioResponseSchema, ...errors } } },
+      async (request) => service.portfolio(request.body),
+    );
+    app.post(
+      '/forecast/scenario',
+      { schema: { summary: 'One of the 9 built-in scenarios applied to positions', body: scenarioBodySchema, response: { 200: scenarioResponseSchema, ...errors } } },
+      async (request) => service.scenario(request.body),
+    );
+    app.post(
+      '/forecast/tcfd-report',
+      { schema: { summary: 'Disclosure report in the TCFD template', body: tcfdBodySchema, response: { 200: tcfdResponseSchema, ...errors } } },
+      async (request) => service.tcfdReport(request.body),
+    );
     mountMcpEndpoint(app, service, options.mcpHostnames);
   };
 }
