@@ -55,12 +55,14 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
     claim = await claimDataDir(config.database.dataDir, progress);
   }
   try {
+    // The key first: a bad key file stops the start before the database is opened or migrated.
+    const signer = createHmacSigner(config.signing.quoteSigningKey ?? loadOrCreateSigningKey(config.database.dataDir));
     const database = overrides.database ?? (await openConfiguredDatabase(config, progress));
     const services: PlatformServices = {
       ...base,
       ids: overrides.ids ?? randomIds,
       database,
-      signer: createHmacSigner(config.signing.quoteSigningKey ?? loadOrCreateSigningKey(config.database.dataDir)),
+      signer,
       synthesiser: createSynthesiser(config, base.clock, base.logger),
     };
     services.health.register({ name: 'database', check: () => database.ping() });

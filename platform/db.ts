@@ -24,6 +24,11 @@ export interface DatabaseHandle {
   /** Round trip to the server; throws InfrastructureError when it is down. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * In-memory PGlite only: an independent copy of the database as it is now, migrations included
+   * (PGlite's clone, about five times quicker than a new instance). Tests fork one per suite.
+   */
+  fork?(): Promise<DatabaseHandle>;
 }
 
 export interface DatabaseOptions {
@@ -98,6 +103,11 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   // PGlite creates its files 0666 whatever the umask; the folders are 0700, so nobody else can
   // reach them, and the files are tightened at open and close as well.
   if (options.pgliteDataDir) restrictToOwner(options.pgliteDataDir);
+  return pgliteHandle(client, options);
+}
+
+function pgliteHandle(client: PGlite, options: DatabaseOptions): DatabaseHandle {
+  const db = drizzlePglite({ client, schema });
   return {
     db: db as unknown as Database,
     driver: 'pglite',
@@ -108,6 +118,7 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
       await client.close();
       if (options.pgliteDataDir) restrictToOwner(options.pgliteDataDir);
     },
+    ...(options.pgliteDataDir ? {} : { fork: async () => pgliteHandle((await client.clone()) as PGlite, options) }),
   };
 }
 

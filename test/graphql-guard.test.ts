@@ -1,8 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../platform/log.js';
-import { openDatabase } from '../platform/db.js';
-import { startTestServer, type TestServer } from './helpers.js';
+import { openTestPglite, startTestServer, type TestServer } from './helpers.js';
 
 interface GraphQLBody {
   data?: Record<string, unknown> | null;
@@ -135,7 +134,7 @@ describe('GraphQL error hygiene', () => {
         done();
       },
     });
-    const closed = await openDatabase({});
+    const closed = await openTestPglite();
     await closed.close();
     const server = await startTestServer({ database: closed, logger: createLogger({ logLevel: 'info', destination }), subgraphs: ['fees'], gateway: false });
     try {

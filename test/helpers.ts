@@ -19,6 +19,19 @@ export function testConfig(environment: Record<string, string> = {}): Config {
 }
 
 let sharedPglite: Promise<DatabaseHandle> | undefined;
+let templatePglite: Promise<DatabaseHandle> | undefined;
+
+/** A migrated in-memory PGlite kept untouched, to fork from. */
+function pgliteTemplate(): Promise<DatabaseHandle> {
+  templatePglite ??= openDatabase({});
+  return templatePglite;
+}
+
+/** A new, migrated, in-memory PGlite of the test's own (forked from the worker's template). */
+export async function openTestPglite(): Promise<DatabaseHandle> {
+  const template = await pgliteTemplate();
+  return template.fork ? template.fork() : openDatabase({});
+}
 
 /**
  * One migrated in-memory PGlite per test worker (vitest runs files of a worker in one module
@@ -26,7 +39,7 @@ let sharedPglite: Promise<DatabaseHandle> | undefined;
  * on it never assume empty tables. Closing the returned handle does nothing; the worker's exit does.
  */
 export function sharedTestDatabase(): Promise<DatabaseHandle> {
-  sharedPglite ??= openDatabase({}).then((handle) => ({ ...handle, close: async () => {} }));
+  sharedPglite ??= openTestPglite().then((handle) => ({ ...handle, close: async () => {} }));
   return sharedPglite;
 }
 
@@ -45,7 +58,12 @@ let schemaCounter = 0;
  */
 export function testDatabases(): TestDatabase[] {
   const drivers: TestDatabase[] = [
-    { driver: 'pglite', open: () => openDatabase({}), dispose: (handle) => handle.close() },
+    {
+      driver: 'pglite',
+      // A fork of the worker's migrated PGlite: its own data, without a new WASM start.
+      open: openTestPglite,
+      dispose: (handle) => handle.close(),
+    },
   ];
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropSchema } from '../platform/db.js';
 import { TEST_SIGNING_KEY } from './helpers.js';
 
 const mainScript = fileURLToPath(new URL('../gateway/main.ts', import.meta.url));
@@ -52,23 +53,33 @@ function stop(running: RunningProcess | undefined): Promise<void> {
   });
 }
 
+/** On CI (DATABASE_URL set) each subgraph process uses PostgreSQL in a schema of its own; PGlite otherwise. */
+function databaseFor(name: string): Record<string, string> {
+  const url = process.env.DATABASE_URL;
+  return url ? { DATABASE_URL: url, DATABASE_SCHEMA: `t_split_${name}_${process.pid}` } : {};
+}
+
 describe('split layout: subgraphs and the gateway as separate processes on loopback', () => {
   let fees: RunningProcess;
   let forecast: RunningProcess;
   let gateway: RunningProcess;
 
   beforeAll(async () => {
-    [fees, forecast] = await Promise.all([serve('fees', {}), serve('forecast', {})]);
+    [fees, forecast] = await Promise.all([serve('fees', databaseFor('fees')), serve('forecast', databaseFor('forecast'))]);
     gateway = await serve('gateway', {
       SUBGRAPH_URLS: `fees=${fees.base}/subgraphs/fees/graphql,forecast=${forecast.base}/subgraphs/forecast/graphql`,
     });
   }, 60_000);
   afterAll(async () => {
     await Promise.all([stop(fees), stop(forecast), stop(gateway)]);
+    const url = process.env.DATABASE_URL;
+    if (url) for (const name of ['fees', 'forecast']) await dropSchema(url, `t_split_${name}_${process.pid}`);
   });
 
   it('prints each step of its start before it listens', () => {
-    expect(fees.lines.filter((line) => line.startsWith('starting:')).length).toBeGreaterThanOrEqual(3);
+    const steps = fees.lines.filter((line) => line.startsWith('starting:'));
+    expect(steps[0]).toBe('starting: loading the subgraphs and the supergraph');
+    expect(steps.some((line) => /starting: (connecting to PostgreSQL|opening PGlite in .* and applying migrations)/.test(line))).toBe(true);
     expect(gateway.lines.join('\n')).toMatch(/gateway alone, no database/);
   });
 
