@@ -6,7 +6,7 @@ import { isSubgraphName, SUBGRAPH_NAMES } from './subgraphs.js';
 /**
  * Entry point.
  *   tsx gateway/main.ts                 all-in-one: every subgraph, the gateway, REST, health, metrics
- *   tsx gateway/main.ts serve <name>    one subgraph alone (distributed layout)
+ *   tsx gateway/main.ts serve <name>    one subgraph alone (distributed layout); `a,b` serves several
  *   tsx gateway/main.ts serve gateway   the gateway alone, reaching every subgraph at SUBGRAPH_URLS
  */
 function optionsFromArguments(argv: string[]): Omit<ServerOptions, 'config'> {
@@ -14,8 +14,10 @@ function optionsFromArguments(argv: string[]): Omit<ServerOptions, 'config'> {
   if (command === undefined) return {};
   if (command !== 'serve' || !target) throw new Error('usage: main.ts [serve <subgraph|gateway>]');
   if (target === 'gateway') return { subgraphs: [], gateway: true };
-  if (!isSubgraphName(target)) throw new Error(`unknown subgraph "${target}"; one of: ${SUBGRAPH_NAMES.join(', ')}, gateway`);
-  return { subgraphs: [target], gateway: false };
+  const names = target.split(',');
+  const unknown = names.filter((name) => !isSubgraphName(name));
+  if (unknown.length > 0) throw new Error(`unknown subgraph "${unknown.join(', ')}"; one of: ${SUBGRAPH_NAMES.join(', ')}, gateway`);
+  return { subgraphs: names.filter(isSubgraphName), gateway: false };
 }
 
 function banner(server: BuiltServer, address: string): string {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayConfigError } from '../gateway/graphql-endpoints.js';
 import { buildServer, type BuiltServer } from '../gateway/server.js';
+import { SUBGRAPH_NAMES } from '../gateway/subgraphs.js';
 import type { RequestContext } from '../platform/request-context.js';
 import type { Subgraph } from '../platform/subgraph.js';
 import { sharedTestDatabase, startTestServer, testConfig, type TestServer } from './helpers.js';
@@ -60,10 +61,10 @@ describe('one request context in every layout', () => {
   beforeAll(async () => {
     allInOne = await startTestServer();
     allInOneUrl = await listen(allInOne);
-    subgraphsAlone = await startTestServer({ subgraphs: ['fees', 'forecast'], gateway: false });
+    subgraphsAlone = await startTestServer({ subgraphs: SUBGRAPH_NAMES, gateway: false });
     const subgraphsUrl = await listen(subgraphsAlone);
     gatewayAlone = await buildServer({
-      config: testConfig({ SUBGRAPH_URLS: `fees=${subgraphsUrl}/subgraphs/fees/graphql,forecast=${subgraphsUrl}/subgraphs/forecast/graphql` }),
+      config: testConfig({ SUBGRAPH_URLS: SUBGRAPH_NAMES.map((name) => `${name}=${subgraphsUrl}/subgraphs/${name}/graphql`).join(',') }),
       clock: allInOne.clock,
       subgraphs: [],
       gateway: true,
@@ -110,17 +111,20 @@ describe('one request context in every layout', () => {
 });
 
 describe('the gateway alone', () => {
+  const everyUrl = SUBGRAPH_NAMES.map((name) => `${name}=http://127.0.0.1:9/${name}`).join(',');
+
   it('finding: a subgraph missing from SUBGRAPH_URLS silently went to localhost:4000; now the start fails naming it', async () => {
-    const start = buildServer({ config: testConfig({ SUBGRAPH_URLS: 'fees=http://127.0.0.1:9/graphql' }), subgraphs: [], gateway: true });
+    const allButForecast = SUBGRAPH_NAMES.filter((name) => name !== 'forecast').map((name) => `${name}=http://127.0.0.1:9/${name}`).join(',');
+    const start = buildServer({ config: testConfig({ SUBGRAPH_URLS: allButForecast }), subgraphs: [], gateway: true });
     await expect(start).rejects.toBeInstanceOf(GatewayConfigError);
-    await expect(buildServer({ config: testConfig({ SUBGRAPH_URLS: 'fees=http://127.0.0.1:9/graphql' }), subgraphs: [], gateway: true })).rejects.toThrow(
+    await expect(buildServer({ config: testConfig({ SUBGRAPH_URLS: allButForecast }), subgraphs: [], gateway: true })).rejects.toThrow(
       /no way to reach forecast: name it in SUBGRAPH_URLS/,
     );
   });
 
   it('refuses a SUBGRAPH_URLS name no subgraph has', async () => {
     await expect(
-      buildServer({ config: testConfig({ SUBGRAPH_URLS: 'fees=http://127.0.0.1:9/a,forecast=http://127.0.0.1:9/b,billing=http://127.0.0.1:9/c' }), subgraphs: [], gateway: true }),
+      buildServer({ config: testConfig({ SUBGRAPH_URLS: `${everyUrl},billing=http://127.0.0.1:9/c` }), subgraphs: [], gateway: true }),
     ).rejects.toThrow(/unknown subgraphs: billing/);
   });
 
@@ -129,7 +133,7 @@ describe('the gateway alone', () => {
     const config = testConfig({
       DATA_DIR: dataDir,
       QUOTE_SIGNING_KEY: '',
-      SUBGRAPH_URLS: 'fees=http://127.0.0.1:9/a,forecast=http://127.0.0.1:9/b',
+      SUBGRAPH_URLS: everyUrl,
     });
     const server = await buildServer({ config, subgraphs: [], gateway: true });
     expect(server.platform).toBeUndefined();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropSchema } from '../platform/db.js';
+import { SUBGRAPH_NAMES } from '../gateway/subgraphs.js';
 import { TEST_SIGNING_KEY } from './helpers.js';
 
 const mainScript = fileURLToPath(new URL('../gateway/main.ts', import.meta.url));
@@ -24,7 +25,7 @@ function serve(target: string, environment: Record<string, string>): Promise<Run
       HOME: process.env.HOME ?? '',
       PORT: '0',
       LOG_LEVEL: 'info',
-      DATA_DIR: join(mkdtempSync(join(tmpdir(), `srg-split-${target}-`)), 'data'),
+      DATA_DIR: join(mkdtempSync(join(tmpdir(), `srg-split-${target.replaceAll(',', '-')}-`)), 'data'),
       QUOTE_SIGNING_KEY: TEST_SIGNING_KEY,
       ...environment,
     },
@@ -60,15 +61,19 @@ function databaseFor(name: string): Record<string, string> {
 }
 
 describe('split layout: subgraphs and the gateway as separate processes on loopback', () => {
+  // forecast alone in a process (the one this test stops); every other subgraph in another.
+  const others = SUBGRAPH_NAMES.filter((name) => name !== 'forecast');
   let fees: RunningProcess;
   let forecast: RunningProcess;
   let gateway: RunningProcess;
 
   beforeAll(async () => {
-    [fees, forecast] = await Promise.all([serve('fees', databaseFor('fees')), serve('forecast', databaseFor('forecast'))]);
-    gateway = await serve('gateway', {
-      SUBGRAPH_URLS: `fees=${fees.base}/subgraphs/fees/graphql,forecast=${forecast.base}/subgraphs/forecast/graphql`,
-    });
+    [fees, forecast] = await Promise.all([serve(others.join(','), databaseFor('fees')), serve('forecast', databaseFor('forecast'))]);
+    const urls = [
+      ...others.map((name) => `${name}=${fees.base}/subgraphs/${name}/graphql`),
+      `forecast=${forecast.base}/subgraphs/forecast/graphql`,
+    ];
+    gateway = await serve('gateway', { SUBGRAPH_URLS: urls.join(',') });
   }, 60_000);
   afterAll(async () => {
     await Promise.all([stop(fees), stop(forecast), stop(gateway)]);
