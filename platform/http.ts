@@ -64,7 +64,7 @@ function describeIssue(issue: ValidationIssue, context: string | undefined): str
 
 const fastifyCodeToAppCode: Record<string, { code: ErrorCode; message?: string }> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'GEN_ERR_BAD_REQUEST', message: 'A JSON body is required.' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'GEN_ERR_BAD_REQUEST', message: 'The body is not valid JSON.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'GEN_ERR_BAD_REQUEST', message: 'The body is not valid JSON, or it holds a __proto__ or constructor.prototype key.' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'GEN_ERR_UNSUPPORTED_MEDIA_TYPE' },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'GEN_ERR_PAYLOAD_TOO_LARGE' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'GEN_ERR_BAD_REQUEST', message: 'The Content-Length does not match the body.' },

@@ -66,7 +66,7 @@ describe('GraphQL limits at the gateway (defaults)', () => {
   it('finding: malformed JSON at /graphql got a REST {error} body; it gets GraphQL errors', async () => {
     const response = await post(server, '{"query": "{ heatCheck { asOf } }"');
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ errors: [{ message: 'The body is not valid JSON.', extensions: { code: 'GEN_ERR_BAD_REQUEST' } }] });
+    expect(response.body).toEqual({ errors: [{ message: 'The body is not valid JSON, or it holds a __proto__ or constructor.prototype key.', extensions: { code: 'GEN_ERR_BAD_REQUEST' } }] });
   });
 
   it('refuses a batched request (a JSON array of operations) with 400', async () => {
