@@ -65,6 +65,7 @@ export async function buildServer(options: ServerOptions): Promise<BuiltServer> 
         } finally {
           clearInterval(sweep);
         }
+        await Promise.all(subgraphs.map((subgraph) => subgraph.close?.()));
         await owned?.close();
       },
     };

@@ -1,14 +1,28 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 export interface Metrics {
   registry: Registry;
   httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
   graphqlOperations: Counter<'operation' | 'outcome'>;
+  /** Records a write-behind queue refused (queue full) or could not write before shutdown. */
+  writeBehindDropped: Counter<'queue'>;
+  /** Reports a write-behind queue's backlog as `write_behind_pending{queue}`, read when /metrics is scraped. */
+  watchWriteBehind(queue: string, pending: () => number): void;
 }
 
 /** One registry per server, so tests and several in-process servers never share counters. */
 export function createMetrics(): Metrics {
   const registry = new Registry();
+  const backlogs = new Map<string, () => number>();
+  new Gauge({
+    name: 'write_behind_pending',
+    help: 'Records waiting in a write-behind queue',
+    labelNames: ['queue'],
+    registers: [registry],
+    collect() {
+      for (const [queue, pending] of backlogs) this.labels(queue).set(pending());
+    },
+  });
   collectDefaultMetrics({ register: registry });
   return {
     registry,
@@ -25,5 +39,12 @@ export function createMetrics(): Metrics {
       labelNames: ['operation', 'outcome'],
       registers: [registry],
     }),
+    writeBehindDropped: new Counter({
+      name: 'write_behind_dropped_total',
+      help: 'Records a write-behind queue dropped: refused while full, or unwritten at shutdown',
+      labelNames: ['queue'],
+      registers: [registry],
+    }),
+    watchWriteBehind: (queue, pending) => backlogs.set(queue, pending),
   };
 }

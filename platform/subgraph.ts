@@ -50,6 +50,8 @@ export interface Subgraph {
    * built from the same RequestContext in every layout.
    */
   createContext(request: RequestContext): SubgraphContext;
+  /** Finishes background work (write-behind queues) at shutdown, after the last request and before the database closes. */
+  close?(): Promise<void>;
 }
 
 /** What each subgraph's index.ts exports; gateway/subgraphs.ts lists them, and that list is all there is. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { composeSupergraph, readSupergraph } from '../gateway/compose.js';
 import { graphql, startTestServer, TEST_NOW, type TestServer } from './helpers.js';
 
@@ -60,14 +60,20 @@ describe('fee quote through the gateway', () => {
     expect(quote.quoteId).not.toBe(rest.quoteId);
   });
 
-  it('finds an issued quote again by its id (the Quote entity), and null for an unknown id', async () => {
+  it('finds an issued quote by its id (the Quote entity) once its batch is written, and null for an unknown id', async () => {
     server.clock.advance(1000);
     const issued = (await server.app.inject({ method: 'GET', url: '/stability/quote?amountUsd=250&esgScore=90' })).json();
-    const result = await graphql<{ found: Record<string, any> | null; missing: null }>(
-      server,
-      `query ($id: ID!) { found: quote(quoteId: $id) { quoteId fees { total { bps usd } } } missing: quote(quoteId: "srq-1-000000000000000000000000") { quoteId } }`,
-      { id: issued.quoteId },
-    );
+    const lookup = () =>
+      graphql<{ found: Record<string, any> | null; missing: null }>(
+        server,
+        `query ($id: ID!) { found: quote(quoteId: $id) { quoteId fees { total { bps usd } } } missing: quote(quoteId: "srq-1-000000000000000000000000") { quoteId } }`,
+        { id: issued.quoteId },
+      );
+    const result = await vi.waitFor(async () => {
+      const answer = await lookup();
+      expect(answer.data?.found).not.toBeNull();
+      return answer;
+    });
     expect(result.errors).toBeUndefined();
     // 85 + 0 + 5 + 1 = 91 bps; 250 × 0.91% = 2.275
     expect(result.data).toEqual({ found: { quoteId: issued.quoteId, fees: { total: { bps: 91, usd: '2.275' } } }, missing: null });

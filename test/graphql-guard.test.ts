@@ -138,11 +138,11 @@ describe('GraphQL error hygiene', () => {
     await closed.close();
     const server = await startTestServer({ database: closed, logger: createLogger({ logLevel: 'info', destination }), subgraphs: ['fees'], gateway: false });
     try {
-      const response = await post(server, { query: '{ feeQuote(input: { amountUsd: 10 }) { quoteId } feeSchedule { schema } }' }, '/subgraphs/fees/graphql', {
+      const response = await post(server, { query: '{ quote(quoteId: "srq-1-000000000000000000000000") { quoteId } feeSchedule { schema } }' }, '/subgraphs/fees/graphql', {
         'x-request-id': 'hygiene-1',
       });
       expect(process.env.NODE_ENV === 'production').toBe(false);
-      expect(response.body.data).toEqual({ feeQuote: null, feeSchedule: { schema: 'srg-fee-schedule/1.0' } });
+      expect(response.body.data).toEqual({ quote: null, feeSchedule: { schema: 'srg-fee-schedule/1.0' } });
       expect(codes(response.body)).toEqual(['GEN_ERR_UNAVAILABLE']);
       expect(JSON.stringify(response.body)).not.toMatch(/stacktrace|exception|\/work\/|\.ts:|node_modules|Failed query/);
       const logged = lines.filter((line) => line.requestId === 'hygiene-1' && line.code === 'GEN_ERR_UNAVAILABLE');

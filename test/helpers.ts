@@ -14,6 +14,8 @@ export function testConfig(environment: Record<string, string> = {}): Config {
     DATA_DIR: mkdtempSync(join(tmpdir(), 'srg-test-')),
     LOG_LEVEL: 'silent',
     QUOTE_SIGNING_KEY: TEST_SIGNING_KEY,
+    // Issued quotes reach the ledger in 10 ms batches: tests that look one up wait that long, not 100 ms.
+    WRITE_BEHIND_FLUSH_MS: '10',
     ...environment,
   });
 }

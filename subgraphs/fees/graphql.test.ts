@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { graphql, startTestServer, type TestServer } from '../../test/helpers.js';
 
 const SUBGRAPH = '/subgraphs/fees/graphql';
@@ -37,10 +37,14 @@ describe('fees subgraph: quote ids as input', () => {
     expect(result.data).toEqual({ _entities: [null, null] });
   });
 
-  it('finds a quote it issued by its id', async () => {
+  it('finds a quote it issued by its id once its batch is written', async () => {
     const issued = await ask<{ feeQuote: { quoteId: string } }>('{ feeQuote(input: { amountUsd: 321 }) { quoteId } }');
     const quoteId = issued.data!.feeQuote.quoteId;
-    const found = await ask('query ($id: ID!) { quote(quoteId: $id) { quoteId fees { total { bps } } } }', { id: quoteId });
+    const found = await vi.waitFor(async () => {
+      const answer = await ask<{ quote: unknown }>('query ($id: ID!) { quote(quoteId: $id) { quoteId fees { total { bps } } } }', { id: quoteId });
+      expect(answer.data?.quote).not.toBeNull();
+      return answer;
+    });
     // 85 + 0 + 25 + 1 = 111 bps (no FX, schema-default score 50)
     expect(found).toEqual({ data: { quote: { quoteId, fees: { total: { bps: 111 } } } } });
   });

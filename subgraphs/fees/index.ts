@@ -3,7 +3,9 @@ import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgr
 import { createFeesContext, createFeesResolvers } from './resolvers.js';
 import { feesRoutes } from './routes.js';
 import { createFeesService } from './service.js';
-import { createFeeStore } from './store.js';
+import { createWriteBehind, type WriteBehind } from '../../platform/write-behind.js';
+import type { Quote } from './domain/index.js';
+import { createFeeStore, type FeeStore } from './store.js';
 
 export const name = 'fees';
 export const typeDefs = loadSubgraphTypeDefs(name);
@@ -11,14 +13,14 @@ export const typeDefs = loadSubgraphTypeDefs(name);
 /** Fee model, stability and ESG oracle quotes (DESIGN.md §1). */
 export function build(platform: PlatformServices): Subgraph {
   const { contracts } = platform.config;
+  const store = createFeeStore(platform.database.db, { timeoutMs: platform.config.database.statementTimeoutMs });
+  const issuedQuotes = createIssuedQuoteQueue(platform, store);
   const service = createFeesService({
     clock: platform.clock,
     signer: platform.signer,
     ids: platform.ids,
-    store: createFeeStore(platform.database.db, {
-      timeoutMs: platform.config.database.statementTimeoutMs,
-      onWriteOutcome: (ok, error) => platform.health.reportOutcome('database writes (fees)', ok, error),
-    }),
+    store,
+    ledger: { record: (quote) => issuedQuotes.enqueue(quote) },
     contracts: {
       token: contracts.token ?? null,
       esgOracle: contracts.esgOracle ?? null,
@@ -35,5 +37,27 @@ export function build(platform: PlatformServices): Subgraph {
     restPrefixes: ['/stability', '/esg'],
     routes: feesRoutes(service),
     createContext: (request) => ({ request, ...createFeesContext(service) }),
+    close: () => issuedQuotes.close(),
   };
+}
+
+const ISSUED_QUOTES_QUEUE = 'fee_quotes';
+
+/** Issued quotes on their way to the ledger: batched off the request path, bounded, flushed at shutdown. */
+function createIssuedQuoteQueue(platform: PlatformServices, store: FeeStore): WriteBehind<Quote> {
+  const { database } = platform.config;
+  const queue = createWriteBehind<Quote>({
+    name: ISSUED_QUOTES_QUEUE,
+    write: (quotes) => store.insertQuotes(quotes),
+    flushDelayMs: database.writeBehindFlushMs,
+    retryDelayMs: 1000,
+    maxQueued: database.writeBehindMaxQueued,
+    maxBatch: 500,
+    closeTimeoutMs: database.statementTimeoutMs,
+    logger: platform.logger,
+    onDrop: (count) => platform.metrics.writeBehindDropped.inc({ queue: ISSUED_QUOTES_QUEUE }, count),
+    onWriteOutcome: (ok, error) => platform.health.reportOutcome('database writes (fees)', ok, error),
+  });
+  platform.metrics.watchWriteBehind(ISSUED_QUOTES_QUEUE, () => queue.pending);
+  return queue;
 }

@@ -1,18 +1,24 @@
 import type { Clock } from '../../platform/clock.js';
 import { randomIds, type IdSource } from '../../platform/ids.js';
-import type { ContractAddresses, EsgScoreSource, Quote, QuoteSigner, QuoteTerms, StabilityEndpoints } from './domain/index.js';
+import type { ContractAddresses, EsgScoreSource, Quote, QuoteIdCheck, QuoteSigner, QuoteTerms, StabilityEndpoints } from './domain/index.js';
 import {
   buildEsgFeeSchedule,
   buildEsgQuote,
   buildFeeSchedule,
   buildManifest,
   buildQuote,
+  checkQuoteId,
   looksLikeQuoteId,
   QUOTE_NONCE_HEX_LENGTH,
 } from './domain/index.js';
 import { competitiveBenchmarks, feeParameters } from './data/index.js';
 import type { EsgQuoteRequest, QuoteRequest } from './inputs.js';
 import type { FeeStore } from './store.js';
+
+/** Where issued quotes go for the audit trail: accepted at once, written later (decision 0001). */
+export interface IssuedQuoteLedger {
+  record(quote: Quote): void;
+}
 
 export const BASE_NETWORK = { name: 'base', chainId: 8453 } as const;
 
@@ -29,7 +35,9 @@ const STABILITY_CAPABILITIES = ['manifest', 'fee-schedule', 'fee-quote', 'openap
 export interface FeesServiceDeps {
   clock: Clock;
   signer: QuoteSigner;
-  store: FeeStore;
+  /** Reads the ledger (`quote(quoteId)`). */
+  store: Pick<FeeStore, 'findQuotes'>;
+  ledger: IssuedQuoteLedger;
   contracts: ContractAddresses;
   /** Source of each quote's nonce (platform/ids); the platform's `ids`. Default: crypto-random. */
   ids?: IdSource;
@@ -70,7 +78,8 @@ export function createFeesService(deps: FeesServiceDeps) {
       });
     },
     feeSchedule: () => buildFeeSchedule(deps.clock.now(), feeParameters, competitiveBenchmarks),
-    async issueQuote(request: QuoteRequest): Promise<Quote> {
+    /** A pure computation plus a non-blocking hand-off to the ledger: no database on the request's path. */
+    issueQuote(request: QuoteRequest): Quote {
       const { terms, esgScoreSource } = toQuoteTerms(request);
       const quote = buildQuote(terms, {
         now: deps.clock.now(),
@@ -81,8 +90,16 @@ export function createFeesService(deps: FeesServiceDeps) {
         esgScoreSource,
         network: BASE_NETWORK,
       });
-      await deps.store.recordQuote(quote);
+      deps.ledger.record(quote);
       return quote;
+    },
+    /**
+     * Whether we issued `quoteId` for exactly these terms, and whether it is still valid, from its
+     * HMAC alone: a settlement verifies the quote it uses this way (the ledger may not hold it yet).
+     */
+    verifyQuoteId(quoteId: string, request: QuoteRequest): QuoteIdCheck {
+      const { terms } = toQuoteTerms(request);
+      return checkQuoteId(quoteId, terms, deps.signer, feeParameters.quoteValiditySeconds, deps.clock.now());
     },
     /** Ids without the quote id form were never issued: they are not looked up (a NUL byte would fail the query). */
     findQuotes: (quoteIds: readonly string[]) => deps.store.findQuotes(quoteIds.filter(looksLikeQuoteId)),

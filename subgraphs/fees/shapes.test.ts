@@ -42,10 +42,10 @@ describe('REST response schemas and GraphQL types describe one shape', () => {
   });
 
   it('the values the service builds pass the response schemas unchanged (nothing is stripped)', async () => {
-    const store = { recordQuote: async () => undefined, findQuotes: async () => new Map() };
+    const store = { findQuotes: async () => new Map() };
     const contracts = { token: null, esgOracle: null, redistribution: null, stabilityPID: null, basketPeg: null };
-    const service = createFeesService({ clock: new ManualClock(TEST_NOW), signer: { sign: () => 'ab'.repeat(32), verify: () => true }, store, contracts });
-    const quote = await service.issueQuote({ amountUsd: 10000, hasFx: true, esgScore: 75 });
+    const service = createFeesService({ clock: new ManualClock(TEST_NOW), signer: { sign: () => 'ab'.repeat(32), verify: () => true }, store, ledger: { record: () => {} }, contracts });
+    const quote = service.issueQuote({ amountUsd: 10000, hasFx: true, esgScore: 75 });
     const built: Array<[z.ZodType, unknown]> = [
       [quoteResponseSchema, quote],
       [manifestResponseSchema, service.manifest()],

@@ -12,7 +12,8 @@ import { InfrastructureError } from '../../platform/errors.js';
 import { createHmacSigner } from '../../platform/signing.js';
 import { TEST_NOW, TEST_SIGNING_KEY, testDatabases } from '../../test/helpers.js';
 import { createFeesService } from './service.js';
-import { createFeeStore, type FeeStoreOptions } from './store.js';
+import type { Quote } from './domain/index.js';
+import { createFeeStore } from './store.js';
 
 const contracts = { token: null, esgOracle: null, redistribution: null, stabilityPID: null, basketPeg: null };
 const signer = createHmacSigner(TEST_SIGNING_KEY);
@@ -62,13 +63,17 @@ describe.each(testDatabases())('fee quote store on $driver', (testDatabase) => {
     await testDatabase.dispose(handle);
   });
 
-  const serviceAt = (clock: ManualClock, db: Database = handle.db, options: FeeStoreOptions = {}) =>
-    createFeesService({ clock, signer, store: createFeeStore(db, options), contracts });
+  const serviceAt = (clock: ManualClock, store = createFeeStore(handle.db)) => {
+    const issued: Quote[] = [];
+    const service = createFeesService({ clock, signer, store, ledger: { record: (quote) => void issued.push(quote) }, contracts });
+    return { service, store, issued };
+  };
 
-  it('records 100 concurrently issued quotes, each exactly once, and finds them all by id', async () => {
-    const clock = new ManualClock(TEST_NOW);
-    const service = serviceAt(clock);
-    const quotes = await Promise.all(Array.from({ length: 100 }, (_, index) => service.issueQuote({ amountUsd: 1000 + index, hasFx: index % 2 === 0 })));
+  it('records 100 issued quotes in one batch, each exactly once, and finds them all by id', async () => {
+    const { service, store, issued } = serviceAt(new ManualClock(TEST_NOW));
+    const quotes = Array.from({ length: 100 }, (_, index) => service.issueQuote({ amountUsd: 1000 + index, hasFx: index % 2 === 0 }));
+    await store.insertQuotes(issued);
+    await store.insertQuotes(issued.slice(0, 10)); // a retried batch: rows already on file are skipped
     const ids = quotes.map((quote) => quote.quoteId);
     expect(new Set(ids).size).toBe(100);
     const found = await service.findQuotes(ids);
@@ -76,10 +81,11 @@ describe.each(testDatabases())('fee quote store on $driver', (testDatabase) => {
     for (const quote of quotes) expect(found.get(quote.quoteId)).toEqual(quote);
   });
 
-  it('finding: 50 identical concurrent quote requests (same terms, same instant) get 50 distinct quoteIds and 50 stored rows', async () => {
+  it('finding: 50 identical quote requests (same terms, same instant) get 50 distinct quoteIds and 50 stored rows', async () => {
     const instant = '2026-11-22T13:00:00.000Z';
-    const service = serviceAt(new ManualClock(instant));
-    const quotes = await Promise.all(Array.from({ length: 50 }, () => service.issueQuote({ amountUsd: 77 })));
+    const { service, store, issued } = serviceAt(new ManualClock(instant));
+    const quotes = Array.from({ length: 50 }, () => service.issueQuote({ amountUsd: 77 }));
+    await store.insertQuotes(issued);
     const ids = quotes.map((quote) => quote.quoteId);
     expect(new Set(ids).size).toBe(50);
     for (const id of ids) expect(id).toMatch(new RegExp(`^srq-${new Date(instant).getTime()}-[0-9a-f]{40}$`));
@@ -89,7 +95,7 @@ describe.each(testDatabases())('fee quote store on $driver', (testDatabase) => {
   });
 
   it('returns nothing for ids it never issued', async () => {
-    const service = serviceAt(new ManualClock(TEST_NOW));
+    const { service } = serviceAt(new ManualClock(TEST_NOW));
     expect((await service.findQuotes(['srq-1-000000000000000000000000'])).size).toBe(0);
     expect((await service.findQuotes([])).size).toBe(0);
   });
@@ -101,46 +107,35 @@ describe.each(testDatabases())('fee quote store on $driver', (testDatabase) => {
     await expect(store.findQuotes(['srq-1-000000000000000000000000'])).rejects.toMatchObject({ name: 'InfrastructureError' });
   });
 
-  it('finding: a stuck write fails its caller with InfrastructureError after timeoutMs and does not block the next write', { timeout: 15_000 }, async () => {
-    const outcomes: Array<[boolean, string | undefined]> = [];
-    const service = serviceAt(new ManualClock('2026-11-22T14:00:00.000Z'), withStuckInserts(handle.db, 1), {
-      timeoutMs: 250,
-      onWriteOutcome: (ok, error) => outcomes.push([ok, error instanceof Error ? error.message : undefined]),
-    });
+  it('finding: a stuck write fails after timeoutMs with InfrastructureError and does not block the next write', { timeout: 15_000 }, async () => {
+    const { service, issued } = serviceAt(new ManualClock('2026-11-22T14:00:00.000Z'));
+    const store = createFeeStore(withStuckInserts(handle.db, 1), { timeoutMs: 250 });
+    const [first, second] = [service.issueQuote({ amountUsd: 31 }), service.issueQuote({ amountUsd: 32 })];
     // 1. The first INSERT never answers: its caller is refused, not left waiting.
-    const stuck = await service.issueQuote({ amountUsd: 31 }).then(
+    const stuck = await store.insertQuotes([issued[0]!]).then(
       () => undefined,
       (error: unknown) => error,
     );
     expect(stuck).toBeInstanceOf(InfrastructureError);
-    // Its own bound or the INSERT's, whichever fires first: both name the operation, never the SQL.
-    expect((stuck as Error).message).toMatch(/^insert into fee_quotes (\(1 rows\) )?\(no answer within 250 ms\) failed$/);
+    expect((stuck as Error).message).toBe('insert into fee_quotes (1 rows) (no answer within 250 ms) failed');
     // 2. The next write does not wait behind the stuck one and commits.
-    const next = await service.issueQuote({ amountUsd: 32 });
-    expect((await service.findQuotes([next.quoteId])).get(next.quoteId)).toEqual(next);
-    // 3. The health observer saw the failure, then the recovery.
-    expect(outcomes).toEqual([
-      [false, 'insert into fee_quotes (1 rows) (no answer within 250 ms) failed'],
-      [true, undefined],
-    ]);
+    await store.insertQuotes([issued[1]!]);
+    const found = await service.findQuotes([first.quoteId, second.quoteId]);
+    expect([...found.keys()]).toEqual([second.quoteId]);
   });
 
   it('wraps a refused write without its SQL text or parameters, keeping the driver error as cause', async () => {
-    const service = serviceAt(new ManualClock('2026-11-22T15:00:00.000Z'));
-    const quote = await service.issueQuote({ amountUsd: 12 });
-    const outcomes: unknown[] = [];
+    const { service, store } = serviceAt(new ManualClock('2026-11-22T15:00:00.000Z'));
+    const quote = service.issueQuote({ amountUsd: 12 });
     // numeric(20, 6) holds 14 integer digits: 10^16 overflows, a failure the driver reports with the whole query.
     const overflowing = { ...quote, quoteId: `${quote.quoteId.slice(0, -1)}0`, input: { ...quote.input, amountUsd: 1e16 } };
-    const store = createFeeStore(handle.db, { onWriteOutcome: (ok, error) => outcomes.push(ok ? 'ok' : error) });
-    const error = await store.recordQuote(overflowing).then(
+    const error = await store.insertQuotes([overflowing]).then(
       () => undefined,
       (caught: unknown) => caught,
     );
     expect(error).toBeInstanceOf(InfrastructureError);
-    const message = (error as Error).message;
-    expect(message).toBe('insert into fee_quotes (1 rows) failed');
+    expect((error as Error).message).toBe('insert into fee_quotes (1 rows) failed');
     expect(String((error as Error).cause)).toMatch(/insert into "fee_quotes"/i);
-    expect(outcomes).toEqual([error]);
   });
 });
 
@@ -158,10 +153,13 @@ describe('group commit on PGlite with a counting drizzle logger', () => {
     await client.close();
   });
 
-  it('finding: one batch of concurrently issued quotes sends exactly one INSERT', async () => {
-    const service = createFeesService({ clock: new ManualClock(TEST_NOW), signer, store: createFeeStore(db), contracts });
+  it('finding: the quote batch write ran its INSERT twice; one batch now sends exactly one INSERT', async () => {
+    const store = createFeeStore(db);
+    const issued: Quote[] = [];
+    const service = createFeesService({ clock: new ManualClock(TEST_NOW), signer, store, ledger: { record: (quote) => void issued.push(quote) }, contracts });
+    const quotes = [1, 2, 3].map((amountUsd) => service.issueQuote({ amountUsd }));
     statements.length = 0;
-    const quotes = await Promise.all([1, 2, 3].map((amountUsd) => service.issueQuote({ amountUsd })));
+    await store.insertQuotes(issued);
     const inserts = statements.filter((statement) => /^\s*insert\b/i.test(statement));
     expect(inserts).toHaveLength(1);
     // The three quotes went in that one statement: 12 columns each.
