@@ -10,13 +10,15 @@ import Fastify, {
   type FastifyRequest,
   type RawServerDefault,
 } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { systemClock, type Clock } from './clock.js';
 import { AppError, InfrastructureError, type ErrorCode } from './errors.js';
 import { clip, echo } from './echo.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import { createMethodIndex, type MethodIndex } from './method-index.js';
+import { compileResponseSerializer } from './serializer.js';
 import { createRequestContext, REQUEST_ID_HEADER, requestIdFrom, type RequestContext } from './request-context.js';
 
 export { clip, echo };
@@ -194,7 +196,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(({ schema }) => compileResponseSerializer(schema as z.ZodType));
   app.setErrorHandler((error, request, reply) => errorShapes.send(request, reply, error));
   const methods = createMethodIndex();
   app.addHook('onRoute', (route) => methods.add(route.method, route.url));
@@ -245,12 +247,18 @@ function answerMalformedRequest(this: FastifyInstance, error: NodeJS.ErrnoExcept
   );
 }
 
+/** Observes each response's duration; the labelled child of each (method, route, status) is looked up once. */
 function recordRequestDurations(app: HttpServer, metrics: Metrics): void {
+  const children = new Map<string, { observe(seconds: number): void }>();
   app.addHook('onResponse', (request, reply, done) => {
-    metrics.httpRequestDuration.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    const route = request.routeOptions.url ?? 'unmatched';
+    const key = `${request.method} ${reply.statusCode} ${route}`;
+    let child = children.get(key);
+    if (!child) {
+      child = metrics.httpRequestDuration.labels({ method: request.method, route, status: String(reply.statusCode) });
+      children.set(key, child);
+    }
+    child.observe(reply.elapsedTime / 1000);
     done();
   });
 }

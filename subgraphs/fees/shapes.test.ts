@@ -1,6 +1,7 @@
 import { GraphQLNonNull, isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { compileResponseSerializer } from '../../platform/serializer.js';
 import { ManualClock } from '../../platform/clock.js';
 import { describeShapeDisagreements } from '../../platform/shape-check.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
@@ -54,5 +55,7 @@ describe('REST response schemas and GraphQL types describe one shape', () => {
       [esgFeeScheduleResponseSchema, service.esgFeeSchedule()],
     ];
     for (const [response, value] of built) expect(response.parse(value)).toEqual(value);
+    // The compiled serializer (platform/serializer.ts) writes every field of every value: nothing is lost on the wire.
+    for (const [response, value] of built) expect(JSON.parse(compileResponseSerializer(response)(value))).toEqual(JSON.parse(JSON.stringify(value)));
   });
 });

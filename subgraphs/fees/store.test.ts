@@ -18,36 +18,18 @@ import { createFeeStore } from './store.js';
 const contracts = { token: null, esgOracle: null, redistribution: null, stabilityPID: null, basketPeg: null };
 const signer = createHmacSigner(TEST_SIGNING_KEY);
 
-/**
- * A database whose next `stuckInserts` INSERTs never answer: every object of the insert's builder
- * chain is wrapped, and its `execute` and `then` return a promise that never settles (the SQL is
- * never sent). Selects and later inserts reach the real database.
- */
-function withStuckInserts(db: Database, stuckInserts: number): Database {
-  let remaining = stuckInserts;
-  const never = () => new Promise<never>(() => {});
-  const hang = <T extends object>(target: T): T =>
-    new Proxy(target, {
-      get(object, property) {
-        if (property === 'execute') return never;
-        if (property === 'then') return (onFulfilled: never, onRejected: never) => never().then(onFulfilled, onRejected);
-        const value: unknown = Reflect.get(object, property, object);
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          const result: unknown = value.apply(object, args);
-          return result !== null && typeof result === 'object' ? hang(result) : result;
-        };
-      },
-    });
+/** A database whose next `stuckWrites` execute() calls never answer (the SQL is never sent); later calls and selects reach it. */
+function withStuckWrites(db: Database, stuckWrites: number): Database {
+  let remaining = stuckWrites;
   return new Proxy(db, {
     get(object, property) {
       const value: unknown = Reflect.get(object, property, object);
-      if (property !== 'insert' || typeof value !== 'function') return typeof value === 'function' ? value.bind(object) : value;
+      if (typeof value !== 'function') return value;
+      if (property !== 'execute') return value.bind(object);
       return (...args: unknown[]) => {
-        const builder = value.apply(object, args) as object;
-        if (remaining <= 0) return builder;
+        if (remaining <= 0) return value.apply(object, args);
         remaining -= 1;
-        return hang(builder);
+        return new Promise<never>(() => {});
       };
     },
   });
@@ -79,6 +61,20 @@ describe.each(testDatabases())('fee quote store on $driver', (testDatabase) => {
     const found = await service.findQuotes(ids);
     expect(found.size).toBe(100);
     for (const quote of quotes) expect(found.get(quote.quoteId)).toEqual(quote);
+    // The columns are read from the body by the database: they agree with it.
+    const sample = quotes[1]!;
+    const [row] = await handle.db.select().from(feeQuotes).where(eq(feeQuotes.quoteId, sample.quoteId));
+    expect(row).toMatchObject({
+      issuedAt: new Date(sample.oracleContext.issuedAt),
+      expiresAt: new Date(sample.oracleContext.expiresAt),
+      amountUsd: '1001.000000',
+      hasFx: false,
+      volumeTier: sample.volumeTier,
+      totalUsd: Number(sample.fees.total.usd).toFixed(6),
+      netUsd: Number(sample.settlement.netUsd).toFixed(6),
+    });
+    expect(Number(row?.totalBps)).toBe(sample.fees.total.bps);
+    expect(Number(row?.esgScore)).toBe(sample.input.esgScore);
   });
 
   it('finding: 50 identical quote requests (same terms, same instant) get 50 distinct quoteIds and 50 stored rows', async () => {
@@ -109,7 +105,7 @@ describe.each(testDatabases())('fee quote store on $driver', (testDatabase) => {
 
   it('finding: a stuck write fails after timeoutMs with InfrastructureError and does not block the next write', { timeout: 15_000 }, async () => {
     const { service, issued } = serviceAt(new ManualClock('2026-11-22T14:00:00.000Z'));
-    const store = createFeeStore(withStuckInserts(handle.db, 1), { timeoutMs: 250 });
+    const store = createFeeStore(withStuckWrites(handle.db, 1), { timeoutMs: 250 });
     const [first, second] = [service.issueQuote({ amountUsd: 31 }), service.issueQuote({ amountUsd: 32 })];
     // 1. The first INSERT never answers: its caller is refused, not left waiting.
     const stuck = await store.insertQuotes([issued[0]!]).then(
@@ -162,8 +158,8 @@ describe('group commit on PGlite with a counting drizzle logger', () => {
     await store.insertQuotes(issued);
     const inserts = statements.filter((statement) => /^\s*insert\b/i.test(statement));
     expect(inserts).toHaveLength(1);
-    // The three quotes went in that one statement: 12 columns each.
-    expect(inserts[0]!.match(/\(default|\(\$/gi)?.length ?? 0).toBe(3);
+    // The three quotes went in that one statement, as its one parameter.
+    expect(inserts[0]!.match(/\$\d+/g)).toEqual(['$1']);
     expect((await service.findQuotes(quotes.map((quote) => quote.quoteId))).size).toBe(3);
   });
 });
