@@ -10,22 +10,10 @@ import type { Quote } from './domain/index.js';
  * parameter, instead of twelve bound parameters a row for the driver to build and encode.
  */
 function insertQuotesStatement(quotes: readonly Quote[]) {
-  const column = (name: string) => sql.identifier(name);
+  const { quoteId, issuedAt, expiresAt, amountUsd, hasFx, esgScore, monthlyVolumeUsd, volumeTier, totalBps, totalUsd, netUsd, body } = feeQuotes;
+  const columns = [quoteId, issuedAt, expiresAt, amountUsd, hasFx, esgScore, monthlyVolumeUsd, volumeTier, totalBps, totalUsd, netUsd, body];
   return sql`insert into ${feeQuotes} (${sql.join(
-    [
-      column(feeQuotes.quoteId.name),
-      column(feeQuotes.issuedAt.name),
-      column(feeQuotes.expiresAt.name),
-      column(feeQuotes.amountUsd.name),
-      column(feeQuotes.hasFx.name),
-      column(feeQuotes.esgScore.name),
-      column(feeQuotes.monthlyVolumeUsd.name),
-      column(feeQuotes.volumeTier.name),
-      column(feeQuotes.totalBps.name),
-      column(feeQuotes.totalUsd.name),
-      column(feeQuotes.netUsd.name),
-      column(feeQuotes.body.name),
-    ],
+    columns.map((column) => sql.identifier(column.name)),
     sql`, `,
   )})
   select q->>'quoteId', (q->'oracleContext'->>'issuedAt')::timestamptz, (q->'oracleContext'->>'expiresAt')::timestamptz,
@@ -33,7 +21,7 @@ function insertQuotesStatement(quotes: readonly Quote[]) {
     (q->'input'->>'monthlyVolumeUsd')::numeric, q->>'volumeTier', (q->'fees'->'total'->>'bps')::numeric,
     (q->'fees'->'total'->>'usd')::numeric, (q->'settlement'->>'netUsd')::numeric, q
   from jsonb_array_elements(${JSON.stringify(quotes)}::jsonb) as q
-  on conflict (${column(feeQuotes.quoteId.name)}) do nothing`;
+  on conflict (${sql.identifier(quoteId.name)}) do nothing`;
 }
 
 export interface FeeStore {
