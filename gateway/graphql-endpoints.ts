@@ -2,6 +2,7 @@ import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import { execute, parse } from 'graphql';
+import { compiledSchemaGateway } from '../platform/compiled-execution.js';
 import type { Config } from '../platform/config.js';
 import { AppError } from '../platform/errors.js';
 import type { HttpServer } from '../platform/http.js';
@@ -30,7 +31,7 @@ function registerGraphQLErrorShape(app: HttpServer, prefix: string): void {
 /** Serves one subgraph's schema over HTTP (for the gateway in another process, or Apollo Router). */
 export async function mountSubgraphEndpoint(app: HttpServer, base: BaseServices, subgraph: Subgraph, path: string): Promise<ApolloServer<SubgraphContext>> {
   const server = new ApolloServer<SubgraphContext>({
-    schema: subgraph.schema,
+    gateway: compiledSchemaGateway(subgraph.schema),
     ...createGraphQLServerOptions<SubgraphContext>(base, { role: 'subgraph', app }),
   });
   await server.start();
@@ -38,7 +39,7 @@ export async function mountSubgraphEndpoint(app: HttpServer, base: BaseServices,
   app.route({
     url: path,
     method: [...GRAPHQL_METHODS],
-    ...graphQLRouteOptions(),
+    ...graphQLRouteOptions(base),
     handler: fastifyApolloHandler(server, { context: async (request) => subgraph.createContext(request.requestContext) }),
   });
   return server;
@@ -91,7 +92,7 @@ export async function mountGateway(app: HttpServer, base: BaseServices, localSub
   app.route({
     url: path,
     method: [...GRAPHQL_METHODS],
-    ...graphQLRouteOptions(),
+    ...graphQLRouteOptions(base),
     handler: fastifyApolloHandler(server, { context: async (request) => ({ request: request.requestContext }) }),
   });
   return server;

@@ -1,7 +1,7 @@
 import type { ApolloServerOptions, BaseContext } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
-import { errorReportingPlugin, formatErrorForClients, limitPlugins, limitValidationRules, refuseServiceSdlRule } from '../platform/graphql-guard.js';
+import { errorReportingPlugin, formatErrorForClients, limitPlugins, limitValidationRules, refuseServiceSdlRule, responseSizeLimit } from '../platform/graphql-guard.js';
 import type { HttpServer } from '../platform/http.js';
 import type { BaseServices } from '../platform/subgraph.js';
 
@@ -38,7 +38,10 @@ export function createGraphQLServerOptions<Context extends BaseContext>(
   } as Omit<ApolloServerOptions<Context>, 'schema' | 'gateway' | 'typeDefs' | 'resolvers'>;
 }
 
-/** Route options of a GraphQL endpoint: Apollo's landing page loads its sandbox, so no CSP there. */
-export function graphQLRouteOptions() {
-  return { helmet: { contentSecurityPolicy: false } } as const;
+/**
+ * Route options of a GraphQL endpoint: Apollo's landing page loads its sandbox, so no CSP there;
+ * the response size limit applies to the body as serialised.
+ */
+export function graphQLRouteOptions(base: BaseServices) {
+  return { helmet: { contentSecurityPolicy: false }, onSend: responseSizeLimit(base.config.gateway) } as const;
 }

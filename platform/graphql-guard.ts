@@ -2,11 +2,14 @@ import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
+import type { FastifyReply } from 'fastify';
 import {
   getNullableType,
   GraphQLError,
   isListType,
+  type DocumentNode,
   type GraphQLFormattedError,
+  type GraphQLSchema,
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
@@ -23,7 +26,7 @@ import type { Logger } from './log.js';
  * 2. Depth, aliases and directives are validation rules (graphql-armor); each reports our code.
  * 3. Cost is estimated after the operation is known (graphql-query-complexity): 1 a field, the
  *    children of a list counted `listSizeEstimate` times, so nested lists multiply.
- * 4. The response is measured before it is sent; a larger one is replaced by an error.
+ * 4. The response is measured as it is sent (responseSizeLimit); a larger one is replaced by an error.
  */
 export type GraphQLLimits = Config['gateway'];
 
@@ -63,13 +66,31 @@ function listMultiplyingEstimator(listSize: number): ComplexityEstimator {
   };
 }
 
+const MAX_COSTS_PER_DOCUMENT = 64;
+
+/**
+ * The estimate is the same for the same document, operation and variables, and Apollo hands the
+ * same parsed document to every request that sends the same text: each is estimated once.
+ */
 function refuseCostly(limits: GraphQLLimits): ApolloServerPlugin<BaseContext> {
   const estimators = [listMultiplyingEstimator(limits.listSizeEstimate)];
+  const costs = new WeakMap<DocumentNode, Map<string, number>>();
+  const estimate = (schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined) => {
+    const known = costs.get(document) ?? new Map<string, number>();
+    costs.set(document, known);
+    const key = `${operationName ?? ''}\n${JSON.stringify(variables)}`;
+    const cached = known.get(key);
+    if (cached !== undefined) return cached;
+    const cost = getComplexity({ schema, query: document, variables, estimators, ...(operationName ? { operationName } : {}) });
+    if (known.size >= MAX_COSTS_PER_DOCUMENT) known.clear();
+    known.set(key, cost);
+    return cost;
+  };
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ schema, document, request, operationName }) {
-          const cost = getComplexity({ schema, query: document, variables: request.variables ?? {}, estimators, ...(operationName ? { operationName } : {}) });
+          const cost = estimate(schema, document, request.variables ?? {}, operationName ?? undefined);
           if (cost > limits.maxCost) throw limitError('GQL_ERR_TOO_COSTLY', `Estimated ${cost}, limit ${limits.maxCost}.`);
         },
       };
@@ -77,20 +98,18 @@ function refuseCostly(limits: GraphQLLimits): ApolloServerPlugin<BaseContext> {
   };
 }
 
-function refuseLargeResponses(limits: GraphQLLimits): ApolloServerPlugin<BaseContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async willSendResponse({ response }) {
-          if (response.body.kind !== 'single') return;
-          const size = Buffer.byteLength(JSON.stringify(response.body.singleResult));
-          if (size <= limits.maxResponseBytes) return;
-          const error = limitError('GQL_ERR_RESPONSE_TOO_LARGE', `It would be ${size} bytes; the limit is ${limits.maxResponseBytes}.`);
-          response.body.singleResult = { data: null, errors: [{ message: error.message, extensions: { code: 'GQL_ERR_RESPONSE_TOO_LARGE' } }] };
-          response.http.status = errorCatalog.GQL_ERR_RESPONSE_TOO_LARGE.status;
-        },
-      };
-    },
+/**
+ * A Fastify onSend hook for GraphQL routes: the body Apollo serialised is measured as it is (no
+ * second JSON.stringify); a larger one is replaced by an error.
+ */
+export function responseSizeLimit(limits: GraphQLLimits) {
+  return async (_request: unknown, reply: FastifyReply, payload: unknown) => {
+    if (typeof payload !== 'string' || payload.length * 3 <= limits.maxResponseBytes) return payload;
+    const size = Buffer.byteLength(payload);
+    if (size <= limits.maxResponseBytes) return payload;
+    const error = limitError('GQL_ERR_RESPONSE_TOO_LARGE', `It would be ${size} bytes; the limit is ${limits.maxResponseBytes}.`);
+    reply.code(errorCatalog.GQL_ERR_RESPONSE_TOO_LARGE.status);
+    return JSON.stringify({ data: null, errors: [{ message: error.message, extensions: { code: 'GQL_ERR_RESPONSE_TOO_LARGE' } }] });
   };
 }
 
@@ -105,14 +124,13 @@ export function refuseServiceSdlRule(context: ValidationContext) {
   };
 }
 
+/** PERSISTED_QUERY_NOT_FOUND is not here: it is the APQ protocol's signal to send the text, and clients look for it. */
 const apolloCodeToOurs: Record<string, ErrorCode> = {
   GRAPHQL_PARSE_FAILED: 'GQL_ERR_PARSE_FAILED',
   GRAPHQL_VALIDATION_FAILED: 'GQL_ERR_VALIDATION_FAILED',
   BAD_USER_INPUT: 'GQL_ERR_BAD_USER_INPUT',
   OPERATION_RESOLUTION_FAILURE: 'GQL_ERR_BAD_REQUEST',
   BAD_REQUEST: 'GQL_ERR_BAD_REQUEST',
-  PERSISTED_QUERY_NOT_FOUND: 'GQL_ERR_BAD_REQUEST',
-  PERSISTED_QUERY_NOT_SUPPORTED: 'GQL_ERR_BAD_REQUEST',
   // The gateway's planner: several anonymous operations, an unknown operationName, no mutation type.
   INVALID_GRAPHQL: 'GQL_ERR_BAD_REQUEST',
 };
@@ -216,5 +234,5 @@ function statusOfCode(code: unknown): number | undefined {
 }
 
 export function limitPlugins(limits: GraphQLLimits): ApolloServerPlugin<BaseContext>[] {
-  return [refuseCostly(limits), refuseLargeResponses(limits)];
+  return [refuseCostly(limits)];
 }
