@@ -78,13 +78,21 @@ export class GatewayConfigError extends Error {
 export async function mountGateway(app: HttpServer, base: BaseServices, localSubgraphs: readonly Subgraph[], path = '/graphql'): Promise<ApolloServer<GatewayContext>> {
   const routes = planSubgraphRoutes(base.config, localSubgraphs);
   registerSubgraphHealthChecks(base, routes);
+  const remotes: ForwardingDataSource[] = [];
   const gateway = new ApolloGateway({
     supergraphSdl: readSupergraph(),
     buildService: ({ name }): GraphQLDataSource<GatewayContext> => {
       const route = routes.get(name);
       if (!route) throw new GatewayConfigError(`the supergraph names subgraph ${name}, which is not registered`);
-      return 'local' in route ? new InProcessDataSource(route.local) : new ForwardingDataSource({ name, url: route.url, timeoutMs: base.config.gateway.subgraphTimeoutMs });
+      if ('local' in route) return new InProcessDataSource(route.local);
+      const remote = new ForwardingDataSource({ name, url: route.url, timeoutMs: base.config.gateway.subgraphTimeoutMs });
+      remotes.push(remote);
+      return remote;
     },
+  });
+  // After the last request has drained: the pooled subgraph connections go with the server.
+  app.addHook('onClose', async () => {
+    await Promise.all(remotes.map((remote) => remote.close()));
   });
   const server = new ApolloServer<GatewayContext>({ gateway, ...createGraphQLServerOptions<GatewayContext>(base, { role: 'gateway', app }) });
   await server.start();
