@@ -72,7 +72,6 @@ const fastifyCodeToAppCode: Record<string, { code: ErrorCode; message?: string }
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'GEN_ERR_BAD_REQUEST', message: 'The Content-Length does not match the body.' },
   FST_ERR_BAD_URL: { code: 'GEN_ERR_BAD_REQUEST', message: 'The URL holds an invalid percent-encoding.' },
   FST_ERR_MAX_PARAM_LENGTH: { code: 'GEN_ERR_BAD_REQUEST', message: `A path parameter is longer than ${MAX_PARAM_LENGTH} characters.` },
-  FST_ERR_HANDLER_TIMEOUT: { code: 'GEN_ERR_TIMEOUT' },
 };
 
 /**
@@ -92,7 +91,7 @@ export function toAppError(error: unknown, validationCode: ErrorCode = 'GEN_ERR_
     return new AppError(validationCode, { message: `Invalid ${fastifyError.validationContext ?? 'request'}: ${message}` });
   }
   const mapped = fastifyError.code ? fastifyCodeToAppCode[fastifyError.code] : undefined;
-  if (mapped) return new AppError(mapped.code, { ...(mapped.message ? { message: mapped.message } : {}), cause: error, ...(mapped.code === 'GEN_ERR_TIMEOUT' ? { retryAfterSeconds: 5 } : {}) });
+  if (mapped) return new AppError(mapped.code, { ...(mapped.message ? { message: mapped.message } : {}), cause: error, });
   if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     return new AppError('GEN_ERR_BAD_REQUEST', { cause: error });
   }
@@ -179,7 +178,6 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     bodyLimit: options.bodyLimitBytes ?? 1_048_576,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     http: { maxHeaderSize: MAX_HEADER_BYTES },
-    handlerTimeout: options.handlerTimeoutMs ?? 0,
     return503OnClosing: true,
     requestIdHeader: false,
     genReqId: (request) => requestIdFrom(request.headers),
@@ -206,8 +204,32 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     // An API answers JSON only: nothing it sends may load or frame anything.
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
   });
+  if (options.handlerTimeoutMs) answerSlowRequests(app, errorShapes, options.handlerTimeoutMs);
   if (options.metrics) recordRequestDurations(app, options.metrics);
   return app;
+}
+
+/**
+ * A request not answered within `timeoutMs` is answered 503 GEN_ERR_TIMEOUT with a retry hint.
+ * One timer a request, cleared when the response is sent. (Fastify's `handlerTimeout` does the
+ * same with an AbortController a request, aborted on every close: a DOMException with its stack
+ * for each request, a few percent of a fast route's time.)
+ */
+function answerSlowRequests(app: HttpServer, errorShapes: ErrorShapes, timeoutMs: number): void {
+  const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();
+  app.addHook('onRequest', (request, reply, done) => {
+    const timer = setTimeout(() => {
+      if (reply.sent || reply.raw.headersSent || reply.raw.destroyed) return;
+      errorShapes.send(request, reply, new AppError('GEN_ERR_TIMEOUT', { retryAfterSeconds: 5 }));
+    }, timeoutMs);
+    timer.unref();
+    timers.set(request, timer);
+    done();
+  });
+  app.addHook('onResponse', (request, _reply, done) => {
+    clearTimeout(timers.get(request));
+    done();
+  });
 }
 
 /** 405 with Allow when the path exists under another method, 404 otherwise; each in its service's shape. */

@@ -37,11 +37,19 @@ function toLiveRegionSpec(region: RegionProfile): LiveRegionSpec {
 }
 
 const LIVE_REFRESH_MS = 15 * 60 * 1000;
+/** After a refresh that found no live value, requests are answered 503 at once for this long. */
+export const LIVE_FAILURE_WINDOW_MS = LIVE_SOURCE_RETRY_AFTER_SECONDS * 1000;
+
+type LoadedLive = { dataset: ForecastDataset; dataQuality: DataQuality; evaluatedAt: Date };
 
 /**
- * Live climate over the snapshot (decision 0102). A load is shared by every request for 15 minutes.
- * 1. When no live value at all could be had, the request fails with 503 and Retry-After 60.
- * 2. When some sources failed, their values come from the snapshot and dataQuality is PARTIAL.
+ * Live climate over the snapshot (decisions 0102, 0104). A load is shared by every request for 15
+ * minutes: one dataset version, evaluated as of its refresh, so its assessment is computed once.
+ * 1. Single flight: requests arriving during a refresh wait for that refresh; never two at once.
+ * 2. When no live value at all could be had, the request fails with 503; for the next 60 s every
+ *    request gets the same 503 at once (Retry-After: the seconds left), without calling a source,
+ *    instead of waiting out every source's timeout again.
+ * 3. When some sources failed, their values come from the snapshot and dataQuality is PARTIAL.
  */
 export function createLiveSource(options: LiveSourceOptions, logger: Logger): ForecastDataSource {
   const regions = snapshotDataset.regions.map(toLiveRegionSpec);
@@ -49,9 +57,11 @@ export function createLiveSource(options: LiveSourceOptions, logger: Logger): Fo
     Object.entries(snapshotDataset.commodities).map(([symbol, profile]) => [symbol, profile.benchmark.seriesId]),
   );
   const climatology: ClimatologyCache = new Map();
-  let cached: { at: number; value: { dataset: ForecastDataset; dataQuality: DataQuality } } | undefined;
+  let cached: { at: number; value: LoadedLive } | undefined;
+  let failedAt: number | undefined;
+  let inFlight: Promise<LoadedLive> | undefined;
 
-  async function refresh(now: Date) {
+  async function refresh(now: Date): Promise<LoadedLive> {
     const live = await loadLiveClimate(options, regions, now, { priceSeries, climatology });
     for (const failure of live.failures) logger.warn({ failure }, 'live climate source failed');
     if (!hasLiveClimate(live)) {
@@ -62,15 +72,35 @@ export function createLiveSource(options: LiveSourceOptions, logger: Logger): Fo
       prices: live.prices as Partial<Record<CommoditySymbol, (typeof live.prices)[string]>>,
       sources: live.provenance,
     });
-    return { dataset, dataQuality: live.dataQuality };
+    return { dataset, dataQuality: live.dataQuality, evaluatedAt: now };
+  }
+
+  function startRefresh(now: Date): Promise<LoadedLive> {
+    inFlight ??= refresh(now)
+      .then((value) => {
+        cached = { at: now.getTime(), value };
+        failedAt = undefined;
+        return value;
+      })
+      .catch((error: unknown) => {
+        failedAt = now.getTime();
+        throw error;
+      })
+      .finally(() => {
+        inFlight = undefined;
+      });
+    return inFlight;
   }
 
   return {
     async load(now) {
-      if (cached && now.getTime() - cached.at < LIVE_REFRESH_MS) return cached.value;
-      const value = await refresh(now);
-      cached = { at: now.getTime(), value };
-      return value;
+      const nowMs = now.getTime();
+      if (cached && nowMs - cached.at < LIVE_REFRESH_MS) return cached.value;
+      if (failedAt !== undefined && nowMs - failedAt < LIVE_FAILURE_WINDOW_MS) {
+        const secondsLeft = Math.max(1, Math.ceil((failedAt + LIVE_FAILURE_WINDOW_MS - nowMs) / 1000));
+        throw new AppError('FCT_ERR_UPSTREAM_UNAVAILABLE', { retryAfterSeconds: secondsLeft });
+      }
+      return startRefresh(now);
     },
   };
 }

@@ -53,9 +53,27 @@ export function parseSupportedSymbol(raw: string): CommoditySymbol {
   return symbol as CommoditySymbol;
 }
 
+/**
+ * Answers that depend on the dataset version and its evaluation alone, built once per version and
+ * kept with it (decision 0104): the dataset object is the version, so a live refresh starts afresh.
+ */
+const answersByVersion = new WeakMap<ForecastDataset, Map<string, unknown>>();
+
+function oncePerVersion<T>(dataset: ForecastDataset, key: string, build: () => T): T {
+  let answers = answersByVersion.get(dataset);
+  if (!answers) {
+    answers = new Map();
+    answersByVersion.set(dataset, answers);
+  }
+  if (answers.has(key)) return answers.get(key) as T;
+  const answer = build();
+  answers.set(key, answer);
+  return answer;
+}
+
 /** The forecast capabilities, called alike by routes.ts, resolvers.ts and the MCP tools. */
 export function createForecastService(deps: ForecastServiceDeps) {
-  async function load(): Promise<{ dataset: ForecastDataset; context: ForecastContext; age: (asOf: string) => DataAge }> {
+  async function load(): Promise<{ dataset: ForecastDataset; context: ForecastContext; age: (asOf: string) => DataAge; version: string }> {
     const now = deps.clock.now();
     const { dataset, dataQuality, evaluatedAt } = await deps.source.load(now);
     const evaluation = evaluatedAt ?? now;
@@ -63,7 +81,8 @@ export function createForecastService(deps: ForecastServiceDeps) {
       evaluatedAt: evaluation.toISOString(),
       dataAgeDays: Math.max(0, Math.floor((now.getTime() - Date.parse(asOf)) / DAY_MS)),
     });
-    return { dataset, context: { now: evaluation, dataQuality }, age };
+    const version = `${evaluation.getTime()}:${dataQuality}`;
+    return { dataset, context: { now: evaluation, dataQuality }, age, version };
   }
 
   /** The rule-based reasoning is the default synthesis; a configured language model may reword it. */
@@ -80,23 +99,25 @@ export function createForecastService(deps: ForecastServiceDeps) {
 
   return {
     async heatCheck() {
-      const { dataset, context, age } = await load();
-      const heatCheck = buildHeatCheck(dataset, context);
+      const { dataset, context, age, version } = await load();
+      const heatCheck = oncePerVersion(dataset, `heat-check ${version}`, () => buildHeatCheck(dataset, context));
       return { ...heatCheck, ...age(heatCheck.asOf) };
     },
     async commodityOutlook(symbol: CommoditySymbol) {
-      const { dataset, context, age } = await load();
-      const outlook = await withSynthesis(buildCommodityOutlook(dataset, symbol, context));
+      const { dataset, context, age, version } = await load();
+      const ruleBased = oncePerVersion(dataset, `outlook ${symbol} ${version}`, () => buildCommodityOutlook(dataset, symbol, context));
+      const outlook = await withSynthesis(ruleBased);
       return { ...outlook, ...age(outlook.asOf) };
     },
     async regions() {
       const { dataset } = await load();
-      return rankRegions(dataset);
+      return oncePerVersion(dataset, 'regions', () => rankRegions(dataset));
     },
     async calendar() {
       // A seasonal calendar: it starts from the real current month, whatever the data's date.
       const { dataset } = await load();
-      return buildCalendar(dataset, deps.clock.now());
+      const now = deps.clock.now();
+      return oncePerVersion(dataset, `calendar ${now.getUTCFullYear()}-${now.getUTCMonth()}`, () => buildCalendar(dataset, now));
     },
     async portfolio(body: PortfolioBody) {
       const { dataset, context, age } = await load();

@@ -3,8 +3,8 @@
 import type { ForecastContext, ForecastDataset, ModelParameters } from './dataset.js';
 import { explainCommodityOutlook } from './explain-outlook.js';
 import { presentConfidence, presentScore, presentShare, presentSignal } from './present.js';
-import { assessCommodity, type CommodityAssessment, type CommoditySignals } from './score-commodity.js';
-import { assessRegions } from './score-region.js';
+import { commodityAssessmentsOf } from './assess-dataset.js';
+import type { CommodityAssessment, CommoditySignals } from './score-commodity.js';
 import type { CommoditySymbol, DataQuality, Outlook, PrimaryThreat, RegionOutlook, RiskStatus } from './types.js';
 
 export interface ProductionRegionExposure {
@@ -41,7 +41,7 @@ export function buildCommodityOutlook(
   symbol: CommoditySymbol,
   context: ForecastContext,
 ): CommodityOutlook {
-  const assessment = assessCommodity(dataset, symbol, assessRegions(dataset), context.now);
+  const assessment = commodityAssessmentsOf(dataset, context.now)[symbol];
   return presentCommodityOutlook(assessment, dataset.parameters, context);
 }
 

@@ -2,8 +2,9 @@
 
 import type { ForecastContext, ForecastDataset } from './dataset.js';
 import { fixed, plural, sharePct, signed } from './present.js';
-import { assessCommodities, type CommodityAssessment } from './score-commodity.js';
-import { assessRegions, type RegionAssessment } from './score-region.js';
+import { commodityAssessmentsOf, regionAssessmentsOf } from './assess-dataset.js';
+import type { CommodityAssessment } from './score-commodity.js';
+import type { RegionAssessment } from './score-region.js';
 import { COMMODITY_SYMBOLS, type CommoditySymbol, type DataQuality, type RiskStatus } from './types.js';
 
 export interface HeatCheckEntry {
@@ -20,8 +21,8 @@ export interface HeatCheck {
 }
 
 export function buildHeatCheck(dataset: ForecastDataset, context: ForecastContext): HeatCheck {
-  const regions = assessRegions(dataset);
-  const assessments = assessCommodities(dataset, regions, context.now);
+  const regions = regionAssessmentsOf(dataset);
+  const assessments = commodityAssessmentsOf(dataset, context.now);
   return {
     asOf: newestObservation(regions) ?? context.now.toISOString(),
     dataQuality: context.dataQuality,

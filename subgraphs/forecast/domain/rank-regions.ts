@@ -3,7 +3,7 @@
 import type { ForecastDataset } from './dataset.js';
 import { compareText } from './numeric.js';
 import { presentScore } from './present.js';
-import { assessRegions } from './score-region.js';
+import { regionAssessmentsOf } from './assess-dataset.js';
 import type { CommoditySymbol, PrimaryThreat, RegionOutlook } from './types.js';
 
 export interface RegionEntry {
@@ -18,7 +18,7 @@ export interface RegionEntry {
 
 /** Regions with a current observation, highest score first; equal scores by region name. */
 export function rankRegions(dataset: ForecastDataset): RegionEntry[] {
-  const assessed = [...assessRegions(dataset).values()];
+  const assessed = [...regionAssessmentsOf(dataset).values()];
   assessed.sort((a, b) => b.result.score - a.result.score || compareText(a.region.name, b.region.name));
   return assessed.map((a) => ({
     region: a.region.name,

@@ -4,8 +4,8 @@ import type { ForecastContext, ForecastDataset, HistoricalAnalog, PctRange, Posi
 import { explainScenario } from './explain-outlook.js';
 import { sum } from './numeric.js';
 import { presentPct, presentScore, presentUsd } from './present.js';
-import { assessCommodities, type CommodityAssessment } from './score-commodity.js';
-import { assessRegions } from './score-region.js';
+import { commodityAssessmentsOf } from './assess-dataset.js';
+import type { CommodityAssessment } from './score-commodity.js';
 import type { CommoditySymbol, DataQuality, RiskStatus, ScenarioId } from './types.js';
 
 export interface ScenarioRequest {
@@ -100,7 +100,7 @@ export function runScenario(dataset: ForecastDataset, request: ScenarioRequest, 
   const scenario = dataset.scenarios[request.scenario];
   const positions = request.positions ?? [];
   const evaluation = evaluateScenario(scenario, positions);
-  const assessments = assessCommodities(dataset, assessRegions(dataset), context.now);
+  const assessments = commodityAssessmentsOf(dataset, context.now);
   const impacts = scenario.affectedCommodities;
   return {
     scenario: scenario.id,

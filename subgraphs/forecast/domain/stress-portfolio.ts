@@ -5,8 +5,8 @@ import { sum, weightedMean } from './numeric.js';
 import { presentConfidence, presentPct, presentScore, presentUsd } from './present.js';
 import { measurePriceRisk, worstCaseLossFraction, type PriceRisk } from './price-risk.js';
 import { recommend } from './recommend.js';
-import { assessCommodities, type CommodityAssessment } from './score-commodity.js';
-import { assessRegions } from './score-region.js';
+import { commodityAssessmentsOf } from './assess-dataset.js';
+import type { CommodityAssessment } from './score-commodity.js';
 import type { CommoditySymbol, DataQuality, Outlook, PrimaryThreat, RiskStatus } from './types.js';
 
 export interface PositionEvaluation {
@@ -61,7 +61,7 @@ export interface PortfolioStressResult {
 }
 
 export function evaluatePortfolio(dataset: ForecastDataset, positions: readonly Position[], now: Date): PortfolioEvaluation {
-  const assessments = assessCommodities(dataset, assessRegions(dataset), now);
+  const assessments = commodityAssessmentsOf(dataset, now);
   const drawdown = dataset.parameters.drawdown;
   const evaluated = positions.map((position) => {
     const assessment = assessments[position.symbol];
