@@ -57,3 +57,12 @@ describe('compiled execution (graphql-jit)', () => {
     expect(result.errors?.[0]?.originalError).toBeUndefined();
   });
 });
+
+describe('compiled execution: refused variables', () => {
+  it('codes variables of the wrong type as the caller\'s input error, keeping their location', async () => {
+    const result = await createCompiledExecutor(sampleSchema()).execute({ query: 'query ($id: ID!) { item(id: $id) { id } }', variables: { id: { nested: true } }, contextValue: {} });
+    expect(result.data).toBeUndefined();
+    expect(result.errors?.[0]?.extensions).toEqual({ code: 'GQL_ERR_BAD_USER_INPUT' });
+    expect(result.errors?.[0]?.locations).toEqual([{ line: 1, column: 8 }]);
+  });
+});

@@ -55,9 +55,12 @@ export function createCompiledExecutor(schema: GraphQLSchema) {
       }
       // An operation that could not be compiled is the request's fault (e.g. a mutation on a schema
       // without one): its errors are reported as the request's, without graphql-jit's internal cause.
-      if (!isCompiledQuery(operation)) return { errors: (operation.errors ?? []).map(asRequestError) };
+      if (!isCompiledQuery(operation)) return { errors: (operation.errors ?? []).map((error) => asRequestError(error, 'GQL_ERR_BAD_REQUEST')) };
       const result = await operation.query(undefined, request.contextValue, request.variables ?? {});
-      return result.errors ? { ...result, errors: result.errors.map(asGraphQLJsError) } : result;
+      if (!result.errors) return result;
+      // No data at all: the variables were refused before anything ran, the caller's input error.
+      if (result.data === undefined) return { errors: result.errors.map((error) => asRequestError(error, 'GQL_ERR_BAD_USER_INPUT')) };
+      return { ...result, errors: result.errors.map(asGraphQLJsError) };
     },
   };
 }
@@ -73,14 +76,22 @@ function asGraphQLJsError(error: GraphQLError): GraphQLError {
     ...(error.originalError ? { originalError: error.originalError } : {}),
     ...(error.extensions ? { extensions: error.extensions } : {}),
   });
-  if (error.locations) Object.defineProperty(rebuilt, 'locations', { value: error.locations, enumerable: true });
-  return rebuilt;
+  return withLocationsOf(error, rebuilt);
 }
 
-/** A document graphql-jit would not compile (a mutation on a schema without one, say): a client error, coded as such. */
-function asRequestError(error: GraphQLError): GraphQLError {
+/** graphql-jit gives locations, not the nodes graphql-js derives them from: carried over as they are. */
+function withLocationsOf(source: GraphQLError, target: GraphQLError): GraphQLError {
+  if (source.locations) Object.defineProperty(target, 'locations', { value: source.locations, enumerable: true });
+  return target;
+}
+
+/**
+ * A request graphql-jit refused before running anything (a mutation on a schema without one,
+ * variables of the wrong type): a client error, coded as such, without graphql-jit's internal cause.
+ */
+function asRequestError(error: GraphQLError, code: ErrorCode): GraphQLError {
   if (error.extensions?.code) return error;
-  return new GraphQLError(error.message, { extensions: { code: 'GQL_ERR_BAD_REQUEST' satisfies ErrorCode } });
+  return withLocationsOf(error, new GraphQLError(error.message, { extensions: { code } }));
 }
 
 export type CompiledExecutor = ReturnType<typeof createCompiledExecutor>;

@@ -140,6 +140,9 @@ const clientErrorMessages: Array<[RegExp, ErrorCode]> = [
   [/Document contains more th\w+ \d+ tokens/, 'GQL_ERR_TOO_MANY_TOKENS'],
   [/^Schema is not configured to execute \w+ operation/, 'GQL_ERR_BAD_REQUEST'],
   [/^Operation batching disabled/, 'GQL_ERR_BATCHING_DISABLED'],
+  [/^Unsupported persisted query version/, 'GQL_ERR_BAD_REQUEST'],
+  // Variables coerced by the gateway's executor (or graphql-jit) come without Apollo's BAD_USER_INPUT.
+  [/^Variable "\$\w+" (got invalid value|of required type|of non-null type)/, 'GQL_ERR_BAD_USER_INPUT'],
   [/introspection/i, 'GQL_ERR_INTROSPECTION_DISABLED'],
 ];
 

@@ -69,6 +69,18 @@ describe('GraphQL limits at the gateway (defaults)', () => {
     expect(response.body).toEqual({ errors: [{ message: 'The body is not valid JSON, or it holds a __proto__ or constructor.prototype key.', extensions: { code: 'GEN_ERR_BAD_REQUEST' } }] });
   });
 
+  it.each(['/graphql', '/subgraphs/fees/graphql'])('refuses variables of the wrong type at %s with 400 GQL_ERR_BAD_USER_INPUT, never a 500', async (path) => {
+    const response = await post(server, { query: 'query ($i: FeeQuoteInput!) { feeQuote(input: $i) { quoteId } }', variables: { i: { amountUsd: 'NaN' } } }, path);
+    expect(response.status).toBe(400);
+    expect(codes(response.body)).toEqual(['GQL_ERR_BAD_USER_INPUT']);
+  });
+
+  it('refuses a persisted query of an unknown protocol version with 400 and a code', async () => {
+    const response = await post(server, { extensions: { persistedQuery: { version: 2, sha256Hash: 'abc' } } });
+    expect(response.status).toBe(400);
+    expect(codes(response.body)).toEqual(['GQL_ERR_BAD_REQUEST']);
+  });
+
   it('refuses a batched request (a JSON array of operations) with 400', async () => {
     const response = await server.app.inject({
       method: 'POST',
