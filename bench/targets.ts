@@ -1,38 +1,51 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ApolloGateway, LocalGraphQLDataSource } from '@apollo/gateway';
+import { readFileSync } from 'node:fs';
+import { ApolloGateway, LocalGraphQLDataSource, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
-import Fastify from 'fastify';
+import mercuriusGateway from '@mercuriusjs/gateway';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { loadConfig } from '../platform/config.js';
 import { readSupergraph } from '../gateway/compose.js';
 import { createBaseServices, createPlatformServices } from '../gateway/platform-services.js';
-import { buildServer } from '../gateway/server.js';
 import { buildSubgraphs, SUBGRAPH_NAMES } from '../gateway/subgraphs.js';
 import { createRequestContext } from '../platform/request-context.js';
 import { systemClock } from '../platform/clock.js';
 
 /**
- * One benchmark target per child process, so the load generator never shares a core's event loop
- * with the server it measures. Prints `{"port": N}` once listening.
+ * The baselines, one per child process (bench/processes.ts spawns them, pinned to the server core),
+ * so the load generator never shares an event loop with what it measures. Each prints
+ * `listening on http://127.0.0.1:<port>` once it listens, like gateway/main.ts does.
+ *
+ *   targets.ts bare-fastify <routes.json>   the captured rail responses, from bare Fastify routes
+ *   targets.ts naive-apollo                 @apollo/server + @apollo/gateway over in-process subgraphs
+ *   targets.ts stock-apollo-gateway         @apollo/gateway + RemoteGraphQLDataSource to SUBGRAPH_URLS
+ *   targets.ts mercurius-gateway <a,b>      @mercuriusjs/gateway over the named services of SUBGRAPH_URLS
  */
-const benchConfig = () =>
-  loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'srg-bench-')), LOG_LEVEL: 'silent', PORT: '0' });
 
-async function startRail(): Promise<number> {
-  const server = await buildServer({ config: benchConfig() });
-  await server.app.listen({ port: 0, host: '127.0.0.1' });
-  return (server.app.server.address() as { port: number }).port;
+/** One route of the bare Fastify baseline: the rail's response, captured at the same method and path. */
+export interface BareRoute {
+  method: 'GET' | 'POST';
+  /** Path without the query string (Fastify routes on the path). */
+  path: string;
+  body: string;
 }
 
-/** A bare Fastify route returning the JSON of one real quote: the ceiling for any REST handler. */
-async function startBareFastify(body: string): Promise<number> {
-  const app = Fastify();
-  const payload = JSON.parse(body) as unknown;
-  app.get('/stability/quote', async () => payload);
+const benchConfig = () => loadConfig({ DATA_DIR: process.env.DATA_DIR, LOG_LEVEL: 'silent', PORT: '0' });
+
+async function listen(app: FastifyInstance): Promise<number> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   return (app.server.address() as { port: number }).port;
+}
+
+/** Bare Fastify routes returning the JSON of real rail responses: the ceiling for any REST handler. */
+async function startBareFastify(routesFile: string): Promise<number> {
+  const routes = JSON.parse(readFileSync(routesFile, 'utf8')) as BareRoute[];
+  const app = Fastify();
+  for (const route of routes) {
+    const payload = JSON.parse(route.body) as unknown;
+    app.route({ method: route.method, url: route.path, handler: async () => payload });
+  }
+  return listen(app);
 }
 
 /** What a first attempt looks like: Apollo defaults, LocalGraphQLDataSource, standalone server. */
@@ -52,20 +65,57 @@ async function startNaiveApollo(): Promise<number> {
   return Number(new URL(url).port);
 }
 
-process.once('SIGTERM', () => process.exit(0));
-
-async function main(): Promise<void> {
-  const [kind, argument] = process.argv.slice(2);
-  const port =
-    kind === 'rail' ? await startRail()
-    : kind === 'bare-fastify' ? await startBareFastify(argument ?? '{}')
-    : kind === 'naive-apollo' ? await startNaiveApollo()
-    : Number.NaN;
-  if (Number.isNaN(port)) throw new Error(`unknown target ${kind}`);
-  process.stdout.write(`${JSON.stringify({ port })}\n`);
+/** SUBGRAPH_URLS (`name=url,...`), read with the platform's own parser. */
+function subgraphUrls(): Record<string, string> {
+  return loadConfig({ SUBGRAPH_URLS: process.env.SUBGRAPH_URLS }).gateway.subgraphUrls;
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+/** Stock @apollo/gateway: the checked-in supergraph, RemoteGraphQLDataSource, @apollo/server standalone. */
+async function startStockApolloGateway(): Promise<number> {
+  const urls = subgraphUrls();
+  const gateway = new ApolloGateway({
+    supergraphSdl: readSupergraph(),
+    buildService: ({ name }) => new RemoteGraphQLDataSource({ url: urls[name] }),
+  });
+  const { url } = await startStandaloneServer(new ApolloServer({ gateway }), { listen: { port: 0, host: '127.0.0.1' } });
+  return Number(new URL(url).port);
+}
+
+/** @mercuriusjs/gateway on Fastify, composing the named services from their `_service { sdl }`. */
+async function startMercuriusGateway(names: string): Promise<number> {
+  const urls = subgraphUrls();
+  const services = names.split(',').map((name) => {
+    const url = urls[name];
+    if (!url) throw new Error(`SUBGRAPH_URLS does not name ${name}`);
+    return { name, url };
+  });
+  const app = Fastify();
+  await app.register(mercuriusGateway.default, { gateway: { services } }); // CommonJS: its typings put the plugin at .default (fastify-plugin sets it)
+  return listen(app);
+}
+
+function start(kind: string | undefined, argument: string | undefined): Promise<number> {
+  switch (kind) {
+    case 'bare-fastify':
+      return startBareFastify(argument ?? '');
+    case 'naive-apollo':
+      return startNaiveApollo();
+    case 'stock-apollo-gateway':
+      return startStockApolloGateway();
+    case 'mercurius-gateway':
+      return startMercuriusGateway(argument ?? '');
+    default:
+      return Promise.reject(new Error(`unknown target ${kind}`));
+  }
+}
+
+process.once('SIGTERM', () => process.exit(0));
+
+const [kind, argument] = process.argv.slice(2);
+start(kind, argument).then(
+  (port) => process.stdout.write(`listening on http://127.0.0.1:${port}\n`),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

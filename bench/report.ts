@@ -1,0 +1,195 @@
+import { execFileSync } from 'node:child_process';
+import { cpus, release, totalmem, type } from 'node:os';
+import { COLD_START_TARGET_MS, type ColdStart, type MemoryFigures } from './cold-start.js';
+import type { HostileFigures } from './graphql.js';
+import { CONNECTIONS, SECONDS, WARMUP_SECONDS, type Comparison, type Figures } from './load.js';
+import { ROOT } from './processes.js';
+import { SPLIT_LAYOUT_NOTE, type GatewayRun, type SplitQuery } from './split-layout.js';
+
+/** docs/benchmarks.md (and stdout): what ran where, then one table a section, each figure against its target. */
+
+export const REPORT_PATH = 'docs/benchmarks.md';
+
+const SPLIT_STOCK_TARGET = 3;
+const SPLIT_P99_TARGET_MS = 100;
+
+export interface BenchResults {
+  startedAt: Date;
+  pinning: string;
+  durationSeconds: number;
+  rest: Comparison[];
+  graphql: Comparison[];
+  hostile: HostileFigures;
+  split: SplitQuery[];
+  coldStart: ColdStart;
+  memory: MemoryFigures;
+}
+
+function git(args: readonly string[]): string {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return '';
+  }
+}
+
+/** `git rev-parse --short HEAD`, `+dirty` when the tree has changes (this report aside). */
+export function describeCommit(): string {
+  const commit = git(['rev-parse', '--short', 'HEAD']) || 'unknown';
+  const dirty = git(['status', '--porcelain', '--', '.', `:(exclude)${REPORT_PATH}`]) !== '';
+  return `${commit}${dirty ? '+dirty' : ''}`;
+}
+
+function describeMachine(pinning: string): string[] {
+  const processors = cpus();
+  return [
+    `- CPU: ${processors[0]?.model.trim() ?? 'unknown'} × ${processors.length}`,
+    `- Memory: ${(totalmem() / 1024 ** 3).toFixed(1)} GB`,
+    `- Node: ${process.version}; OS: ${type()} ${release()}`,
+    `- Pinning: ${pinning}`,
+  ];
+}
+
+const rate = (figures: Figures) => Math.round(figures.requestsPerSecond).toLocaleString('en-US');
+const times = (value: number) => `${value.toFixed(2)}x`;
+const verdict = (met: boolean) => (met ? 'met' : '**not met**');
+
+/** A markdown table; each row a list of cells. */
+function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)];
+}
+
+/** Targets checked in the report, for the summary line. */
+class Tally {
+  met = 0;
+  total = 0;
+
+  check(met: boolean): string {
+    this.total += 1;
+    if (met) this.met += 1;
+    return verdict(met);
+  }
+}
+
+/** Rail against a baseline, a row a load: both figures, the ratio, its target and whether it is met. */
+function comparisonTable(first: string, baseline: string, rows: readonly Comparison[], tally: Tally): string[] {
+  return table(
+    [first, 'rail req/s', 'p50 ms', 'p99 ms', `${baseline} req/s`, 'p50 ms', 'p99 ms', `errors (rail/${baseline})`, 'ratio', 'target', 'result'],
+    rows.map((row) => {
+      const ratio = row.rail.requestsPerSecond / row.baseline.requestsPerSecond;
+      const figures = (of: Figures) => [rate(of), String(of.p50), String(of.p99)];
+      const target = row.target === undefined ? ['—', '—'] : [`>= ${times(row.target)}`, tally.check(ratio >= row.target)];
+      return [row.label, ...figures(row.rail), ...figures(row.baseline), `${row.rail.errors}/${row.baseline.errors}`, times(ratio), ...target];
+    }),
+  );
+}
+
+/** A section: its heading, what it compares, then its tables and notes. */
+function section(title: string, intro: readonly string[], body: readonly string[]): string[] {
+  return [`## ${title}`, '', ...intro, '', ...body, ''];
+}
+
+function restSection(rows: readonly Comparison[], tally: Tally): string[] {
+  return section(
+    '1. REST routes vs a bare Fastify route returning the same JSON',
+    ["Each route's real response was captured from the rail first; bare Fastify serves it (parsed once, serialised per request) at the same method and path."],
+    comparisonTable('route', 'bare Fastify', rows, tally),
+  );
+}
+
+function graphQLSection(rows: readonly Comparison[], hostile: HostileFigures, tally: Tally): string[] {
+  return section('2. GraphQL through /graphql (all-in-one rail) vs naive Apollo', ['Naive Apollo: @apollo/server standalone + @apollo/gateway with Apollo defaults and LocalGraphQLDataSource over the same subgraph schemas, in one process.'], [
+    ...comparisonTable('query', 'naive Apollo', rows, tally),
+    '',
+    `Hostile request (issue 6) against the rail: the ${hostile.sizeKb} KB document of 9,000 \`commodities { outlook }\` fields is refused in median ${hostile.medianMs.toFixed(1)} ms (max ${hostile.maxMs.toFixed(1)} ms of 20, status ${hostile.statuses.join(', ')}); GET /health while 10 of them are in flight: ${hostile.healthMs.toFixed(1)} ms, status ${hostile.healthStatus}.`,
+  ]);
+}
+
+function gatewayCells(query: string, run: GatewayRun): string[] {
+  if (!run.figures) return [query, run.gateway, `cannot serve: ${run.problem ?? 'unknown'}`, '', '', ''];
+  return [query, run.gateway, rate(run.figures), String(run.figures.p50), String(run.figures.p99), String(run.figures.errors)];
+}
+
+/** ours / mercurius: against the fees+forecast mercurius, or (flagged) the single-service one. */
+function mercuriusRatio(row: SplitQuery, ours: Figures, tally: Tally): [string, string] {
+  const served = row.mercurius.figures ? row.mercurius : row.mercuriusSingleService;
+  if (!served?.figures) return ['— (mercurius cannot serve it)', 'n/a'];
+  const ratio = ours.requestsPerSecond / served.figures.requestsPerSecond;
+  const against = served === row.mercurius ? '' : ` (vs ${served.gateway})`;
+  return [`${times(ratio)}${against}`, tally.check(ratio > 1)];
+}
+
+function splitRatios(row: SplitQuery, tally: Tally): string[] {
+  const ours = row.ours.figures;
+  if (!ours) return [row.query, 'ours cannot serve it', '', '', '', '', ''];
+  const stock = row.stock.figures ? ours.requestsPerSecond / row.stock.figures.requestsPerSecond : undefined;
+  return [
+    row.query,
+    stock === undefined ? '— (stock cannot serve it)' : times(stock),
+    stock === undefined ? 'n/a' : tally.check(stock >= SPLIT_STOCK_TARGET),
+    ...mercuriusRatio(row, ours, tally),
+    String(ours.p99),
+    tally.check(ours.p99 < SPLIT_P99_TARGET_MS),
+  ];
+}
+
+const SINGLE_SERVICE_NOTE =
+  'Where the federated mercurius gateway cannot serve a query, a mercurius gateway composed of the one subgraph owning the field was measured instead (a single-service gateway: no federation, one fetch) and the ratio is taken against it. ' +
+  "The likely cause: @mercuriusjs/gateway joins the services' SDL and reads it as Federation 1, where one service defines `type Query` and the others `extend type Query`; both subgraphs here are Federation 2 SDL and define `type Query`, and only one definition survives, without an error at composition.";
+
+function splitSection(rows: readonly SplitQuery[], tally: Tally): string[] {
+  const runs = rows.flatMap((row) => [row.ours, row.stock, row.mercurius, ...(row.mercuriusSingleService ? [row.mercuriusSingleService] : [])].map((run) => gatewayCells(row.query, run)));
+  const problems = rows.flatMap((row) => [row.mercurius, row.stock, row.ours].filter((run) => !run.figures).map((run) => `- ${run.gateway} cannot serve ${row.query}: ${run.problem ?? 'unknown'}`));
+  const intro = [
+    'Ours: `gateway/main.ts serve gateway` with SUBGRAPH_URLS. Stock: @apollo/gateway with RemoteGraphQLDataSource and the checked-in supergraph, on @apollo/server standalone. Mercurius: Fastify + @mercuriusjs/gateway with `gateway: { services }` at the subgraph URLs.',
+    `Note: ${SPLIT_LAYOUT_NOTE}.`,
+  ];
+  return section('3. Split layout: one process per subgraph, three gateways over the same subgraph processes', intro, [
+    ...table(['query', 'gateway', 'req/s', 'p50 ms', 'p99 ms', 'errors'], runs),
+    '',
+    ...table(
+      ['query', 'ours / stock', `target >= ${times(SPLIT_STOCK_TARGET)}`, 'ours / mercurius', 'target > 1x', 'ours p99 ms', `target < ${SPLIT_P99_TARGET_MS} ms`],
+      rows.map((row) => splitRatios(row, tally)),
+    ),
+    ...(problems.length > 0 ? ['', ...problems] : []),
+    ...(rows.some((row) => row.mercuriusSingleService) ? ['', SINGLE_SERVICE_NOTE] : []),
+  ]);
+}
+
+function startSection(coldStart: ColdStart, memory: MemoryFigures, tally: Tally): string[] {
+  const target = `< ${COLD_START_TARGET_MS / 1000} s`;
+  const cold =
+    coldStart.ms === undefined
+      ? [`did not answer: ${coldStart.problem ?? 'unknown'}`, target, tally.check(false)]
+      : [`${(coldStart.ms / 1000).toFixed(2)} s${coldStart.selfReported ? ` (its own log: "${coldStart.selfReported}")` : ''}`, target, tally.check(coldStart.ms < COLD_START_TARGET_MS)];
+  const intro = ['The cold start ran first, with nothing else running (pinned to the server core like every server when pinning is on); tsx\'s transform cache and the OS file cache were as earlier runs left them.'];
+  return section('4. Cold start and memory', intro, table(['figure', 'value', 'target', 'result'], [
+    ['cold `npm start` (`tsx gateway/main.ts`, fresh DATA_DIR, NODE_ENV unset, key generated) to the first GET /health 200, polled every 50 ms', ...cold],
+    ['VmRSS of the all-in-one rail after start, before load', `${memory.idleMb.toFixed(0)} MB`, '—', '—'],
+    [`highest VmRSS of the all-in-one rail during sections 1-2 (sampled every 100 ms, ${memory.samples} samples)`, `${memory.maxMb.toFixed(0)} MB`, '—', '—'],
+  ]));
+}
+
+export function renderReport(results: BenchResults): string {
+  const tally = new Tally();
+  const sections = [
+    restSection(results.rest, tally),
+    graphQLSection(results.graphql, results.hostile, tally),
+    splitSection(results.split, tally),
+    startSection(results.coldStart, results.memory, tally),
+  ];
+  return [
+    '# Benchmarks',
+    '',
+    'Written by `npm run bench` (bench/run.ts) from one run; figures, not assertions (CI never runs the bench). Re-run it to refresh this file.',
+    '',
+    `- Date: ${results.startedAt.toISOString()}`,
+    `- Commit: ${describeCommit()}`,
+    ...describeMachine(results.pinning),
+    `- Method: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per figure after a ${WARMUP_SECONDS} s warm-up of the same load, loopback 127.0.0.1; every server a process of its own, measured one at a time; the run took ${Math.round(results.durationSeconds)} s`,
+    '- Servers: the all-in-one rail is `gateway/main.ts` with NODE_ENV=production and LOG_LEVEL=warn, like the baselines (bench/targets.ts) in production mode',
+    `- Targets met: ${tally.met} of ${tally.total}`,
+    '',
+    ...sections.flat(),
+  ].join('\n');
+}
