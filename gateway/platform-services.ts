@@ -1,5 +1,8 @@
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
+import { createRailChain, type RailChain } from '../platform/chain/index.js';
+import { deployRailContracts } from '../contracts/deploy.js';
+import { feeParameters } from '../subgraphs/fees/data/index.js';
 import { claimDataDir, type DataDirClaim } from '../platform/data-dir.js';
 import { openDatabase, pgliteFolder, type DatabaseHandle } from '../platform/db.js';
 import { createHealth } from '../platform/health.js';
@@ -17,6 +20,8 @@ export interface PlatformOverrides {
   logger?: Logger;
   /** An open database; the caller then owns closing it. */
   database?: DatabaseHandle;
+  /** A chain of the caller's (tests share one embedded chain); the caller then owns closing it. */
+  chain?: RailChain;
   /** Told each step of the start, for the console of `npm start`. */
   progress?: (message: string) => void;
 }
@@ -64,11 +69,13 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
       database,
       signer,
       synthesiser: createSynthesiser(config, base.clock, base.logger),
+      chain: overrides.chain ?? createRailChain(config, (embedded) => deployRailContracts(embedded, feeParameters)),
     };
     services.health.register({ name: 'database', check: () => database.ping() });
     return {
       services,
       async close() {
+        if (!overrides.chain) await services.chain.close();
         if (!overrides.database) await database.close();
         await claim?.release();
       },

@@ -38,3 +38,23 @@ describe('configuration', () => {
     expect(doc).toBe(renderConfigurationMarkdown());
   });
 });
+
+describe('chain and contract configuration', () => {
+  it.each([
+    ['0x5FbDB2315678afecb367f032d93F642f64180aa3', '0x5FbDB2315678afecb367f032d93F642f64180aa3'],
+    ['0x5fbdb2315678afecb367f032d93f642f64180aa3', '0x5FbDB2315678afecb367f032d93F642f64180aa3'],
+  ])('accepts the address %s and keeps its checksummed form', (given, kept) => {
+    expect(loadConfig({ CONTRACT_ROUTER: given }).contracts.router).toBe(kept);
+  });
+
+  it.each(['0x123', 'router', '0x5FBdb2315678afecb367f032d93F642f64180aa3', '5FbDB2315678afecb367f032d93F642f64180aa3'])('refuses the malformed address %s at start, naming the variable', (given) => {
+    expect(() => loadConfig({ CONTRACT_TOKEN: given })).toThrow(ConfigError);
+    expect(() => loadConfig({ CONTRACT_TOKEN: given })).toThrow(/CONTRACT_TOKEN: must be an EVM address/);
+  });
+
+  it('refuses a private key that is not 32 bytes of hex, without repeating it', () => {
+    const attempt = () => loadConfig({ RAIL_PRIVATE_KEY: '0xdeadbeef' });
+    expect(attempt).toThrow(/RAIL_PRIVATE_KEY: must be 0x and 64 hex digits/);
+    expect(attempt).not.toThrow(/deadbeef/);
+  });
+});

@@ -1,3 +1,4 @@
+import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 
 /**
@@ -22,6 +23,9 @@ function variable<S extends z.ZodType>(env: string, schema: S, doc: string, defa
 const booleanText = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const milliseconds = (fallback: number) => z.coerce.number().int().positive().max(3_600_000).default(fallback);
 const positiveCount = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** An EVM address: 0x and 40 hex digits; a mixed-case one must carry a valid EIP-55 checksum. */
+const evmAddress = z.string().refine((value) => isAddress(value, { strict: true }), 'must be an EVM address (0x + 40 hex digits, EIP-55 checksum when mixed-case)').transform((value) => getAddress(value));
+const privateKeyHex = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x and 64 hex digits');
 const sqlIdentifier = z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier');
 
 /** `name=url,name=url`; which names exist is the gateway's registry's business, not the config's. */
@@ -89,12 +93,18 @@ export const configVariables = {
     listSizeEstimate: variable('GRAPHQL_LIST_SIZE_ESTIMATE', positiveCount(20), 'items assumed in a list of unknown length when estimating cost'),
     maxResponseBytes: variable('GRAPHQL_MAX_RESPONSE_BYTES', positiveCount(4 * 1024 * 1024), 'largest GraphQL response body'),
   },
+  chain: {
+    rpcUrl: variable('RPC_URL', z.url().optional(), 'JSON-RPC endpoint of Base (chainId 8453); unset runs the embedded in-process EVM with the contracts deployed at start', 'unset (embedded EVM)'),
+    privateKey: variable('RAIL_PRIVATE_KEY', privateKeyHex.optional(), 'the key the rail signs its transactions with on `RPC_URL` (0x + 64 hex digits)', 'unset (read-only)'),
+    timeoutMs: variable('RPC_TIMEOUT_MS', milliseconds(5_000), 'longest wait for one JSON-RPC call'),
+  },
   contracts: {
-    token: variable('CONTRACT_TOKEN', z.string().optional(), 'address of the rail token the manifest advertises', 'unset (null)'),
-    esgOracle: variable('CONTRACT_ESG_ORACLE', z.string().optional(), 'address of the ESG oracle contract', 'unset (null)'),
-    redistribution: variable('CONTRACT_REDISTRIBUTION', z.string().optional(), 'address of the redistribution contract', 'unset (null)'),
-    stabilityPID: variable('CONTRACT_STABILITY_PID', z.string().optional(), 'address of the stability PID contract', 'unset (null)'),
-    basketPeg: variable('CONTRACT_BASKET_PEG', z.string().optional(), 'address of the basket peg contract', 'unset (null)'),
+    token: variable('CONTRACT_TOKEN', evmAddress.optional(), 'address of the rail token (USDC on Base); embedded: the deployed token', 'unset (null, or the embedded deployment)'),
+    router: variable('CONTRACT_ROUTER', evmAddress.optional(), 'address of the settlement router; embedded: the deployed router', 'unset (null, or the embedded deployment)'),
+    esgOracle: variable('CONTRACT_ESG_ORACLE', evmAddress.optional(), 'address of the ESG oracle contract', 'unset (null)'),
+    redistribution: variable('CONTRACT_REDISTRIBUTION', evmAddress.optional(), 'address of the redistribution contract', 'unset (null)'),
+    stabilityPID: variable('CONTRACT_STABILITY_PID', evmAddress.optional(), 'address of the stability PID contract', 'unset (null)'),
+    basketPeg: variable('CONTRACT_BASKET_PEG', evmAddress.optional(), 'address of the basket peg contract', 'unset (null)'),
   },
   forecast: {
     live: variable('FORECAST_LIVE', booleanText.default(false), 'fetch live climate data (Open-Meteo, NASA EONET, GDACS, US Drought Monitor, FRED)'),

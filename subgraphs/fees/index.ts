@@ -21,6 +21,8 @@ export function build(platform: PlatformServices): Subgraph {
     ids: platform.ids,
     store,
     ledger: { record: (quote) => issuedQuotes.enqueue(quote) },
+    chain: platform.chain,
+    chainTimeoutMs: platform.config.chain.timeoutMs,
     contracts: {
       token: contracts.token ?? null,
       esgOracle: contracts.esgOracle ?? null,

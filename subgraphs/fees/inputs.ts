@@ -87,7 +87,11 @@ export const esgQuoteQuerySchema = z.strictObject({
 
 export const esgQuoteBodySchema = z.strictObject({ amountUsd, esgScore: esgScore.optional() });
 
+/** GET /verify-fees: amountUsd, hasFx (default false), esgScore (default 50); the standard volume tier. */
+export const verifyFeesQuerySchema = quoteQuerySchema.pick({ amountUsd: true, hasFx: true, esgScore: true });
+
 export type QuoteRequest = z.infer<typeof quoteBodySchema>;
+export type VerifyFeesRequest = z.infer<typeof verifyFeesQuerySchema>;
 export type EsgQuoteRequest = z.infer<typeof esgQuoteBodySchema>;
 
 /** A valid request, returned with every 400 of the quote endpoints (Document 1 §2, error body). */

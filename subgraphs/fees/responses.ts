@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EsgFeeSchedule, EsgQuote, FeeSchedule, Manifest, Quote } from './domain/index.js';
+import type { FeeVerification } from './fee-verification.js';
 
 /**
  * Response shapes of the REST paths (Document 1 §2): the serialisers and the OpenAPI documents.
@@ -197,6 +198,27 @@ export const esgFeeScheduleResponseSchema = z.object({
   tiers: z.array(esgFeeTier),
 });
 
+const baseUnitAmount = z.string().regex(/^\d+$/).describe('USDC base units (6 decimals), as a decimal string');
+const feeAmounts = {
+  core: baseUnitAmount,
+  fx: baseUnitAmount,
+  esg: baseUnitAmount,
+  license: baseUnitAmount,
+  total: baseUnitAmount,
+  net: baseUnitAmount,
+};
+
+/** GET /stability/verify-fees (Document 1 §"Fee verification"; the nested objects and nulls: decision 0009). */
+export const verifyFeesResponseSchema = z.object({
+  schema: z.string(),
+  timestamp,
+  offChain: z.object({ ...feeAmounts, totalBps: z.number() }),
+  onChain: z.object({ ...feeAmounts, router: z.string(), chainId: z.number().int(), blockNumber: z.string() }).nullable(),
+  onChainError: z.string().nullable(),
+  feesMatch: z.boolean().nullable(),
+  note: z.string(),
+});
+
 /** True when each of A and B is assignable to the other. */
 type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Compiles only when T is `true`: a type-level assertion. */
@@ -209,4 +231,5 @@ export type ResponseSchemasMatchTheDomain = [
   Assert<MutuallyAssignable<z.infer<typeof manifestResponseSchema>, Manifest>>,
   Assert<MutuallyAssignable<z.infer<typeof feeScheduleResponseSchema>, FeeSchedule>>,
   Assert<MutuallyAssignable<z.infer<typeof esgFeeScheduleResponseSchema>, EsgFeeSchedule>>,
+  Assert<MutuallyAssignable<z.infer<typeof verifyFeesResponseSchema>, FeeVerification>>,
 ];

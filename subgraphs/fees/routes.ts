@@ -10,6 +10,7 @@ import {
   quoteBodySchema,
   quoteQuerySchema,
   quoteRequestExample,
+  verifyFeesQuerySchema,
 } from './inputs.js';
 import {
   esgFeeScheduleResponseSchema,
@@ -18,6 +19,7 @@ import {
   manifestResponseSchema,
   quoteErrorSchema,
   quoteResponseSchema,
+  verifyFeesResponseSchema,
 } from './responses.js';
 import type { FeesService } from './service.js';
 
@@ -61,6 +63,17 @@ function stabilityRoutes(service: FeesService): FastifyPluginAsync {
       '/stability/quote',
       { schema: { summary: 'Fee quote (JSON body)', body: quoteBodySchema, response: { 200: quoteResponseSchema, 400: quoteErrorSchema } } },
       async (request) => service.issueQuote(request.body),
+    );
+    app.get(
+      '/stability/verify-fees',
+      {
+        schema: {
+          summary: 'The off-chain quote against the settlement router previewFees',
+          querystring: verifyFeesQuerySchema,
+          response: { 200: verifyFeesResponseSchema, 400: quoteErrorSchema },
+        },
+      },
+      async (request) => service.verifyFees(request.query),
     );
   };
 }

@@ -8,11 +8,14 @@ import {
   buildManifest,
   buildQuote,
   checkQuoteId,
+  computeFees,
   looksLikeQuoteId,
   QUOTE_NONCE_HEX_LENGTH,
 } from './domain/index.js';
 import { competitiveBenchmarks, feeParameters } from './data/index.js';
-import type { EsgQuoteRequest, QuoteRequest } from './inputs.js';
+import { FEE_VERIFICATION_SCHEMA, feesAgree, offChainAmounts, readOnChainFees, type FeeVerification } from './fee-verification.js';
+import type { EsgQuoteRequest, QuoteRequest, VerifyFeesRequest } from './inputs.js';
+import type { RailChain } from '../../platform/chain/index.js';
 import type { FeeStore } from './store.js';
 
 /** Where issued quotes go for the audit trail: accepted at once, written later (decision 0001). */
@@ -33,6 +36,10 @@ export const STABILITY_ENDPOINTS: StabilityEndpoints = {
 const STABILITY_CAPABILITIES = ['manifest', 'fee-schedule', 'fee-quote', 'openapi'];
 
 export interface FeesServiceDeps {
+  /** The rail the router is read from (GET /verify-fees); undefined: no chain at all. */
+  chain?: RailChain;
+  /** Longest wait for the chain's answer. */
+  chainTimeoutMs?: number;
   clock: Clock;
   signer: QuoteSigner;
   /** Reads the ledger (`quote(quoteId)`). */
@@ -47,6 +54,12 @@ export interface FeesServiceDeps {
 function drawQuoteNonce(ids: IdSource): string {
   return Buffer.from(ids.token(QUOTE_NONCE_HEX_LENGTH / 2), 'base64url').toString('hex');
 }
+
+const ROUTER_NOT_DEPLOYED = 'The settlement router is not deployed on this rail (set CONTRACT_ROUTER with RPC_URL, or run the embedded chain).';
+const RPC_UNREACHABLE = 'The rail did not answer previewFees in time; the on-chain fees are unknown.';
+const NOTE_MATCH = 'The router computes the same fees to the base unit: settlement may proceed.';
+const NOTE_MISMATCH = 'The router computes different fees: do not settle against this quote; the router parameters differ from the published fee schedule.';
+const NOTE_UNVERIFIED = 'The fees could not be checked on chain; feesMatch is null, not false. Retry before settling.';
 
 /** Omitted esgScore takes the spec's schema default (docs/decisions/0003-esg-score-default.md). */
 function resolveEsgScore(esgScore: number | undefined): { esgScore: number; source: EsgScoreSource } {
@@ -108,6 +121,22 @@ export function createFeesService(deps: FeesServiceDeps) {
       return buildEsgQuote({ amountUsd: request.amountUsd, esgScore }, source, deps.clock.now(), feeParameters);
     },
     esgFeeSchedule: () => buildEsgFeeSchedule(deps.clock.now(), feeParameters),
+    /** The off-chain fees of these terms against the settlement router's previewFees (decision 0009). */
+    async verifyFees(request: VerifyFeesRequest): Promise<FeeVerification> {
+      const { terms } = toQuoteTerms(request);
+      const offChain = offChainAmounts(computeFees(terms, feeParameters));
+      const base = { schema: FEE_VERIFICATION_SCHEMA, timestamp: deps.clock.now().toISOString(), offChain };
+      if (!deps.chain) return { ...base, onChain: null, onChainError: ROUTER_NOT_DEPLOYED, feesMatch: null, note: NOTE_UNVERIFIED };
+      let onChain: Awaited<ReturnType<typeof readOnChainFees>>;
+      try {
+        onChain = await readOnChainFees(deps.chain, terms, deps.chainTimeoutMs ?? 5000);
+      } catch {
+        return { ...base, onChain: null, onChainError: RPC_UNREACHABLE, feesMatch: null, note: NOTE_UNVERIFIED };
+      }
+      if (onChain === 'not-deployed') return { ...base, onChain: null, onChainError: ROUTER_NOT_DEPLOYED, feesMatch: null, note: NOTE_UNVERIFIED };
+      const feesMatch = feesAgree(offChain, onChain);
+      return { ...base, onChain, onChainError: null, feesMatch, note: feesMatch ? NOTE_MATCH : NOTE_MISMATCH };
+    },
   };
 }
 

@@ -1,0 +1,68 @@
+import { createPublicClient, http, type Address, type PublicClient } from 'viem';
+import { base } from 'viem/chains';
+import type { Config } from '../config.js';
+import { startEmbeddedChain, type EmbeddedChain } from './embedded-chain.js';
+
+export interface RailContractAddresses {
+  token: Address | null;
+  router: Address | null;
+}
+
+export interface ChainConnection {
+  mode: 'embedded' | 'rpc';
+  publicClient: PublicClient;
+  contracts: RailContractAddresses;
+  /** The embedded chain itself (its funded accounts, its provider); undefined on RPC_URL. */
+  embedded: EmbeddedChain | undefined;
+}
+
+/** Deploys the rail's contracts on a fresh embedded chain (contracts/deploy.ts, given by the caller). */
+export type DeployContracts = (chain: EmbeddedChain) => Promise<RailContractAddresses>;
+
+export interface RailChain {
+  mode: 'embedded' | 'rpc';
+  /** Connects once (embedded: starts the EVM and deploys the contracts); later calls share it. */
+  connect(): Promise<ChainConnection>;
+  close(): Promise<void>;
+}
+
+/**
+ * The rail's chain: Base through RPC_URL with the contract addresses of the configuration, or by
+ * default the embedded in-process EVM with the contracts deployed at its start. The connection is
+ * made on first use, so a process that never touches the chain never starts one.
+ */
+export function createRailChain(config: Config, deploy: DeployContracts): RailChain {
+  const { rpcUrl, timeoutMs } = config.chain;
+  let connection: Promise<ChainConnection> | undefined;
+
+  async function connectEmbedded(): Promise<ChainConnection> {
+    const embedded = await startEmbeddedChain();
+    try {
+      return { mode: 'embedded', publicClient: embedded.publicClient, contracts: await deploy(embedded), embedded };
+    } catch (error) {
+      await embedded.close();
+      throw error;
+    }
+  }
+
+  function connectRpc(url: string): ChainConnection {
+    const publicClient = createPublicClient({ chain: base, transport: http(url, { timeout: timeoutMs, retryCount: 0 }) }) as PublicClient;
+    return { mode: 'rpc', publicClient, contracts: { token: config.contracts.token ?? null, router: config.contracts.router ?? null }, embedded: undefined };
+  }
+
+  return {
+    mode: rpcUrl ? 'rpc' : 'embedded',
+    connect() {
+      connection ??= rpcUrl ? Promise.resolve(connectRpc(rpcUrl)) : connectEmbedded();
+      // A failed start may be retried by the next caller.
+      connection.catch(() => {
+        connection = undefined;
+      });
+      return connection;
+    },
+    async close() {
+      const open = await connection?.catch(() => undefined);
+      await open?.embedded?.close();
+    },
+  };
+}
