@@ -2,6 +2,7 @@ import { loadConfig } from '../platform/config.js';
 import { describeErrorForLog } from '../platform/log.js';
 import { buildServer, type BuiltServer, type ServerOptions } from './server.js';
 import { isSubgraphName, SUBGRAPH_NAMES } from './subgraphs.js';
+import { DEVELOPMENT_MNEMONIC } from '../platform/chain/embedded-chain.js';
 
 /**
  * Entry point.
@@ -44,14 +45,33 @@ function describeStartFailure(error: unknown): string {
   return lines.join('\n');
 }
 
+/**
+ * With no RPC_URL, a process serving subgraphs starts the embedded EVM and deploys the contracts
+ * before it listens, and prints what an outside wallet needs: the addresses and the funded accounts.
+ */
+async function connectEmbeddedRail(server: BuiltServer, progress: (message: string) => void): Promise<string> {
+  const chain = server.platform?.chain;
+  if (!chain || chain.mode !== 'embedded') return '';
+  progress('starting the embedded EVM (chainId 8453) and deploying the token and the settlement router');
+  const { contracts, embedded } = await chain.connect();
+  const accounts = (embedded?.accounts ?? []).map((account, index) => `    #${index} ${account.address}`);
+  return [
+    '',
+    `  rail         embedded EVM, chainId 8453: token ${contracts.token}, router ${contracts.router}`,
+    `  accounts     funded with 1,000,000 rUSD each, from the public test mnemonic "${DEVELOPMENT_MNEMONIC}" (development only):`,
+    ...accounts,
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
   const startedAt = Date.now();
   const config = loadConfig();
   const progress = (message: string) => console.log(`starting: ${message}`);
   progress('loading the subgraphs and the supergraph');
   const server = await buildServer({ config, progress, ...optionsFromArguments(process.argv.slice(2)) });
+  const rail = await connectEmbeddedRail(server, progress);
   const address = await server.app.listen({ port: config.server.port, host: config.server.host });
-  console.log(`${banner(server, address)}\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  console.log(`${banner(server, address)}${rail}\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

@@ -25,7 +25,6 @@ const milliseconds = (fallback: number) => z.coerce.number().int().positive().ma
 const positiveCount = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 /** An EVM address: 0x and 40 hex digits; a mixed-case one must carry a valid EIP-55 checksum. */
 const evmAddress = z.string().refine((value) => isAddress(value, { strict: true }), 'must be an EVM address (0x + 40 hex digits, EIP-55 checksum when mixed-case)').transform((value) => getAddress(value));
-const privateKeyHex = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x and 64 hex digits');
 const sqlIdentifier = z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier');
 
 /** `name=url,name=url`; which names exist is the gateway's registry's business, not the config's. */
@@ -95,7 +94,6 @@ export const configVariables = {
   },
   chain: {
     rpcUrl: variable('RPC_URL', z.url().optional(), 'JSON-RPC endpoint of Base (chainId 8453); unset runs the embedded in-process EVM with the contracts deployed at start', 'unset (embedded EVM)'),
-    privateKey: variable('RAIL_PRIVATE_KEY', privateKeyHex.optional(), 'the key the rail signs its transactions with on `RPC_URL` (0x + 64 hex digits)', 'unset (read-only)'),
     timeoutMs: variable('RPC_TIMEOUT_MS', milliseconds(5_000), 'longest wait for one JSON-RPC call'),
   },
   contracts: {

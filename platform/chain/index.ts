@@ -23,6 +23,8 @@ export interface RailChain {
   mode: 'embedded' | 'rpc';
   /** Connects once (embedded: starts the EVM and deploys the contracts); later calls share it. */
   connect(): Promise<ChainConnection>;
+  /** The connection once made, else undefined (never starts one). */
+  current(): ChainConnection | undefined;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export interface RailChain {
 export function createRailChain(config: Config, deploy: DeployContracts): RailChain {
   const { rpcUrl, timeoutMs } = config.chain;
   let connection: Promise<ChainConnection> | undefined;
+  let connected: ChainConnection | undefined;
 
   async function connectEmbedded(): Promise<ChainConnection> {
     const embedded = await startEmbeddedChain();
@@ -54,12 +57,18 @@ export function createRailChain(config: Config, deploy: DeployContracts): RailCh
     mode: rpcUrl ? 'rpc' : 'embedded',
     connect() {
       connection ??= rpcUrl ? Promise.resolve(connectRpc(rpcUrl)) : connectEmbedded();
-      // A failed start may be retried by the next caller.
-      connection.catch(() => {
-        connection = undefined;
-      });
+      connection.then(
+        (made) => {
+          connected = made;
+        },
+        // A failed start may be retried by the next caller.
+        () => {
+          connection = undefined;
+        },
+      );
       return connection;
     },
+    current: () => connected,
     async close() {
       const open = await connection?.catch(() => undefined);
       await open?.embedded?.close();

@@ -85,7 +85,8 @@ export function createFeesService(deps: FeesServiceDeps) {
         now: deps.clock.now(),
         parameters: feeParameters,
         network: BASE_NETWORK,
-        contracts: deps.contracts,
+        // The configured token, else the embedded rail's deployed one once the rail is up.
+        contracts: { ...deps.contracts, token: deps.contracts.token ?? deps.chain?.current()?.contracts.token ?? null },
         endpoints: STABILITY_ENDPOINTS,
         capabilities: STABILITY_CAPABILITIES,
       });

@@ -38,6 +38,13 @@ describe('GET /stability/verify-fees on the embedded rail', () => {
     });
   }, 30_000);
 
+  it('advertises the embedded rail\'s deployed token in the manifest once the rail is up', async () => {
+    const { contracts } = await server.platform!.chain.connect();
+    const manifest = (await server.app.inject({ method: 'GET', url: '/stability/manifest' })).json<{ contracts: { token: string | null } }>();
+    expect(manifest.contracts.token).toBe(contracts.token);
+    expect(manifest.contracts.token).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  });
+
   it('agrees for any terms (amount, FX, ESG score with 6 decimals), defaults included', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 2_000_000_000 }), fc.option(fc.boolean()), fc.option(fc.integer({ min: 0, max: 100_000_000 })), async (cents, hasFx, esgMicros) => {
