@@ -1,4 +1,4 @@
-import { parseUnits, type Address } from 'viem';
+import { getAddress, parseUnits, type Address } from 'viem';
 import type { EmbeddedChain } from '../platform/chain/embedded-chain.js';
 import type { FeeParameters } from '../subgraphs/fees/domain/index.js';
 import { railUSDAbi, railUSDBytecode } from './artifacts/RailUSD.js';
@@ -33,7 +33,7 @@ async function deploy(chain: EmbeddedChain, request: Parameters<ReturnType<Embed
   const hash = await chain.walletFor(chain.accounts[0]!).deployContract(request);
   const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
   if (!receipt.contractAddress) throw new Error('deployment produced no contract address');
-  return receipt.contractAddress;
+  return getAddress(receipt.contractAddress);
 }
 
 /**
