@@ -90,6 +90,9 @@ export const esgQuoteBodySchema = z.strictObject({ amountUsd, esgScore: esgScore
 /** GET /verify-fees: amountUsd, hasFx (default false), esgScore (default 50); the standard volume tier. */
 export const verifyFeesQuerySchema = quoteQuerySchema.pick({ amountUsd: true, hasFx: true, esgScore: true });
 
+/** The same terms as a GraphQL input (feeVerification). */
+export const verifyFeesBodySchema = quoteBodySchema.pick({ amountUsd: true, hasFx: true, esgScore: true });
+
 export type QuoteRequest = z.infer<typeof quoteBodySchema>;
 export type VerifyFeesRequest = z.infer<typeof verifyFeesQuerySchema>;
 export type EsgQuoteRequest = z.infer<typeof esgQuoteBodySchema>;

@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors.js';
 import { parseGraphQLInput } from '../../platform/graphql.js';
 import { DecimalScalar } from '../../platform/scalars.js';
 import { looksLikeQuoteId, type Quote } from './domain/index.js';
-import { esgQuoteBodySchema, quoteBodySchema } from './inputs.js';
+import { esgQuoteBodySchema, quoteBodySchema, verifyFeesBodySchema } from './inputs.js';
 import type { FeesService } from './service.js';
 
 export interface FeesContext {
@@ -41,6 +41,8 @@ export function createFeesResolvers(service: FeesService) {
       quote: (_: unknown, args: { quoteId: string }, context: FeesContext) => context.quoteById.load(checkedQuoteId(args.quoteId)),
       esgFeeQuote: (_: unknown, args: { input: Record<string, unknown> }) => service.esgQuote(parseGraphQLInput(esgQuoteBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
       esgFeeSchedule: () => service.esgFeeSchedule(),
+      feeVerification: (_: unknown, args: { input: Record<string, unknown> }) =>
+        service.verifyFees(parseGraphQLInput(verifyFeesBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
     },
     Quote: {
       /** A reference from another subgraph with a malformed id resolves to no quote, without a query. */

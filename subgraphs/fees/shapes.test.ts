@@ -12,6 +12,7 @@ import {
   feeScheduleResponseSchema,
   manifestResponseSchema,
   quoteResponseSchema,
+  verifyFeesResponseSchema,
 } from './responses.js';
 import { createFeesService } from './service.js';
 
@@ -30,6 +31,7 @@ const pairs: Array<{ path: string; graphQLType: string; response: z.ZodType }> =
   { path: 'GET /stability/fee-schedule', graphQLType: 'FeeSchedule', response: feeScheduleResponseSchema },
   { path: 'GET /esg/quote', graphQLType: 'EsgFeeQuote', response: esgQuoteResponseSchema },
   { path: 'GET /esg/fee-schedule', graphQLType: 'EsgFeeSchedule', response: esgFeeScheduleResponseSchema },
+  { path: 'GET /stability/verify-fees', graphQLType: 'FeeVerification', response: verifyFeesResponseSchema },
 ];
 
 describe('REST response schemas and GraphQL types describe one shape', () => {

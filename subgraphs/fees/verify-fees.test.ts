@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlementRouterAbi } from '../../contracts/artifacts/SettlementRouter.js';
 import { routerFeeArguments } from '../../contracts/deploy.js';
-import { startTestServer, type TestServer } from '../../test/helpers.js';
+import { graphql, startTestServer, type TestServer } from '../../test/helpers.js';
 import { feeParameters } from './data/index.js';
 
 type Verification = Record<string, unknown> & { offChain: Record<string, string>; onChain: Record<string, string> | null };
@@ -43,6 +43,19 @@ describe('GET /stability/verify-fees on the embedded rail', () => {
     const manifest = (await server.app.inject({ method: 'GET', url: '/stability/manifest' })).json<{ contracts: { token: string | null } }>();
     expect(manifest.contracts.token).toBe(contracts.token);
     expect(manifest.contracts.token).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  });
+
+  it('answers the same through GraphQL (feeVerification)', async () => {
+    const rest = (await verify('amountUsd=2500&hasFx=true&esgScore=80')).body;
+    const result = await graphql<{ feeVerification: Record<string, unknown> }>(
+      server,
+      '{ feeVerification(input: { amountUsd: 2500, hasFx: true, esgScore: 80 }) { schema offChain { core fx esg license total net totalBps } onChain { core fx esg license total net router chainId } onChainError feesMatch note } }',
+      {},
+      '/subgraphs/fees/graphql',
+    );
+    expect(result.errors).toBeUndefined();
+    const { blockNumber: _blockNumber, ...onChain } = rest.onChain ?? {};
+    expect(result.data?.feeVerification).toEqual({ schema: rest.schema, offChain: rest.offChain, onChain, onChainError: null, feesMatch: true, note: rest.note });
   });
 
   it('agrees for any terms (amount, FX, ESG score with 6 decimals), defaults included', async () => {
