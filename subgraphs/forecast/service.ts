@@ -3,35 +3,53 @@ import { AppError } from '../../platform/errors.js';
 import { clip, echo } from '../../platform/echo.js';
 import type { Synthesiser } from '../../platform/synthesis.js';
 import {
-  buildCalendar,
-  buildCommodityOutlook,
-  buildHeatCheck,
-  buildTcfdReport,
-  rankRegions,
-  runScenario,
-  stressPortfolio,
+  portfolioStressFrom,
+  scenarioResultFrom,
+  tcfdReportFrom,
   type CommodityOutlook,
-  type ForecastContext,
   type ForecastDataset,
 } from './domain/index.js';
-import { COMMODITY_SYMBOLS, type CommoditySymbol, type DataQuality } from './domain/types.js';
+import { COMMODITY_SYMBOLS, type CommoditySymbol, type DataQuality, type ScenarioId } from './domain/types.js';
 import type { PortfolioBody, ScenarioBody, TcfdBody } from './inputs.js';
+import { createLatestVersionCache, type Assess, type VersionAnswers } from './version-answers.js';
+
+/** Names one dataset as loaded: the snapshot, or one live refresh. */
+export type DatasetVersion = string;
+
+interface DatasetLoad {
+  dataset: ForecastDataset;
+  dataQuality: DataQuality;
+}
+
+/**
+ * Loads of the same version hold the same dataset, quality and evaluation instant, so whatever is
+ * computed from one serves every request on that version (decision 0104).
+ */
+export interface VersionedLoad extends DatasetLoad {
+  version: DatasetVersion;
+  /** The instant the model is evaluated at: the snapshot's own date, or the live refresh's. */
+  evaluatedAt: Date;
+}
+
+/** Data that may differ between loads: evaluated now unless stated, and computed afresh each time. */
+export interface UnversionedLoad extends DatasetLoad {
+  version?: undefined;
+  evaluatedAt?: Date;
+}
+
+export type LoadedDataset = VersionedLoad | UnversionedLoad;
 
 /** Where the forecast's inputs come from: the shipped snapshot, or live sources over it. */
 export interface ForecastDataSource {
-  /**
-   * Throws AppError FCT_ERR_UPSTREAM_UNAVAILABLE when live data is required and cannot be had.
-   * `evaluatedAt`, when given, is the instant the model is evaluated at instead of now (the
-   * snapshot's own date); live data is evaluated now.
-   */
-  load(now: Date): Promise<{ dataset: ForecastDataset; dataQuality: DataQuality; evaluatedAt?: Date }>;
+  /** Throws AppError FCT_ERR_UPSTREAM_UNAVAILABLE when live data is required and cannot be had. */
+  load(clock: Clock): Promise<LoadedDataset>;
 }
 
 const DAY_MS = 86_400_000;
 
 /** How old the data behind an answer is, beside the instant the model was evaluated at. */
 export interface DataAge {
-  /** When the figures were evaluated: the snapshot's date in snapshot mode, now when live. */
+  /** When the figures were evaluated: the snapshot's date in snapshot mode, the refresh's when live. */
   evaluatedAt: string;
   /** Whole days between the newest observation behind the answer and now (the real clock). */
   dataAgeDays: number;
@@ -41,6 +59,8 @@ export interface ForecastServiceDeps {
   clock: Clock;
   synthesiser: Synthesiser;
   source: ForecastDataSource;
+  /** The model's expensive part, once per dataset version; assessDataset unless a test counts it. */
+  assess?: Assess;
 }
 
 export function parseSupportedSymbol(raw: string): CommoditySymbol {
@@ -53,36 +73,20 @@ export function parseSupportedSymbol(raw: string): CommoditySymbol {
   return symbol as CommoditySymbol;
 }
 
-/**
- * Answers that depend on the dataset version and its evaluation alone, built once per version and
- * kept with it (decision 0104): the dataset object is the version, so a live refresh starts afresh.
- */
-const answersByVersion = new WeakMap<ForecastDataset, Map<string, unknown>>();
-
-function oncePerVersion<T>(dataset: ForecastDataset, key: string, build: () => T): T {
-  let answers = answersByVersion.get(dataset);
-  if (!answers) {
-    answers = new Map();
-    answersByVersion.set(dataset, answers);
-  }
-  if (answers.has(key)) return answers.get(key) as T;
-  const answer = build();
-  answers.set(key, answer);
-  return answer;
-}
-
 /** The forecast capabilities, called alike by routes.ts, resolvers.ts and the MCP tools. */
 export function createForecastService(deps: ForecastServiceDeps) {
-  async function load(): Promise<{ dataset: ForecastDataset; context: ForecastContext; age: (asOf: string) => DataAge; version: string }> {
+  const answersFor = createLatestVersionCache(deps.assess);
+
+  async function load(): Promise<{ answers: VersionAnswers; now: Date; age: (asOf: string) => DataAge }> {
+    const loaded = await deps.source.load(deps.clock);
     const now = deps.clock.now();
-    const { dataset, dataQuality, evaluatedAt } = await deps.source.load(now);
-    const evaluation = evaluatedAt ?? now;
+    const evaluatedAt = loaded.evaluatedAt ?? now;
+    const answers = answersFor(loaded, { now: evaluatedAt, dataQuality: loaded.dataQuality });
     const age = (asOf: string): DataAge => ({
-      evaluatedAt: evaluation.toISOString(),
+      evaluatedAt: evaluatedAt.toISOString(),
       dataAgeDays: Math.max(0, Math.floor((now.getTime() - Date.parse(asOf)) / DAY_MS)),
     });
-    const version = `${evaluation.getTime()}:${dataQuality}`;
-    return { dataset, context: { now: evaluation, dataQuality }, age, version };
+    return { answers, now, age };
   }
 
   /** The rule-based reasoning is the default synthesis; a configured language model may reword it. */
@@ -99,44 +103,44 @@ export function createForecastService(deps: ForecastServiceDeps) {
 
   return {
     async heatCheck() {
-      const { dataset, context, age, version } = await load();
-      const heatCheck = oncePerVersion(dataset, `heat-check ${version}`, () => buildHeatCheck(dataset, context));
+      const { answers, age } = await load();
+      const heatCheck = answers.heatCheck();
       return { ...heatCheck, ...age(heatCheck.asOf) };
     },
     async commodityOutlook(symbol: CommoditySymbol) {
-      const { dataset, context, age, version } = await load();
-      const ruleBased = oncePerVersion(dataset, `outlook ${symbol} ${version}`, () => buildCommodityOutlook(dataset, symbol, context));
-      const outlook = await withSynthesis(ruleBased);
+      const { answers, age } = await load();
+      const outlook = await withSynthesis(answers.outlook(symbol));
       return { ...outlook, ...age(outlook.asOf) };
     },
     async regions() {
-      const { dataset } = await load();
-      return oncePerVersion(dataset, 'regions', () => rankRegions(dataset));
+      const { answers } = await load();
+      return answers.regions();
     },
     async calendar() {
       // A seasonal calendar: it starts from the real current month, whatever the data's date.
-      const { dataset } = await load();
-      const now = deps.clock.now();
-      return oncePerVersion(dataset, `calendar ${now.getUTCFullYear()}-${now.getUTCMonth()}`, () => buildCalendar(dataset, now));
+      const { answers, now } = await load();
+      return answers.calendar(now);
     },
     async portfolio(body: PortfolioBody) {
-      const { dataset, context, age } = await load();
-      const stress = stressPortfolio(dataset, body, context);
+      const { answers, age } = await load();
+      const stress = portfolioStressFrom(answers.assessment(), body);
       return { ...stress, ...age(stress.asOf) };
     },
     async scenario(body: ScenarioBody) {
-      const { dataset, context } = await load();
+      const { answers } = await load();
+      const assessment = answers.assessment();
+      const scenarios = assessment.dataset.scenarios;
       // Object.hasOwn, not `in`: "constructor", "__proto__" and "toString" are keys of every object.
-      if (!Object.hasOwn(dataset.scenarios, body.scenario)) {
+      if (!Object.hasOwn(scenarios, body.scenario)) {
         throw new AppError('FCT_ERR_UNKNOWN_SCENARIO', {
-          message: `Unknown scenario ${echo(body.scenario)}; built-in scenarios are ${Object.keys(dataset.scenarios).join(', ')}.`,
+          message: `Unknown scenario ${echo(body.scenario)}; built-in scenarios are ${Object.keys(scenarios).join(', ')}.`,
         });
       }
-      return runScenario(dataset, { scenario: body.scenario as keyof typeof dataset.scenarios, positions: body.positions ?? [] }, context);
+      return scenarioResultFrom(assessment, { scenario: body.scenario as ScenarioId, positions: body.positions ?? [] });
     },
     async tcfdReport(body: TcfdBody) {
-      const { dataset, context } = await load();
-      return buildTcfdReport(dataset, body, context);
+      const { answers } = await load();
+      return tcfdReportFrom(answers.assessment(), body);
     },
   };
 }

@@ -1,33 +1,44 @@
+// The model's expensive part: every region and commodity of a dataset assessed at one instant.
+
+import type { DrawdownParameters, ForecastContext, ForecastDataset } from './dataset.js';
+import { measurePriceRisk, worstCaseLossFraction, type PriceRisk } from './price-risk.js';
 import { assessCommodities, type CommodityAssessment } from './score-commodity.js';
 import { assessRegions, type RegionAssessment } from './score-region.js';
-import type { ForecastDataset } from './dataset.js';
 import type { CommoditySymbol } from './types.js';
 
-/**
- * The model's expensive part, computed once per dataset version and shared by every answer built
- * from it (heat check, outlooks, regions, portfolio, scenario, TCFD). A dataset object is one
- * version: the shipped snapshot is one for the life of the process, and each live refresh builds a
- * new one (docs/decisions/0104). Entries go with their dataset (WeakMap), so nothing accumulates.
- * Callers must treat the shared assessments as read-only.
- */
-const regionsByDataset = new WeakMap<ForecastDataset, ReadonlyMap<string, RegionAssessment>>();
-const commoditiesByDataset = new WeakMap<ForecastDataset, { atMs: number; commodities: Record<CommoditySymbol, CommodityAssessment> }>();
-
-/** Every region's climate assessment; depends on the dataset alone. */
-export function regionAssessmentsOf(dataset: ForecastDataset): ReadonlyMap<string, RegionAssessment> {
-  let regions = regionsByDataset.get(dataset);
-  if (!regions) {
-    regions = assessRegions(dataset);
-    regionsByDataset.set(dataset, regions);
-  }
-  return regions;
+/** A benchmark's price risk and the climate-scaled share of a position it could lose (§4). */
+export interface CommodityDrawdown {
+  priceRisk: PriceRisk;
+  lossFraction: number;
 }
 
-/** Every commodity's assessment as of `now` (one instant kept per dataset: its evaluation time). */
-export function commodityAssessmentsOf(dataset: ForecastDataset, now: Date): Record<CommoditySymbol, CommodityAssessment> {
-  const cached = commoditiesByDataset.get(dataset);
-  if (cached && cached.atMs === now.getTime()) return cached.commodities;
-  const commodities = assessCommodities(dataset, regionAssessmentsOf(dataset), now);
-  commoditiesByDataset.set(dataset, { atMs: now.getTime(), commodities });
-  return commodities;
+/**
+ * The dataset evaluated in its context. Every answer (heat check, outlook, regions, portfolio,
+ * scenario, TCFD) is shaped from one of these, so a caller that keeps it can answer many requests
+ * on the same data without rescoring. Answers only read it.
+ */
+export interface DatasetAssessment {
+  dataset: ForecastDataset;
+  context: ForecastContext;
+  /** Regions with a current observation, by region id. */
+  regions: ReadonlyMap<string, RegionAssessment>;
+  commodities: Readonly<Record<CommoditySymbol, CommodityAssessment>>;
+  drawdowns: Readonly<Record<CommoditySymbol, CommodityDrawdown>>;
+}
+
+export function assessDataset(dataset: ForecastDataset, context: ForecastContext): DatasetAssessment {
+  const regions = assessRegions(dataset);
+  const commodities = assessCommodities(dataset, regions, context.now);
+  return { dataset, context, regions, commodities, drawdowns: drawdownsOf(commodities, dataset.parameters.drawdown) };
+}
+
+function drawdownsOf(
+  commodities: Readonly<Record<CommoditySymbol, CommodityAssessment>>,
+  params: DrawdownParameters,
+): Record<CommoditySymbol, CommodityDrawdown> {
+  const entries = Object.values(commodities).map((assessment) => {
+    const priceRisk = measurePriceRisk(assessment.profile.prices, params);
+    return [assessment.symbol, { priceRisk, lossFraction: worstCaseLossFraction(priceRisk, assessment.score, params) }] as const;
+  });
+  return Object.fromEntries(entries) as Record<CommoditySymbol, CommodityDrawdown>;
 }

@@ -1,5 +1,6 @@
 // Climate-related financial disclosure report (TCFD template) for a set of positions.
 
+import { assessDataset, type DatasetAssessment } from './assess-dataset.js';
 import type { ForecastContext, ForecastDataset, ModelParameters, PctRange, Position } from './dataset.js';
 import { fixed, presentConfidence, presentPct, presentScore, presentUsd } from './present.js';
 import { presentPortfolioImpact, type ScenarioEvaluation } from './run-scenario.js';
@@ -60,9 +61,15 @@ export interface TcfdReport {
 
 export const DEFAULT_ENTITY_NAME = 'the reporting entity';
 
+/** One report on its own: assesses the dataset for it alone. */
 export function buildTcfdReport(dataset: ForecastDataset, request: TcfdRequest, context: ForecastContext): TcfdReport {
+  return tcfdReportFrom(assessDataset(dataset, context), request);
+}
+
+export function tcfdReportFrom(assessment: DatasetAssessment, request: TcfdRequest): TcfdReport {
+  const { dataset, context } = assessment;
   const params = dataset.parameters;
-  const evaluation = evaluatePortfolio(dataset, request.positions, context.now);
+  const evaluation = evaluatePortfolio(assessment, request.positions);
   const choice = chooseTcfdScenarios(dataset.scenarios, request.positions);
   const entityName = request.entityName ?? DEFAULT_ENTITY_NAME;
   const reportingPeriod = request.reportingPeriod ?? String(context.now.getUTCFullYear());

@@ -1,9 +1,9 @@
 // The full outlook of one commodity, shaped as the spec's Commodity outlook.
 
+import { assessDataset, type DatasetAssessment } from './assess-dataset.js';
 import type { ForecastContext, ForecastDataset, ModelParameters } from './dataset.js';
 import { explainCommodityOutlook } from './explain-outlook.js';
 import { presentConfidence, presentScore, presentShare, presentSignal } from './present.js';
-import { commodityAssessmentsOf } from './assess-dataset.js';
 import type { CommodityAssessment, CommoditySignals } from './score-commodity.js';
 import type { CommoditySymbol, DataQuality, Outlook, PrimaryThreat, RegionOutlook, RiskStatus } from './types.js';
 
@@ -36,13 +36,17 @@ export interface CommodityOutlook {
   dataQuality: DataQuality;
 }
 
+/** One outlook on its own: assesses the dataset for it alone. */
 export function buildCommodityOutlook(
   dataset: ForecastDataset,
   symbol: CommoditySymbol,
   context: ForecastContext,
 ): CommodityOutlook {
-  const assessment = commodityAssessmentsOf(dataset, context.now)[symbol];
-  return presentCommodityOutlook(assessment, dataset.parameters, context);
+  return commodityOutlookFrom(assessDataset(dataset, context), symbol);
+}
+
+export function commodityOutlookFrom({ commodities, dataset, context }: DatasetAssessment, symbol: CommoditySymbol): CommodityOutlook {
+  return presentCommodityOutlook(commodities[symbol], dataset.parameters, context);
 }
 
 export function presentCommodityOutlook(

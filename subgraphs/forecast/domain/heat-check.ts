@@ -1,8 +1,8 @@
 // All eleven commodities with their status and a one-line signal built from the numbers.
 
+import { assessDataset, type DatasetAssessment } from './assess-dataset.js';
 import type { ForecastContext, ForecastDataset } from './dataset.js';
 import { fixed, plural, sharePct, signed } from './present.js';
-import { commodityAssessmentsOf, regionAssessmentsOf } from './assess-dataset.js';
 import type { CommodityAssessment } from './score-commodity.js';
 import type { RegionAssessment } from './score-region.js';
 import { COMMODITY_SYMBOLS, type CommoditySymbol, type DataQuality, type RiskStatus } from './types.js';
@@ -20,16 +20,19 @@ export interface HeatCheck {
   commodities: HeatCheckEntry[];
 }
 
+/** One heat check on its own: assesses the dataset for it alone. */
 export function buildHeatCheck(dataset: ForecastDataset, context: ForecastContext): HeatCheck {
-  const regions = regionAssessmentsOf(dataset);
-  const assessments = commodityAssessmentsOf(dataset, context.now);
+  return heatCheckFrom(assessDataset(dataset, context));
+}
+
+export function heatCheckFrom({ regions, commodities, context }: DatasetAssessment): HeatCheck {
   return {
     asOf: newestObservation(regions) ?? context.now.toISOString(),
     dataQuality: context.dataQuality,
     commodities: COMMODITY_SYMBOLS.map((symbol) => ({
       symbol,
-      status: assessments[symbol].status,
-      signal: signalLine(assessments[symbol]),
+      status: commodities[symbol].status,
+      signal: signalLine(commodities[symbol]),
     })),
   };
 }

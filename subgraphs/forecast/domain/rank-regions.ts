@@ -3,7 +3,7 @@
 import type { ForecastDataset } from './dataset.js';
 import { compareText } from './numeric.js';
 import { presentScore } from './present.js';
-import { regionAssessmentsOf } from './assess-dataset.js';
+import { assessRegions, type RegionAssessment } from './score-region.js';
 import type { CommoditySymbol, PrimaryThreat, RegionOutlook } from './types.js';
 
 export interface RegionEntry {
@@ -16,9 +16,14 @@ export interface RegionEntry {
   outlook: RegionOutlook;
 }
 
-/** Regions with a current observation, highest score first; equal scores by region name. */
+/** One ranking on its own: assesses the dataset's regions for it alone. */
 export function rankRegions(dataset: ForecastDataset): RegionEntry[] {
-  const assessed = [...regionAssessmentsOf(dataset).values()];
+  return regionRankingFrom(assessRegions(dataset));
+}
+
+/** Regions with a current observation, highest score first; equal scores by region name. */
+export function regionRankingFrom(regions: ReadonlyMap<string, RegionAssessment>): RegionEntry[] {
+  const assessed = [...regions.values()];
   assessed.sort((a, b) => b.result.score - a.result.score || compareText(a.region.name, b.region.name));
   return assessed.map((a) => ({
     region: a.region.name,

@@ -1,10 +1,10 @@
 // One of the nine built-in scenarios applied to a set of positions (none: the scenario alone).
 
+import { assessDataset, type DatasetAssessment } from './assess-dataset.js';
 import type { ForecastContext, ForecastDataset, HistoricalAnalog, PctRange, Position, Scenario, ScenarioImpact } from './dataset.js';
 import { explainScenario } from './explain-outlook.js';
 import { sum } from './numeric.js';
 import { presentPct, presentScore, presentUsd } from './present.js';
-import { commodityAssessmentsOf } from './assess-dataset.js';
 import type { CommodityAssessment } from './score-commodity.js';
 import type { CommoditySymbol, DataQuality, RiskStatus, ScenarioId } from './types.js';
 
@@ -96,11 +96,15 @@ export function evaluateScenario(scenario: Scenario, positions: readonly Positio
   };
 }
 
+/** One scenario run on its own: assesses the dataset for it alone. */
 export function runScenario(dataset: ForecastDataset, request: ScenarioRequest, context: ForecastContext): ScenarioResult {
+  return scenarioResultFrom(assessDataset(dataset, context), request);
+}
+
+export function scenarioResultFrom({ dataset, context, commodities }: DatasetAssessment, request: ScenarioRequest): ScenarioResult {
   const scenario = dataset.scenarios[request.scenario];
   const positions = request.positions ?? [];
   const evaluation = evaluateScenario(scenario, positions);
-  const assessments = commodityAssessmentsOf(dataset, context.now);
   const impacts = scenario.affectedCommodities;
   return {
     scenario: scenario.id,
@@ -109,7 +113,7 @@ export function runScenario(dataset: ForecastDataset, request: ScenarioRequest, 
     probability: scenario.probability,
     probabilityBasis: { ...scenario.probabilityBasis },
     horizonMonths: scenario.horizonMonths,
-    affectedCommodities: impacts.map((i) => affectedCommodity(i, assessments[i.symbol])),
+    affectedCommodities: impacts.map((i) => affectedCommodity(i, commodities[i.symbol])),
     priceImpactPct: {
       low: Math.min(...impacts.map((i) => i.priceImpactPct.low)),
       high: Math.max(...impacts.map((i) => i.priceImpactPct.high)),
@@ -121,8 +125,8 @@ export function runScenario(dataset: ForecastDataset, request: ScenarioRequest, 
     historicalAnalogs: scenario.historicalAnalogs.map((a) => ({ ...a })),
     positions: evaluation.positions.map(presentPositionImpact),
     ...(positions.length === 0 ? {} : { portfolio: presentPortfolioImpact(evaluation.portfolio) }),
-    reasoning: explainScenario(evaluation, statusesOf(assessments)),
-    asOf: newestAsOf(assessments) ?? context.now.toISOString(),
+    reasoning: explainScenario(evaluation, statusesOf(commodities)),
+    asOf: newestAsOf(commodities) ?? context.now.toISOString(),
     dataQuality: context.dataQuality,
   };
 }
@@ -136,7 +140,7 @@ export function presentPortfolioImpact(p: ScenarioEvaluation['portfolio']): Scen
   };
 }
 
-export function statusesOf(assessments: Record<CommoditySymbol, CommodityAssessment>): Record<CommoditySymbol, RiskStatus> {
+export function statusesOf(assessments: Readonly<Record<CommoditySymbol, CommodityAssessment>>): Record<CommoditySymbol, RiskStatus> {
   const entries = Object.values(assessments).map((a) => [a.symbol, a.status] as const);
   return Object.fromEntries(entries) as Record<CommoditySymbol, RiskStatus>;
 }
@@ -162,7 +166,7 @@ function presentPositionImpact(p: PositionScenarioImpact): ScenarioPositionResul
   };
 }
 
-function newestAsOf(assessments: Record<CommoditySymbol, CommodityAssessment>): string | undefined {
+function newestAsOf(assessments: Readonly<Record<CommoditySymbol, CommodityAssessment>>): string | undefined {
   const times = Object.values(assessments).flatMap((a) => (a.asOf === undefined ? [] : [Date.parse(a.asOf)]));
   return times.length === 0 ? undefined : new Date(Math.max(...times)).toISOString();
 }

@@ -1,11 +1,11 @@
 // Climate stress test of a set of positions: weighted risk score, tiers, worst-case drawdown, advice.
 
+import { assessDataset, type DatasetAssessment } from './assess-dataset.js';
 import type { ForecastContext, ForecastDataset, Position } from './dataset.js';
 import { sum, weightedMean } from './numeric.js';
 import { presentConfidence, presentPct, presentScore, presentUsd } from './present.js';
-import { measurePriceRisk, worstCaseLossFraction, type PriceRisk } from './price-risk.js';
+import type { PriceRisk } from './price-risk.js';
 import { recommend } from './recommend.js';
-import { commodityAssessmentsOf } from './assess-dataset.js';
 import type { CommodityAssessment } from './score-commodity.js';
 import type { CommoditySymbol, DataQuality, Outlook, PrimaryThreat, RiskStatus } from './types.js';
 
@@ -25,7 +25,7 @@ export interface PortfolioEvaluation {
   worstCaseLossUsd: number;
   /** worstCaseLossUsd / totalNotionalUsd × 100; 0 without notional. */
   worstCaseLossPct: number;
-  assessments: Record<CommoditySymbol, CommodityAssessment>;
+  assessments: Readonly<Record<CommoditySymbol, CommodityAssessment>>;
   asOf?: string;
 }
 
@@ -60,13 +60,11 @@ export interface PortfolioStressResult {
   recommendations: string[];
 }
 
-export function evaluatePortfolio(dataset: ForecastDataset, positions: readonly Position[], now: Date): PortfolioEvaluation {
-  const assessments = commodityAssessmentsOf(dataset, now);
-  const drawdown = dataset.parameters.drawdown;
+/** The positions against the shared assessment: only the sums over the positions are computed here. */
+export function evaluatePortfolio({ commodities, drawdowns }: DatasetAssessment, positions: readonly Position[]): PortfolioEvaluation {
   const evaluated = positions.map((position) => {
-    const assessment = assessments[position.symbol];
-    const priceRisk = measurePriceRisk(assessment.profile.prices, drawdown);
-    const lossFraction = worstCaseLossFraction(priceRisk, assessment.score, drawdown);
+    const { priceRisk, lossFraction } = drawdowns[position.symbol];
+    const assessment = commodities[position.symbol];
     return { position, assessment, priceRisk, lossFraction, lossUsd: position.notionalUsd * lossFraction };
   });
   const totalNotionalUsd = sum(evaluated.map((e) => e.position.notionalUsd));
@@ -78,13 +76,19 @@ export function evaluatePortfolio(dataset: ForecastDataset, positions: readonly 
     exposureByTier: tiersOf(evaluated),
     worstCaseLossUsd,
     worstCaseLossPct: totalNotionalUsd > 0 ? (100 * worstCaseLossUsd) / totalNotionalUsd : 0,
-    assessments,
+    assessments: commodities,
     ...newestOf(evaluated),
   };
 }
 
+/** One stress test on its own: assesses the dataset for it alone. */
 export function stressPortfolio(dataset: ForecastDataset, request: PortfolioRequest, context: ForecastContext): PortfolioStressResult {
-  const evaluation = evaluatePortfolio(dataset, request.positions, context.now);
+  return portfolioStressFrom(assessDataset(dataset, context), request);
+}
+
+export function portfolioStressFrom(assessment: DatasetAssessment, request: PortfolioRequest): PortfolioStressResult {
+  const { dataset, context } = assessment;
+  const evaluation = evaluatePortfolio(assessment, request.positions);
   return {
     ...(request.label === undefined ? {} : { label: request.label }),
     asOf: evaluation.asOf ?? context.now.toISOString(),

@@ -3,7 +3,7 @@ import type { RegionClimateObservation } from '../domain/types.js';
 import { hasLiveClimate, loadLiveClimate, type ClimatologyCache, type LiveClimateObservation } from './live-dataset.js';
 import { mergeWithSnapshot } from './merge-snapshot.js';
 import type { LiveRegionSpec } from './options.js';
-import { fixtureFetch, hangingFetch, readFixture, testOptions, type FixtureRoute } from './testing/fixture-fetch.js';
+import { fixtureFetch, hangingFetch, liveFixtureRoutes, testOptions } from './testing/fixture-fetch.js';
 
 const NOW = new Date('2025-07-20T12:00:00Z');
 const POINTS = [
@@ -24,17 +24,7 @@ const SERIES = { WHEAT: 'PWHEAMTUSDM' };
 
 const host = (name: string) => (url: URL) => url.host === name;
 
-function routes(overrides: Partial<Record<'archive' | 'eonet' | 'gdacs' | 'usdm' | 'fred', Partial<FixtureRoute>>> = {}): FixtureRoute[] {
-  const normals = (url: URL) => host('archive-api.open-meteo.com')(url) && url.searchParams.get('start_date') === '1991-01-01';
-  return [
-    { matches: normals, body: readFixture('open-meteo', 'era5-normal-excerpt-1991-1992.json'), ...overrides.archive },
-    { matches: host('archive-api.open-meteo.com'), body: readFixture('open-meteo', 'era5-recent-2025-06-15_2025-07-14.json'), ...overrides.archive },
-    { matches: host('eonet.gsfc.nasa.gov'), body: readFixture('eonet', 'wildfires-open-corn-belt.json'), ...overrides.eonet },
-    { matches: host('www.gdacs.org'), body: readFixture('gdacs', 'search-orange-red.json'), ...overrides.gdacs },
-    { matches: host('usdmdataservices.unl.edu'), body: readFixture('usdm', 'state-area-categorical-ia-il.json'), ...overrides.usdm },
-    { matches: host('api.stlouisfed.org'), body: readFixture('fred', 'pwheamtusdm.json'), ...overrides.fred },
-  ];
-}
+const routes = liveFixtureRoutes;
 
 function observation(observations: readonly LiveClimateObservation[], regionId: string): LiveClimateObservation | undefined {
   return observations.find((o) => o.regionId === regionId);
