@@ -72,6 +72,8 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
       chain: overrides.chain ?? createRailChain(config, (embedded) => deployRailContracts(embedded, feeParameters)),
     };
     services.health.register({ name: 'database', check: () => database.ping() });
+    // The rail is checked once it is up (a process that never used it starts no chain for /health).
+    services.health.register({ name: 'rail', check: async () => void (await services.chain.current()?.publicClient.getBlockNumber()) });
     return {
       services,
       async close() {

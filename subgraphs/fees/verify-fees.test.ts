@@ -58,6 +58,12 @@ describe('GET /stability/verify-fees on the embedded rail', () => {
     expect(result.data?.feeVerification).toEqual({ schema: rest.schema, offChain: rest.offChain, onChain, onChainError: null, feesMatch: true, note: rest.note });
   });
 
+  it('names the rail among the /health checks once it is up', async () => {
+    await server.platform!.chain.connect();
+    const health = (await server.app.inject({ method: 'GET', url: '/health' })).json<{ checks: Record<string, { status: string }> }>();
+    expect(health.checks.rail).toEqual({ status: 'up' });
+  });
+
   it('agrees for any terms (amount, FX, ESG score with 6 decimals), defaults included', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 2_000_000_000 }), fc.option(fc.boolean()), fc.option(fc.integer({ min: 0, max: 100_000_000 })), async (cents, hasFx, esgMicros) => {
@@ -108,6 +114,10 @@ describe('GET /stability/verify-fees when the chain cannot answer', () => {
       expect(body).toMatchObject({ onChain: null, feesMatch: null, onChainError: expect.stringMatching(error), note: expect.stringMatching(/not false/) });
       expect(body.offChain.total).toBe('1110000');
       expect(JSON.stringify(body)).not.toMatch(/127\.0\.0\.1/);
+      // The rail in use and not answering: /health names it.
+      const health = await server.app.inject({ method: 'GET', url: '/health' });
+      expect(health.statusCode).toBe(503);
+      expect(health.json<{ down: string[] }>().down).toContain('rail');
     } finally {
       await server.close();
     }
