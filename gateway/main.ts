@@ -57,7 +57,7 @@ async function connectEmbeddedRail(server: BuiltServer, progress: (message: stri
   const accounts = (embedded?.accounts ?? []).map((account, index) => `    #${index} ${account.address}`);
   return [
     '',
-    `  rail         embedded EVM, chainId 8453: token ${contracts.token}, router ${contracts.router}`,
+    `  rail         embedded EVM, chainId 8453, JSON-RPC at /rpc: token ${contracts.token}, router ${contracts.router}`,
     `  accounts     funded with 1,000,000 rUSD each, from the public test mnemonic "${DEVELOPMENT_MNEMONIC}" (development only):`,
     ...accounts,
   ].join('\n');

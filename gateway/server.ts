@@ -3,6 +3,7 @@ import { createHttpServer, type HttpServer } from '../platform/http.js';
 import type { BaseServices, PlatformServices, Subgraph } from '../platform/subgraph.js';
 import { mountGateway, mountSubgraphEndpoint } from './graphql-endpoints.js';
 import { registerOperationsRoutes } from './operations-routes.js';
+import { registerEmbeddedRpcRoute } from './rpc-route.js';
 import { createBaseServices, createPlatformServices, type PlatformOverrides } from './platform-services.js';
 import { buildSubgraphs, SUBGRAPH_NAMES, type SubgraphName } from './subgraphs.js';
 
@@ -46,6 +47,7 @@ export async function buildServer(options: ServerOptions): Promise<BuiltServer> 
     }
     if (options.gateway ?? options.subgraphs === undefined) await mountGateway(app, base, subgraphs);
     registerOperationsRoutes(app, base, owned?.services.database.driver);
+    if (owned?.services.chain.mode === 'embedded') registerEmbeddedRpcRoute(app, owned.services.chain);
     let closing = false;
     // A response sent while stopping closes its connection, so a keep-alive client does not
     // hold the server open (or send its next request into a closed socket).
