@@ -55,3 +55,18 @@ export async function deployRailContracts(chain: EmbeddedChain, parameters: FeeP
   }
   return { token, router, feeRecipient };
 }
+
+/** The embedded rail as the platform uses it: the contracts, and x402 payments made to the fee recipient, settled by account 0. */
+export async function deployEmbeddedRail(chain: EmbeddedChain, parameters: FeeParameters) {
+  const contracts = await deployRailContracts(chain, parameters);
+  return {
+    token: contracts.token,
+    router: contracts.router,
+    payment: {
+      token: contracts.token,
+      payTo: contracts.feeRecipient,
+      tokenDomain: { name: RAIL_TOKEN_NAME, version: RAIL_TOKEN_VERSION },
+      settler: chain.walletFor(chain.accounts[0]!),
+    },
+  };
+}

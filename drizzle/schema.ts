@@ -1,4 +1,4 @@
-import { boolean, index, jsonb, numeric, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 // ---------------------------------------------------------------------------------------------
 // fees subgraph
@@ -23,4 +23,26 @@ export const feeQuotes = pgTable(
     body: jsonb('body').notNull(),
   },
   (table) => [index('fee_quotes_issued_at_idx').on(table.issuedAt)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// platform/access: x402 payments
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Every x402 payment authorization the rail accepted, claimed before it is settled: the primary key
+ * (payer, nonce) makes a second use of one authorization fail, also when two requests carrying it
+ * arrive at once on two processes. `transaction` is set once the transfer is on chain.
+ */
+export const x402Payments = pgTable(
+  'x402_payments',
+  {
+    payer: text('payer').notNull(),
+    nonce: text('nonce').notNull(),
+    resource: text('resource').notNull(),
+    amount: numeric('amount', { precision: 78, scale: 0 }).notNull(),
+    claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }).notNull(),
+    transaction: text('transaction'),
+  },
+  (table) => [primaryKey({ columns: [table.payer, table.nonce] })],
 );

@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
 import { createRailChain, type RailChain } from '../platform/chain/index.js';
-import { deployRailContracts } from '../contracts/deploy.js';
+import { deployEmbeddedRail } from '../contracts/deploy.js';
 import { feeParameters } from '../subgraphs/fees/data/index.js';
 import { claimDataDir, type DataDirClaim } from '../platform/data-dir.js';
 import { openDatabase, pgliteFolder, type DatabaseHandle } from '../platform/db.js';
@@ -69,7 +69,7 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
       database,
       signer,
       synthesiser: createSynthesiser(config, base.clock, base.logger),
-      chain: overrides.chain ?? createRailChain(config, (embedded) => deployRailContracts(embedded, feeParameters)),
+      chain: overrides.chain ?? createRailChain(config, (embedded) => deployEmbeddedRail(embedded, feeParameters)),
     };
     services.health.register({ name: 'database', check: () => database.ping() });
     // The rail is checked once it is up (a process that never used it starts no chain for /health).

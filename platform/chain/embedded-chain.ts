@@ -1,5 +1,5 @@
 import { createHardhatRuntimeEnvironment } from 'hardhat/hre';
-import { createPublicClient, createWalletClient, custom, type EIP1193Provider, type PublicClient } from 'viem';
+import { createPublicClient, createWalletClient, custom, type Chain, type EIP1193Provider, type PublicClient, type Transport, type WalletClient } from 'viem';
 import { mnemonicToAccount, type HDAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
 
@@ -15,7 +15,7 @@ export interface EmbeddedChain {
   publicClient: PublicClient;
   /** The funded development accounts, as local signers (index 0 deploys and owns the contracts). */
   accounts: HDAccount[];
-  walletFor(account: HDAccount): ReturnType<typeof createWalletClient>;
+  walletFor(account: HDAccount): WalletClient<Transport, Chain, HDAccount>;
   close(): Promise<void>;
 }
 
@@ -33,7 +33,7 @@ export async function startEmbeddedChain(): Promise<EmbeddedChain> {
     provider,
     publicClient: createPublicClient({ chain: base, transport }) as PublicClient,
     accounts,
-    walletFor: (account) => createWalletClient({ account, chain: base, transport }),
+    walletFor: (account) => createWalletClient({ account, chain: base as Chain, transport }),
     close: () => connection.close(),
   };
 }

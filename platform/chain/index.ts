@@ -1,4 +1,4 @@
-import { createPublicClient, http, type Address, type PublicClient } from 'viem';
+import { createPublicClient, http, type Account, type Address, type Chain, type PublicClient, type Transport, type WalletClient } from 'viem';
 import { base } from 'viem/chains';
 import type { Config } from '../config.js';
 import { startEmbeddedChain, type EmbeddedChain } from './embedded-chain.js';
@@ -8,16 +8,28 @@ export interface RailContractAddresses {
   router: Address | null;
 }
 
+/** What an x402 payment on this rail is made in, and to whom. */
+export interface PaymentRail {
+  token: Address;
+  payTo: Address;
+  /** The token's EIP-712 domain, which the payer signs under. */
+  tokenDomain: { name: string; version: string };
+  /** The account that submits transferWithAuthorization (the facilitator's role). */
+  settler: WalletClient<Transport, Chain, Account>;
+}
+
 export interface ChainConnection {
   mode: 'embedded' | 'rpc';
   publicClient: PublicClient;
   contracts: RailContractAddresses;
   /** The embedded chain itself (its funded accounts, its provider); undefined on RPC_URL. */
   embedded: EmbeddedChain | undefined;
+  /** Undefined where the rail has no account to settle payments with (RPC_URL, for now). */
+  payment: PaymentRail | undefined;
 }
 
 /** Deploys the rail's contracts on a fresh embedded chain (contracts/deploy.ts, given by the caller). */
-export type DeployContracts = (chain: EmbeddedChain) => Promise<RailContractAddresses>;
+export type DeployContracts = (chain: EmbeddedChain) => Promise<RailContractAddresses & { payment: PaymentRail }>;
 
 export interface RailChain {
   mode: 'embedded' | 'rpc';
@@ -41,7 +53,8 @@ export function createRailChain(config: Config, deploy: DeployContracts): RailCh
   async function connectEmbedded(): Promise<ChainConnection> {
     const embedded = await startEmbeddedChain();
     try {
-      return { mode: 'embedded', publicClient: embedded.publicClient, contracts: await deploy(embedded), embedded };
+      const { payment, ...contracts } = await deploy(embedded);
+      return { mode: 'embedded', publicClient: embedded.publicClient, contracts, embedded, payment };
     } catch (error) {
       await embedded.close();
       throw error;
@@ -50,7 +63,7 @@ export function createRailChain(config: Config, deploy: DeployContracts): RailCh
 
   function connectRpc(url: string): ChainConnection {
     const publicClient = createPublicClient({ chain: base, transport: http(url, { timeout: timeoutMs, retryCount: 0 }) }) as PublicClient;
-    return { mode: 'rpc', publicClient, contracts: { token: config.contracts.token ?? null, router: config.contracts.router ?? null }, embedded: undefined };
+    return { mode: 'rpc', publicClient, contracts: { token: config.contracts.token ?? null, router: config.contracts.router ?? null }, embedded: undefined, payment: undefined };
   }
 
   return {

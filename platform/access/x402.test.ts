@@ -1,0 +1,128 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { keccak256, parseUnits, toHex, type Address } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPaymentHeader } from 'x402/client';
+import { settleResponseFromHeader, type PaymentRequirements } from 'x402/types';
+import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
+import { deployEmbeddedRail } from '../../contracts/deploy.js';
+import { feeParameters } from '../../subgraphs/fees/data/index.js';
+import { openTestPglite, TEST_NOW, testConfig, testDatabases } from '../../test/helpers.js';
+import { createRailChain, type ChainConnection, type RailChain } from '../chain/index.js';
+import type { DatabaseHandle } from '../db.js';
+import { createX402, requirePayment } from './x402.js';
+
+const PRICE = { amount: 2_000_000n, description: 'A test report' };
+
+describe('x402 on the embedded rail', () => {
+  let chain: RailChain;
+  let connection: ChainConnection;
+  let database: DatabaseHandle;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    chain = createRailChain(testConfig(), (embedded) => deployEmbeddedRail(embedded, feeParameters));
+    connection = await chain.connect();
+    database = await openTestPglite();
+    const x402 = createX402({ chain, db: database.db, clock: { now: () => new Date(TEST_NOW) } });
+    app = Fastify();
+    app.get('/paid', { preHandler: requirePayment(x402, PRICE) }, async () => ({ delivered: true }));
+    await app.ready();
+  }, 30_000);
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+    await chain?.close();
+  });
+
+  const get = (payment?: string) => app.inject({ method: 'GET', url: '/paid', headers: payment ? { 'x-payment': payment } : {} });
+  const balanceOf = (address: Address) => connection.publicClient.readContract({ address: connection.payment!.token, abi: railUSDAbi, functionName: 'balanceOf', args: [address] });
+  const requirements = async () => (await get()).json<{ accepts: PaymentRequirements[] }>().accepts[0]!;
+  const payer = (index: number) => connection.embedded!.walletFor(connection.embedded!.accounts[index]!);
+  const signed = async (index: number, overrides: Partial<PaymentRequirements> = {}) =>
+    createPaymentHeader(payer(index) as never, 1, { ...(await requirements()), ...overrides });
+
+  it('answers 402 with the documented descriptor when no payment is sent', async () => {
+    const response = await get();
+    expect(response.statusCode).toBe(402);
+    expect(response.json()).toEqual({
+      x402Version: 1,
+      error: 'X-PAYMENT header is required',
+      accepts: [
+        {
+          scheme: 'exact',
+          network: 'base',
+          maxAmountRequired: '2000000',
+          resource: 'http://localhost:80/paid',
+          description: 'A test report',
+          mimeType: 'application/json',
+          payTo: connection.payment!.payTo,
+          maxTimeoutSeconds: 60,
+          asset: connection.payment!.token,
+          extra: { name: 'Settlement Rail USD', version: '1' },
+        },
+      ],
+    });
+  });
+
+  it('delivers once paid, with X-PAYMENT-RESPONSE naming the transfer on chain; a replay is refused and moves nothing', async () => {
+    const from = connection.embedded!.accounts[1]!.address;
+    const [payerBefore, payeeBefore] = [await balanceOf(from), await balanceOf(connection.payment!.payTo)];
+    const header = await signed(1);
+    const paid = await get(header);
+    expect(paid.statusCode).toBe(200);
+    expect(paid.json()).toEqual({ delivered: true });
+    const settlement = settleResponseFromHeader(String(paid.headers['x-payment-response']));
+    expect(settlement).toMatchObject({ success: true, network: 'base', payer: from });
+    const receipt = await connection.publicClient.getTransactionReceipt({ hash: settlement.transaction as `0x${string}` });
+    expect(receipt.status).toBe('success');
+    expect(payerBefore - (await balanceOf(from))).toBe(parseUnits('2', 6));
+    expect((await balanceOf(connection.payment!.payTo)) - payeeBefore).toBe(parseUnits('2', 6));
+
+    const replay = await get(header);
+    expect(replay.statusCode).toBe(402);
+    expect(replay.json().error).toMatch(/^payment_already_used/);
+    expect(payerBefore - (await balanceOf(from))).toBe(parseUnits('2', 6));
+  });
+
+  it.each(testDatabases().map((testDatabase) => [testDatabase.driver, testDatabase] as const))(
+    'lets exactly one of two concurrent requests carrying one payment through, on %s',
+    async (_driver, testDatabase) => {
+      const handle = await testDatabase.open();
+      const own = Fastify();
+      own.get('/paid', { preHandler: requirePayment(createX402({ chain, db: handle.db, clock: { now: () => new Date(TEST_NOW) } }), PRICE) }, async () => ({ delivered: true }));
+      try {
+        const header = await signed(2);
+        const statuses = (await Promise.all([1, 2].map(() => own.inject({ method: 'GET', url: '/paid', headers: { 'x-payment': header } })))).map((response) => response.statusCode);
+        expect(statuses.sort()).toEqual([200, 402]);
+      } finally {
+        await own.close();
+        await testDatabase.dispose(handle);
+      }
+    },
+  );
+
+  it.each([
+    { name: 'too small an amount', overrides: { maxAmountRequired: '1' }, reason: /^invalid_exact_evm_payload_authorization_value/ },
+    { name: 'another payee', overrides: { payTo: '0x000000000000000000000000000000000000dEaD' }, reason: /^invalid_exact_evm_payload_recipient_mismatch/ },
+    { name: 'another asset', overrides: { asset: '0x000000000000000000000000000000000000dEaD' }, reason: /^invalid_exact_evm_payload_signature/ },
+  ])('refuses a payment signed for $name with 402 and its reason, moving nothing', async ({ overrides, reason }) => {
+    const from = connection.embedded!.accounts[3]!.address;
+    const before = await balanceOf(from);
+    const response = await get(await signed(3, overrides));
+    expect(response.statusCode).toBe(402);
+    expect(response.json().error).toMatch(reason);
+    expect(await balanceOf(from)).toBe(before);
+  });
+
+  it('refuses an unfunded payer and a malformed header with 402 and a reason', async () => {
+    const unfunded = connection.embedded!.walletFor(privateKeyToAccount(keccak256(toHex('an unfunded test payer'))) as never);
+    const header = await createPaymentHeader(unfunded as never, 1, await requirements());
+    expect((await get(header)).json().error).toMatch(/^insufficient_funds/);
+    for (const malformed of ['not base64 at all', Buffer.from('{"x402Version":1}').toString('base64')]) {
+      const response = await get(malformed);
+      expect(response.statusCode).toBe(402);
+      expect(response.json().error).toMatch(/^(invalid_payment_header|unsupported_scheme_or_network)/);
+    }
+  });
+});
