@@ -121,9 +121,10 @@ export function createX402(options: X402Options) {
       if (!verification.isValid) return refuse(verification.invalidReason ?? 'invalid_payment');
       if (!(await claim(evmPayload, resource))) return refuse('payment_already_used: this authorization was presented before');
       const { from, nonce } = evmPayload.payload.authorization;
-      const settlement = await settle(connection.payment!.settler.extend(publicActions) as never, payload, requirements).catch((error: unknown) => ({
+      // A revert or an unreachable rail: the claim is released below and the payer may retry.
+      const settlement = await settle(connection.payment!.settler.extend(publicActions) as never, payload, requirements).catch(() => ({
         success: false as const,
-        errorReason: error instanceof Error ? 'settlement_failed' : 'settlement_failed',
+        errorReason: 'settlement_failed',
         transaction: '',
         network: NETWORK,
         payer: from,
