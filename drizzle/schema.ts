@@ -1,4 +1,4 @@
-import { boolean, index, jsonb, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 // ---------------------------------------------------------------------------------------------
 // fees subgraph
@@ -45,4 +45,34 @@ export const x402Payments = pgTable(
     transaction: text('transaction'),
   },
   (table) => [primaryKey({ columns: [table.payer, table.nonce] })],
+);
+
+// ---------------------------------------------------------------------------------------------
+// platform/access: API keys and their rate-limit windows
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Keys callers present (X-API-Key, or Authorization: Bearer for institutions). Only the SHA-256 of
+ * a key is stored: keys are 256-bit random tokens, so a fast hash is enough and a leaked table
+ * reveals no key. A revoked key stays, with the time of its revocation.
+ */
+export const apiKeys = pgTable('api_keys', {
+  id: text('id').primaryKey(),
+  kind: text('kind').$type<'api' | 'bearer'>().notNull(),
+  keyHash: text('key_hash').notNull().unique(),
+  label: text('label').notNull(),
+  requestsPerMinute: integer('requests_per_minute').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+});
+
+/** Requests counted per key and per minute, shared by every replica on the database. */
+export const rateLimitWindows = pgTable(
+  'rate_limit_windows',
+  {
+    keyId: text('key_id').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
+    requests: integer('requests').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.keyId, table.windowStart] })],
 );

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { apiKeys, rateLimitWindows } from '../../drizzle/schema.js';
+import type { Clock } from '../clock.js';
+import type { Database } from '../db.js';
+import type { IdSource } from '../ids.js';
+
+export type KeyKind = 'api' | 'bearer';
+
+/** The integration API's limit (Document 2): 1,000 requests per minute per key. */
+export const DEFAULT_REQUESTS_PER_MINUTE = 1000;
+const KEY_PREFIX: Record<KeyKind, string> = { api: 'srk_', bearer: 'srb_' };
+const WINDOW_MS = 60_000;
+
+export interface ApiKeyRecord {
+  id: string;
+  kind: KeyKind;
+  label: string;
+  requestsPerMinute: number;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+/** What a request with a key may do now: the X-RateLimit-* values, and whether it is over. */
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+  exceeded: boolean;
+}
+
+const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/**
+ * API keys (X-API-Key) and institution bearer keys (Authorization: Bearer), stored as SHA-256
+ * hashes, with a fixed one-minute window counted in the database: every replica on the database
+ * shares the count, and one statement (INSERT ... ON CONFLICT DO UPDATE ... RETURNING) both counts
+ * and reads it, so concurrent requests never lose an increment.
+ */
+export function createApiKeys(deps: { db: Database; clock: Clock; ids: IdSource }) {
+  return {
+    /** Issues a key; the key itself is returned this once and never stored. */
+    async create(kind: KeyKind, label: string, requestsPerMinute = DEFAULT_REQUESTS_PER_MINUTE): Promise<{ record: ApiKeyRecord; key: string }> {
+      const key = `${KEY_PREFIX[kind]}${deps.ids.token(32)}`;
+      const record: ApiKeyRecord = { id: `key_${deps.ids.token(9)}`, kind, label, requestsPerMinute, createdAt: deps.clock.now(), revokedAt: null };
+      await deps.db.insert(apiKeys).values({ ...record, keyHash: hashKey(key) });
+      return { record, key };
+    },
+    /** Revokes a key by id; false when no active key has that id. */
+    async revoke(id: string): Promise<boolean> {
+      const rows = await deps.db.update(apiKeys).set({ revokedAt: deps.clock.now() }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).returning({ id: apiKeys.id });
+      return rows.length === 1;
+    },
+    async list(): Promise<ApiKeyRecord[]> {
+      const rows = await deps.db.select().from(apiKeys).orderBy(apiKeys.createdAt);
+      return rows.map(({ keyHash: _keyHash, ...record }) => record);
+    },
+    /** The active key of this kind the caller presented, or null (unknown, revoked or of another kind). */
+    async authenticate(kind: KeyKind, key: string): Promise<ApiKeyRecord | null> {
+      if (!key.startsWith(KEY_PREFIX[kind]) || key.length > 128) return null;
+      const [row] = await deps.db.select().from(apiKeys).where(and(eq(apiKeys.keyHash, hashKey(key)), eq(apiKeys.kind, kind), isNull(apiKeys.revokedAt)));
+      if (!row) return null;
+      const { keyHash: _keyHash, ...record } = row;
+      return record;
+    },
+    /** Counts this request against the key's current minute and says where it stands. */
+    async count(record: ApiKeyRecord): Promise<RateLimitState> {
+      const nowMs = deps.clock.now().getTime();
+      const windowStart = new Date(nowMs - (nowMs % WINDOW_MS));
+      const [row] = await deps.db
+        .insert(rateLimitWindows)
+        .values({ keyId: record.id, windowStart, requests: 1 })
+        .onConflictDoUpdate({ target: [rateLimitWindows.keyId, rateLimitWindows.windowStart], set: { requests: sql`${rateLimitWindows.requests} + 1` } })
+        .returning({ requests: rateLimitWindows.requests });
+      const used = row?.requests ?? 1;
+      return {
+        limit: record.requestsPerMinute,
+        remaining: Math.max(0, record.requestsPerMinute - used),
+        resetSeconds: Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - nowMs) / 1000)),
+        exceeded: used > record.requestsPerMinute,
+      };
+    },
+    /** Drops windows older than the current one (run now and then; they are never read again). */
+    async pruneWindows(): Promise<void> {
+      const nowMs = deps.clock.now().getTime();
+      await deps.db.delete(rateLimitWindows).where(lt(rateLimitWindows.windowStart, new Date(nowMs - (nowMs % WINDOW_MS))));
+    },
+  };
+}
+
+export type ApiKeys = ReturnType<typeof createApiKeys>;
+
+/** The key a request presents for `kind`: X-API-Key, or the token of Authorization: Bearer. */
+export function presentedKey(headers: Record<string, string | string[] | undefined>, kind: KeyKind): string | undefined {
+  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+  if (kind === 'api') return first(headers['x-api-key']);
+  const authorization = first(headers.authorization);
+  const match = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization) : null;
+  return match?.[1];
+}
