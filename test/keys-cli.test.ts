@@ -9,7 +9,7 @@ const run = promisify(execFile);
 
 describe('npm run keys (the admin CLI)', () => {
   // One process that opens the database (list and revoke call the same tested store functions).
-  it('creates a key and prints it once with its id; refuses a bad command with the usage', { timeout: 60_000 }, async () => {
+  it('creates a key and prints it once with its id', { timeout: 60_000 }, async () => {
     const environment = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: join(mkdtempSync(join(tmpdir(), 'srg-keys-')), 'data') };
     const keys = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'platform/access/keys-cli.ts', ...args], { env: environment });
     const created = await keys('create', '--kind', 'bearer', '--label', 'Example Bank', '--limit', '50');
@@ -17,6 +17,5 @@ describe('npm run keys (the admin CLI)', () => {
     const key = /key \(shown once, store it now\): (srb_\S+)/.exec(created.stdout)?.[1];
     expect(id).toBeDefined();
     expect(key).toBeDefined();
-    await expect(keys('create', '--kind', 'admin', '--label', 'x')).rejects.toMatchObject({ stderr: expect.stringContaining('usage:') });
   });
 });
