@@ -116,7 +116,10 @@ export function createX402(options: X402Options) {
       if (payload.x402Version !== X402_VERSION || payload.scheme !== 'exact' || payload.network !== NETWORK || !('authorization' in payload.payload)) {
         return refuse('unsupported_scheme_or_network: expected x402Version 1, scheme exact, network base');
       }
+      // The exact scheme on an EVM network: the payload is an EIP-3009 authorization (checked just above).
       const evmPayload = payload as PaymentPayload & { payload: { authorization: { from: string; nonce: string; value: string } } };
+      // x402 types its clients with its own copies of viem's generics; ours are the same viem clients
+      // (a public client to read, the rail's wallet with public actions to settle).
       const verification = await verify(connection.publicClient as never, payload, requirements);
       if (!verification.isValid) return refuse(verification.invalidReason ?? 'invalid_payment');
       if (!(await claim(evmPayload, resource))) return refuse('payment_already_used: this authorization was presented before');
