@@ -1,7 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deployEmbeddedRail } from '../contracts/deploy.js';
+import { createRailChain, type RailChain } from '../platform/chain/index.js';
 import { ManualClock } from '../platform/clock.js';
+import { feeParameters } from '../subgraphs/fees/data/index.js';
 import { loadConfig, type Config } from '../platform/config.js';
 import { dropSchema, openDatabase, type DatabaseHandle } from '../platform/db.js';
 import { buildServer, type BuiltServer, type ServerOptions } from '../gateway/server.js';
@@ -21,6 +24,16 @@ export function testConfig(environment: Record<string, string> = {}): Config {
 }
 
 let sharedPglite: Promise<DatabaseHandle> | undefined;
+let sharedChain: RailChain | undefined;
+
+/**
+ * One embedded rail per test worker, started on first use and deployed once; it lives as long as
+ * the worker. Tests on it never assume fresh balances or untouched router parameters.
+ */
+export function sharedTestChain(): RailChain {
+  sharedChain ??= createRailChain(testConfig(), (embedded) => deployEmbeddedRail(embedded, feeParameters));
+  return sharedChain;
+}
 let templatePglite: Promise<DatabaseHandle> | undefined;
 
 /** A migrated in-memory PGlite kept untouched, to fork from. */
@@ -105,7 +118,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const clock = new ManualClock(TEST_NOW);
   const { environment, ...serverOptions } = options;
   const database = options.database ?? (await sharedTestDatabase());
-  const server = await buildServer({ config: testConfig(environment), clock, ...serverOptions, database });
+  const config = testConfig(environment);
+  // The embedded rail is shared by the worker's servers, as the PGlite is; a test naming RPC_URL gets its own.
+  const chain = options.chain ?? (config.chain.rpcUrl ? undefined : sharedTestChain());
+  const server = await buildServer({ config, clock, ...serverOptions, database, ...(chain ? { chain } : {}) });
   await server.app.ready();
   return { ...server, clock };
 }

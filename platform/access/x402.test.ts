@@ -5,10 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
 import { settleResponseFromHeader, type PaymentRequirements } from 'x402/types';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
-import { deployEmbeddedRail } from '../../contracts/deploy.js';
-import { feeParameters } from '../../subgraphs/fees/data/index.js';
-import { openTestPglite, TEST_NOW, testConfig, testDatabases } from '../../test/helpers.js';
-import { createRailChain, type ChainConnection, type RailChain } from '../chain/index.js';
+import { openTestPglite, sharedTestChain, TEST_NOW, testDatabases } from '../../test/helpers.js';
+import type { ChainConnection, RailChain } from '../chain/index.js';
 import type { DatabaseHandle } from '../db.js';
 import { createX402, requirePayment } from './x402.js';
 
@@ -21,7 +19,7 @@ describe('x402 on the embedded rail', () => {
   let app: FastifyInstance;
 
   beforeAll(async () => {
-    chain = createRailChain(testConfig(), (embedded) => deployEmbeddedRail(embedded, feeParameters));
+    chain = sharedTestChain();
     connection = await chain.connect();
     database = await openTestPglite();
     const x402 = createX402({ chain, db: database.db, clock: { now: () => new Date(TEST_NOW) } });
@@ -32,7 +30,6 @@ describe('x402 on the embedded rail', () => {
   afterAll(async () => {
     await app?.close();
     await database?.close();
-    await chain?.close();
   });
 
   const get = (payment?: string) => app.inject({ method: 'GET', url: '/paid', headers: payment ? { 'x-payment': payment } : {} });

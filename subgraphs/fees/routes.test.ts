@@ -39,7 +39,8 @@ describe('GET /stability/manifest', () => {
         worstCaseTotalBps: 176,
         bestCaseTotalBps: 86,
       },
-      contracts: { token: null, esgOracle: null, redistribution: null, stabilityPID: null, basketPeg: null },
+      // The worker's embedded rail may be up already (another test used it): then its token is advertised.
+      contracts: { token: server.platform!.chain.current()?.contracts.token ?? null, esgOracle: null, redistribution: null, stabilityPID: null, basketPeg: null },
       endpoints: expect.objectContaining({ quote: 'GET /quote', feeSchedule: 'GET /fee-schedule' }),
       onboarding: { humanRequired: false },
       timestamp: TEST_NOW,
