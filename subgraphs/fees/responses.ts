@@ -123,7 +123,7 @@ export const manifestResponseSchema = z.object({
     basketPeg: contractAddress,
   }),
   endpoints: z
-    .object({ manifest: z.string(), feeSchedule: z.string(), quote: z.string(), quotePost: z.string(), openapi: z.string() })
+    .object({ manifest: z.string(), feeSchedule: z.string(), quote: z.string(), quotePost: z.string(), verifyFees: z.string(), openapi: z.string() })
     .describe('map of available endpoints: method and path relative to {stability_url}'),
   onboarding: z.object({ humanRequired: z.boolean() }),
   timestamp,

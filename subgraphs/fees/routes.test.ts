@@ -41,10 +41,28 @@ describe('GET /stability/manifest', () => {
       },
       // The worker's embedded rail may be up already (another test used it): then its token is advertised.
       contracts: { token: server.platform!.chain.current()?.contracts.token ?? null, esgOracle: null, redistribution: null, stabilityPID: null, basketPeg: null },
-      endpoints: expect.objectContaining({ quote: 'GET /quote', feeSchedule: 'GET /fee-schedule' }),
+      endpoints: {
+        manifest: 'GET /manifest',
+        feeSchedule: 'GET /fee-schedule',
+        quote: 'GET /quote',
+        quotePost: 'POST /quote',
+        verifyFees: 'GET /verify-fees',
+        openapi: 'GET /openapi.json',
+      },
       onboarding: { humanRequired: false },
       timestamp: TEST_NOW,
     });
+  });
+});
+
+describe('the manifest\'s endpoints', () => {
+  it('are all served: each method and path answers, neither 404 nor 405', async () => {
+    const { body } = await get('/stability/manifest');
+    for (const endpoint of Object.values(body.endpoints as Record<string, string>)) {
+      const [method, path] = endpoint.split(' ') as ['GET' | 'POST', string];
+      const response = await server.app.inject({ method, url: `/stability${path}?amountUsd=1`, ...(method === 'POST' ? { payload: { amountUsd: 1 } } : {}) });
+      expect([endpoint, response.statusCode]).toEqual([endpoint, expect.not.toBeOneOf([404, 405])]);
+    }
   });
 });
 

@@ -31,9 +31,10 @@ export const STABILITY_ENDPOINTS: StabilityEndpoints = {
   feeSchedule: 'GET /fee-schedule',
   quote: 'GET /quote',
   quotePost: 'POST /quote',
+  verifyFees: 'GET /verify-fees',
   openapi: 'GET /openapi.json',
 };
-const STABILITY_CAPABILITIES = ['manifest', 'fee-schedule', 'fee-quote', 'openapi'];
+const STABILITY_CAPABILITIES = ['manifest', 'fee-schedule', 'fee-quote', 'fee-verification', 'openapi'];
 
 export interface FeesServiceDeps {
   /** The rail the router is read from (GET /verify-fees); undefined: no chain at all. */

@@ -18,6 +18,7 @@ export interface StabilityEndpoints {
   feeSchedule: string;
   quote: string;
   quotePost: string;
+  verifyFees: string;
   openapi: string;
 }
 
