@@ -28,6 +28,11 @@ export interface PlatformOverrides {
 
 const HEALTH_CHECK_TIMEOUT_MS = 2000;
 
+/** The rail of the configuration: Base at RPC_URL, or the embedded EVM with the contracts deployed (fee parameters from the fees subgraph's data). */
+export function createConfiguredRailChain(config: Config): RailChain {
+  return createRailChain(config, (embedded) => deployEmbeddedRail(embedded, feeParameters));
+}
+
 export function createBaseServices(config: Config, overrides: PlatformOverrides = {}): BaseServices {
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? createLogger({ logLevel: config.server.logLevel });
@@ -69,7 +74,7 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
       database,
       signer,
       synthesiser: createSynthesiser(config, base.clock, base.logger),
-      chain: overrides.chain ?? createRailChain(config, (embedded) => deployEmbeddedRail(embedded, feeParameters)),
+      chain: overrides.chain ?? createConfiguredRailChain(config),
     };
     services.health.register({ name: 'database', check: () => database.ping() });
     // The rail is checked once it is up (a process that never used it starts no chain for /health).

@@ -1,12 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deployEmbeddedRail } from '../contracts/deploy.js';
-import { createRailChain, type RailChain } from '../platform/chain/index.js';
+import type { RailChain } from '../platform/chain/index.js';
 import { ManualClock } from '../platform/clock.js';
-import { feeParameters } from '../subgraphs/fees/data/index.js';
 import { loadConfig, type Config } from '../platform/config.js';
 import { dropSchema, openDatabase, type DatabaseHandle } from '../platform/db.js';
+import { createConfiguredRailChain } from '../gateway/platform-services.js';
 import { buildServer, type BuiltServer, type ServerOptions } from '../gateway/server.js';
 
 export const TEST_SIGNING_KEY = 'test-signing-key-0123456789abcdef0123456789';
@@ -31,7 +30,7 @@ let sharedChain: RailChain | undefined;
  * the worker. Tests on it never assume fresh balances or untouched router parameters.
  */
 export function sharedTestChain(): RailChain {
-  sharedChain ??= createRailChain(testConfig(), (embedded) => deployEmbeddedRail(embedded, feeParameters));
+  sharedChain ??= createConfiguredRailChain(testConfig());
   return sharedChain;
 }
 let templatePglite: Promise<DatabaseHandle> | undefined;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { apiKeys, rateLimitWindows } from '../../drizzle/schema.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db.js';
@@ -80,11 +80,6 @@ export function createApiKeys(deps: { db: Database; clock: Clock; ids: IdSource 
         resetSeconds: Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - nowMs) / 1000)),
         exceeded: used > record.requestsPerMinute,
       };
-    },
-    /** Drops windows older than the current one (run now and then; they are never read again). */
-    async pruneWindows(): Promise<void> {
-      const nowMs = deps.clock.now().getTime();
-      await deps.db.delete(rateLimitWindows).where(lt(rateLimitWindows.windowStart, new Date(nowMs - (nowMs % WINDOW_MS))));
     },
   };
 }

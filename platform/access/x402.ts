@@ -45,6 +45,9 @@ export class PaymentsUnavailableError extends Error {
   }
 }
 
+/** An exact-scheme EVM payment: an EIP-3009 authorization and its signature. */
+type EvmPaymentPayload = PaymentPayload & { payload: { authorization: { from: string; nonce: string; value: string } } };
+
 export interface X402Options {
   chain: RailChain;
   db: Database;
@@ -82,7 +85,7 @@ export function createX402(options: X402Options) {
     };
   }
 
-  async function claim(payload: PaymentPayload & { payload: { authorization: { from: string; nonce: string; value: string } } }, resource: string): Promise<boolean> {
+  async function claim(payload: EvmPaymentPayload, resource: string): Promise<boolean> {
     const { from, nonce, value } = payload.payload.authorization;
     const rows = await options.db
       .insert(x402Payments)
@@ -117,7 +120,7 @@ export function createX402(options: X402Options) {
         return refuse('unsupported_scheme_or_network: expected x402Version 1, scheme exact, network base');
       }
       // The exact scheme on an EVM network: the payload is an EIP-3009 authorization (checked just above).
-      const evmPayload = payload as PaymentPayload & { payload: { authorization: { from: string; nonce: string; value: string } } };
+      const evmPayload = payload as EvmPaymentPayload;
       // x402 types its clients with its own copies of viem's generics; ours are the same viem clients
       // (a public client to read, the rail's wallet with public actions to settle).
       const verification = await verify(connection.publicClient as never, payload, requirements);

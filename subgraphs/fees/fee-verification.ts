@@ -56,7 +56,8 @@ export async function readOnChainFees(chain: RailChain, terms: QuoteTerms, timeo
   const connection = await chain.connect();
   const router = connection.contracts.router;
   if (!router) return 'not-deployed';
-  const [preview, blockNumber] = await withTimeout(
+  // The chain id and block are read from the node that answered, beside the preview.
+  const [preview, blockNumber, chainId] = await withTimeout(
     Promise.all([
       connection.publicClient.readContract({
         address: router,
@@ -70,16 +71,22 @@ export async function readOnChainFees(chain: RailChain, terms: QuoteTerms, timeo
         ],
       }),
       connection.publicClient.getBlockNumber(),
+      connection.publicClient.getChainId(),
     ]),
     timeoutMs,
     'previewFees',
   );
   return {
-    ...Object.fromEntries(AMOUNT_KEYS.map((key) => [key, preview[key].toString()])),
+    core: preview.core.toString(),
+    fx: preview.fx.toString(),
+    esg: preview.esg.toString(),
+    license: preview.license.toString(),
+    total: preview.total.toString(),
+    net: preview.net.toString(),
     router,
-    chainId: connection.publicClient.chain?.id ?? 0,
+    chainId,
     blockNumber: blockNumber.toString(),
-  } as OnChainFees;
+  };
 }
 
 export function feesAgree(offChain: FeeAmounts, onChain: FeeAmounts): boolean {

@@ -128,14 +128,15 @@ export function createFeesService(deps: FeesServiceDeps) {
       const { terms } = toQuoteTerms(request);
       const offChain = offChainAmounts(computeFees(terms, feeParameters));
       const base = { schema: FEE_VERIFICATION_SCHEMA, timestamp: deps.clock.now().toISOString(), offChain };
-      if (!deps.chain) return { ...base, onChain: null, onChainError: ROUTER_NOT_DEPLOYED, feesMatch: null, note: NOTE_UNVERIFIED };
+      const unverified = (onChainError: string): FeeVerification => ({ ...base, onChain: null, onChainError, feesMatch: null, note: NOTE_UNVERIFIED });
+      if (!deps.chain) return unverified(ROUTER_NOT_DEPLOYED);
       let onChain: Awaited<ReturnType<typeof readOnChainFees>>;
       try {
         onChain = await readOnChainFees(deps.chain, terms, deps.chainTimeoutMs ?? 5000);
       } catch {
-        return { ...base, onChain: null, onChainError: RPC_UNREACHABLE, feesMatch: null, note: NOTE_UNVERIFIED };
+        return unverified(RPC_UNREACHABLE);
       }
-      if (onChain === 'not-deployed') return { ...base, onChain: null, onChainError: ROUTER_NOT_DEPLOYED, feesMatch: null, note: NOTE_UNVERIFIED };
+      if (onChain === 'not-deployed') return unverified(ROUTER_NOT_DEPLOYED);
       const feesMatch = feesAgree(offChain, onChain);
       return { ...base, onChain, onChainError: null, feesMatch, note: feesMatch ? NOTE_MATCH : NOTE_MISMATCH };
     },
