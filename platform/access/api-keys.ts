@@ -4,6 +4,7 @@ import { apiKeys, rateLimitWindows } from '../../drizzle/schema.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db.js';
 import type { IdSource } from '../ids.js';
+import type { ForwardedHeaders } from '../request-context.js';
 
 export type KeyKind = 'api' | 'bearer';
 
@@ -86,11 +87,9 @@ export function createApiKeys(deps: { db: Database; clock: Clock; ids: IdSource 
 
 export type ApiKeys = ReturnType<typeof createApiKeys>;
 
-/** The key a request presents for `kind`: X-API-Key, or the token of Authorization: Bearer. */
-export function presentedKey(headers: Record<string, string | string[] | undefined>, kind: KeyKind): string | undefined {
-  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-  if (kind === 'api') return first(headers['x-api-key']);
-  const authorization = first(headers.authorization);
-  const match = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization) : null;
+/** The key a request presents for `kind`: X-API-Key, or the token of Authorization: Bearer (from the request context's forwarded headers). */
+export function presentedKey(headers: ForwardedHeaders, kind: KeyKind): string | undefined {
+  if (kind === 'api') return headers['x-api-key'];
+  const match = headers.authorization ? /^Bearer\s+(\S+)$/i.exec(headers.authorization) : null;
   return match?.[1];
 }

@@ -10,7 +10,7 @@ import { presentedKey, type ApiKeys, type KeyKind } from './api-keys.js';
  */
 export function requireKey(keys: ApiKeys, kind: KeyKind) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = presentedKey(request.headers, kind);
+    const key = presentedKey(request.requestContext.headers, kind);
     const record = key ? await keys.authenticate(kind, key) : null;
     if (!record) {
       if (kind === 'bearer') reply.header('www-authenticate', 'Bearer');

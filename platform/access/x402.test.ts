@@ -1,4 +1,3 @@
-import Fastify, { type FastifyInstance } from 'fastify';
 import { keccak256, parseUnits, toHex, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,22 +7,26 @@ import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { openTestPglite, sharedTestChain, TEST_NOW, testDatabases } from '../../test/helpers.js';
 import type { ChainConnection, RailChain } from '../chain/index.js';
 import type { DatabaseHandle } from '../db.js';
+import { createHttpServer, type HttpServer } from '../http.js';
+import { createLogger } from '../log.js';
 import { createX402, requirePayment } from './x402.js';
 
 const PRICE = { amount: 2_000_000n, description: 'A test report' };
+/** The platform's HTTP server (request context included), as every priced route runs on. */
+const platformServer = () => createHttpServer({ logger: createLogger({ logLevel: 'silent' }) });
 
 describe('x402 on the embedded rail', () => {
   let chain: RailChain;
   let connection: ChainConnection;
   let database: DatabaseHandle;
-  let app: FastifyInstance;
+  let app: HttpServer;
 
   beforeAll(async () => {
     chain = sharedTestChain();
     connection = await chain.connect();
     database = await openTestPglite();
     const x402 = createX402({ chain, db: database.db, clock: { now: () => new Date(TEST_NOW) } });
-    app = Fastify();
+    app = platformServer();
     app.get('/paid', { preHandler: requirePayment(x402, PRICE) }, async () => ({ delivered: true }));
     await app.ready();
   }, 30_000);
@@ -86,7 +89,7 @@ describe('x402 on the embedded rail', () => {
     'lets exactly one of two concurrent requests carrying one payment through, on %s',
     async (_driver, testDatabase) => {
       const handle = await testDatabase.open();
-      const own = Fastify();
+      const own = platformServer();
       own.get('/paid', { preHandler: requirePayment(createX402({ chain, db: handle.db, clock: { now: () => new Date(TEST_NOW) } }), PRICE) }, async () => ({ delivered: true }));
       try {
         const header = await signed(2);

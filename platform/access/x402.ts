@@ -151,8 +151,7 @@ export type X402 = ReturnType<typeof createX402>;
 export function requirePayment(x402: X402, price: Price) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const resource = `${request.protocol}://${request.host}${request.url.split('?')[0] ?? ''}`;
-    const header = request.headers['x-payment'];
-    const outcome = await x402.pay(Array.isArray(header) ? header[0] : header, price, resource);
+    const outcome = await x402.pay(request.requestContext.headers['x-payment'], price, resource);
     if (!outcome.ok) return reply.code(402).send(paymentRequiredBody(outcome.requirements, outcome.reason));
     reply.header('x-payment-response', outcome.header);
     reply.header('access-control-expose-headers', 'X-PAYMENT-RESPONSE');
