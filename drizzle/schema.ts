@@ -76,3 +76,18 @@ export const rateLimitWindows = pgTable(
   },
   (table) => [primaryKey({ columns: [table.keyId, table.windowStart] })],
 );
+
+// ---------------------------------------------------------------------------------------------
+// intelligence: paid reports
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Each report as generated, kept for the report cache window (60 minutes): every paid call inside
+ * the window, on any replica, gets this same report. One row per report and parameters.
+ */
+export const intelligenceReports = pgTable('intelligence_reports', {
+  cacheKey: text('cache_key').primaryKey(),
+  report: jsonb('report').notNull(),
+  generatedAt: timestamp('generated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});

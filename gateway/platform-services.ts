@@ -12,6 +12,9 @@ import { createMetrics } from '../platform/metrics.js';
 import { createHmacSigner, loadOrCreateSigningKey } from '../platform/signing.js';
 import type { BaseServices, PlatformServices } from '../platform/subgraph.js';
 import { createSynthesiser } from '../platform/synthesis.js';
+import type { Access } from '../platform/access/admission.js';
+import { createApiKeys } from '../platform/access/api-keys.js';
+import { createX402 } from '../platform/access/x402.js';
 
 /** What a test or a benchmark may supply instead of the defaults. */
 export interface PlatformOverrides {
@@ -68,7 +71,7 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
     // The key first: a bad key file stops the start before the database is opened or migrated.
     const signer = createHmacSigner(config.signing.quoteSigningKey ?? loadOrCreateSigningKey(config.database.dataDir));
     const database = overrides.database ?? (await openConfiguredDatabase(config, progress));
-    const services: PlatformServices = {
+    const core: Omit<PlatformServices, 'access'> = {
       ...base,
       ids: overrides.ids ?? randomIds,
       database,
@@ -76,6 +79,7 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
       synthesiser: createSynthesiser(config, base.clock, base.logger),
       chain: overrides.chain ?? createConfiguredRailChain(config),
     };
+    const services: PlatformServices = { ...core, access: createAccess(core) };
     services.health.register({ name: 'database', check: () => database.ping() });
     // The rail is checked once it is up (a process that never used it starts no chain for /health).
     services.health.register({ name: 'rail', check: async () => void (await services.chain.current()?.publicClient.getBlockNumber()) });
@@ -91,6 +95,15 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
     await claim?.release();
     throw error;
   }
+}
+
+/** API keys and x402 payments, on the process's database and rail (decisions 0010-0012). */
+function createAccess(services: Omit<PlatformServices, 'access'>): Access {
+  const { database, clock, ids, chain, config } = services;
+  return {
+    keys: createApiKeys({ db: database.db, clock, ids }),
+    x402: createX402({ chain, db: database.db, clock, facilitatorUrl: config.access.facilitatorUrl, facilitatorTimeoutMs: config.chain.timeoutMs * 3 }),
+  };
 }
 
 async function openConfiguredDatabase(config: Config, progress: (message: string) => void): Promise<DatabaseHandle> {

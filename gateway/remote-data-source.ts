@@ -2,7 +2,7 @@ import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { GraphQLError } from 'graphql';
 import { Pool } from 'undici';
-import { headersForSubgraph } from '../platform/request-context.js';
+import { headersForSubgraph, RELAYED_RESPONSE_HEADERS } from '../platform/request-context.js';
 import type { GatewayContext } from './gateway-context.js';
 
 export interface ForwardingDataSourceOptions {
@@ -23,7 +23,9 @@ const DEFAULT_CONNECTIONS = 64;
  * 2. The request context travels as headers (the platform's named headers and X-Request-Id), so
  *    the subgraph's endpoint rebuilds the same context an in-process subgraph is handed.
  * 3. Every fetch is bounded: a stopped or stuck subgraph costs one timeout, not a hung request.
- * 4. A subgraph that cannot be reached (refused, timed out, 5xx, not GraphQL) becomes one error
+ * 4. The response headers a subgraph sets for the caller (a payment's X-PAYMENT-RESPONSE, the
+ *    rate-limit headers of an API key) are relayed into the gateway's answer.
+ * 5. A subgraph that cannot be reached (refused, timed out, 5xx, not GraphQL) becomes one error
  *    coded SUBGRAPH_UNAVAILABLE naming the subgraph only: never its URL or the network error. A
  *    4xx with GraphQL errors is the subgraph refusing the operation: its errors are passed on.
  */
@@ -52,6 +54,7 @@ export class ForwardingDataSource implements GraphQLDataSource<GatewayContext> {
     try {
       const response = await this.#pool.request({ method: 'POST', path: this.#path, headers, body: JSON.stringify({ query, variables, operationName }) });
       const body = (await response.body.json()) as GatewayGraphQLResponse | undefined;
+      relayResponseHeaders(response.headers, options.context.request?.responseHeaders);
       answer = { statusCode: response.statusCode, body };
     } catch (error) {
       throw this.#unavailable(error);
@@ -75,4 +78,12 @@ export class ForwardingDataSource implements GraphQLDataSource<GatewayContext> {
 
 function isGraphQLResponse(body: unknown): body is GatewayGraphQLResponse {
   return typeof body === 'object' && body !== null && ('data' in body || 'errors' in body);
+}
+
+function relayResponseHeaders(from: Record<string, string | string[] | undefined>, to: Map<string, string> | undefined): void {
+  if (!to) return;
+  for (const name of RELAYED_RESPONSE_HEADERS) {
+    const value = from[name];
+    if (typeof value === 'string') to.set(name, value);
+  }
 }

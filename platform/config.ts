@@ -25,6 +25,7 @@ const milliseconds = (fallback: number) => z.coerce.number().int().positive().ma
 const positiveCount = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 /** An EVM address: 0x and 40 hex digits; a mixed-case one must carry a valid EIP-55 checksum. */
 const evmAddress = z.string().refine((value) => isAddress(value, { strict: true }), 'must be an EVM address (0x + 40 hex digits, EIP-55 checksum when mixed-case)').transform((value) => getAddress(value));
+const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hex digits');
 const sqlIdentifier = z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier');
 
 /** `name=url,name=url`; which names exist is the gateway's registry's business, not the config's. */
@@ -103,6 +104,14 @@ export const configVariables = {
     redistribution: variable('CONTRACT_REDISTRIBUTION', evmAddress.optional(), 'address of the redistribution contract', 'unset (null)'),
     stabilityPID: variable('CONTRACT_STABILITY_PID', evmAddress.optional(), 'address of the stability PID contract', 'unset (null)'),
     basketPeg: variable('CONTRACT_BASKET_PEG', evmAddress.optional(), 'address of the basket peg contract', 'unset (null)'),
+  },
+  access: {
+    redisUrl: variable('REDIS_URL', z.url().optional(), 'Redis holding the per-key rate-limit windows, shared by every replica', 'unset (the database holds them)'),
+    facilitatorUrl: variable('FACILITATOR_URL', z.url().optional(), 'an x402 facilitator whose /verify and /settle handle payments instead of the rail account', 'unset (verified and settled on the rail)'),
+    settlerKey: variable('RAIL_SETTLER_KEY', privateKey.optional(), 'private key (0x + 64 hex digits) of the account that settles x402 payments on RPC_URL; the embedded rail uses its first development account', 'unset'),
+    payTo: variable('PAY_TO', evmAddress.optional(), 'address paid by x402 payments on RPC_URL; the embedded rail uses its first development account', 'unset'),
+    internalKey: variable('INTERNAL_KEY', z.string().min(32, 'must hold at least 32 characters').optional(), 'the X-Internal-Key of internal endpoints (AML); unset closes them', 'unset'),
+    adminKey: variable('ADMIN_KEY', z.string().min(32, 'must hold at least 32 characters').optional(), 'the admin key of registry administration; unset closes it', 'unset'),
   },
   forecast: {
     live: variable('FORECAST_LIVE', booleanText.default(false), 'fetch live climate data (Open-Meteo, NASA EONET, GDACS, US Drought Monitor, FRED)'),

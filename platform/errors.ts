@@ -8,6 +8,7 @@ export const errorCatalog = {
   GEN_ERR_PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   GEN_ERR_UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (Content-Type: application/json).' },
   GEN_ERR_RATE_LIMITED: { status: 429, message: 'Too many requests; retry later.' },
+  GEN_ERR_PAYMENT_REQUIRED: { status: 402, message: 'This resource is paid: send an x402 payment in X-PAYMENT (the requirements are in the answer), or an X-API-Key.' },
   GEN_ERR_UNAUTHORIZED: { status: 401, message: 'A valid key is required (X-API-Key, or Authorization: Bearer for institutions).' },
   GEN_ERR_INTERNAL: { status: 500, message: 'Internal error; the failure was logged.' },
   GEN_ERR_UNAVAILABLE: { status: 503, message: 'A dependency is unavailable; retry later.' },

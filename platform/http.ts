@@ -152,7 +152,8 @@ function createErrorShapes(): ErrorShapes {
       const url = request.raw.url ?? '/';
       const shape = shapeFor(url);
       const appError = capMessage((shape.refine ?? ((same: AppError) => same))(toAppError(error), url));
-      return sendAppError(reply, appError, shape.body(appError));
+      // x402 dictates the 402 body (the payment requirements), whatever the service's error shape.
+      return sendAppError(reply, appError, appError.code === 'GEN_ERR_PAYMENT_REQUIRED' ? appError.details : shape.body(appError));
     },
   };
 }
@@ -192,6 +193,11 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   app.addHook('onRequest', async (request, reply) => {
     request.requestContext = createRequestContext(request.headers, clock, request.id);
     reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    const set = request.requestContext?.responseHeaders;
+    if (set?.size) for (const [name, value] of set) reply.header(name, value);
+    return payload;
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(({ schema }) => compileResponseSerializer(schema as z.ZodType));

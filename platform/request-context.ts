@@ -35,7 +35,16 @@ export interface RequestContext {
   readonly caller: Caller;
   readonly headers: ForwardedHeaders;
   readonly clock: Clock;
+  /**
+   * Headers the answer must carry, set wherever the work happens (a resolver taking a payment
+   * sets X-PAYMENT-RESPONSE): the HTTP layer writes them, and the gateway relays those of
+   * RELAYED_RESPONSE_HEADERS from a subgraph in another process.
+   */
+  readonly responseHeaders: Map<string, string>;
 }
+
+/** Response headers a subgraph sets that the gateway passes on to its caller. */
+export const RELAYED_RESPONSE_HEADERS = ['x-payment-response', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 
 type HeaderSource = IncomingHttpHeaders | Record<string, string | string[] | undefined>;
 
@@ -61,7 +70,7 @@ export function requestIdFrom(source: HeaderSource): string {
 }
 
 export function createRequestContext(source: HeaderSource, clock: Clock, requestId = requestIdFrom(source)): RequestContext {
-  return { requestId, caller: { kind: 'anonymous' }, headers: pickForwardedHeaders(source), clock };
+  return { requestId, caller: { kind: 'anonymous' }, headers: pickForwardedHeaders(source), clock, responseHeaders: new Map() };
 }
 
 /** The headers that carry a context to a subgraph in another process. */

@@ -11,6 +11,7 @@ import type { IdSource } from './ids.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import type { RequestContext } from './request-context.js';
+import type { Access } from './access/admission.js';
 import type { RailChain } from './chain/index.js';
 import type { HmacSigner } from './signing.js';
 import type { Synthesiser } from './synthesis.js';
@@ -32,6 +33,8 @@ export interface PlatformServices extends BaseServices {
   synthesiser: Synthesiser;
   /** The rail's chain (Base through RPC_URL, or the embedded EVM), connected on first use. */
   chain: RailChain;
+  /** API keys and x402 payments for paid routes and fields (platform/access). */
+  access: Access;
 }
 
 /** What every resolver of every subgraph receives: the request, plus the subgraph's own per-request state. */

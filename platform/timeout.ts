@@ -1,3 +1,5 @@
+import { InfrastructureError } from './errors.js';
+
 /** Rejects when `work` has not settled within `milliseconds`; the work itself is left to finish or fail. */
 export function withTimeout<T>(work: Promise<T>, milliseconds: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -5,4 +7,23 @@ export function withTimeout<T>(work: Promise<T>, milliseconds: number, what: str
     timer = setTimeout(() => reject(new Error(`${what} timed out after ${milliseconds} ms`)), milliseconds);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Settles like `work`, or rejects with an InfrastructureError naming `operation` once `timeoutMs`
+ * has passed. Every failure is wrapped: the message names the operation only, the driver's error
+ * (with its SQL text and parameters) is kept as `cause` for the log, which withholds that text.
+ */
+export function boundedCall<T>(work: Promise<T>, timeoutMs: number, operation: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new InfrastructureError(`${operation} (no answer within ${timeoutMs} ms)`, new Error(`timed out after ${timeoutMs} ms`))),
+      timeoutMs,
+    );
+  });
+  const wrapped = work.catch((error: unknown) => {
+    throw error instanceof InfrastructureError ? error : new InfrastructureError(operation, error);
+  });
+  return Promise.race([wrapped, timeout]).finally(() => clearTimeout(timer));
 }

@@ -9,11 +9,23 @@ import type { ChainConnection, RailChain } from '../chain/index.js';
 import type { DatabaseHandle } from '../db.js';
 import { createHttpServer, type HttpServer } from '../http.js';
 import { createLogger } from '../log.js';
-import { createX402, requirePayment } from './x402.js';
+import { sequentialIds } from '../ids.js';
+import type { Database } from '../db.js';
+import { paidWork } from './admission.js';
+import { createApiKeys } from './api-keys.js';
+import { resourceOf } from './paid-route.js';
+import { createX402 } from './x402.js';
 
 const PRICE = { amount: 2_000_000n, description: 'A test report' };
-/** The platform's HTTP server (request context included), as every priced route runs on. */
-const platformServer = () => createHttpServer({ logger: createLogger({ logLevel: 'silent' }) });
+const clock = { now: () => new Date(TEST_NOW) };
+
+/** The platform's HTTP server (request context included) with one route priced at PRICE, as every paid route runs. */
+function paidServer(chain: RailChain, db: Database, work: () => Promise<unknown> = async () => ({ delivered: true })): HttpServer {
+  const access = { keys: createApiKeys({ db, clock, ids: sequentialIds() }), x402: createX402({ chain, db, clock }) };
+  const app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }) });
+  app.get('/paid', async (request) => paidWork(access, request.requestContext, { price: PRICE }, resourceOf(request), work));
+  return app;
+}
 
 describe('x402 on the embedded rail', () => {
   let chain: RailChain;
@@ -25,9 +37,7 @@ describe('x402 on the embedded rail', () => {
     chain = sharedTestChain();
     connection = await chain.connect();
     database = await openTestPglite();
-    const x402 = createX402({ chain, db: database.db, clock: { now: () => new Date(TEST_NOW) } });
-    app = platformServer();
-    app.get('/paid', { preHandler: requirePayment(x402, PRICE) }, async () => ({ delivered: true }));
+    app = paidServer(chain, database.db);
     await app.ready();
   }, 30_000);
   afterAll(async () => {
@@ -89,8 +99,7 @@ describe('x402 on the embedded rail', () => {
     'lets exactly one of two concurrent requests carrying one payment through, on %s',
     async (_driver, testDatabase) => {
       const handle = await testDatabase.open();
-      const own = platformServer();
-      own.get('/paid', { preHandler: requirePayment(createX402({ chain, db: handle.db, clock: { now: () => new Date(TEST_NOW) } }), PRICE) }, async () => ({ delivered: true }));
+      const own = paidServer(chain, handle.db);
       try {
         const header = await signed(2);
         const statuses = (await Promise.all([1, 2].map(() => own.inject({ method: 'GET', url: '/paid', headers: { 'x-payment': header } })))).map((response) => response.statusCode);
@@ -106,6 +115,7 @@ describe('x402 on the embedded rail', () => {
     { name: 'too small an amount', overrides: { maxAmountRequired: '1' }, reason: /^invalid_exact_evm_payload_authorization_value/ },
     { name: 'another payee', overrides: { payTo: '0x000000000000000000000000000000000000dEaD' }, reason: /^invalid_exact_evm_payload_recipient_mismatch/ },
     { name: 'another asset', overrides: { asset: '0x000000000000000000000000000000000000dEaD' }, reason: /^invalid_exact_evm_payload_signature/ },
+    { name: 'an authorization already expired', overrides: { maxTimeoutSeconds: -700 }, reason: /^invalid_exact_evm_payload_authorization_valid_before/ },
   ])('refuses a payment signed for $name with 402 and its reason, moving nothing', async ({ overrides, reason }) => {
     const from = connection.embedded!.accounts[3]!.address;
     const before = await balanceOf(from);
@@ -113,6 +123,26 @@ describe('x402 on the embedded rail', () => {
     expect(response.statusCode).toBe(402);
     expect(response.json().error).toMatch(reason);
     expect(await balanceOf(from)).toBe(before);
+  });
+
+  it('takes no money when the paid work fails, and the same authorization pays later', async () => {
+    const failing = paidServer(chain, database.db, async () => {
+      throw new Error('the paid work failed');
+    });
+    try {
+      const from = connection.embedded!.accounts[4]!.address;
+      const before = await balanceOf(from);
+      const header = await signed(4);
+      const failed = await failing.inject({ method: 'GET', url: '/paid', headers: { 'x-payment': header } });
+      expect(failed.statusCode).toBe(500);
+      expect(failed.headers['x-payment-response']).toBeUndefined();
+      expect(await balanceOf(from)).toBe(before);
+      const paid = await get(header);
+      expect(paid.statusCode).toBe(200);
+      expect(before - (await balanceOf(from))).toBe(parseUnits('2', 6));
+    } finally {
+      await failing.close();
+    }
   });
 
   it('refuses an unfunded payer and a malformed header with 402 and a reason', async () => {

@@ -1,15 +1,18 @@
 import { and, eq } from 'drizzle-orm';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { publicActions, type Address } from 'viem';
-import { verify, settle } from 'x402/facilitator';
+import { settle as settleOnRail, verify as verifyOnRail } from 'x402/facilitator';
 import { decodePayment } from 'x402/schemes';
-import { settleResponseHeader, type PaymentPayload, type PaymentRequirements } from 'x402/types';
+import { settleResponseHeader, type PaymentPayload, type PaymentRequirements, type SettleResponse, type VerifyResponse } from 'x402/types';
+import { useFacilitator } from 'x402/verify';
 import { x402Payments } from '../../drizzle/schema.js';
-import type { ChainConnection, RailChain } from '../chain/index.js';
+import type { ChainConnection, PaymentRail, RailChain } from '../chain/index.js';
 import type { Database } from '../db.js';
+import { AppError } from '../errors.js';
+import { withTimeout } from '../timeout.js';
 
 export const X402_VERSION = 1;
-const NETWORK = 'base';
+/** x402's name for Base mainnet (chainId 8453); the spec's descriptor says `base-mainnet` (decision 0010). */
+export const X402_NETWORK = 'base';
 const SETTLEMENT_TIMEOUT_SECONDS = 60;
 
 /** What a priced route or field costs, and what the payer is told it buys. */
@@ -23,66 +26,107 @@ export interface PaymentOutcome {
   ok: true;
   payer: Address;
   transaction: string;
+  /** The X-PAYMENT-RESPONSE header value (base64 JSON of the settlement). */
   header: string;
 }
+
+/** x402 requirements as the rail states them: always with the token's EIP-712 domain in `extra`. */
+export type RailPaymentRequirements = PaymentRequirements & { extra: { name: string; version: string } };
 
 export interface PaymentRefusal {
   ok: false;
   reason: string;
-  requirements: PaymentRequirements;
+  requirements: RailPaymentRequirements;
 }
 
-/** The 402 body of the x402 specification: the requirements the client signs against. */
+/** A payment verified and claimed, not yet settled: settle it once the paid work succeeded, or release it. */
+export interface AuthorizedPayment {
+  ok: true;
+  payer: Address;
+  settle(): Promise<PaymentOutcome | PaymentRefusal>;
+  /** Gives the authorization back (the paid work failed): the payer may present it again. */
+  release(): Promise<void>;
+}
+
+/** The 402 body of the x402 specification: the requirements the client signs against, and why. */
 export function paymentRequiredBody(requirements: PaymentRequirements, reason: string) {
   return { x402Version: X402_VERSION, error: reason, accepts: [requirements] };
 }
 
-/** The rail has no account to settle payments with (RPC_URL without a facilitator, for now). */
-export class PaymentsUnavailableError extends Error {
-  override name = 'PaymentsUnavailableError';
-  constructor() {
-    super('x402 payments are not available on this rail');
-  }
+/** The rail takes no payments (RPC_URL without CONTRACT_TOKEN, PAY_TO and a settler or facilitator): a 503, not a 402 the caller could act on. */
+function paymentsUnavailable(cause?: unknown): AppError {
+  return new AppError('GEN_ERR_UNAVAILABLE', {
+    message: 'x402 payments are not available on this rail now; retry later.',
+    retryAfterSeconds: 60,
+    ...(cause ? { cause } : {}),
+  });
 }
 
 /** An exact-scheme EVM payment: an EIP-3009 authorization and its signature. */
 type EvmPaymentPayload = PaymentPayload & { payload: { authorization: { from: string; nonce: string; value: string } } };
 
+/** Who checks signatures and balances and submits the transfer: the rail itself, or FACILITATOR_URL. */
+interface Facilitator {
+  verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse>;
+  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse>;
+}
+
+// x402 types its clients with its own copies of viem's generics; ours are the same viem clients
+// (a public client to read, the settling wallet extended with public actions to write and wait).
+function railFacilitator(connection: ChainConnection, rail: PaymentRail): Facilitator {
+  return {
+    verify: (payload, requirements) => verifyOnRail(connection.publicClient as never, payload, requirements),
+    async settle(payload, requirements) {
+      if (!rail.settler) throw paymentsUnavailable();
+      return settleOnRail(rail.settler.extend(publicActions) as never, payload, requirements);
+    },
+  };
+}
+
+/** An external facilitator's /verify and /settle (the x402 client), each bounded in time. */
+function remoteFacilitator(url: string, timeoutMs: number): Facilitator {
+  const remote = useFacilitator({ url: url.replace(/\/+$/, '') as `${string}://${string}` });
+  return {
+    verify: (payload, requirements) => withTimeout(remote.verify(payload as never, requirements as never), timeoutMs, 'x402 facilitator /verify'),
+    settle: (payload, requirements) => withTimeout(remote.settle(payload as never, requirements as never), timeoutMs, 'x402 facilitator /settle'),
+  };
+}
+
 export interface X402Options {
   chain: RailChain;
   db: Database;
   clock: { now(): Date };
+  /** FACILITATOR_URL: verify and settle there instead of on the rail's own account. */
+  facilitatorUrl?: string | undefined;
+  facilitatorTimeoutMs?: number;
 }
 
 /**
  * x402 on the rail (exact scheme, EIP-3009 on the rail's token):
- * 1. The payment is verified before any paid work, by the x402 package's facilitator `verify`:
- *    signature under the token's EIP-712 domain, payee, asset, validity window, amount, balance.
+ * 1. The payment is verified before any paid work (x402's `verify`, on the rail or at
+ *    FACILITATOR_URL): signature under the token's EIP-712 domain, payee, asset, network,
+ *    validity window, amount, payer balance.
  * 2. The authorization (payer, nonce) is then claimed in the database, which the x402 package
  *    does not do: a second use of one payment, concurrent or later, finds it claimed and is refused.
- * 3. It is settled with transferWithAuthorization by the rail's own account; a failed settlement
- *    releases the claim so the payer may retry with the same authorization.
+ * 3. The paid work runs; only when it succeeded is the payment settled (transferWithAuthorization),
+ *    so nobody pays for an error. A failed settlement or failed work releases the claim.
  */
 export function createX402(options: X402Options) {
-  async function requirementsFor(price: Price, resource: string): Promise<{ requirements: PaymentRequirements; connection: ChainConnection }> {
-    const connection = await options.chain.connect();
-    if (!connection.payment) throw new PaymentsUnavailableError();
-    const { token, payTo, tokenDomain } = connection.payment;
-    return {
-      connection,
-      requirements: {
-        scheme: 'exact',
-        network: NETWORK,
-        maxAmountRequired: price.amount.toString(),
-        resource,
-        description: price.description,
-        mimeType: 'application/json',
-        payTo,
-        maxTimeoutSeconds: SETTLEMENT_TIMEOUT_SECONDS,
-        asset: token,
-        extra: { name: tokenDomain.name, version: tokenDomain.version },
-      },
-    };
+  const facilitatorTimeoutMs = options.facilitatorTimeoutMs ?? 15_000;
+
+  async function railFor(): Promise<{ connection: ChainConnection; rail: PaymentRail; facilitator: Facilitator }> {
+    const connection = await options.chain.connect().catch((error: unknown) => {
+      throw paymentsUnavailable(error);
+    });
+    const rail = connection.payment;
+    if (!rail) throw paymentsUnavailable();
+    const facilitator = options.facilitatorUrl ? remoteFacilitator(options.facilitatorUrl, facilitatorTimeoutMs) : railFacilitator(connection, rail);
+    return { connection, rail, facilitator };
+  }
+
+  async function requirementsFor(price: Price, resource: string): Promise<RailPaymentRequirements> {
+    const { rail } = await railFor();
+    return requirementsOn(rail, price, resource);
   }
 
   async function claim(payload: EvmPaymentPayload, resource: string): Promise<boolean> {
@@ -95,65 +139,79 @@ export function createX402(options: X402Options) {
     return rows.length === 1;
   }
 
-  async function release(payer: string, nonce: string): Promise<void> {
-    await options.db.delete(x402Payments).where(and(eq(x402Payments.payer, payer.toLowerCase()), eq(x402Payments.nonce, nonce.toLowerCase())));
-  }
+  const claimed = (payer: string, nonce: string) => and(eq(x402Payments.payer, payer.toLowerCase()), eq(x402Payments.nonce, nonce.toLowerCase()));
 
-  async function record(payer: string, nonce: string, transaction: string): Promise<void> {
-    await options.db.update(x402Payments).set({ transaction }).where(and(eq(x402Payments.payer, payer.toLowerCase()), eq(x402Payments.nonce, nonce.toLowerCase())));
+  async function authorize(header: string | undefined, price: Price, resource: string): Promise<AuthorizedPayment | PaymentRefusal> {
+    const { rail, facilitator } = await railFor();
+    const requirements = requirementsOn(rail, price, resource);
+    const refuse = (reason: string): PaymentRefusal => ({ ok: false, reason, requirements });
+    if (!header) return refuse('X-PAYMENT header is required');
+    const payload = decodeEvmPayment(header);
+    if (typeof payload === 'string') return refuse(payload);
+    const verification = await facilitator.verify(payload, requirements).catch((): VerifyResponse => ({ isValid: false, invalidReason: 'unexpected_verify_error' as never }));
+    if (!verification.isValid) return refuse(verification.invalidReason ?? 'invalid_payment');
+    if (!(await claim(payload, resource))) return refuse('payment_already_used: this authorization was presented before');
+    const { from, nonce } = payload.payload.authorization;
+    const release = async () => {
+      await options.db.delete(x402Payments).where(claimed(from, nonce));
+    };
+    return {
+      ok: true,
+      payer: from as Address,
+      release,
+      async settle() {
+        // A revert or an unreachable rail: the claim is released and the payer may retry.
+        const settlement = await facilitator.settle(payload, requirements).catch(
+          (): SettleResponse => ({ success: false, errorReason: 'unexpected_settle_error' as never, transaction: '', network: X402_NETWORK, payer: from }),
+        );
+        if (!settlement.success) {
+          await release();
+          return refuse(settlement.errorReason ?? 'settlement_failed');
+        }
+        await options.db.update(x402Payments).set({ transaction: settlement.transaction }).where(claimed(from, nonce));
+        return { ok: true, payer: from as Address, transaction: settlement.transaction, header: settleResponseHeader(settlement) };
+      },
+    };
   }
 
   return {
     requirementsFor,
-    /** Verifies, claims and settles the X-PAYMENT header for `price`; every failure says why. */
+    authorize,
+    /** Verifies, claims and settles at once, for a price with no work that could fail after payment. */
     async pay(header: string | undefined, price: Price, resource: string): Promise<PaymentOutcome | PaymentRefusal> {
-      const { requirements, connection } = await requirementsFor(price, resource);
-      const refuse = (reason: string): PaymentRefusal => ({ ok: false, reason, requirements });
-      if (!header) return refuse('X-PAYMENT header is required');
-      let payload: PaymentPayload;
-      try {
-        payload = decodePayment(header);
-      } catch {
-        return refuse('invalid_payment_header: not a base64-encoded x402 payment payload');
-      }
-      if (payload.x402Version !== X402_VERSION || payload.scheme !== 'exact' || payload.network !== NETWORK || !('authorization' in payload.payload)) {
-        return refuse('unsupported_scheme_or_network: expected x402Version 1, scheme exact, network base');
-      }
-      // The exact scheme on an EVM network: the payload is an EIP-3009 authorization (checked just above).
-      const evmPayload = payload as EvmPaymentPayload;
-      // x402 types its clients with its own copies of viem's generics; ours are the same viem clients
-      // (a public client to read, the rail's wallet with public actions to settle).
-      const verification = await verify(connection.publicClient as never, payload, requirements);
-      if (!verification.isValid) return refuse(verification.invalidReason ?? 'invalid_payment');
-      if (!(await claim(evmPayload, resource))) return refuse('payment_already_used: this authorization was presented before');
-      const { from, nonce } = evmPayload.payload.authorization;
-      // A revert or an unreachable rail: the claim is released below and the payer may retry.
-      const settlement = await settle(connection.payment!.settler.extend(publicActions) as never, payload, requirements).catch(() => ({
-        success: false as const,
-        errorReason: 'settlement_failed',
-        transaction: '',
-        network: NETWORK,
-        payer: from,
-      }));
-      if (!settlement.success) {
-        await release(from, nonce);
-        return refuse(settlement.errorReason ?? 'settlement_failed');
-      }
-      await record(from, nonce, settlement.transaction);
-      return { ok: true, payer: from as Address, transaction: settlement.transaction, header: settleResponseHeader(settlement) };
+      const authorized = await authorize(header, price, resource);
+      return authorized.ok ? authorized.settle() : authorized;
     },
   };
 }
 
 export type X402 = ReturnType<typeof createX402>;
 
-/** A Fastify preHandler charging `price` for the route: 402 with the requirements, or on with X-PAYMENT-RESPONSE. */
-export function requirePayment(x402: X402, price: Price) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const resource = `${request.protocol}://${request.host}${request.url.split('?')[0] ?? ''}`;
-    const outcome = await x402.pay(request.requestContext.headers['x-payment'], price, resource);
-    if (!outcome.ok) return reply.code(402).send(paymentRequiredBody(outcome.requirements, outcome.reason));
-    reply.header('x-payment-response', outcome.header);
-    reply.header('access-control-expose-headers', 'X-PAYMENT-RESPONSE');
+function requirementsOn(rail: PaymentRail, price: Price, resource: string): RailPaymentRequirements {
+  return {
+    scheme: 'exact',
+    network: X402_NETWORK,
+    maxAmountRequired: price.amount.toString(),
+    resource,
+    description: price.description,
+    mimeType: 'application/json',
+    payTo: rail.payTo,
+    maxTimeoutSeconds: SETTLEMENT_TIMEOUT_SECONDS,
+    asset: rail.token,
+    extra: { name: rail.tokenDomain.name, version: rail.tokenDomain.version },
   };
+}
+
+/** The X-PAYMENT header as an exact-scheme EVM payment on Base, or the reason it is not one. */
+function decodeEvmPayment(header: string): EvmPaymentPayload | string {
+  let payload: PaymentPayload;
+  try {
+    payload = decodePayment(header);
+  } catch {
+    return 'invalid_payment_header: not a base64-encoded x402 payment payload';
+  }
+  if (payload.x402Version !== X402_VERSION || payload.scheme !== 'exact' || payload.network !== X402_NETWORK || !('authorization' in payload.payload)) {
+    return `unsupported_scheme_or_network: expected x402Version ${X402_VERSION}, scheme exact, network ${X402_NETWORK}`;
+  }
+  return payload as EvmPaymentPayload;
 }

@@ -1,7 +1,10 @@
-import { createPublicClient, http, type Account, type Address, type Chain, type PublicClient, type Transport, type WalletClient } from 'viem';
+import { createPublicClient, createWalletClient, http, parseAbi, type Account, type Address, type Chain, type PublicClient, type Transport, type WalletClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
 import type { Config } from '../config.js';
 import { startEmbeddedChain, type EmbeddedChain } from './embedded-chain.js';
+
+const TOKEN_DOMAIN_ABI = parseAbi(['function name() view returns (string)', 'function version() view returns (string)']);
 
 export interface RailContractAddresses {
   token: Address | null;
@@ -14,8 +17,8 @@ export interface PaymentRail {
   payTo: Address;
   /** The token's EIP-712 domain, which the payer signs under. */
   tokenDomain: { name: string; version: string };
-  /** The account that submits transferWithAuthorization (the facilitator's role). */
-  settler: WalletClient<Transport, Chain, Account>;
+  /** The account that submits transferWithAuthorization (the facilitator's role); undefined when FACILITATOR_URL settles. */
+  settler: WalletClient<Transport, Chain, Account> | undefined;
 }
 
 export interface ChainConnection {
@@ -24,7 +27,7 @@ export interface ChainConnection {
   contracts: RailContractAddresses;
   /** The embedded chain itself (its funded accounts, its provider); undefined on RPC_URL. */
   embedded: EmbeddedChain | undefined;
-  /** Undefined where the rail has no account to settle payments with (RPC_URL, for now). */
+  /** Undefined where payments cannot be taken: on RPC_URL without CONTRACT_TOKEN, PAY_TO and a settler (RAIL_SETTLER_KEY or FACILITATOR_URL). */
   payment: PaymentRail | undefined;
 }
 
@@ -61,15 +64,34 @@ export function createRailChain(config: Config, deploy: DeployContracts): RailCh
     }
   }
 
-  function connectRpc(url: string): ChainConnection {
-    const publicClient = createPublicClient({ chain: base, transport: http(url, { timeout: timeoutMs, retryCount: 0 }) }) as PublicClient;
-    return { mode: 'rpc', publicClient, contracts: { token: config.contracts.token ?? null, router: config.contracts.router ?? null }, embedded: undefined, payment: undefined };
+  async function connectRpc(url: string): Promise<ChainConnection> {
+    const transport = http(url, { timeout: timeoutMs, retryCount: 0 });
+    const publicClient = createPublicClient({ chain: base, transport }) as PublicClient;
+    const contracts = { token: config.contracts.token ?? null, router: config.contracts.router ?? null };
+    return { mode: 'rpc', publicClient, contracts, embedded: undefined, payment: await rpcPaymentRail(publicClient, transport) };
+  }
+
+  /**
+   * Payments on Base need the token, the payee, and someone to settle: our own account
+   * (RAIL_SETTLER_KEY) or an external facilitator (FACILITATOR_URL). The token's EIP-712 domain is
+   * read from the token itself (USDC answers name() and version()), so payers sign what it checks.
+   */
+  async function rpcPaymentRail(publicClient: PublicClient, transport: Transport): Promise<PaymentRail | undefined> {
+    const { settlerKey, payTo, facilitatorUrl } = config.access;
+    const token = config.contracts.token;
+    if (!token || !payTo || (!settlerKey && !facilitatorUrl)) return undefined;
+    const [name, version] = await Promise.all([
+      publicClient.readContract({ address: token, abi: TOKEN_DOMAIN_ABI, functionName: 'name' }),
+      publicClient.readContract({ address: token, abi: TOKEN_DOMAIN_ABI, functionName: 'version' }),
+    ]);
+    const settler = settlerKey && !facilitatorUrl ? createWalletClient({ account: privateKeyToAccount(settlerKey as `0x${string}`), chain: base as Chain, transport }) : undefined;
+    return { token, payTo, tokenDomain: { name, version }, settler };
   }
 
   return {
     mode: rpcUrl ? 'rpc' : 'embedded',
     connect() {
-      connection ??= rpcUrl ? Promise.resolve(connectRpc(rpcUrl)) : connectEmbedded();
+      connection ??= rpcUrl ? connectRpc(rpcUrl) : connectEmbedded();
       connection.then(
         (made) => {
           connected = made;

@@ -1,7 +1,7 @@
 import { inArray, sql } from 'drizzle-orm';
 import { feeQuotes } from '../../drizzle/schema.js';
 import type { Database } from '../../platform/db.js';
-import { InfrastructureError } from '../../platform/errors.js';
+import { boundedCall } from '../../platform/timeout.js';
 import type { Quote } from './domain/index.js';
 
 /**
@@ -36,25 +36,6 @@ export interface FeeStoreOptions {
 }
 
 export const DEFAULT_STORE_TIMEOUT_MS = 5000;
-
-/**
- * Settles like `work`, or rejects with an InfrastructureError naming `operation` once `timeoutMs`
- * has passed. Every failure is wrapped: the message names the operation only, the driver's error
- * (with its SQL text and parameters) is kept as `cause` for the log, which withholds that text.
- */
-function boundedCall<T>(work: Promise<T>, timeoutMs: number, operation: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new InfrastructureError(`${operation} (no answer within ${timeoutMs} ms)`, new Error(`timed out after ${timeoutMs} ms`))),
-      timeoutMs,
-    );
-  });
-  const wrapped = work.catch((error: unknown) => {
-    throw error instanceof InfrastructureError ? error : new InfrastructureError(operation, error);
-  });
-  return Promise.race([wrapped, timeout]).finally(() => clearTimeout(timer));
-}
 
 /**
  * The quote ledger's table. Issued quotes reach it through a write-behind queue (fees/index.ts,

@@ -6,7 +6,7 @@ import { createLiveSource, snapshotSource } from './data-source.js';
 import { createForecastResolvers } from './resolvers.js';
 import { mcpHostnames } from './mcp.js';
 import { forecastRoutes } from './routes.js';
-import { createForecastService, type ForecastDataSource } from './service.js';
+import { createForecastService, type ForecastDataSource, type ForecastService } from './service.js';
 import { DEFAULT_LIVE_BASE_URLS } from './sources/index.js';
 
 export const name = 'forecast';
@@ -21,9 +21,24 @@ export function dataSourceFor(config: Config, logger: Logger): ForecastDataSourc
   );
 }
 
+const servicesByPlatform = new WeakMap<PlatformServices, ForecastService>();
+
+/**
+ * The forecast's public service on this platform: one per process, so the forecast subgraph and
+ * the reports built on it (the intelligence subgraph) share one data source and one cache.
+ */
+export function forecastService(platform: PlatformServices): ForecastService {
+  let service = servicesByPlatform.get(platform);
+  if (!service) {
+    service = createForecastService({ clock: platform.clock, synthesiser: platform.synthesiser, source: dataSourceFor(platform.config, platform.logger) });
+    servicesByPlatform.set(platform, service);
+  }
+  return service;
+}
+
 /** Commodity climate forecast (Document 3 §1-4), REST under /forecast, MCP tools (DESIGN.md §1). */
-export function build(platform: PlatformServices, source: ForecastDataSource = dataSourceFor(platform.config, platform.logger)): Subgraph {
-  const service = createForecastService({ clock: platform.clock, synthesiser: platform.synthesiser, source });
+export function build(platform: PlatformServices, source?: ForecastDataSource): Subgraph {
+  const service = source ? createForecastService({ clock: platform.clock, synthesiser: platform.synthesiser, source }) : forecastService(platform);
   const resolvers = createForecastResolvers(service);
   return {
     name,

@@ -138,6 +138,11 @@ export function createForecastService(deps: ForecastServiceDeps) {
       }
       return scenarioResultFrom(assessment, { scenario: body.scenario as ScenarioId, positions: body.positions ?? [] });
     },
+    /** Where the figures behind the answers come from (source, URL, as-of date), for reports built on them. */
+    async sources() {
+      const { answers } = await load();
+      return { dataQuality: answers.assessment().context.dataQuality, sources: answers.assessment().dataset.sources };
+    },
     async tcfdReport(body: TcfdBody) {
       const { answers } = await load();
       return tcfdReportFrom(answers.assessment(), body);

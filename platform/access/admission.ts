@@ -1,0 +1,106 @@
+import type { PaymentRequirements } from 'x402/types';
+import { AppError } from '../errors.js';
+import type { RequestContext } from '../request-context.js';
+import { presentedKey, type ApiKeys, type RateLimitState } from './api-keys.js';
+import { paymentRequiredBody, type AuthorizedPayment, type PaymentRefusal, type Price, type X402 } from './x402.js';
+
+/** What a paid route or field sells: its price, and what the payer is told in the 402 besides the requirements. */
+export interface Offer {
+  price: Price;
+  /** Extra fields of the 402 body (a report's `reportPreview`), given the requirements it goes with. */
+  preview?: (requirements: PaymentRequirements) => Record<string, unknown>;
+}
+
+/** platform/access as a subgraph uses it: API keys and x402 payments. */
+export interface Access {
+  keys: ApiKeys;
+  x402: X402;
+}
+
+export type Admission = { ok: true; via: 'key' } | { ok: true; via: 'payment'; payment: AuthorizedPayment };
+
+/**
+ * Why a request was not admitted, as the error its service renders: 401, 429, or 402 whose
+ * details are the x402 body (requirements, reason, and the offer's preview).
+ */
+export interface Refusal {
+  ok: false;
+  error: AppError;
+}
+
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(state.limit),
+    'x-ratelimit-remaining': String(state.remaining),
+    'x-ratelimit-reset': String(state.resetSeconds),
+  };
+}
+
+/** A 402: the x402 body (requirements and reason) with the offer's preview. */
+function paymentRefusal(refused: PaymentRefusal, offer: Offer): Refusal {
+  const body = { ...paymentRequiredBody(refused.requirements, refused.reason), ...offer.preview?.(refused.requirements) };
+  return { ok: false, error: new AppError('GEN_ERR_PAYMENT_REQUIRED', { message: refused.reason, details: body }) };
+}
+
+function setHeaders(request: RequestContext, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) request.responseHeaders.set(name, value);
+}
+
+/**
+ * Admits a request to a paid resource (decision 0012): with an X-API-Key, the key must be active
+ * and within its per-minute limit (X-RateLimit-* on every answer); without one, an x402 payment
+ * must verify and be claimed. The payment is only authorized here: the caller settles it once the
+ * paid work succeeded, or releases it.
+ */
+export async function admit(access: Access, request: RequestContext, offer: Offer, resource: string): Promise<Admission | Refusal> {
+  const key = presentedKey(request.headers, 'api');
+  if (key !== undefined) {
+    const record = await access.keys.authenticate('api', key);
+    if (!record) return { ok: false, error: new AppError('GEN_ERR_UNAUTHORIZED') };
+    const state = await access.keys.count(record);
+    setHeaders(request, rateLimitHeaders(state));
+    if (state.exceeded) return { ok: false, error: new AppError('GEN_ERR_RATE_LIMITED', { retryAfterSeconds: state.resetSeconds }) };
+    return { ok: true, via: 'key' };
+  }
+  const authorized = await access.x402.authorize(request.headers['x-payment'], offer.price, resource);
+  if (authorized.ok) return { ok: true, via: 'payment', payment: authorized };
+  return paymentRefusal(authorized, offer);
+}
+
+/** Settles an admitted payment after the paid work succeeded; the refusal when settlement failed. */
+export async function settleAdmission(admission: Admission, request: RequestContext, offer: Offer): Promise<Refusal | undefined> {
+  if (admission.via !== 'payment') return undefined;
+  const outcome = await admission.payment.settle();
+  if (outcome.ok) {
+    request.responseHeaders.set('x-payment-response', outcome.header);
+    request.responseHeaders.set('access-control-expose-headers', 'X-PAYMENT-RESPONSE');
+    return undefined;
+  }
+  return paymentRefusal(outcome, offer);
+}
+
+/** Gives an admitted payment back when the paid work failed. */
+export async function releaseAdmission(admission: Admission): Promise<void> {
+  if (admission.via === 'payment') await admission.payment.release();
+}
+
+/**
+ * Runs `work` for an admitted request, the same way for a REST route and a GraphQL field: admitted
+ * by key, it runs; admitted by payment, the payment is settled after the work succeeded (and
+ * X-PAYMENT-RESPONSE set), or released when it failed, so no one pays for an error. A refusal is
+ * thrown as its AppError (401, 402 with the requirements in its details, 429).
+ */
+export async function paidWork<T>(access: Access, request: RequestContext, offer: Offer, resource: string, work: () => Promise<T>): Promise<T> {
+  const admission = await admit(access, request, offer, resource);
+  if (!admission.ok) throw admission.error;
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    await releaseAdmission(admission);
+    throw error;
+  }
+  const refusal = await settleAdmission(admission, request, offer);
+  if (refusal) throw refusal.error;
+  return result;
+}

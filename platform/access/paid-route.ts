@@ -1,0 +1,47 @@
+import type { FastifyRequest } from 'fastify';
+import type { HttpServer } from '../http.js';
+import type { Offer } from './admission.js';
+import { x402DiscoverySchema } from './x402-schemas.js';
+import { X402_NETWORK, X402_VERSION } from './x402.js';
+
+const TOKEN_DECIMALS = 6;
+
+/** The URL a client signs a payment for: the route as requested, without its query. */
+export function resourceOf(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}${request.url.split('?')[0] ?? ''}`;
+}
+
+/**
+ * The priced routes of one service, and its x402 discovery document generated from them: a
+ * route takes its offer from here, so the document cannot list a price the route does not charge.
+ */
+export function createPriceList(options: { prefix: string; facilitatorUrl?: string | undefined }) {
+  const priced: Array<{ method: string; path: string; offer: Offer }> = [];
+  return {
+    /** Declares `METHOD path` (full path, prefix included) as sold at `offer`, and returns the offer. */
+    price(method: string, path: string, offer: Offer): Offer {
+      priced.push({ method, path, offer });
+      return offer;
+    },
+    /** GET <prefix>/.well-known/x402: {version, endpoints keyed by "<METHOD> <path>"} (Document 2 §2, decision 0012). */
+    registerDiscovery(app: HttpServer) {
+      const schema = { summary: 'x402 payment discovery: every priced route with its price', response: { 200: x402DiscoverySchema } };
+      app.get(`${options.prefix}/.well-known/x402`, { schema }, async (request) => ({
+        version: X402_VERSION,
+        endpoints: Object.fromEntries(
+          priced.map(({ method, path, offer }) => [
+            `${method} ${path.slice(options.prefix.length) || '/'}`,
+            {
+              price: { amount: offer.price.amount.toString(), currency: 'USDC', decimals: TOKEN_DECIMALS },
+              network: X402_NETWORK,
+              facilitator: options.facilitatorUrl ?? `${request.protocol}://${request.host}`,
+              description: offer.price.description,
+            },
+          ]),
+        ),
+      }));
+    },
+  };
+}
+
+export type PriceList = ReturnType<typeof createPriceList>;

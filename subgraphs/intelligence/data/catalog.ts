@@ -1,0 +1,48 @@
+import { formatUnits } from 'viem';
+import type { Offer } from '../../../platform/access/admission.js';
+
+const USDC_DECIMALS = 6;
+
+/** "2.00", "0.075": a price in USDC with at least the two decimals of a dollar amount. */
+export function usdcText(baseUnits: bigint): string {
+  const [whole, fraction = ''] = formatUnits(baseUnits, USDC_DECIMALS).split('.');
+  return `${whole}.${fraction.padEnd(2, '0')}`;
+}
+
+interface ReportProduct {
+  /** Token base units (6 decimals). */
+  amount: bigint;
+  description: string;
+  whatYouGet: string[];
+}
+
+/**
+ * The reports on sale. The climate report's price is the spec's (2000000 base units, USD 2.00);
+ * the other report types follow with the oracles, compliance and payments.
+ */
+export const REPORT_PRODUCTS = {
+  climate: {
+    amount: 2_000_000n,
+    description: 'Climate intelligence report: physical risk, commodity stress and climate outlook',
+    whatYouGet: [
+      'Risk level (LOW to CRITICAL) with a summary and key findings',
+      'Physical risk of the highest-risk production regions',
+      'Commodity stress across the 11 tracked commodities (GREEN, YELLOW, RED)',
+      'Climate outlook for the next three months from the seasonal calendar',
+      'Recommendations, the oracle data used and its sources',
+    ],
+  },
+} as const satisfies Record<string, ReportProduct>;
+
+export type ReportType = keyof typeof REPORT_PRODUCTS;
+
+/** What the x402 layer sells for a report: its price, and the 402's reportPreview {type, whatYouGet, fee}. */
+export function reportOffer(type: ReportType): Offer {
+  const product: ReportProduct = REPORT_PRODUCTS[type];
+  return {
+    price: { amount: product.amount, description: product.description },
+    preview: (requirements) => ({
+      reportPreview: { type, whatYouGet: product.whatYouGet, fee: { amountUsdc: usdcText(product.amount), asset: requirements.asset } },
+    }),
+  };
+}

@@ -1,0 +1,4 @@
+export { buildClimateReport, climateRiskLevel, describeSource, OUTLOOK_MONTHS, TOP_REGIONS } from './climate-report.js';
+export type { ClimateInputs, ClimateReportData } from './climate-report.js';
+export { RISK_LEVELS } from './types.js';
+export type { DataQuality, Report, ReportSynthesis, RiskLevel, SourceReference } from './types.js';

@@ -1,0 +1,35 @@
+import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
+import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
+import { forecastService } from '../forecast/index.js';
+import { createIntelligenceResolvers } from './resolvers.js';
+import { reportsRoutes } from './routes.js';
+import { createIntelligenceService } from './service.js';
+import { createReportStore } from './store.js';
+
+export const name = 'intelligence';
+export const typeDefs = loadSubgraphTypeDefs(name);
+
+/** The public origin of the graph, which a GraphQL payment names as its resource. */
+function publicGraphqlUrl(platform: PlatformServices): string {
+  const { publicBaseUrl, host, port } = platform.config.server;
+  return `${publicBaseUrl ?? `http://${host}:${port}`}/graphql`;
+}
+
+/** Paid intelligence (Document 1 reports; Document 3 §5 later), REST under /reports. */
+export function build(platform: PlatformServices): Subgraph {
+  const service = createIntelligenceService({
+    clock: platform.clock,
+    synthesiser: platform.synthesiser,
+    access: platform.access,
+    store: createReportStore(platform.database.db),
+    climate: forecastService(platform),
+  });
+  return {
+    name,
+    typeDefs,
+    schema: buildFederatedSchema(typeDefs, createIntelligenceResolvers(service, publicGraphqlUrl(platform))),
+    restPrefixes: ['/reports'],
+    routes: reportsRoutes(service, { access: platform.access, facilitatorUrl: platform.config.access.facilitatorUrl }),
+    createContext: (request) => ({ request }),
+  };
+}

@@ -1,0 +1,81 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Access } from '../../platform/access/admission.js';
+import { createPriceList, resourceOf } from '../../platform/access/paid-route.js';
+import { X402_VERSION } from '../../platform/access/x402.js';
+import type { HttpServer } from '../../platform/http.js';
+import { registerOpenApi } from '../../platform/openapi.js';
+import { REPORT_PRODUCTS, reportOffer } from './data/catalog.js';
+import { agentCardSchema, reportPaymentRequiredSchema, reportResponseSchema, reportsErrorSchema, reportsHealthSchema } from './responses.js';
+import type { IntelligenceService } from './service.js';
+
+export const REPORTS_PREFIX = '/reports';
+export const REPORTS_VERSION = '1.0.0';
+
+export interface ReportsRouteOptions {
+  access: Access;
+  /** FACILITATOR_URL, named in the x402 discovery document when set. */
+  facilitatorUrl: string | undefined;
+}
+
+const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+/**
+ * The reports service (Document 1 §4): every report is paid per call with x402 (or taken with an
+ * X-API-Key, decision 0012). Errors other than the 402 descriptor are {error, code}.
+ */
+export function reportsRoutes(service: IntelligenceService, options: ReportsRouteOptions): FastifyPluginAsync {
+  return async (instance) => {
+    const app = instance as unknown as HttpServer;
+    const prices = createPriceList({ prefix: REPORTS_PREFIX, facilitatorUrl: options.facilitatorUrl });
+    await registerOpenApi(app, {
+      prefix: REPORTS_PREFIX,
+      title: 'Settlement rail reports',
+      version: REPORTS_VERSION,
+      description: 'AI-synthesised reports, paid per call through x402 (Document 1).',
+    });
+    const errors = { 401: reportsErrorSchema, 402: reportPaymentRequiredSchema, 429: reportsErrorSchema, 503: reportsErrorSchema };
+
+    const climatePath = `${REPORTS_PREFIX}/report/climate`;
+    prices.price('GET', climatePath, reportOffer('climate'));
+    app.get(
+      climatePath,
+      { schema: { summary: 'Climate report: physical risk, commodity stress, climate outlook (2.00 USDC)', response: { 200: reportResponseSchema, ...errors } } },
+      async (request) => service.climateReport(request.requestContext, resourceOf(request)),
+    );
+
+    prices.registerDiscovery(app);
+
+    app.get(`${REPORTS_PREFIX}/.well-known/agent.json`, { schema: { summary: 'Agent card: each report a skill with its payment requirements', response: { 200: agentCardSchema } } }, async (request) => ({
+      protocolVersion: '0.3.0',
+      name: 'Settlement rail reports',
+      description: 'Paid intelligence reports for treasury agents, synthesised from the rail\'s oracles. Pay per call with x402 (X-PAYMENT).',
+      url: `${origin(request)}${REPORTS_PREFIX}`,
+      version: REPORTS_VERSION,
+      provider: { organization: 'Settlement rail', url: origin(request) },
+      capabilities: { streaming: false, pushNotifications: false },
+      defaultInputModes: ['application/json'],
+      defaultOutputModes: ['application/json'],
+      skills: await Promise.all(
+        (Object.keys(REPORT_PRODUCTS) as Array<keyof typeof REPORT_PRODUCTS>).map(async (type) => {
+          const url = `${origin(request)}${REPORTS_PREFIX}/report/${type}`;
+          const { price } = reportOffer(type);
+          return {
+            id: `${type}-report`,
+            name: `${type[0]!.toUpperCase()}${type.slice(1)} report`,
+            description: price.description,
+            tags: ['report', type, 'x402'],
+            examples: [`GET ${REPORTS_PREFIX}/report/${type}`],
+            endpoint: { method: 'GET', url },
+            payment: { x402Version: X402_VERSION, accepts: [await options.access.x402.requirementsFor(price, url)] },
+          };
+        }),
+      ),
+    }));
+
+    app.get(`${REPORTS_PREFIX}/health`, { schema: { summary: 'Service health', response: { 200: reportsHealthSchema } } }, async () => ({
+      status: 'ok',
+      service: 'reports',
+      version: REPORTS_VERSION,
+    }));
+  };
+}

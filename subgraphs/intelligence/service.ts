@@ -1,0 +1,66 @@
+import { paidWork, type Access } from '../../platform/access/admission.js';
+import type { Clock } from '../../platform/clock.js';
+import type { RequestContext } from '../../platform/request-context.js';
+import { RULE_BASED_MODEL, type Synthesiser } from '../../platform/synthesis.js';
+import { reportOffer, type ReportType } from './data/catalog.js';
+import { buildClimateReport, type ClimateInputs, type Report } from './domain/index.js';
+import type { ReportStore } from './store.js';
+
+/** Document 1 §8: a paid report is cached for 60 minutes. */
+export const REPORT_CACHE_MS = 60 * 60_000;
+
+/** What the climate report reads: the forecast subgraph's public service. */
+export interface ClimateSource {
+  heatCheck(): Promise<ClimateInputs['heatCheck']>;
+  regions(): Promise<ClimateInputs['regions']>;
+  calendar(): Promise<ClimateInputs['calendar']>;
+  sources(): Promise<{ sources: ClimateInputs['sources'] }>;
+}
+
+export interface IntelligenceServiceDeps {
+  clock: Clock;
+  synthesiser: Synthesiser;
+  access: Access;
+  store: ReportStore;
+  climate: ClimateSource;
+}
+
+/** The reports service (Document 1): paid reports, called alike by routes.ts and resolvers.ts. */
+export function createIntelligenceService(deps: IntelligenceServiceDeps) {
+  const generating = new Map<string, Promise<Report>>();
+
+  async function generateClimateReport(): Promise<Report> {
+    const [heatCheck, regions, calendar, { sources }] = await Promise.all([deps.climate.heatCheck(), deps.climate.regions(), deps.climate.calendar(), deps.climate.sources()]);
+    const report = buildClimateReport({ heatCheck, regions, calendar, sources }, deps.clock.now(), RULE_BASED_MODEL);
+    // A configured language model may reword the summary; the numbers and the rest stay the rules'.
+    const worded = await deps.synthesiser.synthesise({ topic: 'climate intelligence report', facts: { ...report.synthesis, summary: undefined }, ruleBasedText: report.synthesis.summary });
+    if (worded) report.synthesis = { ...report.synthesis, summary: worded.text, model: worded.model };
+    return report;
+  }
+
+  /** The fresh cached report, or a new one kept for the window; one generation at a time per process. */
+  async function cachedReport(cacheKey: string, generate: () => Promise<Report>): Promise<Report> {
+    const now = deps.clock.now();
+    const kept = await deps.store.fresh(cacheKey, now);
+    if (kept) return kept;
+    let pending = generating.get(cacheKey);
+    if (!pending) {
+      pending = generate()
+        .then((report) => deps.store.keep(cacheKey, report, now, new Date(now.getTime() + REPORT_CACHE_MS)))
+        .finally(() => generating.delete(cacheKey));
+      generating.set(cacheKey, pending);
+    }
+    return pending;
+  }
+
+  /** A report of `type`, once the caller is admitted (payment or API key); the payment is settled only if the report is delivered. */
+  function paidReport(type: ReportType, request: RequestContext, resource: string, cacheKey: string, generate: () => Promise<Report>) {
+    return paidWork(deps.access, request, reportOffer(type), resource, () => cachedReport(cacheKey, generate));
+  }
+
+  return {
+    climateReport: (request: RequestContext, resource: string) => paidReport('climate', request, resource, 'climate', generateClimateReport),
+  };
+}
+
+export type IntelligenceService = ReturnType<typeof createIntelligenceService>;
