@@ -6,6 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dropSchema } from '../platform/db.js';
 import { SUBGRAPH_NAMES } from '../gateway/subgraphs.js';
+import { createWalletClient, http } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { base as baseChain } from 'viem/chains';
+import { createPaymentHeader } from 'x402/client';
+import { settleResponseFromHeader, type PaymentRequirements } from 'x402/types';
+import { DEVELOPMENT_MNEMONIC } from '../platform/chain/embedded-chain.js';
 import { TEST_SIGNING_KEY } from './helpers.js';
 
 const mainScript = fileURLToPath(new URL('../gateway/main.ts', import.meta.url));
@@ -86,6 +92,25 @@ describe('split layout: subgraphs and the gateway as separate processes on loopb
     expect(steps[0]).toBe('starting: loading the subgraphs and the supergraph');
     expect(steps.some((line) => /starting: (connecting to PostgreSQL|opening PGlite in .* and applying migrations)/.test(line))).toBe(true);
     expect(gateway.lines.join('\n')).toMatch(/gateway alone, no database/);
+  });
+
+  it('takes a payment for a priced field through the gateway: X-PAYMENT travels to the subgraph process, X-PAYMENT-RESPONSE comes back', async () => {
+    const ask = (headers: Record<string, string>) =>
+      fetch(`${gateway.base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ query: '{ climateReport { reportType synthesis { riskLevel } } }' }),
+      });
+    const unpaid = await ask({});
+    expect(unpaid.status).toBe(402);
+    const { errors } = (await unpaid.json()) as { errors: Array<{ extensions: { code: string; accepts: PaymentRequirements[] } }> };
+    expect(errors[0]?.extensions.code).toBe('GEN_ERR_PAYMENT_REQUIRED');
+    // The payer signs offline and reads the chain through the subgraph process's /rpc, as an outside wallet would.
+    const payer = createWalletClient({ account: mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex: 1 }), chain: baseChain, transport: http(`${fees.base}/rpc`) });
+    const paid = await ask({ 'x-payment': await createPaymentHeader(payer as never, 1, errors[0]!.extensions.accepts[0]!) });
+    const answer = await paid.json();
+    expect(answer, JSON.stringify(answer)).toMatchObject({ data: { climateReport: { reportType: 'climate' } } });
+    expect(settleResponseFromHeader(String(paid.headers.get('x-payment-response')))).toMatchObject({ success: true, payer: payer.account.address });
   });
 
   it('finding: a stopped subgraph gave GEN_ERR_INTERNAL 500 with no log line; now the other subgraph\'s data, SUBGRAPH_UNAVAILABLE, no trace, a log line, and /health 503 naming it', async () => {

@@ -1,10 +1,26 @@
 import { createPublicClient, createWalletClient, http, parseAbi, type Account, type Address, type Chain, type PublicClient, type Transport, type WalletClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { getEip712Domain } from 'viem/actions';
 import { base } from 'viem/chains';
 import type { Config } from '../config.js';
 import { startEmbeddedChain, type EmbeddedChain } from './embedded-chain.js';
 
 const TOKEN_DOMAIN_ABI = parseAbi(['function name() view returns (string)', 'function version() view returns (string)']);
+
+/** The token's EIP-712 domain: EIP-5267's eip712Domain() where the token has it, else name() and version() (USDC). */
+async function readTokenDomain(publicClient: PublicClient, token: Address): Promise<{ name: string; version: string }> {
+  try {
+    const { domain } = await getEip712Domain(publicClient, { address: token });
+    if (domain.name !== undefined && domain.version !== undefined) return { name: domain.name, version: domain.version };
+  } catch {
+    // No eip712Domain(): read the two fields USDC exposes.
+  }
+  const [name, version] = await Promise.all([
+    publicClient.readContract({ address: token, abi: TOKEN_DOMAIN_ABI, functionName: 'name' }),
+    publicClient.readContract({ address: token, abi: TOKEN_DOMAIN_ABI, functionName: 'version' }),
+  ]);
+  return { name, version };
+}
 
 export interface RailContractAddresses {
   token: Address | null;
@@ -74,18 +90,15 @@ export function createRailChain(config: Config, deploy: DeployContracts): RailCh
   /**
    * Payments on Base need the token, the payee, and someone to settle: our own account
    * (RAIL_SETTLER_KEY) or an external facilitator (FACILITATOR_URL). The token's EIP-712 domain is
-   * read from the token itself (USDC answers name() and version()), so payers sign what it checks.
+   * read from the token itself, so payers sign what it checks.
    */
   async function rpcPaymentRail(publicClient: PublicClient, transport: Transport): Promise<PaymentRail | undefined> {
     const { settlerKey, payTo, facilitatorUrl } = config.access;
     const token = config.contracts.token;
     if (!token || !payTo || (!settlerKey && !facilitatorUrl)) return undefined;
-    const [name, version] = await Promise.all([
-      publicClient.readContract({ address: token, abi: TOKEN_DOMAIN_ABI, functionName: 'name' }),
-      publicClient.readContract({ address: token, abi: TOKEN_DOMAIN_ABI, functionName: 'version' }),
-    ]);
+    const tokenDomain = await readTokenDomain(publicClient, token);
     const settler = settlerKey && !facilitatorUrl ? createWalletClient({ account: privateKeyToAccount(settlerKey as `0x${string}`), chain: base as Chain, transport }) : undefined;
-    return { token, payTo, tokenDomain: { name, version }, settler };
+    return { token, payTo, tokenDomain, settler };
   }
 
   return {

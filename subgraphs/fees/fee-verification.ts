@@ -52,8 +52,9 @@ const AMOUNT_KEYS = ['core', 'fx', 'esg', 'license', 'total', 'net'] as const;
 
 /** The router's previewFees for the same terms; throws when the chain cannot be asked. */
 export async function readOnChainFees(chain: RailChain, terms: QuoteTerms, timeoutMs: number): Promise<OnChainFees | 'not-deployed'> {
-  // The embedded chain starts in-process on first use; an RPC connection is made at once.
-  const connection = await chain.connect();
+  // The embedded chain starts in-process on first use; an RPC connection (which reads the
+  // token's domain when payments are configured) is bounded like the preview.
+  const connection = await (chain.mode === 'rpc' ? withTimeout(chain.connect(), timeoutMs, 'connect to the rail') : chain.connect());
   const router = connection.contracts.router;
   if (!router) return 'not-deployed';
   // The chain id and block are read from the node that answered, beside the preview.

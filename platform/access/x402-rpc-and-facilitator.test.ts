@@ -1,0 +1,110 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { decodeEventLog, keccak256, toHex, type Address } from 'viem';
+import { mnemonicToAccount, privateKeyToAddress } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPaymentHeader } from 'x402/client';
+import { settleResponseFromHeader } from 'x402/types';
+import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
+import { createConfiguredRailChain } from '../../gateway/platform-services.js';
+import { openTestPglite, startTestServer, TEST_NOW, testConfig, type TestServer } from '../../test/helpers.js';
+import { DEVELOPMENT_MNEMONIC } from '../chain/embedded-chain.js';
+import type { ChainConnection } from '../chain/index.js';
+import type { DatabaseHandle } from '../db.js';
+import { createX402 } from './x402.js';
+
+const PRICE = { amount: 2_000_000n, description: 'A test report' };
+const clock = { now: () => new Date(TEST_NOW) };
+const developmentKey = (addressIndex: number) => toHex(mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex }).getHdKey().privateKey!);
+
+let server: TestServer;
+let rpcUrl: string;
+let embedded: ChainConnection;
+let database: DatabaseHandle;
+
+beforeAll(async () => {
+  server = await startTestServer({ subgraphs: ['intelligence'] });
+  rpcUrl = `${await server.app.listen({ port: 0, host: '127.0.0.1' })}/rpc`;
+  embedded = await server.platform!.chain.connect();
+  database = await openTestPglite();
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+  await database?.close();
+});
+
+const signer = (addressIndex: number) => embedded.embedded!.walletFor(embedded.embedded!.accounts[addressIndex]!);
+
+describe('x402 on RPC_URL, settled by RAIL_SETTLER_KEY', () => {
+  it('reads the token domain from the token, and settles the transfer to PAY_TO from its own account', async () => {
+    const payTo = privateKeyToAddress(keccak256(toHex('a treasury address for RPC payments')));
+    const chain = createConfiguredRailChain(
+      testConfig({ RPC_URL: rpcUrl, CONTRACT_TOKEN: embedded.payment!.token, PAY_TO: payTo, RAIL_SETTLER_KEY: developmentKey(0) }),
+    );
+    const connection = await chain.connect();
+    expect(connection.mode).toBe('rpc');
+    expect(connection.payment).toMatchObject({ token: embedded.payment!.token, payTo, tokenDomain: { name: 'Settlement Rail USD', version: '1' } });
+    const x402 = createX402({ chain, db: database.db, clock });
+    const requirements = await x402.requirementsFor(PRICE, 'http://127.0.0.1/paid');
+    const outcome = await x402.pay(await createPaymentHeader(signer(6) as never, 1, requirements), PRICE, 'http://127.0.0.1/paid');
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    const receipt = await embedded.publicClient.getTransactionReceipt({ hash: outcome.transaction as `0x${string}` });
+    expect(receipt.from.toLowerCase()).toBe(embedded.embedded!.accounts[0]!.address.toLowerCase());
+    const events = receipt.logs.map((log) => decodeEventLog({ abi: railUSDAbi, data: log.data, topics: log.topics }));
+    expect(events.filter((event) => event.eventName === 'Transfer')).toEqual([{ eventName: 'Transfer', args: { from: embedded.embedded!.accounts[6]!.address, to: payTo, value: 2_000_000n } }]);
+  });
+
+  it('takes no payments on RPC_URL without PAY_TO or a settler: a 503, not a 402', async () => {
+    const chain = createConfiguredRailChain(testConfig({ RPC_URL: rpcUrl, CONTRACT_TOKEN: embedded.payment!.token }));
+    expect((await chain.connect()).payment).toBeUndefined();
+    await expect(createX402({ chain, db: database.db, clock }).requirementsFor(PRICE, 'http://127.0.0.1/paid')).rejects.toMatchObject({ code: 'GEN_ERR_UNAVAILABLE' });
+  });
+});
+
+describe('x402 through FACILITATOR_URL (a facilitator answering as recorded)', () => {
+  let facilitator: FastifyInstance;
+  let facilitatorUrl: string;
+  const calls: Array<{ path: string; body: { paymentPayload: { payload: { authorization: { from: string } } }; paymentRequirements: { payTo: string } } }> = [];
+  const transaction = `0x${'ab'.repeat(32)}`;
+
+  beforeAll(async () => {
+    facilitator = Fastify({ forceCloseConnections: true });
+    facilitator.post('/verify', async (request) => {
+      calls.push({ path: '/verify', body: request.body as never });
+      return { isValid: true, payer: (request.body as never as (typeof calls)[number]['body']).paymentPayload.payload.authorization.from };
+    });
+    facilitator.post('/settle', async (request) => {
+      const body = request.body as never as (typeof calls)[number]['body'];
+      calls.push({ path: '/settle', body });
+      return { success: true, transaction, network: 'base', payer: body.paymentPayload.payload.authorization.from };
+    });
+    facilitator.post('/slow/verify', () => new Promise(() => {}));
+    facilitatorUrl = await facilitator.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await facilitator?.close();
+  });
+
+  it('verifies and settles at the facilitator, still refusing a second use of one authorization itself', async () => {
+    const x402 = createX402({ chain: server.platform!.chain, db: database.db, clock, facilitatorUrl });
+    const requirements = await x402.requirementsFor(PRICE, 'http://127.0.0.1/paid');
+    const header = await createPaymentHeader(signer(7) as never, 1, requirements);
+    const before = await embedded.publicClient.readContract({ address: embedded.payment!.token, abi: railUSDAbi, functionName: 'balanceOf', args: [embedded.embedded!.accounts[7]!.address as Address] });
+    const outcome = await x402.pay(header, PRICE, 'http://127.0.0.1/paid');
+    expect(outcome).toMatchObject({ ok: true, transaction });
+    if (outcome.ok) expect(settleResponseFromHeader(outcome.header)).toMatchObject({ success: true, transaction });
+    expect(calls.map((call) => call.path)).toEqual(['/verify', '/settle']);
+    expect(calls[0]!.body.paymentRequirements.payTo).toBe(embedded.payment!.payTo);
+    // The facilitator settled, not the rail's account: nothing moved on the embedded chain.
+    expect(await embedded.publicClient.readContract({ address: embedded.payment!.token, abi: railUSDAbi, functionName: 'balanceOf', args: [embedded.embedded!.accounts[7]!.address as Address] })).toBe(before);
+    const replay = await x402.pay(header, PRICE, 'http://127.0.0.1/paid');
+    expect(replay).toMatchObject({ ok: false, reason: expect.stringMatching(/^payment_already_used/) });
+  });
+
+  it('answers a 402 with a reason, within its timeout, when the facilitator does not answer', async () => {
+    const x402 = createX402({ chain: server.platform!.chain, db: database.db, clock, facilitatorUrl: `${facilitatorUrl}/slow`, facilitatorTimeoutMs: 200 });
+    const requirements = await x402.requirementsFor(PRICE, 'http://127.0.0.1/paid');
+    const outcome = await x402.pay(await createPaymentHeader(signer(7) as never, 1, requirements), PRICE, 'http://127.0.0.1/paid');
+    expect(outcome).toMatchObject({ ok: false, reason: 'unexpected_verify_error' });
+  });
+});
