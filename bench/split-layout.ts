@@ -33,7 +33,7 @@ export interface SplitQuery {
 
 const WORKLOADS = [HEAT_CHECK, FEE_QUOTE];
 /** The subgraphs of gateway/subgraphs.ts, named here so the bench process does not load them. */
-const SUBGRAPHS = ['fees', 'forecast'];
+const SUBGRAPHS = ['fees', 'forecast', 'intelligence'];
 const MERCURIUS = `mercurius (${SUBGRAPHS.join('+')})`;
 
 function oneLine(error: unknown): string {
