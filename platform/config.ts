@@ -111,7 +111,7 @@ export const configVariables = {
     settlerKey: variable('RAIL_SETTLER_KEY', privateKey.optional(), 'private key (0x + 64 hex digits) of the account that settles x402 payments on RPC_URL; the embedded rail uses its first development account', 'unset'),
     payTo: variable('PAY_TO', evmAddress.optional(), 'address paid by x402 payments on RPC_URL; the embedded rail uses its first development account', 'unset'),
     internalKey: variable('INTERNAL_KEY', z.string().min(32, 'must hold at least 32 characters').optional(), 'the X-Internal-Key of internal endpoints (AML); unset closes them', 'unset'),
-    adminKey: variable('ADMIN_KEY', z.string().min(32, 'must hold at least 32 characters').optional(), 'the admin key of registry administration; unset closes it', 'unset'),
+    adminKey: variable('ADMIN_KEY', z.string().min(32, 'must hold at least 32 characters').optional(), 'the compliance oracle signing key, presented as Authorization: Bearer for registry administration; unset closes it', 'unset'),
   },
   forecast: {
     live: variable('FORECAST_LIVE', booleanText.default(false), 'fetch live climate data (Open-Meteo, NASA EONET, GDACS, US Drought Monitor, FRED)'),
