@@ -38,6 +38,11 @@ export interface ShapeCheckOptions {
    * defaults below (an unknown scalar with no entry is reported, so a new scalar gets a decision).
    */
   scalars?: Record<string, readonly ValueKind[] | 'any'>;
+  /**
+   * Fields only the graph has, as `Type.field` (a Quote's `verification`, which REST serves at a
+   * path of its own): nullable resolvers joining another capability, not part of the REST body.
+   */
+  graphQLOnlyFields?: readonly string[];
 }
 
 /**
@@ -98,7 +103,7 @@ export function describeShapeDisagreements(
   const root = z.toJSONSchema(zodSchema, { io: 'output', unrepresentable: 'any' }) as JsonSchemaNode;
   const scalars = { ...DEFAULT_SCALAR_KINDS, ...options.scalars };
   const problems: string[] = [];
-  compare(root, true, graphQLOutputType, '(root)', { root, scalars, problems, seen: new Set() });
+  compare(root, true, graphQLOutputType, '(root)', { root, scalars, problems, seen: new Set(), graphQLOnly: new Set(options.graphQLOnlyFields ?? []) });
   return problems;
 }
 
@@ -108,6 +113,7 @@ interface Walk {
   problems: string[];
   /** Object-type/zod-node pairs already compared, so recursive types end. */
   seen: Set<string>;
+  graphQLOnly: ReadonlySet<string>;
 }
 
 function resolveRef(node: JsonSchemaNode, root: JsonSchemaNode): JsonSchemaNode {
@@ -236,6 +242,7 @@ function compare(zodNode: JsonSchemaNode, zodPresent: boolean, graphQLType: Grap
     for (const [name, field] of Object.entries(fields)) {
       const property = shape.properties[name];
       if (property === undefined) {
+        if (walk.graphQLOnly.has(`${inner.name}.${name}`) && !isNonNullType(field.type)) continue;
         walk.problems.push(`${prefix}${name}: in GraphQL ${inner.name} (${String(field.type)}), missing from zod`);
         continue;
       }

@@ -48,6 +48,7 @@ export function createFeesResolvers(service: FeesService) {
       /** A reference from another subgraph with a malformed id resolves to no quote, without a query. */
       __resolveReference: (reference: { quoteId: string }, context: FeesContext) =>
         typeof reference.quoteId === 'string' && looksLikeQuoteId(reference.quoteId) ? context.quoteById.load(reference.quoteId) : null,
+      verification: (quote: Quote) => service.verifyQuote(quote),
     },
   };
 }

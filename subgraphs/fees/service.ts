@@ -124,23 +124,31 @@ export function createFeesService(deps: FeesServiceDeps) {
     },
     esgFeeSchedule: () => buildEsgFeeSchedule(deps.clock.now(), feeParameters),
     /** The off-chain fees of these terms against the settlement router's previewFees (decision 0009). */
-    async verifyFees(request: VerifyFeesRequest): Promise<FeeVerification> {
-      const { terms } = toQuoteTerms(request);
-      const offChain = offChainAmounts(computeFees(terms, feeParameters));
-      const base = { schema: FEE_VERIFICATION_SCHEMA, timestamp: deps.clock.now().toISOString(), offChain };
-      const unverified = (onChainError: string): FeeVerification => ({ ...base, onChain: null, onChainError, feesMatch: null, note: NOTE_UNVERIFIED });
-      if (!deps.chain) return unverified(ROUTER_NOT_DEPLOYED);
-      let onChain: Awaited<ReturnType<typeof readOnChainFees>>;
-      try {
-        onChain = await readOnChainFees(deps.chain, terms, deps.chainTimeoutMs ?? 5000);
-      } catch {
-        return unverified(RPC_UNREACHABLE);
-      }
-      if (onChain === 'not-deployed') return unverified(ROUTER_NOT_DEPLOYED);
-      const feesMatch = feesAgree(offChain, onChain);
-      return { ...base, onChain, onChainError: null, feesMatch, note: feesMatch ? NOTE_MATCH : NOTE_MISMATCH };
+    verifyFees(request: VerifyFeesRequest): Promise<FeeVerification> {
+      return verifyTerms(toQuoteTerms(request).terms);
+    },
+    /** An issued quote's terms (its volume tier included) against the router's previewFees. */
+    verifyQuote(quote: Quote): Promise<FeeVerification> {
+      const { amountUsd, hasFx, esgScore, monthlyVolumeUsd } = quote.input;
+      return verifyTerms({ amountUsd, hasFx, esgScore, monthlyVolumeUsd });
     },
   };
+
+  async function verifyTerms(terms: QuoteTerms): Promise<FeeVerification> {
+    const offChain = offChainAmounts(computeFees(terms, feeParameters));
+    const base = { schema: FEE_VERIFICATION_SCHEMA, timestamp: deps.clock.now().toISOString(), offChain };
+    const unverified = (onChainError: string): FeeVerification => ({ ...base, onChain: null, onChainError, feesMatch: null, note: NOTE_UNVERIFIED });
+    if (!deps.chain) return unverified(ROUTER_NOT_DEPLOYED);
+    let onChain: Awaited<ReturnType<typeof readOnChainFees>>;
+    try {
+      onChain = await readOnChainFees(deps.chain, terms, deps.chainTimeoutMs ?? 5000);
+    } catch {
+      return unverified(RPC_UNREACHABLE);
+    }
+    if (onChain === 'not-deployed') return unverified(ROUTER_NOT_DEPLOYED);
+    const feesMatch = feesAgree(offChain, onChain);
+    return { ...base, onChain, onChainError: null, feesMatch, note: feesMatch ? NOTE_MATCH : NOTE_MISMATCH };
+  }
 }
 
 export type FeesService = ReturnType<typeof createFeesService>;

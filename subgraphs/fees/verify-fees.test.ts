@@ -1,3 +1,4 @@
+import { parseUnits } from 'viem';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlementRouterAbi } from '../../contracts/artifacts/SettlementRouter.js';
@@ -56,6 +57,20 @@ describe('GET /stability/verify-fees on the embedded rail', () => {
     expect(result.errors).toBeUndefined();
     const { blockNumber: _blockNumber, ...onChain } = rest.onChain ?? {};
     expect(result.data?.feeVerification).toEqual({ schema: rest.schema, offChain: rest.offChain, onChain, onChainError: null, feesMatch: true, note: rest.note });
+  });
+
+  it('verifies an issued quote in the graph (Quote.verification), volume tier included, as GET /verify-fees does for its terms', async () => {
+    const result = await graphql<{ feeQuote: { fees: { total: { usd: string } }; verification: Verification } }>(
+      server,
+      '{ feeQuote(input: { amountUsd: 250000, hasFx: true, esgScore: 62.5, monthlyVolumeUsd: 5000000 }) { fees { total { usd } } verification { offChain { total } onChain { total } onChainError feesMatch } } }',
+      {},
+      '/subgraphs/fees/graphql',
+    );
+    expect(result.errors).toBeUndefined();
+    const { fees, verification } = result.data!.feeQuote;
+    expect(verification).toMatchObject({ onChainError: null, feesMatch: true });
+    expect(verification.onChain?.total).toBe(verification.offChain.total);
+    expect(BigInt(verification.offChain.total)).toBe(parseUnits(fees.total.usd, 6));
   });
 
   it('names the rail among the /health checks once it is up', async () => {
