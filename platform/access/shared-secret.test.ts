@@ -4,7 +4,7 @@ import { createRequestContext } from '../request-context.js';
 import { requireAdminKey, requireInternalKey, sameSecret } from './shared-secret.js';
 
 const SECRET = 'an-internal-key-of-at-least-32-characters';
-const context = (headers: Record<string, string>) => createRequestContext(headers, new ManualClock('2026-11-22T12:00:00Z'));
+const context = (headers: Record<string, string | undefined>) => createRequestContext(headers, new ManualClock('2026-11-22T12:00:00Z'));
 
 describe('shared secrets (X-Internal-Key, the admin key)', () => {
   it.each([
