@@ -217,6 +217,8 @@ function compare(zodNode: JsonSchemaNode, zodPresent: boolean, graphQLType: Grap
     return;
   }
 
+  // An open map (a report's narrative) is what an object-valued scalar such as JSONObject carries.
+  if (shape.kind === 'record' && isScalarType(inner) && (walk.scalars[inner.name] ?? []).includes('object')) return;
   if (isListType(inner)) {
     if (shape.kind !== 'array') {
       walk.problems.push(`${path}: zod ${describeZod(shape)}, GraphQL ${describeGraphQLKind(graphQLType)}`);

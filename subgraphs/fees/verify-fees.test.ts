@@ -70,7 +70,7 @@ describe('GET /stability/verify-fees on the embedded rail', () => {
     const { fees, verification } = result.data!.feeQuote;
     expect(verification).toMatchObject({ onChainError: null, feesMatch: true });
     expect(verification.onChain?.total).toBe(verification.offChain.total);
-    expect(BigInt(verification.offChain.total)).toBe(parseUnits(fees.total.usd, 6));
+    expect(BigInt(verification.offChain.total!)).toBe(parseUnits(fees.total.usd, 6));
   });
 
   it('names the rail among the /health checks once it is up', async () => {
