@@ -141,6 +141,43 @@ describe('climateReport in the graph, paid through the gateway', () => {
   });
 });
 
+describe('hostile payments', () => {
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
+  const authorization = { from: '0x976EA74026E726554dB657fA54763abd0C3a0aa9', to: '0x976EA74026E726554dB657fA54763abd0C3a0aa9', value: '2000000', validAfter: '0', validBefore: '99999999999', nonce: `0x${'11'.repeat(32)}` };
+
+  it.each([
+    ['not base64', '%%%'],
+    ['base64 of text', Buffer.from('hello').toString('base64')],
+    ['a JSON array', encode([1, 2])],
+    ['another scheme', encode({ x402Version: 1, scheme: 'upto', network: 'base', payload: { signature: '0x00', authorization } })],
+    ['another network', encode({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: { signature: '0x00', authorization } })],
+    ['x402 version 2', encode({ x402Version: 2, scheme: 'exact', network: 'base', payload: { signature: '0x00', authorization } })],
+    ['numbers that are not numbers', encode({ x402Version: 1, scheme: 'exact', network: 'base', payload: { signature: `0x${'00'.repeat(65)}`, authorization: { ...authorization, value: 'lots', validBefore: '-1' } } })],
+    ['a forged signature', encode({ x402Version: 1, scheme: 'exact', network: 'base', payload: { signature: `0x${'00'.repeat(65)}`, authorization } })],
+    ['a __proto__ key', encode({ __proto__: { polluted: true }, x402Version: 1, scheme: 'exact', network: 'base', payload: { signature: '0x00', authorization } })],
+  ])('%s: a 402 with a reason, never a 500', async (_name, header) => {
+    const response = await server.app.inject({ method: 'GET', url: CLIMATE, headers: { 'x-payment': header } });
+    expect(response.statusCode).toBe(402);
+    const body = response.json<{ error: string; accepts: unknown[] }>();
+    expect(body.error.length).toBeGreaterThan(0);
+    expect(body.error).not.toMatch(/X-PAYMENT header is required/);
+    expect(body.accepts).toHaveLength(1);
+  });
+
+  it('one payment for two aliases of the priced field pays for one; the other is refused as already used', async () => {
+    const { errors } = (await graphqlOver({})).body;
+    const [requirements] = errors![0]!.extensions.accepts as PaymentRequirements[];
+    const payer = rail.embedded!.accounts[5]!.address;
+    const before = await balanceOf(payer);
+    const both = await graphqlOver({ 'x-payment': await pay(5, requirements!) }, '{ a: climateReport { reportType } b: climateReport { reportType } }');
+    const data = both.body.data as unknown as { a: unknown; b: unknown };
+    expect([data.a, data.b].filter((report) => report !== null)).toEqual([{ reportType: 'climate' }]);
+    expect(both.body.errors).toHaveLength(1);
+    expect(both.body.errors![0]!.extensions).toMatchObject({ code: 'GEN_ERR_PAYMENT_REQUIRED', error: expect.stringMatching(/^payment_already_used/) });
+    expect(before - (await balanceOf(payer))).toBe(parseUnits('2', 6));
+  });
+});
+
 describe('an API key instead of a payment', () => {
   it('takes the report over REST and GraphQL with the rate-limit headers; unknown, revoked and over-limit keys are refused', async () => {
     const keys = server.platform!.access.keys;
