@@ -131,8 +131,9 @@ describe('climateReport in the graph, paid through the gateway', () => {
     expect(requirements).toMatchObject({ maxAmountRequired: '2000000', payTo: rail.payment!.payTo, asset: rail.payment!.token, resource: expect.stringMatching(/\/graphql#climateReport$/) });
     expect(extensions.reportPreview).toMatchObject({ type: 'climate', fee: { amountUsdc: '2.00' } });
 
-    const payer = rail.embedded!.accounts[9]!.address;
-    const paid = await graphqlOver({ 'x-payment': await pay(9, requirements!) });
+    const payer = rail.embedded!.accounts[3]!.address;
+    expect(payer).not.toBe(rail.payment!.payTo);
+    const paid = await graphqlOver({ 'x-payment': await pay(3, requirements!) });
     expect(paid.status).toBe(200);
     expect(paid.body.errors).toBeUndefined();
     expect(paid.body.data?.climateReport).toMatchObject({ reportType: 'climate', synthesis: { model: RULE_BASED_MODEL } });
