@@ -91,3 +91,53 @@ export const intelligenceReports = pgTable('intelligence_reports', {
   generatedAt: timestamp('generated_at', { withTimezone: true, mode: 'date' }).notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// compliance: the wallet registry, its audit trail, and verification-of-payee checks
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Wallets registered to a legal entity. SELF_DECLARED carries a name only; REGISTRY_VERIFIED an
+ * LEI found in the LEI registry. A deactivated registration stays, marked inactive.
+ */
+export const complianceWallets = pgTable('compliance_wallets', {
+  walletAddress: text('wallet_address').primaryKey(),
+  legalName: text('legal_name').notNull(),
+  country: text('country'),
+  aliases: jsonb('aliases').$type<string[]>().notNull(),
+  lei: text('lei'),
+  leiStatus: text('lei_status'),
+  registrationType: text('registration_type').$type<'SELF_DECLARED' | 'REGISTRY_VERIFIED'>().notNull(),
+  registeredAt: timestamp('registered_at', { withTimezone: true, mode: 'date' }).notNull(),
+  active: boolean('active').notNull(),
+  deactivatedAt: timestamp('deactivated_at', { withTimezone: true, mode: 'date' }),
+}, (table) => [index('compliance_wallets_lei').on(table.lei)]);
+
+/** Every registration, change and deactivation, as it was: kept when the registration is deactivated. */
+export const complianceWalletAudit = pgTable(
+  'compliance_wallet_audit',
+  {
+    id: text('id').primaryKey(),
+    walletAddress: text('wallet_address').notNull(),
+    action: text('action').$type<'REGISTERED' | 'UPDATED' | 'DEACTIVATED'>().notNull(),
+    record: jsonb('record').notNull(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [index('compliance_wallet_audit_wallet').on(table.walletAddress, table.at)],
+);
+
+/** Verification-of-payee checks, for GET /vop/history/:wallet (the last 50). */
+export const vopChecks = pgTable(
+  'vop_checks',
+  {
+    requestId: text('request_id').primaryKey(),
+    walletAddress: text('wallet_address').notNull(),
+    submittedName: text('submitted_name').notNull(),
+    submittedLei: text('submitted_lei'),
+    result: text('result').notNull(),
+    score: numeric('score', { mode: 'number' }),
+    resolvedBy: text('resolved_by').notNull(),
+    checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [index('vop_checks_wallet_checked').on(table.walletAddress, table.checkedAt)],
+);

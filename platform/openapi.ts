@@ -13,6 +13,8 @@ export interface OpenApiInfo {
   title: string;
   version: string;
   description: string;
+  /** The OpenAPI version the spec documents for the service: 3.0 by default, 3.1 for the compliance oracle. */
+  openapi?: '3.0.3' | '3.1.0';
 }
 
 /**
@@ -23,7 +25,7 @@ export interface OpenApiInfo {
 export async function registerOpenApi(app: HttpServer, info: OpenApiInfo): Promise<void> {
   await app.register(swagger, {
     openapi: {
-      openapi: '3.0.3',
+      openapi: info.openapi ?? '3.0.3',
       info: { title: info.title, version: info.version, description: info.description },
       servers: [{ url: (info.baseUrl ?? info.prefix) || '/' }],
     },

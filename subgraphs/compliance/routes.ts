@@ -1,0 +1,90 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { createPriceList, resourceOf } from '../../platform/access/paid-route.js';
+import { requireAdminKey } from '../../platform/access/shared-secret.js';
+import { AppError } from '../../platform/errors.js';
+import { genericErrorBody, type HttpServer, type ServiceErrorShape } from '../../platform/http.js';
+import { registerOpenApi } from '../../platform/openapi.js';
+import { leiParamsSchema, registerBodySchema, vopVerifyBodySchema, walletParamsSchema } from './inputs.js';
+import {
+  complianceErrorSchema,
+  deregisteredSchema,
+  leiRecordSchema,
+  registeredEntitySchema,
+  vopHistorySchema,
+  vopPaymentRequiredSchema,
+  vopResultSchema,
+} from './responses.js';
+import { VOP_OFFER, type ComplianceService } from './service.js';
+
+export const COMPLIANCE_PREFIX = '/compliance';
+export const COMPLIANCE_API_VERSION = '1.0.0';
+
+/**
+ * The compliance oracle's errors (the spec does not show its body, decision 0014): {error, code}.
+ * Malformed input of any kind is CMP_ERR_INVALID_REQUEST.
+ */
+export const complianceErrorShape: ServiceErrorShape = {
+  prefix: COMPLIANCE_PREFIX,
+  refine: (error) => (error.code === 'GEN_ERR_BAD_REQUEST' ? new AppError('CMP_ERR_INVALID_REQUEST', { message: error.message, cause: error }) : error),
+  body: genericErrorBody,
+};
+
+export interface ComplianceRouteOptions {
+  adminKey: string | undefined;
+  facilitatorUrl: string | undefined;
+}
+
+export function complianceRoutes(service: ComplianceService, options: ComplianceRouteOptions): FastifyPluginAsync {
+  return async (instance) => {
+    const app = instance as unknown as HttpServer;
+    app.errorShapes.register(complianceErrorShape);
+    await registerOpenApi(app, {
+      prefix: COMPLIANCE_PREFIX,
+      title: 'Compliance oracle',
+      version: COMPLIANCE_API_VERSION,
+      description: 'Verification of payee, registry, LEI, screening and agent identity (Document 2).',
+      openapi: '3.1.0',
+    });
+    const prices = createPriceList({ prefix: COMPLIANCE_PREFIX, facilitatorUrl: options.facilitatorUrl });
+    const errors = { 400: complianceErrorSchema, 404: complianceErrorSchema };
+    // Administration answers 401 before it reads the body: an outsider learns nothing about the fields.
+    const admin = { preValidation: async (request: FastifyRequest) => requireAdminKey(request.requestContext, options.adminKey) };
+
+    const vopPath = `${COMPLIANCE_PREFIX}/vop/verify`;
+    prices.price('POST', vopPath, VOP_OFFER);
+    app.post(
+      vopPath,
+      {
+        schema: {
+          summary: 'Verification of payee (0.075 USDC, x402)',
+          body: vopVerifyBodySchema,
+          response: { 200: vopResultSchema, 400: complianceErrorSchema, 401: complianceErrorSchema, 402: vopPaymentRequiredSchema, 429: complianceErrorSchema },
+        },
+      },
+      async (request) => service.verifyPayee(request.requestContext, request.body, resourceOf(request)),
+    );
+    app.get(`${COMPLIANCE_PREFIX}/vop/lookup/:wallet`, { schema: { summary: 'The registered entity of a wallet', params: walletParamsSchema, response: { 200: registeredEntitySchema, ...errors } } }, async (request) =>
+      service.lookup(request.params.wallet),
+    );
+    app.get(`${COMPLIANCE_PREFIX}/vop/history/:wallet`, { schema: { summary: 'The last 50 VoP checks of a wallet', params: walletParamsSchema, response: { 200: vopHistorySchema, ...errors } } }, async (request) =>
+      service.history(request.params.wallet),
+    );
+    app.get(`${COMPLIANCE_PREFIX}/lei/:lei`, { schema: { summary: 'LEI registry record and the wallets registered under it', params: leiParamsSchema, response: { 200: leiRecordSchema, ...errors } } }, async (request) =>
+      service.lei(request.params.lei),
+    );
+    app.post(
+      `${COMPLIANCE_PREFIX}/register`,
+      { ...admin, schema: { summary: 'Register a wallet (admin)', body: registerBodySchema, response: { 200: registeredEntitySchema, 201: registeredEntitySchema, 401: complianceErrorSchema, 422: complianceErrorSchema, ...errors } } },
+      async (request, reply) => {
+        const { created, registration } = await service.register(request.requestContext, request.body);
+        return reply.code(created ? 201 : 200).send(registration);
+      },
+    );
+    app.delete(
+      `${COMPLIANCE_PREFIX}/register/:wallet`,
+      { ...admin, schema: { summary: 'Deactivate a wallet registration (admin)', params: walletParamsSchema, response: { 200: deregisteredSchema, 401: complianceErrorSchema, ...errors } } },
+      async (request) => service.deregister(request.requestContext, request.params.wallet),
+    );
+    prices.registerDiscovery(app);
+  };
+}

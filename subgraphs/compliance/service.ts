@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { getAddress } from 'viem';
+import { paidWork, type Access, type Offer } from '../../platform/access/admission.js';
+import { requireAdminKey } from '../../platform/access/shared-secret.js';
+import type { Clock } from '../../platform/clock.js';
+import { AppError } from '../../platform/errors.js';
+import type { RequestContext } from '../../platform/request-context.js';
+import { assessNameDiscrepancy, type GrayZoneReasoning } from './domain/gray-zone.js';
+import { verifyPayee, type PayeeNameMatcher, type PayeeVerification } from './domain/verify-payee.js';
+import type { RegisterBody, VopVerifyBody } from './inputs.js';
+import type { ComplianceStore, VopCheckRecord, WalletRegistration } from './store.js';
+
+/** Document 2 §8: USD 0.075 per verification (75000 base units, 6 decimals). */
+export const VOP_OFFER: Offer = { price: { amount: 75_000n, description: 'Verification of payee: the registered entity of a wallet against a submitted name or LEI' } };
+
+/** One record of the LEI registry snapshot, as the compliance service reads it. */
+export interface LeiEntry {
+  lei: string;
+  legalName: string;
+  /** ACTIVE when the entity is active and its registration current; else the registry's status (LAPSED, RETIRED, ...). */
+  leiStatus: string;
+  jurisdiction: string | null;
+  otherNames: readonly string[];
+}
+
+export interface LeiRegistry {
+  /** ISO 17442: 20 characters with valid MOD 97-10 check digits. */
+  isValidLei(lei: string): boolean;
+  find(lei: string): LeiEntry | undefined;
+}
+
+/** The name comparison of VoP, and the normalised tokens the gray-zone assessment reads. */
+export interface ComplianceMatcher extends PayeeNameMatcher {
+  tokens(name: string): string[];
+}
+
+export interface ComplianceServiceDeps {
+  clock: Clock;
+  store: ComplianceStore;
+  access: Access;
+  matcher: ComplianceMatcher;
+  leiRegistry: LeiRegistry;
+  adminKey: string | undefined;
+}
+
+export type VopAnswer = Omit<PayeeVerification, 'matchedName'> & { requestId: string; grayZoneReasoning?: GrayZoneReasoning };
+
+const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+/** A wallet address as answered: EIP-55 checksummed. */
+const checksummed = (address: string): string => getAddress(address);
+
+/** The registered entity as GET /vop/lookup/:wallet documents it. */
+function presentRegistration(registration: WalletRegistration) {
+  return {
+    walletAddress: checksummed(registration.walletAddress),
+    legalName: registration.legalName,
+    lei: registration.lei,
+    leiStatus: registration.leiStatus,
+    aliases: registration.aliases,
+    registeredAt: epochSeconds(registration.registeredAt),
+    registrationType: registration.registrationType,
+    country: registration.country,
+  };
+}
+
+function presentCheck(check: VopCheckRecord) {
+  return {
+    requestId: check.requestId,
+    result: check.result,
+    score: check.score,
+    resolvedBy: check.resolvedBy,
+    submittedName: check.submittedName,
+    submittedLei: check.submittedLei,
+    checkedAt: epochSeconds(check.checkedAt),
+  };
+}
+
+/** The compliance capabilities, called alike by routes.ts and resolvers.ts. */
+export function createComplianceService(deps: ComplianceServiceDeps) {
+  function checkedLei(lei: string): string {
+    const upper = lei.toUpperCase();
+    if (!deps.leiRegistry.isValidLei(upper)) throw new AppError('CMP_ERR_INVALID_LEI');
+    return upper;
+  }
+
+  async function registrationOf(walletAddress: string): Promise<WalletRegistration> {
+    const registration = await deps.store.activeRegistration(walletAddress);
+    if (!registration) throw new AppError('CMP_ERR_WALLET_NOT_REGISTERED');
+    return registration;
+  }
+
+  /** The VoP result, recorded in the wallet's history; the gray-zone assessment where the spec asks for it. */
+  async function decide(body: VopVerifyBody): Promise<VopAnswer> {
+    const registration = await deps.store.activeRegistration(body.walletAddress);
+    const { matchedName, ...verification } = verifyPayee({ registration, submittedName: body.submittedName, submittedLei: body.submittedLei }, deps.matcher);
+    const now = deps.clock.now();
+    const requestId = randomUUID();
+    await deps.store.recordCheck({
+      requestId,
+      walletAddress: body.walletAddress,
+      submittedName: body.submittedName,
+      submittedLei: body.submittedLei ?? null,
+      result: verification.result,
+      score: verification.score,
+      resolvedBy: verification.resolvedBy,
+      checkedAt: now,
+    });
+    const answer: VopAnswer = { requestId, ...verification };
+    if ((verification.result === 'PROCEED_FLAGGED' || verification.result === 'PROCEED_UNVERIFIED') && matchedName !== null) {
+      answer.grayZoneReasoning = assessNameDiscrepancy(
+        { submitted: body.submittedName, registered: matchedName, submittedTokens: deps.matcher.tokens(body.submittedName), registeredTokens: deps.matcher.tokens(matchedName) },
+        verification.score ?? 0,
+        now,
+      );
+    }
+    return answer;
+  }
+
+  return {
+    /** POST /vop/verify: paid (x402, 0.075 USDC) or taken with an API key; the payment settles once the result is recorded. */
+    verifyPayee: (request: RequestContext, body: VopVerifyBody, resource: string) => paidWork(deps.access, request, VOP_OFFER, resource, () => decide(body)),
+
+    async lookup(walletAddress: string) {
+      return presentRegistration(await registrationOf(walletAddress));
+    },
+
+    async history(walletAddress: string) {
+      const checks = (await deps.store.history([walletAddress])).get(walletAddress.toLowerCase()) ?? [];
+      return { walletAddress: checksummed(walletAddress), count: checks.length, checks: checks.map(presentCheck) };
+    },
+
+    /** GET /lei/:lei: the registry record and every active wallet registered under it. */
+    async lei(lei: string) {
+      const entry = deps.leiRegistry.find(checkedLei(lei));
+      if (!entry) throw new AppError('CMP_ERR_LEI_NOT_FOUND');
+      const wallets = await deps.store.walletsByLei([entry.lei]);
+      return { ...entry, otherNames: [...entry.otherNames], wallets: wallets.map(presentRegistration) };
+    },
+
+    /** For the graph's DataLoaders: the active registrations of these wallets, by lower-case address. */
+    async registrations(walletAddresses: readonly string[]) {
+      const rows = await deps.store.activeRegistrations(walletAddresses);
+      return new Map([...rows].map(([address, registration]) => [address, presentRegistration(registration)]));
+    },
+
+    /** For the graph's DataLoaders: each wallet's last 50 checks, one query for the batch. */
+    async histories(walletAddresses: readonly string[]) {
+      const rows = await deps.store.history(walletAddresses);
+      return new Map([...rows].map(([address, checks]) => [address, checks.map(presentCheck)]));
+    },
+
+    /** For the graph's DataLoaders: the active wallets under each LEI, one query for the batch. */
+    async walletsUnder(leis: readonly string[]) {
+      const byLei = new Map<string, ReturnType<typeof presentRegistration>[]>(leis.map((lei) => [lei, []]));
+      for (const registration of await deps.store.walletsByLei(leis)) byLei.get(registration.lei!)?.push(presentRegistration(registration));
+      return byLei;
+    },
+
+    /** The registry record of a well-formed LEI, or null when the snapshot does not hold it. */
+    legalEntity(lei: string): LeiEntry | null {
+      return deps.leiRegistry.find(checkedLei(lei)) ?? null;
+    },
+
+    /** POST /register (admin): SELF_DECLARED by name, REGISTRY_VERIFIED when the LEI is in the registry. */
+    async register(request: RequestContext, body: RegisterBody) {
+      requireAdminKey(request, deps.adminKey);
+      const entry = body.lei === undefined ? undefined : deps.leiRegistry.find(checkedLei(body.lei));
+      if (body.lei !== undefined && !entry) throw new AppError('CMP_ERR_LEI_NOT_VERIFIED', { message: 'The LEI is well-formed but not in the LEI registry snapshot; register without it (SELF_DECLARED) or with a registered LEI.' });
+      const now = deps.clock.now();
+      const { registration, created } = await deps.store.register(
+        {
+          walletAddress: body.walletAddress,
+          legalName: body.legalName ?? entry!.legalName,
+          country: body.country ?? entry?.jurisdiction ?? null,
+          aliases: [...new Set([...(body.aliases ?? []), ...(entry?.otherNames ?? [])])],
+          lei: entry?.lei ?? null,
+          leiStatus: entry?.leiStatus ?? null,
+          registrationType: entry ? 'REGISTRY_VERIFIED' : 'SELF_DECLARED',
+          registeredAt: now,
+        },
+        now,
+      );
+      return { created, registration: presentRegistration(registration) };
+    },
+
+    /** DELETE /register/:wallet (admin): inactive from now on; the audit trail stays. */
+    async deregister(request: RequestContext, walletAddress: string) {
+      requireAdminKey(request, deps.adminKey);
+      if (!(await deps.store.deactivate(walletAddress, deps.clock.now()))) throw new AppError('CMP_ERR_WALLET_NOT_REGISTERED');
+      return { walletAddress: checksummed(walletAddress), active: false, deactivatedAt: epochSeconds(deps.clock.now()) };
+    },
+  };
+}
+
+export type ComplianceService = ReturnType<typeof createComplianceService>;
