@@ -3,6 +3,7 @@ import { cpus, release, totalmem, type } from 'node:os';
 import { COLD_START_TARGET_MS, type ColdStart, type MemoryFigures } from './cold-start.js';
 import type { HostileFigures } from './graphql.js';
 import { CONNECTIONS, SECONDS, WARMUP_SECONDS, type Comparison, type Figures } from './load.js';
+import { CLIMATE_PATH, MAX_PAYMENTS, type AccessFigures, type PaidRun } from './paid.js';
 import { ROOT } from './processes.js';
 import { SPLIT_LAYOUT_NOTE, type GatewayRun, type SplitQuery } from './split-layout.js';
 
@@ -23,6 +24,7 @@ export interface BenchResults {
   split: SplitQuery[];
   coldStart: ColdStart;
   memory: MemoryFigures;
+  access: AccessFigures;
 }
 
 function git(args: readonly string[]): string {
@@ -170,6 +172,41 @@ function startSection(coldStart: ColdStart, memory: MemoryFigures, tally: Tally)
   ]));
 }
 
+const count = (value: number) => value.toLocaleString('en-US');
+
+function paidLabel(run: PaidRun): string {
+  return `x402: a verified payment each, settled on chain, ${run.connections} connection${run.connections === 1 ? '' : 's'} (${count(run.payments)} requests)`;
+}
+
+/** Section 5 alone (BENCH_ONLY=access prints it; the full report includes it). */
+export function accessSection(access: AccessFigures): string[] {
+  // Two significant digits below 0.1x, where two decimals would read 0.00x.
+  const ratio = (value: number) => (value >= 0.1 ? times(value) : `${value.toPrecision(2)}x`);
+  const row = (path: string, figures: Figures) => [path, rate(figures), String(figures.p50), String(figures.p99), String(figures.errors), ratio(figures.requestsPerSecond / access.baseline.requestsPerSecond)];
+  const paidRuns = [access.paidSequential, access.paid];
+  const intro = [
+    `All against one all-in-one rail (embedded chain and PGlite, NODE_ENV=production) on GET ${CLIMATE_PATH}, whose report (${count(access.reportBytes)} bytes of JSON) one paid request put in the 60-minute cache first, so every 200 below is served from the cache. An error is a socket error or an answer of another status than the path's.`,
+    '',
+    '- 402: no header; the rail answers the x402 payment descriptor (requirements and the report preview). Every answer must be 402.',
+    `- x402: each request carries a different X-PAYMENT, an EIP-3009 authorization signed before the run by one of ${access.payers} funded development accounts (a payment is used once): verified (signature, validity, payer balance on the embedded chain), claimed in the database, then settled on chain (transferWithAuthorization, X-PAYMENT-RESPONSE). After a warm-up of its own payments, exactly the stated number of requests was sent (autocannon \`amount\`; at most ${count(MAX_PAYMENTS)}, fewer when the warm-up's rate would not send them within half of a payment's ${access.validitySeconds} s validity); req/s is the answers over the time from the start to the last answer. Every answer must be 200. Before that load, ${count(access.paidSequential.payments)} payments were sent one at a time on one connection (no warm-up): few, because each settlement mines a block of the embedded chain and each block's timestamp is one second past the last, so a burst of settlements runs the chain's clock ahead of the wall clock the payments' validity was signed against.`,
+    '- API key: X-API-Key of a key created with `npm run keys -- create` before the rail started, its limit (100,000,000 a minute) never reached: the key is looked up and counted per request, X-RateLimit-* set. Every answer must be 200.',
+    `- Baseline, the same route unpriced: the product has no unpriced twin of this route, so the baseline is bare Fastify (bench/targets.ts \`bare-fastify\`) answering GET ${CLIMATE_PATH} with the report JSON captured from the paid answer (parsed once, serialised per request): no access control, no cache read, no database. Its ratio is the cost of the whole paid route (access control, the cache read in the database, the rail's plugins), not of access control alone.`,
+  ];
+  const failures = paidRuns.filter((run) => run.unexpected).map((run) => `- ${paidLabel(run)}: ${count(run.figures.errors)} errors; the first answer that was not 200: \`${run.unexpected!.replace(/`/g, "'").slice(0, 160)}\``);
+  return section('5. Access control on a paid route vs the same JSON unpriced', intro, [
+    ...table(
+      ['path', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs baseline req/s'],
+      [
+        row('402: no payment', access.unpaid),
+        ...paidRuns.map((run) => row(paidLabel(run), run.figures)),
+        row('API key', access.apiKey),
+        row('baseline: bare Fastify, the same JSON, unpriced', access.baseline),
+      ],
+    ),
+    ...(failures.length > 0 ? ['', ...failures] : []),
+  ]);
+}
+
 export function renderReport(results: BenchResults): string {
   const tally = new Tally();
   const sections = [
@@ -177,6 +214,7 @@ export function renderReport(results: BenchResults): string {
     graphQLSection(results.graphql, results.hostile, tally),
     splitSection(results.split, tally),
     startSection(results.coldStart, results.memory, tally),
+    accessSection(results.access),
   ];
   return [
     '# Benchmarks',

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { measureColdStart, sampleResidentMemory } from './cold-start.js';
 import { benchGraphQL, benchHostileRequest } from './graphql.js';
 import { CONNECTIONS, SECONDS, WARMUP_SECONDS } from './load.js';
+import { benchAccess } from './paid.js';
 import { killAllNow, pinLoadGeneratorAndServers, removeTempFolders, ROOT, startRail, startTarget, stopAll, stopServers } from './processes.js';
-import { renderReport, REPORT_PATH, type BenchResults } from './report.js';
+import { accessSection, renderReport, REPORT_PATH, type BenchResults } from './report.js';
 import { benchRest, startBareFastify } from './rest.js';
 import { benchSplitLayout, SPLIT_LAYOUT_NOTE } from './split-layout.js';
 
@@ -15,8 +16,10 @@ import { benchSplitLayout, SPLIT_LAYOUT_NOTE } from './split-layout.js';
  *   2. GraphQL through /graphql against naive Apollo, and the hostile request
  *   3. the split layout: our gateway, stock @apollo/gateway and mercurius over the same subgraphs
  *   4. a cold `npm start` to its first answer, and the rail's memory under the loads of 1-2
- * then writes docs/benchmarks.md and prints it. Every child process is killed at the end, even on
- * failure. Figures, not assertions: CI never runs this.
+ *   5. access control on the paid report route: 402, x402 payments, an API key, against bare Fastify
+ * then writes docs/benchmarks.md and prints it. BENCH_ONLY=access (npm run bench:access) runs
+ * section 5 alone and prints it, leaving docs/benchmarks.md as it is. Every child process is
+ * killed at the end, even on failure. Figures, not assertions: CI never runs this.
  */
 
 /** Sections 1-2 against one all-in-one rail, its VmRSS sampled meanwhile. */
@@ -38,10 +41,25 @@ async function benchAllInOne(): Promise<Pick<BenchResults, 'rest' | 'graphql' | 
   }
 }
 
+/** BENCH_ONLY: unset for the whole run, or `access` for section 5 alone. */
+function onlySection(): 'access' | undefined {
+  const only = process.env.BENCH_ONLY;
+  if (only === undefined || only === '') return undefined;
+  if (only === 'access') return only;
+  throw new Error(`BENCH_ONLY may be unset or "access", not "${only}"`);
+}
+
 async function main(): Promise<void> {
   const startedAt = new Date();
+  const only = onlySection();
   const pinning = pinLoadGeneratorAndServers();
   console.log(`autocannon, ${CONNECTIONS} connections, ${SECONDS} s per figure after ${WARMUP_SECONDS} s warm-up, loopback; pinning: ${pinning}`);
+
+  if (only === 'access') {
+    console.log('\n5. access control (alone: docs/benchmarks.md is left as it is)');
+    console.log(`\n${accessSection(await benchAccess()).join('\n')}`);
+    return;
+  }
 
   console.log('\n4. cold start (first, on a quiet machine)');
   const coldStart = await measureColdStart();
@@ -52,7 +70,10 @@ async function main(): Promise<void> {
   console.log(`\n3. split layout (${SPLIT_LAYOUT_NOTE})`);
   const split = await benchSplitLayout();
 
-  const report = renderReport({ startedAt, pinning, durationSeconds: (Date.now() - startedAt.getTime()) / 1000, coldStart, split, ...allInOne });
+  console.log('\n5. access control on the paid report route');
+  const access = await benchAccess();
+
+  const report = renderReport({ startedAt, pinning, durationSeconds: (Date.now() - startedAt.getTime()) / 1000, coldStart, split, access, ...allInOne });
   writeFileSync(join(ROOT, REPORT_PATH), report);
   console.log(`\n${report}\n(written to ${REPORT_PATH})`);
 }
