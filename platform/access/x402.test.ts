@@ -125,6 +125,18 @@ describe('x402 on the embedded rail', () => {
     expect(await balanceOf(from)).toBe(before);
   });
 
+  it('settles concurrent payments from several payers, each on chain (one settling account, its transactions sent in turn)', async () => {
+    const payers = [5, 6, 7, 8];
+    const headers = await Promise.all(payers.map((index) => signed(index)));
+    const answers = await Promise.all(headers.map((header) => get(header)));
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200]);
+    const transactions = answers.map((answer) => settleResponseFromHeader(String(answer.headers['x-payment-response'])).transaction);
+    expect(new Set(transactions).size).toBe(4);
+    for (const transaction of transactions) {
+      expect((await connection.publicClient.getTransactionReceipt({ hash: transaction as `0x${string}` })).status).toBe('success');
+    }
+  });
+
   it('takes no money when the paid work fails, and the same authorization pays later', async () => {
     const failing = paidServer(chain, database.db, async () => {
       throw new Error('the paid work failed');

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import { publicActions, type Address } from 'viem';
-import { settle as settleOnRail, verify as verifyOnRail } from 'x402/facilitator';
+import { isErc6492Signature, parseAbi, parseErc6492Signature, parseSignature, type Address, type Hex } from 'viem';
+import { verify as verifyOnRail } from 'x402/facilitator';
 import { decodePayment } from 'x402/schemes';
 import { settleResponseHeader, type PaymentPayload, type PaymentRequirements, type SettleResponse, type VerifyResponse } from 'x402/types';
 import { useFacilitator } from 'x402/verify';
@@ -63,7 +63,9 @@ function paymentsUnavailable(cause?: unknown): AppError {
 }
 
 /** An exact-scheme EVM payment: an EIP-3009 authorization and its signature. */
-type EvmPaymentPayload = PaymentPayload & { payload: { authorization: { from: string; nonce: string; value: string } } };
+type EvmPaymentPayload = PaymentPayload & {
+  payload: { signature: Hex; authorization: { from: string; to: string; value: string; validAfter: string; validBefore: string; nonce: string } };
+};
 
 /** Who checks signatures and balances and submits the transfer: the rail itself, or FACILITATOR_URL. */
 interface Facilitator {
@@ -71,15 +73,50 @@ interface Facilitator {
   settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse>;
 }
 
-// x402 types its clients with its own copies of viem's generics; ours are the same viem clients
-// (a public client to read, the settling wallet extended with public actions to write and wait).
-function railFacilitator(connection: ChainConnection, rail: PaymentRail): Facilitator {
+/** USDC's EIP-3009 transfer (the rail's token has the same): the (v, r, s) form for EOA signatures, the bytes form for smart wallets. */
+const TRANSFER_WITH_AUTHORIZATION_ABI = parseAbi([
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)',
+]);
+
+/**
+ * The rail as its own facilitator: x402's `verify`, and our own settlement. One account settles
+ * every payment, so its transactions are sent one at a time (each takes the account's next
+ * nonce); waiting for the receipts is not serialised, so settlements overlap on chain.
+ */
+function railFacilitator(connection: ChainConnection, rail: PaymentRail, sendInTurn: <T>(send: () => Promise<T>) => Promise<T>): Facilitator {
   return {
+    // x402 types its clients with its own copies of viem's generics; ours are the same viem clients.
     verify: (payload, requirements) => verifyOnRail(connection.publicClient as never, payload, requirements),
     async settle(payload, requirements) {
-      if (!rail.settler) throw paymentsUnavailable();
-      return settleOnRail(rail.settler.extend(publicActions) as never, payload, requirements);
+      const settler = rail.settler;
+      if (!settler) throw paymentsUnavailable();
+      const { authorization, signature } = (payload as EvmPaymentPayload).payload;
+      const { from, to, value, validAfter, validBefore, nonce } = authorization;
+      const terms = [from as Address, to as Address, BigInt(value), BigInt(validAfter), BigInt(validBefore), nonce as Hex] as const;
+      const send = () => {
+        if (isErc6492Signature(signature)) {
+          const unwrapped = parseErc6492Signature(signature).signature;
+          return settler.writeContract({ address: requirements.asset as Address, abi: TRANSFER_WITH_AUTHORIZATION_ABI, functionName: 'transferWithAuthorization', args: [...terms, unwrapped] });
+        }
+        const { r, s, v, yParity } = parseSignature(signature);
+        return settler.writeContract({ address: requirements.asset as Address, abi: TRANSFER_WITH_AUTHORIZATION_ABI, functionName: 'transferWithAuthorization', args: [...terms, Number(v ?? 27n + BigInt(yParity)), r, s] });
+      };
+      const transaction = await sendInTurn(send);
+      const receipt = await connection.publicClient.waitForTransactionReceipt({ hash: transaction, timeout: SETTLEMENT_TIMEOUT_SECONDS * 1000 });
+      if (receipt.status !== 'success') return { success: false, errorReason: 'invalid_transaction_state', transaction, network: X402_NETWORK, payer: from };
+      return { success: true, transaction, network: X402_NETWORK, payer: from };
     },
+  };
+}
+
+/** Runs each task after the previous one settled, whatever its outcome. */
+function createTurns() {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(task: () => Promise<T>): Promise<T> => {
+    const next = last.then(task, task);
+    last = next.catch(() => undefined);
+    return next;
   };
 }
 
@@ -113,6 +150,7 @@ export interface X402Options {
  */
 export function createX402(options: X402Options) {
   const facilitatorTimeoutMs = options.facilitatorTimeoutMs ?? 15_000;
+  const sendInTurn = createTurns();
 
   async function railFor(): Promise<{ connection: ChainConnection; rail: PaymentRail; facilitator: Facilitator }> {
     const connection = await options.chain.connect().catch((error: unknown) => {
@@ -120,7 +158,7 @@ export function createX402(options: X402Options) {
     });
     const rail = connection.payment;
     if (!rail) throw paymentsUnavailable();
-    const facilitator = options.facilitatorUrl ? remoteFacilitator(options.facilitatorUrl, facilitatorTimeoutMs) : railFacilitator(connection, rail);
+    const facilitator = options.facilitatorUrl ? remoteFacilitator(options.facilitatorUrl, facilitatorTimeoutMs) : railFacilitator(connection, rail, sendInTurn);
     return { connection, rail, facilitator };
   }
 

@@ -24,7 +24,9 @@ export interface EmbeddedChain {
  * accounts funded: `npm start` and the tests need no node, no network and no download.
  */
 export async function startEmbeddedChain(): Promise<EmbeddedChain> {
-  const hre = await createHardhatRuntimeEnvironment({ networks: { rail: { type: 'edr-simulated', chainId: base.id } } }, {}, process.cwd());
+  // Blocks may share a second: mined faster than one a second, the chain's clock would otherwise
+  // run ahead of the wall clock, and authorizations valid "before now + 60 s" would start failing.
+  const hre = await createHardhatRuntimeEnvironment({ networks: { rail: { type: 'edr-simulated', chainId: base.id, allowBlocksWithSameTimestamp: true } } }, {}, process.cwd());
   const connection = await hre.network.connect({ network: 'rail' });
   const provider = connection.provider as unknown as EIP1193Provider;
   const transport = custom(provider);
