@@ -4,7 +4,7 @@ import type { RequestContext } from '../../platform/request-context.js';
 import { RULE_BASED_MODEL, type Synthesiser } from '../../platform/synthesis.js';
 import { reportOffer, type ReportType } from './data/catalog.js';
 import { buildClimateReport, type ClimateInputs, type Report } from './domain/index.js';
-import type { ReportStore } from './store.js';
+import type { KeptReport, ReportStore } from './store.js';
 
 /** Document 1 §8: a paid report is cached for 60 minutes. */
 export const REPORT_CACHE_MS = 60 * 60_000;
@@ -27,7 +27,7 @@ export interface IntelligenceServiceDeps {
 
 /** The reports service (Document 1): paid reports, called alike by routes.ts and resolvers.ts. */
 export function createIntelligenceService(deps: IntelligenceServiceDeps) {
-  const generating = new Map<string, Promise<Report>>();
+  const generating = new Map<string, Promise<KeptReport>>();
 
   async function generateClimateReport(): Promise<Report> {
     const [heatCheck, regions, calendar, { sources }] = await Promise.all([deps.climate.heatCheck(), deps.climate.regions(), deps.climate.calendar(), deps.climate.sources()]);
@@ -38,19 +38,26 @@ export function createIntelligenceService(deps: IntelligenceServiceDeps) {
     return report;
   }
 
-  /** The fresh cached report, or a new one kept for the window; one generation at a time per process. */
+  /**
+   * The fresh cached report, or a new one kept for the window; one generation at a time per
+   * process. A kept report is never replaced before it expires (store.keep), so this process may
+   * hold it until then instead of reading the table on every paid call.
+   */
+  const held = new Map<string, KeptReport>();
   async function cachedReport(cacheKey: string, generate: () => Promise<Report>): Promise<Report> {
     const now = deps.clock.now();
-    const kept = await deps.store.fresh(cacheKey, now);
-    if (kept) return kept;
+    const local = held.get(cacheKey);
+    if (local && local.expiresAt > now) return local.report;
     let pending = generating.get(cacheKey);
     if (!pending) {
-      pending = generate()
-        .then((report) => deps.store.keep(cacheKey, report, now, new Date(now.getTime() + REPORT_CACHE_MS)))
-        .finally(() => generating.delete(cacheKey));
+      pending = (async () => {
+        const kept = (await deps.store.fresh(cacheKey, now)) ?? (await deps.store.keep(cacheKey, await generate(), now, new Date(now.getTime() + REPORT_CACHE_MS)));
+        held.set(cacheKey, kept);
+        return kept;
+      })().finally(() => generating.delete(cacheKey));
       generating.set(cacheKey, pending);
     }
-    return pending;
+    return (await pending).report;
   }
 
   /** A report of `type`, once the caller is admitted (payment or API key); the payment is settled only if the report is delivered. */

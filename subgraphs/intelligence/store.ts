@@ -7,25 +7,30 @@ import type { Report } from './domain/index.js';
 const STORE_TIMEOUT_MS = 5000;
 
 export interface ReportStore {
-  /** The report cached under `cacheKey` and still fresh at `now`, if any. */
-  fresh(cacheKey: string, now: Date): Promise<Report | undefined>;
+  /** The report cached under `cacheKey` and still fresh at `now`, with its expiry, if any. */
+  fresh(cacheKey: string, now: Date): Promise<KeptReport | undefined>;
   /**
    * Keeps `report` until `expiresAt` unless a fresh one is already kept (another request or
    * replica generated it first): returns whichever report is kept, so every caller in the
    * window gets the same one.
    */
-  keep(cacheKey: string, report: Report, now: Date, expiresAt: Date): Promise<Report>;
+  keep(cacheKey: string, report: Report, now: Date, expiresAt: Date): Promise<KeptReport>;
+}
+
+export interface KeptReport {
+  report: Report;
+  expiresAt: Date;
 }
 
 export function createReportStore(db: Database): ReportStore {
-  async function fresh(cacheKey: string, now: Date): Promise<Report | undefined> {
+  async function fresh(cacheKey: string, now: Date): Promise<KeptReport | undefined> {
     const select = db
-      .select({ report: intelligenceReports.report })
+      .select({ report: intelligenceReports.report, expiresAt: intelligenceReports.expiresAt })
       .from(intelligenceReports)
       .where(and(eq(intelligenceReports.cacheKey, cacheKey), gt(intelligenceReports.expiresAt, now)))
       .execute();
     const [row] = await boundedCall(select, STORE_TIMEOUT_MS, 'select from intelligence_reports');
-    return row?.report as Report | undefined;
+    return row ? { report: row.report as Report, expiresAt: row.expiresAt } : undefined;
   }
   return {
     fresh,
@@ -42,8 +47,8 @@ export function createReportStore(db: Database): ReportStore {
         .returning({ cacheKey: intelligenceReports.cacheKey })
         .execute();
       const written = await boundedCall(upsert, STORE_TIMEOUT_MS, 'upsert into intelligence_reports');
-      if (written.length === 1) return report;
-      return (await fresh(cacheKey, now)) ?? report;
+      if (written.length === 1) return { report, expiresAt };
+      return (await fresh(cacheKey, now)) ?? { report, expiresAt };
     },
   };
 }
