@@ -26,13 +26,8 @@ const KEY_LIMIT_PER_MINUTE = 100_000_000;
 export const MAX_PAYMENTS = 1_500;
 /** Payments of the paid warm-up at CONNECTIONS: four per connection. */
 const WARMUP_PAYMENTS = 4 * CONNECTIONS;
-/**
- * Payments sent one at a time, before the concurrent run. Few: each settlement mines a block, and
- * the embedded chain gives each block a timestamp one second past the last, so a burst of
- * settlements runs the chain's clock ahead of the payments' validity window (signed against the
- * wall clock).
- */
-export const SEQUENTIAL_PAYMENTS = 25;
+/** Payments sent one at a time, before the concurrent run: the latency of one paid call alone. */
+export const SEQUENTIAL_PAYMENTS = 100;
 /** x402's verify refuses an authorization closer than this to its validBefore. */
 const VERIFY_MARGIN_SECONDS = 6;
 /** Share of a payment's validity the measured run may take, at the warm-up's rate. */
