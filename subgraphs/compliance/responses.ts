@@ -71,6 +71,22 @@ export const leiRecordSchema = z.object({
   wallets: z.array(registeredEntitySchema),
 });
 
+export const regulatoryCalendarSchema = z.object({
+  count: z.number().int(),
+  events: z.array(
+    z.object({
+      framework: z.enum(['MiCA', 'SFDR', 'CSRD', 'GENIUS Act']),
+      event: z.string(),
+      effectiveDate: z.string().describe('YYYY-MM-DD'),
+      jurisdictions: z.array(z.string()),
+      summary: z.string(),
+      railAlignment: z.string().describe('the service feature that addresses the obligation'),
+      instrument: z.string(),
+      citation: z.object({ url: z.string(), publisher: z.string() }),
+    }),
+  ),
+});
+
 export const deregisteredSchema = z.object({ walletAddress: z.string(), active: z.boolean(), deactivatedAt: z.number().int() });
 
 type Answer<Capability extends keyof ComplianceService> = Awaited<ReturnType<ComplianceService[Capability]>>;
@@ -82,4 +98,5 @@ export type ResponseSchemasMatchTheService = [
   Assert<MutuallyAssignable<z.infer<typeof vopHistorySchema>, Answer<'history'>>>,
   Assert<MutuallyAssignable<z.infer<typeof leiRecordSchema>, Answer<'lei'>>>,
   Assert<MutuallyAssignable<z.infer<typeof deregisteredSchema>, Answer<'deregister'>>>,
+  Assert<MutuallyAssignable<z.infer<typeof regulatoryCalendarSchema>, Answer<'regulatoryCalendar'>>>,
 ];

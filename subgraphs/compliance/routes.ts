@@ -10,6 +10,7 @@ import {
   deregisteredSchema,
   leiRecordSchema,
   registeredEntitySchema,
+  regulatoryCalendarSchema,
   vopHistorySchema,
   vopPaymentRequiredSchema,
   vopResultSchema,
@@ -84,6 +85,9 @@ export function complianceRoutes(service: ComplianceService, options: Compliance
       `${COMPLIANCE_PREFIX}/register/:wallet`,
       { ...admin, schema: { summary: 'Deactivate a wallet registration (admin)', params: walletParamsSchema, response: { 200: deregisteredSchema, 401: complianceErrorSchema, ...errors } } },
       async (request) => service.deregister(request.requestContext, request.params.wallet),
+    );
+    app.get(`${COMPLIANCE_PREFIX}/compliance/regulatory-calendar`, { schema: { summary: 'The 16 regulatory events the rail tracks', response: { 200: regulatoryCalendarSchema } } }, async () =>
+      service.regulatoryCalendar(),
     );
     prices.registerDiscovery(app);
   };

@@ -8,6 +8,7 @@ import type { RequestContext } from '../../platform/request-context.js';
 import { assessNameDiscrepancy, type GrayZoneReasoning } from './domain/gray-zone.js';
 import { verifyPayee, type PayeeNameMatcher, type PayeeVerification } from './domain/verify-payee.js';
 import type { RegisterBody, VopVerifyBody } from './inputs.js';
+import { regulatoryCalendar } from './data/regulatory-calendar.js';
 import type { ComplianceStore, VopCheckRecord, WalletRegistration } from './store.js';
 
 /** Document 2 §8: USD 0.075 per verification (75000 base units, 6 decimals). */
@@ -135,6 +136,11 @@ export function createComplianceService(deps: ComplianceServiceDeps) {
       if (!entry) throw new AppError('CMP_ERR_LEI_NOT_FOUND');
       const wallets = await deps.store.walletsByLei([entry.lei]);
       return { ...entry, otherNames: [...entry.otherNames], wallets: wallets.map(presentRegistration) };
+    },
+
+    /** GET /compliance/regulatory-calendar: the 16 events in effective-date order, each with its citation. */
+    regulatoryCalendar() {
+      return { count: regulatoryCalendar.length, events: regulatoryCalendar.map((event) => ({ ...event, jurisdictions: [...event.jurisdictions], citation: { ...event.citation } })) };
     },
 
     /** For the graph's DataLoaders: the active registrations of these wallets, by lower-case address. */
