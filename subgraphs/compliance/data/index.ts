@@ -3,8 +3,8 @@
 // object after that: the SDN list takes about 0.2 s, so a process that never screens never pays it.
 // A malformed file throws from its loader.
 
-import { readFileSync } from 'node:fs';
 import type { Dataset, FatfLists, LeiDataset, PepRecord, RegulatoryKeyDate, SdnEntry } from '../domain/reference-data.js';
+import { readDataFile } from './files.js';
 import { parseDigitalCurrencyAddresses, parseOfacFiles } from './ofac.js';
 import {
   countryCodesSchema, parseFatfLists, parseHeadsOfState, parseKeyDates, parseLeiRecords, parseMeps, parseUsFederalPeps, sourcesSchema, type Sources,
@@ -15,9 +15,9 @@ export {
   type OfacFiles,
 } from './ofac.js';
 export { leiStatus, sourcesSchema, type Sources } from './reference.js';
+export { readDataFile } from './files.js';
+export { labelledNamePairs, pepMatcherEvaluation, sanctionsMatcherEvaluation } from './name-pairs.js';
 
-/** A file of this folder, as text. */
-export const readDataFile = (path: string): string => readFileSync(new URL(`./${path}`, import.meta.url), 'utf8');
 const readJson = (path: string): unknown => JSON.parse(readDataFile(path));
 
 function once<T>(load: () => T): () => T {

@@ -1,0 +1,127 @@
+// The name score of screening and verification of payee (docs/compliance-matching.md §2):
+// Jaro-Winkler per token, the best one-to-one assignment of tokens regardless of word order, and
+// a penalty for the tokens left unmatched on either side.
+
+import { jaroWinkler, WINKLER_PREFIX_LIMIT, WINKLER_PREFIX_SCALE } from './jaro-winkler.js';
+import { nameTokens } from './normalise-name.js';
+
+/**
+ * Token pairs below this similarity count as unmatched (0): unrelated tokens still score 0.4-0.7
+ * by Jaro-Winkler, and summing that noise would lift unrelated names. 0.7 is also where Winkler's
+ * prefix boost starts. Chosen with LENGTH_DIFFERENCE_WEIGHT on data/name-pairs.json
+ * (docs/compliance-matching.md §5).
+ */
+export const TOKEN_MATCH_FLOOR = 0.75;
+
+/**
+ * Weight of the length difference: Jaro-Winkler rates a token that begins a much longer one highly
+ * (igor/igorevich 0.89, ivan/ivanovich 0.89), but a patronymic or a longer compound is another name.
+ */
+export const LENGTH_DIFFERENCE_WEIGHT = 0.4;
+
+/**
+ * Token similarity as the score uses it:
+ *   s = jaroWinkler(a, b) · (1 − 0.4 · |len a − len b| / max(len a, len b)),
+ * or 0 when s is below TOKEN_MATCH_FLOOR.
+ */
+export function tokenSimilarity(a: string, b: string): number {
+  const longer = Math.max(a.length, b.length);
+  if (longer === 0) return 0;
+  const similarity = jaroWinkler(a, b) * (1 - (LENGTH_DIFFERENCE_WEIGHT * Math.abs(a.length - b.length)) / longer);
+  return similarity >= TOKEN_MATCH_FLOOR ? similarity : 0;
+}
+
+/**
+ * Whether tokens of these lengths can reach TOKEN_MATCH_FLOOR at all. With r = shorter/longer,
+ * m ≤ shorter gives jaro ≤ (2 + r)/3, the prefix boost at most 0.4 · (1 − jaro), and the length
+ * factor is 1 − 0.4 · (1 − r): their product bounds tokenSimilarity. The index uses it to skip
+ * tokens by length before any comparison; it never skips a pair that could match.
+ */
+export function lengthsCanMatch(lengthA: number, lengthB: number): boolean {
+  const longer = Math.max(lengthA, lengthB);
+  if (longer === 0 || Math.min(lengthA, lengthB) === 0) return false;
+  const ratio = Math.min(lengthA, lengthB) / longer;
+  const jaro = (2 + ratio) / 3;
+  const bound = (jaro + WINKLER_PREFIX_LIMIT * WINKLER_PREFIX_SCALE * (1 - jaro)) * (1 - LENGTH_DIFFERENCE_WEIGHT * (1 - ratio));
+  return bound >= TOKEN_MATCH_FLOOR;
+}
+
+/** Beyond this many tokens on the shorter side, the assignment is greedy instead of exact. */
+const EXACT_ASSIGNMENT_LIMIT = 10;
+
+/**
+ * The largest sum of sim(i, j) over one-to-one pairs of i ∈ [0, n) and j ∈ [0, m). Exact (dynamic
+ * programming over subsets of the shorter side) up to 10 tokens on that side; greedy by
+ * descending similarity beyond that, where names are long phrases and the difference is marginal.
+ */
+export function bestAssignment(n: number, m: number, sim: (i: number, j: number) => number): number {
+  if (n === 0 || m === 0) return 0;
+  const transposed = n < m;
+  const long = transposed ? m : n;
+  const short = transposed ? n : m;
+  const pair = transposed ? (l: number, s: number) => sim(s, l) : sim;
+  if (short > EXACT_ASSIGNMENT_LIMIT) return greedyAssignment(long, short, pair);
+
+  // best[mask]: the largest sum using exactly the short-side tokens in mask, over the long-side tokens seen so far.
+  const size = 1 << short;
+  let best = new Float64Array(size).fill(-1);
+  best[0] = 0;
+  for (let l = 0; l < long; l++) {
+    const next = best.slice();
+    for (let mask = 0; mask < size; mask++) {
+      const base = best[mask]!;
+      if (base < 0) continue;
+      for (let s = 0; s < short; s++) {
+        const bit = 1 << s;
+        if ((mask & bit) !== 0) continue;
+        const value = pair(l, s);
+        if (value <= 0) continue;
+        const total = base + value;
+        if (total > next[mask | bit]!) next[mask | bit] = total;
+      }
+    }
+    best = next;
+  }
+  let result = 0;
+  for (const value of best) if (value > result) result = value;
+  return result;
+}
+
+function greedyAssignment(long: number, short: number, pair: (l: number, s: number) => number): number {
+  const candidates: { l: number; s: number; value: number }[] = [];
+  for (let l = 0; l < long; l++) {
+    for (let s = 0; s < short; s++) {
+      const value = pair(l, s);
+      if (value > 0) candidates.push({ l, s, value });
+    }
+  }
+  candidates.sort((x, y) => y.value - x.value || x.l - y.l || x.s - y.s);
+  const usedLong = new Uint8Array(long);
+  const usedShort = new Uint8Array(short);
+  let total = 0;
+  for (const { l, s, value } of candidates) {
+    if (usedLong[l] || usedShort[s]) continue;
+    usedLong[l] = 1;
+    usedShort[s] = 1;
+    total += value;
+  }
+  return total;
+}
+
+/**
+ * The score of two token lists with n and m tokens:
+ *   score = 2 · A / (n + m),
+ * where A is the best one-to-one assignment of tokens under tokenSimilarity. Every unmatched token
+ * on either side adds to n + m and nothing to A, which is the penalty; a matched pair of identical
+ * tokens adds 2 to both. 1 means the same tokens in any order; 0 when either list is empty.
+ */
+export function tokenListSimilarity(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  const assigned = bestAssignment(a.length, b.length, (i, j) => tokenSimilarity(a[i]!, b[j]!));
+  return Math.min(1, (2 * assigned) / (a.length + b.length));
+}
+
+/** The similarity in [0, 1] of two names after normalisation (nameTokens). Symmetric. */
+export function nameSimilarity(a: string, b: string): number {
+  return tokenListSimilarity(nameTokens(a), nameTokens(b));
+}
