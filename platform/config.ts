@@ -81,6 +81,12 @@ export const configVariables = {
       'HMAC key for quote ids (at least 32 characters); give every replica the same',
       'generated in `DATA_DIR`',
     ),
+    issuerSigningJwk: variable(
+      'ISSUER_SIGNING_JWK',
+      z.string().min(1).optional(),
+      'private P-256 JWK (JSON: kty, crv, x, y, d) signing the agents\' verifiable credentials (ES256), published in the issuer\'s did:web document; give every replica the same',
+      'generated in `DATA_DIR`',
+    ),
   },
   gateway: {
     subgraphUrls: variable('SUBGRAPH_URLS', subgraphUrlList, '`name=url,...`: the gateway reaches these subgraphs over HTTP; with a gateway alone every subgraph must be named', 'unset (in-process)'),
