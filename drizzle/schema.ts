@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 // ---------------------------------------------------------------------------------------------
@@ -141,3 +142,61 @@ export const vopChecks = pgTable(
   },
   (table) => [index('vop_checks_wallet_checked').on(table.walletAddress, table.checkedAt)],
 );
+
+// ---------------------------------------------------------------------------------------------
+// compliance: know-your-agent
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * AI agents registered for KYA (Document 2 §2 "Agent (KYA)"): the tier derived at registration,
+ * the owner evidence it was derived from, and the status. A revoked agent stays, with the time of
+ * its revocation. ownerEmail and ownerLei are kept for the operator and answered to nobody.
+ */
+export const agents = pgTable(
+  'agents',
+  {
+    agentId: text('agent_id').primaryKey(),
+    name: text('name').notNull(),
+    framework: text('framework'),
+    ownerEntity: text('owner_entity'),
+    ownerEmail: text('owner_email'),
+    ownerLei: text('owner_lei'),
+    protocols: jsonb('protocols').$type<string[]>().notNull(),
+    /** The agent's own P-256 public key (JWK), published in its DID document; null when service-anchored. */
+    publicKey: jsonb('public_key').$type<{ kty: 'EC'; crv: 'P-256'; x: string; y: string }>(),
+    discoverable: boolean('discoverable').notNull(),
+    kyaLevel: text('kya_level').$type<'ANONYMOUS' | 'REGISTERED' | 'VERIFIED'>().notNull(),
+    kyaScore: integer('kya_score').notNull(),
+    status: text('status').$type<'ACTIVE' | 'REVOKED'>().notNull(),
+    /** USD; null is "no platform cap" (VERIFIED). */
+    tierCaps: jsonb('tier_caps').$type<{ maxNotionalUsd: number | null; dailyCapUsd: number | null }>().notNull(),
+    leiVerified: boolean('lei_verified').notNull(),
+    leiEntityName: text('lei_entity_name'),
+    registeredAt: timestamp('registered_at', { withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    // GET /agents/directory lists active discoverable agents only, by registration, optionally of one owner.
+    index('agents_directory').on(table.registeredAt, table.agentId).where(sql`${table.discoverable} and ${table.status} = 'ACTIVE'`),
+    index('agents_directory_owner').on(sql`lower(${table.ownerEntity})`, table.registeredAt, table.agentId).where(sql`${table.discoverable} and ${table.status} = 'ACTIVE'`),
+  ],
+);
+
+/** An agent's spend mandate (one per agent, created or updated by POST /agent/mandate); caps in USD, null = no cap. */
+export const agentMandates = pgTable('agent_mandates', {
+  mandateId: text('mandate_id').primaryKey(),
+  // No foreign key: a reference would name the schema ("public"), and DATABASE_SCHEMA may be another.
+  agentId: text('agent_id').notNull().unique('agent_mandates_agent'),
+  maxNotionalUsd: numeric('max_notional_usd', { precision: 20, scale: 2, mode: 'number' }),
+  dailyCapUsd: numeric('daily_cap_usd', { precision: 20, scale: 2, mode: 'number' }),
+  /** LEIs of the counterparties the agent may pay; empty = any. */
+  counterpartyWhitelist: jsonb('counterparty_whitelist').$type<string[]>().notNull(),
+  /** `<SRC>|<DST>` pairs the agent may settle; empty = any. */
+  currencyPairs: jsonb('currency_pairs').$type<string[]>().notNull(),
+  esgFloor: numeric('esg_floor', { precision: 5, scale: 2, mode: 'number' }),
+  ap2Compatible: boolean('ap2_compatible').notNull(),
+  /** Whether a requested cap was lowered to the tier's limit. */
+  clamped: boolean('clamped').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+});

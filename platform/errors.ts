@@ -36,6 +36,12 @@ export const errorCatalog = {
   CMP_ERR_LEI_NOT_FOUND: { status: 404, message: 'No entity with this LEI is in the LEI registry snapshot.' },
   CMP_ERR_LEI_NOT_VERIFIED: { status: 422, message: 'The LEI could not be verified against the LEI registry.' },
   CMP_ERR_WALLET_NOT_REGISTERED: { status: 404, message: 'The wallet is not registered.' },
+  CMP_ERR_AGENT_NOT_FOUND: { status: 404, message: 'No agent with this agentId is registered.' },
+  CMP_ERR_AGENT_REVOKED: { status: 410, message: 'The agent was revoked: its mandate cannot change and its identity document no longer resolves.' },
+  CMP_ERR_KYA_UPGRADE_REQUIRED: {
+    status: 403,
+    message: 'ANONYMOUS agents cannot hold a mandate: re-register with ownerEntity and ownerEmail (REGISTERED) or an ACTIVE ownerLei (VERIFIED) first.',
+  },
   FCT_ERR_INVALID_SYMBOL: { status: 400, message: 'The commodity symbol is malformed.' },
   FCT_ERR_UNSUPPORTED_SYMBOL: { status: 404, message: 'The commodity symbol is not supported.' },
   FCT_ERR_INVALID_BODY: { status: 400, message: 'The request body is malformed.' },

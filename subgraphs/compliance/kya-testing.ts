@@ -1,0 +1,73 @@
+// Test support for the know-your-agent tests (not a test file itself): an LEI registry over two
+// real GLEIF records, and a small app serving the KYA routes in the compliance error shape.
+
+import type { Clock } from '../../platform/clock.js';
+import { createCredentialIssuer, generateIssuerJwk, issuerKeyFromJwk, type CredentialIssuer } from '../../platform/credentials.js';
+import type { Database } from '../../platform/db.js';
+import { createHttpServer, type HttpServer } from '../../platform/http.js';
+import type { IdSource } from '../../platform/ids.js';
+import { createLogger } from '../../platform/log.js';
+import { registerOpenApi } from '../../platform/openapi.js';
+import { isValidLei } from './domain/lei.js';
+import { kyaRoutes } from './kya-routes.js';
+import { createKyaService, type KyaService } from './kya-service.js';
+import { createKyaStore } from './kya-store.js';
+import { COMPLIANCE_PREFIX, complianceErrorShape } from './routes.js';
+import type { LeiEntry, LeiRegistry } from './service.js';
+
+export const TEST_HMAC_KEY = 'kya-test-hmac-key-0123456789abcdef0123456789';
+
+/**
+ * Two records of the GLEIF snapshot (shared/data/lei/lei_records.json), as the compliance service
+ * reads them (leiStatus ACTIVE when the entity is ACTIVE and the registration current):
+ * 1. 2138001KPMR6PD83HC08: entity ACTIVE, registration ISSUED (GLEIF API record, as of 2025-05-15).
+ * 2. 097900BID10000147476: entity ACTIVE, registration LAPSED (Golden Copy delta of 2024-05-05).
+ */
+export const ACTIVE_LEI_ENTRY: LeiEntry = {
+  lei: '2138001KPMR6PD83HC08',
+  legalName: 'SHELL CATALYSTS & TECHNOLOGIES PTE. LTD.',
+  leiStatus: 'ACTIVE',
+  jurisdiction: 'SG',
+  otherNames: ['CRI/CRITERION MARKETING ASIA PACIFIC PTE LTD'],
+};
+export const LAPSED_LEI_ENTRY: LeiEntry = { lei: '097900BID10000147476', legalName: 'ALFA REY s.r.o.', leiStatus: 'LAPSED', jurisdiction: 'SK', otherNames: ['ALFA REY SRO'] };
+/** Well-formed (valid check digits, a real GLEIF LEI) but not among the test registry's records. */
+export const UNKNOWN_VALID_LEI = '2138002Z2N3GIS5ZUN17';
+
+export const testLeiRegistry: LeiRegistry = {
+  isValidLei,
+  find: (lei) => [ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY].find((entry) => entry.lei === lei),
+};
+
+/** An issuer under `baseUrl` with a key of its own, generated for the test. */
+export function testIssuer(baseUrl: string): CredentialIssuer {
+  return createCredentialIssuer({ key: issuerKeyFromJwk(generateIssuerJwk(), 'test key'), baseUrl });
+}
+
+export interface KyaTestApp {
+  app: HttpServer;
+  service: KyaService;
+  issuer: CredentialIssuer;
+}
+
+/** The KYA routes as the compliance plugin mounts them: under /compliance, errors as {error, code}, with the OpenAPI document. */
+export async function buildKyaTestApp(options: { db: Database; clock: Clock; baseUrl: string; ids?: IdSource; issuer?: CredentialIssuer }): Promise<KyaTestApp> {
+  const issuer = options.issuer ?? testIssuer(`${options.baseUrl}${COMPLIANCE_PREFIX}`);
+  const service = createKyaService({
+    clock: options.clock,
+    store: createKyaStore(options.db),
+    leiRegistry: testLeiRegistry,
+    issuer,
+    hmacKey: TEST_HMAC_KEY,
+    ...(options.ids ? { ids: options.ids } : {}),
+  });
+  const app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), clock: options.clock });
+  await app.register(async (instance) => {
+    const scoped = instance as unknown as HttpServer;
+    scoped.errorShapes.register(complianceErrorShape);
+    await registerOpenApi(scoped, { prefix: COMPLIANCE_PREFIX, title: 'Compliance oracle (KYA test)', version: '1.0.0', description: 'KYA routes under test', openapi: '3.1.0' });
+    await scoped.register(kyaRoutes(service));
+  });
+  await app.ready();
+  return { app, service, issuer };
+}
