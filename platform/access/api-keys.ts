@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import { apiKeys, rateLimitWindows } from '../../drizzle/schema.js';
+import { and, eq, isNull } from 'drizzle-orm';
+import { apiKeys } from '../../drizzle/schema.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db.js';
 import type { IdSource } from '../ids.js';
 import type { ForwardedHeaders } from '../request-context.js';
+import { createDatabaseRateLimitStore, type RateLimitStore } from './rate-limit.js';
 
 export type KeyKind = 'api' | 'bearer';
 
@@ -35,11 +36,13 @@ const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 /**
  * API keys (X-API-Key) and institution bearer keys (Authorization: Bearer), stored as SHA-256
- * hashes, with a fixed one-minute window counted in the database: every replica on the database
- * shares the count, and one statement (INSERT ... ON CONFLICT DO UPDATE ... RETURNING) both counts
- * and reads it, so concurrent requests never lose an increment.
+ * hashes, with a fixed one-minute window per key counted in `rateLimits` (platform/access/
+ * rate-limit.ts; default the database, Redis when REDIS_URL is set: rateLimitStoreFor). Every
+ * replica on the same store shares one count, and the store counts and reads in one atomic step,
+ * so concurrent requests never lose an increment.
  */
-export function createApiKeys(deps: { db: Database; clock: Clock; ids: IdSource }) {
+export function createApiKeys(deps: { db: Database; clock: Clock; ids: IdSource; rateLimits?: RateLimitStore }) {
+  const rateLimits = deps.rateLimits ?? createDatabaseRateLimitStore(deps.db);
   return {
     /** Issues a key; the key itself is returned this once and never stored. */
     async create(kind: KeyKind, label: string, requestsPerMinute = DEFAULT_REQUESTS_PER_MINUTE): Promise<{ record: ApiKeyRecord; key: string }> {
@@ -69,12 +72,7 @@ export function createApiKeys(deps: { db: Database; clock: Clock; ids: IdSource 
     async count(record: ApiKeyRecord): Promise<RateLimitState> {
       const nowMs = deps.clock.now().getTime();
       const windowStart = new Date(nowMs - (nowMs % WINDOW_MS));
-      const [row] = await deps.db
-        .insert(rateLimitWindows)
-        .values({ keyId: record.id, windowStart, requests: 1 })
-        .onConflictDoUpdate({ target: [rateLimitWindows.keyId, rateLimitWindows.windowStart], set: { requests: sql`${rateLimitWindows.requests} + 1` } })
-        .returning({ requests: rateLimitWindows.requests });
-      const used = row?.requests ?? 1;
+      const used = await rateLimits.hit(record.id, windowStart, WINDOW_MS);
       return {
         limit: record.requestsPerMinute,
         remaining: Math.max(0, record.requestsPerMinute - used),

@@ -1,0 +1,206 @@
+import { createServer, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '../clock.js';
+import type { DatabaseHandle } from '../db.js';
+import { AppError, InfrastructureError } from '../errors.js';
+import { createHttpServer, genericErrorBody } from '../http.js';
+import { sequentialIds } from '../ids.js';
+import { createLogger } from '../log.js';
+import { openTestPglite, testConfig, testDatabases } from '../../test/helpers.js';
+import { startTcpProxy } from '../../test/tcp-proxy.js';
+import { createApiKeys, type ApiKeys } from './api-keys.js';
+import { createDatabaseRateLimitStore, createRedisRateLimitStore, rateLimitStoreFor, type RateLimitStore } from './rate-limit.js';
+import { requireKey } from './require-key.js';
+
+/** The Redis every machine of the project runs (and CI); each run keeps its keys under a prefix of its own. */
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const WINDOW_MS = 60_000;
+const silent = createLogger({ logLevel: 'silent' });
+
+function capture() {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, logger: createLogger({ logLevel: 'info', destination }) };
+}
+
+describe.each(testDatabases())('the database rate-limit store on $driver', (testDatabase) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await testDatabase.open();
+  });
+  afterAll(async () => {
+    await testDatabase.dispose(handle);
+  });
+
+  it('counts 50 concurrent hits of one window as exactly 1..50, and each window and key apart', async () => {
+    const store = createDatabaseRateLimitStore(handle.db);
+    const window = new Date('2026-11-22T12:30:00.000Z');
+    const counts = await Promise.all(Array.from({ length: 50 }, () => store.hit('key_db_concurrent', window, WINDOW_MS)));
+    expect(counts.toSorted((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, index) => index + 1));
+    expect(await store.hit('key_db_concurrent', new Date(window.getTime() + WINDOW_MS), WINDOW_MS)).toBe(1);
+    expect(await store.hit('key_db_other', window, WINDOW_MS)).toBe(1);
+  });
+});
+
+describe('the Redis rate-limit store (127.0.0.1:6379)', () => {
+  const keyPrefix = `ratelimit-test:${process.pid}:${Date.now().toString(36)}:`;
+  const stores: RateLimitStore[] = [];
+  let admin: Redis;
+  let database: DatabaseHandle;
+
+  /** A store under this run's prefix, closed after the suite. */
+  function redisStore(options: { url?: string; timeoutMs?: number; logger?: ReturnType<typeof createLogger> } = {}): RateLimitStore {
+    const store = createRedisRateLimitStore({ url: options.url ?? REDIS_URL, keyPrefix, logger: options.logger ?? silent, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+    stores.push(store);
+    return store;
+  }
+
+  function appFor(keys: ApiKeys, clock: ManualClock) {
+    const app = createHttpServer({ logger: silent, clock });
+    app.get('/protected', { preHandler: requireKey(keys, 'api') }, async () => ({ ok: true }));
+    return app;
+  }
+
+  beforeAll(async () => {
+    admin = new Redis(REDIS_URL, { connectTimeout: 2000, commandTimeout: 2000, maxRetriesPerRequest: 1 });
+    database = await openTestPglite();
+  });
+  afterAll(async () => {
+    await Promise.all(stores.map((store) => store.close()));
+    const ours = await admin.keys(`${keyPrefix}*`);
+    if (ours.length > 0) await admin.del(...ours);
+    expect(await admin.keys(`${keyPrefix}*`)).toEqual([]);
+    await admin.quit();
+    await database.close();
+  });
+
+  it('counts with INCR under <prefix><keyId>:<window start ms>, expiring within one window, each window and key apart', async () => {
+    const store = redisStore();
+    const window = new Date('2026-11-22T12:10:00.000Z');
+    expect(await store.hit('key_a', window, WINDOW_MS)).toBe(1);
+    expect(await store.hit('key_a', window, WINDOW_MS)).toBe(2);
+    expect(await store.hit('key_a', new Date(window.getTime() + WINDOW_MS), WINDOW_MS)).toBe(1);
+    expect(await store.hit('key_b', window, WINDOW_MS)).toBe(1);
+    const key = `${keyPrefix}key_a:${window.getTime()}`;
+    expect(await admin.get(key)).toBe('2');
+    const ttl = await admin.pttl(key);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(WINDOW_MS);
+  });
+
+  it('admits exactly 20 of 50 concurrent requests on a key limited to 20, counted by two clients as two replicas would', async () => {
+    const clock = new ManualClock('2026-11-22T12:20:15.000Z');
+    const [first, second] = [redisStore(), redisStore()];
+    const ids = sequentialIds(1000);
+    const keysOnFirst = createApiKeys({ db: database.db, clock, ids, rateLimits: first });
+    const keysOnSecond = createApiKeys({ db: database.db, clock, ids, rateLimits: second });
+    const { record } = await keysOnFirst.create('api', 'busy agent', 20);
+    const states = await Promise.all(Array.from({ length: 50 }, (_, index) => (index % 2 === 0 ? keysOnFirst : keysOnSecond).count(record)));
+    expect(states.filter((state) => !state.exceeded)).toHaveLength(20);
+    expect(states.filter((state) => state.exceeded)).toHaveLength(30);
+    // Every admitted request saw its own count: remaining 19, 18, ... 0 once each.
+    expect(states.filter((state) => !state.exceeded).map((state) => state.remaining).toSorted((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index));
+    expect(states.every((state) => state.limit === 20 && state.resetSeconds === 45)).toBe(true);
+    expect(await admin.get(`${keyPrefix}${record.id}:${Date.parse('2026-11-22T12:20:00.000Z')}`)).toBe('50');
+  });
+
+  it('answers with the same X-RateLimit-* headers and 429 as the database store', async () => {
+    const clock = new ManualClock('2026-11-22T12:40:15.000Z');
+    const keys = createApiKeys({ db: database.db, clock, ids: sequentialIds(2000), rateLimits: redisStore() });
+    const { key } = await keys.create('api', 'dashboard', 2);
+    const app = appFor(keys, clock);
+    const ask = () => app.inject({ method: 'GET', url: '/protected', headers: { 'x-api-key': key } });
+    const admitted = await ask();
+    expect(admitted.statusCode).toBe(200);
+    expect(admitted.headers).toMatchObject({ 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': '45' });
+    expect((await ask()).statusCode).toBe(200);
+    const over = await ask();
+    expect(over.statusCode).toBe(429);
+    expect(over.headers).toMatchObject({ 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '45', 'retry-after': '45' });
+    expect(over.json()).toEqual(genericErrorBody(new AppError('GEN_ERR_RATE_LIMITED')));
+    clock.set('2026-11-22T12:41:00.000Z');
+    const next = await ask();
+    expect(next.statusCode).toBe(200);
+    expect(next.headers).toMatchObject({ 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': '60' });
+  });
+
+  it('finding: a Redis that is down (127.0.0.1:1) fails the count at once with an InfrastructureError, answered 503 GEN_ERR_UNAVAILABLE, logged once', async () => {
+    const { lines, logger } = capture();
+    const store = redisStore({ url: 'redis://127.0.0.1:1', logger });
+    const window = new Date('2026-11-22T12:50:00.000Z');
+    await expect(store.hit('key_down', window, WINDOW_MS)).rejects.toBeInstanceOf(InfrastructureError);
+    // Now reconnecting in the background: the next count fails without waiting for it.
+    await expect(store.hit('key_down', window, WINDOW_MS)).rejects.toThrow(/count a request in Redis failed/);
+
+    const clock = new ManualClock('2026-11-22T12:50:00.000Z');
+    const keys = createApiKeys({ db: database.db, clock, ids: sequentialIds(3000), rateLimits: store });
+    const { key } = await keys.create('api', 'during an outage', 10);
+    const response = await appFor(keys, clock).inject({ method: 'GET', url: '/protected', headers: { 'x-api-key': key } });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual(genericErrorBody(new AppError('GEN_ERR_UNAVAILABLE')));
+    expect(response.headers['retry-after']).toBe('5');
+    expect(response.headers['x-ratelimit-limit']).toBeUndefined();
+    expect(JSON.stringify(response.json())).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|Redis/);
+    expect(lines.filter((line) => line.includes('rate-limit Redis unreachable'))).toHaveLength(1);
+  });
+
+  it('finding: a Redis that accepts the connection and never answers fails the count within its bound instead of hanging', async () => {
+    const sockets = new Set<Socket>();
+    const silentServer = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => silentServer.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silentServer.address() as { port: number }).port;
+      const store = redisStore({ url: `redis://127.0.0.1:${port}`, timeoutMs: 300 });
+      await expect(store.hit('key_silent', new Date('2026-11-22T12:55:00.000Z'), WINDOW_MS)).rejects.toThrow(/count a request in Redis/);
+      await store.close();
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silentServer.close(() => resolve()));
+    }
+  });
+
+  it('fails fast while its connection is cut, and counts on where it left off once Redis is back', async () => {
+    const proxy = await startTcpProxy(6379);
+    try {
+      const store = redisStore({ url: `redis://127.0.0.1:${proxy.port}` });
+      const window = new Date('2026-11-22T13:00:00.000Z');
+      expect(await store.hit('key_cut', window, WINDOW_MS)).toBe(1);
+      await proxy.stop();
+      await expect(store.hit('key_cut', window, WINDOW_MS)).rejects.toBeInstanceOf(InfrastructureError);
+      await proxy.start();
+      // The client reconnects in the background (backing off up to 2 s); until then counts fail.
+      const count = await vi.waitFor(() => store.hit('key_cut', window, WINDOW_MS), { timeout: 10_000, interval: 100 });
+      expect(count).toBeGreaterThanOrEqual(2);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('rateLimitStoreFor: Redis when REDIS_URL is set, the database otherwise', async () => {
+    const inDatabase = rateLimitStoreFor(testConfig(), database.db, silent);
+    expect(inDatabase.kind).toBe('database');
+    expect(await inDatabase.hit('key_factory_db', new Date('2026-11-22T13:10:00.000Z'), WINDOW_MS)).toBe(1);
+    await inDatabase.close();
+    const inRedis = rateLimitStoreFor(testConfig({ REDIS_URL }), database.db, silent);
+    try {
+      expect(inRedis.kind).toBe('redis');
+      const window = new Date('2026-11-22T13:10:00.000Z');
+      expect(await inRedis.hit(`key_factory_${process.pid}_${Date.now()}`, window, WINDOW_MS)).toBe(1);
+    } finally {
+      await inRedis.close();
+      // The factory uses the production prefix: remove what this test counted there.
+      const counted = await admin.keys(`ratelimit:key_factory_${process.pid}_*`);
+      if (counted.length > 0) await admin.del(...counted);
+    }
+  });
+});
