@@ -43,6 +43,8 @@ export const x402Payments = pgTable(
     resource: text('resource').notNull(),
     amount: numeric('amount', { precision: 78, scale: 0 }).notNull(),
     claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** CLAIMED (verified, work running), SETTLING (transfer under way), SETTLED, or FAILED (kept: the authorization is spent for us). */
+    state: text('state').$type<'CLAIMED' | 'SETTLING' | 'SETTLED' | 'FAILED'>().notNull().default('CLAIMED'),
     transaction: text('transaction'),
   },
   (table) => [primaryKey({ columns: [table.payer, table.nonce] })],
