@@ -202,3 +202,23 @@ export const agentMandates = pgTable('agent_mandates', {
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// compliance: ownership chains (POST /compliance/ubo-chain)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Ownership-chain results kept 24 hours (Document 2 §8), one per (lei, deep). `dataVersion` names
+ * the LEI and SDN snapshots the result was computed from: a row of other snapshots is stale at once.
+ */
+export const uboChainCache = pgTable(
+  'ubo_chain_cache',
+  {
+    lei: text('lei').notNull(),
+    deep: boolean('deep').notNull(),
+    dataVersion: text('data_version').notNull(),
+    result: jsonb('result').notNull(),
+    cachedAt: timestamp('cached_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.lei, table.deep] })],
+);
