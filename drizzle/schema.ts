@@ -222,3 +222,35 @@ export const uboChainCache = pgTable(
   },
   (table) => [primaryKey({ columns: [table.lei, table.deep] })],
 );
+
+// ---------------------------------------------------------------------------------------------
+// compliance: entity ESG scores and PEP screens (GET /esg/score/:lei, POST /compliance/pep-screen)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Entity ESG scores kept 7 days (Document 2 §8), one per (lei, inputsKey): `inputsKey` is `registry`
+ * when the LEI snapshot holds the entity (the caller's name, country and leiStatus are then not
+ * used), else the declared inputs. `dataVersion` names the snapshots and parameters the score was
+ * computed from: a row of other versions is stale at once.
+ */
+export const entityEsgScores = pgTable(
+  'entity_esg_scores',
+  {
+    lei: text('lei').notNull(),
+    inputsKey: text('inputs_key').notNull(),
+    dataVersion: text('data_version').notNull(),
+    result: jsonb('result').notNull(),
+    computedAt: timestamp('computed_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.lei, table.inputsKey] })],
+);
+
+/** PEP screens kept 6 hours (Document 2 §8), keyed by the normalised (name, country, position). */
+export const pepScreenCache = pgTable('pep_screen_cache', {
+  screenKey: text('screen_key').primaryKey(),
+  dataVersion: text('data_version').notNull(),
+  result: jsonb('result').notNull(),
+  cachedAt: timestamp('cached_at', { withTimezone: true, mode: 'date' }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
