@@ -7,6 +7,7 @@ import { claimDataDir, type DataDirClaim } from '../platform/data-dir.js';
 import { openDatabase, pgliteFolder, type DatabaseHandle } from '../platform/db.js';
 import { createHealth } from '../platform/health.js';
 import { randomIds, type IdSource } from '../platform/ids.js';
+import { rateLimitStoreFor, type RateLimitStore } from '../platform/access/rate-limit.js';
 import { createLogger, type Logger } from '../platform/log.js';
 import { createMetrics } from '../platform/metrics.js';
 import { createHmacSigner, loadOrCreateSigningKey } from '../platform/signing.js';
@@ -61,7 +62,7 @@ export interface OwnedPlatformServices {
 export async function createPlatformServices(base: BaseServices, overrides: PlatformOverrides = {}): Promise<OwnedPlatformServices> {
   const { config } = base;
   const progress = overrides.progress ?? (() => {});
-  const usesDataDir = (!overrides.database && !config.database.url) || !config.signing.quoteSigningKey;
+  const usesDataDir = (!overrides.database && !config.database.url) || !config.signing.quoteSigningKey || !config.signing.issuerSigningJwk;
   let claim: DataDirClaim | undefined;
   if (usesDataDir) {
     progress(`claiming the data folder ${config.database.dataDir}`);
@@ -79,13 +80,15 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
       synthesiser: createSynthesiser(config, base.clock, base.logger),
       chain: overrides.chain ?? createConfiguredRailChain(config),
     };
-    const services: PlatformServices = { ...core, access: createAccess(core) };
+    const rateLimits = rateLimitStoreFor(config, database.db, base.logger);
+    const services: PlatformServices = { ...core, access: createAccess(core, rateLimits) };
     services.health.register({ name: 'database', check: () => database.ping() });
     // The rail is checked once it is up (a process that never used it starts no chain for /health).
     services.health.register({ name: 'rail', check: async () => void (await services.chain.current()?.publicClient.getBlockNumber()) });
     return {
       services,
       async close() {
+        await rateLimits.close();
         if (!overrides.chain) await services.chain.close();
         if (!overrides.database) await database.close();
         await claim?.release();
@@ -98,11 +101,11 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
 }
 
 /** API keys and x402 payments, on the process's database and rail (decisions 0010-0012). */
-function createAccess(services: Omit<PlatformServices, 'access'>): Access {
-  const { database, clock, ids, chain, config } = services;
+function createAccess(services: Omit<PlatformServices, 'access'>, rateLimits: RateLimitStore): Access {
+  const { database, clock, ids, chain, config, logger } = services;
   return {
-    keys: createApiKeys({ db: database.db, clock, ids }),
-    x402: createX402({ chain, db: database.db, clock, facilitatorUrl: config.access.facilitatorUrl, facilitatorTimeoutMs: config.chain.timeoutMs * 3 }),
+    keys: createApiKeys({ db: database.db, clock, ids, rateLimits }),
+    x402: createX402({ chain, db: database.db, clock, logger, facilitatorUrl: config.access.facilitatorUrl, facilitatorTimeoutMs: config.chain.timeoutMs * 3 }),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { PlatformServices, Subgraph, SubgraphModule } from '../platform/subgraph.js';
+import * as compliance from '../subgraphs/compliance/index.js';
 import * as fees from '../subgraphs/fees/index.js';
 import * as forecast from '../subgraphs/forecast/index.js';
 import * as intelligence from '../subgraphs/intelligence/index.js';
@@ -8,7 +9,7 @@ import * as intelligence from '../subgraphs/intelligence/index.js';
  * `serve <name>`, SUBGRAPH_URLS and the tests all read it. Adding a subgraph is one line here
  * (docs/subgraph-template.md).
  */
-export const subgraphModules = [fees, forecast, intelligence] as const satisfies readonly SubgraphModule[];
+export const subgraphModules = [fees, forecast, intelligence, compliance] as const satisfies readonly SubgraphModule[];
 
 export type SubgraphName = (typeof subgraphModules)[number]['name'];
 export const SUBGRAPH_NAMES: readonly SubgraphName[] = subgraphModules.map((module) => module.name);

@@ -29,6 +29,9 @@ export async function registerOpenApi(app: HttpServer, info: OpenApiInfo): Promi
       info: { title: info.title, version: info.version, description: info.description },
       servers: [{ url: (info.baseUrl ?? info.prefix) || '/' }],
     },
+    // The transform below removes the prefix once; the plugin's own stripping would remove it again
+    // from paths that repeat it (/compliance/compliance/regulatory-calendar).
+    stripBasePath: false,
     transform: (input) => {
       const transformed = jsonSchemaTransform(input);
       const base = info.baseUrl ?? info.prefix;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayConfigError } from '../gateway/graphql-endpoints.js';
 import { buildServer, type BuiltServer } from '../gateway/server.js';
 import { SUBGRAPH_NAMES } from '../gateway/subgraphs.js';
+import { generateIssuerJwk } from '../platform/credentials.js';
 import type { RequestContext } from '../platform/request-context.js';
 import type { Subgraph } from '../platform/subgraph.js';
 import { sharedTestDatabase, startTestServer, testConfig, type TestServer } from './helpers.js';
@@ -141,10 +142,17 @@ describe('the gateway alone', () => {
     expect(existsSync(dataDir)).toBe(false);
   });
 
-  it('an all-in-one server with the database override claims no data folder', async () => {
+  it('an all-in-one server with the database override and both keys configured claims no data folder', async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'srg-owned-')), 'data');
-    const server = await buildServer({ config: testConfig({ DATA_DIR: dataDir }), database: await sharedTestDatabase(), subgraphs: ['forecast'], gateway: false });
+    const server = await buildServer({ config: testConfig({ DATA_DIR: dataDir, ISSUER_SIGNING_JWK: generateIssuerJwk() }), database: await sharedTestDatabase(), subgraphs: ['forecast'], gateway: false });
     await server.close();
     expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('without ISSUER_SIGNING_JWK the data folder is claimed: the issuer key is generated and kept there', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'srg-owned-')), 'data');
+    const server = await buildServer({ config: testConfig({ DATA_DIR: dataDir }), database: await sharedTestDatabase(), subgraphs: ['compliance'], gateway: false });
+    await server.close();
+    expect(existsSync(join(dataDir, 'issuer-signing.jwk.json'))).toBe(true);
   });
 });

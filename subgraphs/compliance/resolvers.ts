@@ -4,10 +4,17 @@ import { parseGraphQLInput } from '../../platform/graphql.js';
 import type { RequestContext } from '../../platform/request-context.js';
 import type { SubgraphContext } from '../../platform/subgraph.js';
 import { registerBodySchema, vopVerifyBodySchema, walletAddress } from './inputs.js';
+import type { KyaService } from './kya-service.js';
 import type { ComplianceService } from './service.js';
 
+/** The services the graph reads: compliance proper and know-your-agent. */
+export interface ComplianceGraphServices {
+  service: ComplianceService;
+  kya: KyaService;
+}
+
 /** Per request: registrations, histories and wallets-by-LEI load in one query per batch. */
-export function createComplianceContext(service: ComplianceService, request: RequestContext) {
+export function createComplianceContext({ service }: ComplianceGraphServices, request: RequestContext) {
   const byKey = <V>(load: (keys: readonly string[]) => Promise<Map<string, V>>, fallback: V) =>
     new DataLoader<string, V>(async (keys) => {
       const found = await load(keys);
@@ -33,7 +40,7 @@ interface WalletParent {
   address: string;
 }
 
-export function createComplianceResolvers(service: ComplianceService, graphqlUrl: string) {
+export function createComplianceResolvers({ service }: ComplianceGraphServices, graphqlUrl: string) {
   return {
     Query: {
       wallet: (_: unknown, args: { address: string }): WalletParent => ({ address: walletKey(args.address) }),

@@ -15,6 +15,8 @@ import {
   vopPaymentRequiredSchema,
   vopResultSchema,
 } from './responses.js';
+import { kyaRoutes } from './kya-routes.js';
+import type { KyaService } from './kya-service.js';
 import { VOP_OFFER, type ComplianceService } from './service.js';
 
 export const COMPLIANCE_PREFIX = '/compliance';
@@ -30,9 +32,15 @@ export const complianceErrorShape: ServiceErrorShape = {
   body: genericErrorBody,
 };
 
+/**
+ * What the compliance routes plugin mounts: one field per feature service, each registering its own
+ * plugin inside this one (so every feature answers errors as {error, code} and lands in the OpenAPI document).
+ */
 export interface ComplianceRouteOptions {
   adminKey: string | undefined;
   facilitatorUrl: string | undefined;
+  /** Know-your-agent: /agent/..., /agents/..., /.well-known/did.json (kya-routes.ts). */
+  kya: KyaService;
 }
 
 export function complianceRoutes(service: ComplianceService, options: ComplianceRouteOptions): FastifyPluginAsync {
@@ -46,6 +54,7 @@ export function complianceRoutes(service: ComplianceService, options: Compliance
       description: 'Verification of payee, registry, LEI, screening and agent identity (Document 2).',
       openapi: '3.1.0',
     });
+    await app.register(kyaRoutes(options.kya));
     const prices = createPriceList({ prefix: COMPLIANCE_PREFIX, facilitatorUrl: options.facilitatorUrl });
     const errors = { 400: complianceErrorSchema, 404: complianceErrorSchema };
     // Administration answers 401 before it reads the body: an outsider learns nothing about the fields.

@@ -1,0 +1,65 @@
+import { createCredentialIssuer, loadOrCreateIssuerKey, publicOrigin } from '../../platform/credentials.js';
+import { loadOrCreateSigningKey } from '../../platform/signing.js';
+import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
+import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
+import { leiRecords } from './data/index.js';
+import { isValidLei, nameMatcher } from './domain/index.js';
+import { createKyaService } from './kya-service.js';
+import { createKyaStore } from './kya-store.js';
+import { createComplianceContext, createComplianceResolvers } from './resolvers.js';
+import { COMPLIANCE_PREFIX, complianceRoutes } from './routes.js';
+import { createComplianceService, type LeiEntry, type LeiRegistry } from './service.js';
+import { createComplianceStore } from './store.js';
+
+export const name = 'compliance';
+export const typeDefs = loadSubgraphTypeDefs(name);
+
+/** The LEI registry over the shipped GLEIF snapshot (data/lei), indexed once on first use. */
+export function shippedLeiRegistry(): LeiRegistry {
+  let byLei: Map<string, LeiEntry> | undefined;
+  const index = () =>
+    (byLei ??= new Map(
+      leiRecords().records.map((record): [string, LeiEntry] => [
+        record.lei,
+        { lei: record.lei, legalName: record.legalName, leiStatus: record.status, jurisdiction: record.jurisdiction, otherNames: record.otherNames.map((other) => other.name) },
+      ]),
+    ));
+  return { isValidLei, find: (lei) => index().get(lei) };
+}
+
+/** Verification of payee, the wallet registry, LEI, regulatory calendar and know-your-agent (Document 2), REST under /compliance. */
+export function build(platform: PlatformServices): Subgraph {
+  const { config, clock, ids } = platform;
+  const { db } = platform.database;
+  const leiRegistry = shippedLeiRegistry();
+  const service = createComplianceService({
+    clock,
+    store: createComplianceStore(db, ids),
+    access: platform.access,
+    matcher: nameMatcher,
+    leiRegistry,
+    adminKey: config.access.adminKey,
+  });
+  // {compliance_url} is <origin>/compliance: the issuer's did:web is did:web:<host>:compliance.
+  const origin = publicOrigin(config.server);
+  const issuer = createCredentialIssuer({
+    key: loadOrCreateIssuerKey({ dataDir: config.database.dataDir, configuredJwk: config.signing.issuerSigningJwk }),
+    baseUrl: `${origin}${COMPLIANCE_PREFIX}`,
+  });
+  const kya = createKyaService({
+    clock,
+    store: createKyaStore(db),
+    leiRegistry,
+    issuer,
+    hmacKey: config.signing.quoteSigningKey ?? loadOrCreateSigningKey(config.database.dataDir),
+    ids,
+  });
+  return {
+    name,
+    typeDefs,
+    schema: buildFederatedSchema(typeDefs, createComplianceResolvers({ service, kya }, `${origin}/graphql`)),
+    restPrefixes: [COMPLIANCE_PREFIX],
+    routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya }),
+    createContext: (request) => createComplianceContext({ service, kya }, request),
+  };
+}
