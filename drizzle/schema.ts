@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 // ---------------------------------------------------------------------------------------------
 // fees subgraph
@@ -254,3 +254,75 @@ export const pepScreenCache = pgTable('pep_screen_cache', {
   cachedAt: timestamp('cached_at', { withTimezone: true, mode: 'date' }).notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// compliance: AML screening (POST /aml/screen, GET /aml/profile/:wallet, GET /aml/events/:wallet)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * One behavioural profile per wallet (docs/aml-model.md): rolling statistics of the USD amounts of
+ * its counted transactions (Welford: count, mean, sum of squared deviations), updated under a row
+ * lock in the screening's transaction, so concurrent screens of one wallet never lose an update.
+ * BLOCKed screens are not counted as transactions; they count in screenCount and blockedCount.
+ */
+export const amlProfiles = pgTable('aml_profiles', {
+  /** The wallet as looked up: EVM and bech32 addresses in lower case, others as given (addressKey). */
+  walletKey: text('wallet_key').primaryKey(),
+  txCount: integer('tx_count').notNull(),
+  amountMeanUsd: doublePrecision('amount_mean_usd').notNull(),
+  /** Welford's M2: the sum of squared deviations from the mean; variance = m2 / (n - 1). */
+  amountM2: doublePrecision('amount_m2').notNull(),
+  volumeTotalUsd: doublePrecision('volume_total_usd').notNull(),
+  amountMaxUsd: doublePrecision('amount_max_usd').notNull(),
+  counterpartyCount: integer('counterparty_count').notNull(),
+  screenCount: integer('screen_count').notNull(),
+  blockedCount: integer('blocked_count').notNull(),
+  /** Exponentially weighted mean of the screens' risk scores; null before the first screen. */
+  riskScore: doublePrecision('risk_score'),
+  firstSeenAt: timestamp('first_seen_at', { withTimezone: true, mode: 'date' }),
+  lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }),
+  lastScreenedAt: timestamp('last_screened_at', { withTimezone: true, mode: 'date' }),
+});
+
+/** The counterparties a wallet has transacted with (counted transactions only): "new counterparty" and the count. */
+export const amlCounterparties = pgTable(
+  'aml_counterparties',
+  {
+    walletKey: text('wallet_key').notNull(),
+    counterpartyKey: text('counterparty_key').notNull(),
+    txCount: integer('tx_count').notNull(),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.walletKey, table.counterpartyKey] })],
+);
+
+/**
+ * Every AML screen, once per (paymentId, wallet): the idempotency key (a second screen of the same
+ * payment and wallet answers the stored result and counts nothing). Levels WARNING and above are
+ * the wallet's events (GET /aml/events/:wallet, the last 50).
+ */
+export const amlScreenings = pgTable(
+  'aml_screenings',
+  {
+    paymentId: text('payment_id').notNull(),
+    walletKey: text('wallet_key').notNull(),
+    /** Digest of what was screened (counterparty, amount, currency, direction ...): a reused paymentId with other terms is refused. */
+    fingerprint: text('fingerprint').notNull(),
+    direction: text('direction').$type<'SEND' | 'RECEIVE'>().notNull(),
+    amountUsd: doublePrecision('amount_usd').notNull(),
+    /** Within the structuring band just under the reporting threshold (docs/aml-model.md). */
+    nearThreshold: boolean('near_threshold').notNull(),
+    riskScore: integer('risk_score').notNull(),
+    action: text('action').$type<'PROCEED' | 'FLAG' | 'BLOCK'>().notNull(),
+    level: text('level').$type<'INFO' | 'WARNING' | 'ALERT' | 'CRITICAL'>().notNull(),
+    /** The screening result as answered. */
+    result: jsonb('result').notNull(),
+    checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.paymentId, table.walletKey] }),
+    index('aml_screenings_wallet_checked').on(table.walletKey, table.checkedAt),
+    index('aml_screenings_events').on(table.walletKey, table.checkedAt).where(sql`${table.level} <> 'INFO'`),
+  ],
+);
