@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, json, jsonb, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 // ---------------------------------------------------------------------------------------------
 // fees subgraph
@@ -90,7 +90,8 @@ export const rateLimitWindows = pgTable(
  */
 export const intelligenceReports = pgTable('intelligence_reports', {
   cacheKey: text('cache_key').primaryKey(),
-  report: jsonb('report').notNull(),
+  /** json, not jsonb: the report comes back exactly as it was written, its keys in their order. */
+  report: json('report').notNull(),
   generatedAt: timestamp('generated_at', { withTimezone: true, mode: 'date' }).notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "intelligence_reports" ALTER COLUMN "report" SET DATA TYPE json;
