@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, json, jsonb, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, json, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 // ---------------------------------------------------------------------------------------------
 // fees subgraph
@@ -310,6 +310,8 @@ export const amlScreenings = pgTable(
     walletKey: text('wallet_key').notNull(),
     /** Digest of what was screened (counterparty, amount, currency, direction ...): a reused paymentId with other terms is refused. */
     fingerprint: text('fingerprint').notNull(),
+    /** The wallet's screen number (1, 2, ...), taken under the profile's lock: unique, so two screens can never read the same profile. */
+    sequence: integer('sequence').notNull(),
     direction: text('direction').$type<'SEND' | 'RECEIVE'>().notNull(),
     amountUsd: doublePrecision('amount_usd').notNull(),
     /** Within the structuring band just under the reporting threshold (docs/aml-model.md). */
@@ -323,7 +325,8 @@ export const amlScreenings = pgTable(
   },
   (table) => [
     primaryKey({ columns: [table.paymentId, table.walletKey] }),
+    uniqueIndex('aml_screenings_wallet_sequence').on(table.walletKey, table.sequence),
     index('aml_screenings_wallet_checked').on(table.walletKey, table.checkedAt),
-    index('aml_screenings_events').on(table.walletKey, table.checkedAt).where(sql`${table.level} <> 'INFO'`),
+    index('aml_screenings_events').on(table.walletKey, table.sequence).where(sql`${table.level} <> 'INFO'`),
   ],
 );
