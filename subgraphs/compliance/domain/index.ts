@@ -3,7 +3,7 @@
 // folder too, are imported by their own paths.
 
 export type {
-  Dataset, DatasetProvenance, DigitalCurrencyAddress, FatfJurisdiction, FatfList, FatfLists, LeiDataset, LeiOtherName, LeiRecord,
+  Dataset, DatasetProvenance, DigitalCurrencyAddress, FatfJurisdiction, FatfList, FatfLists, LeiDataset, LeiOtherName, LeiParentLink, LeiRecord,
   LeiRelationship, PepRecord, PepSource, RegulatoryKeyDate, SdnAddress, SdnAlias, SdnAliasType, SdnEntry, SdnType,
 } from './reference-data.js';
 
@@ -26,3 +26,33 @@ export {
 export { buildPepIndex, type PepIndex, type PepMatch, type PepScreenOptions } from './pep-screening.js';
 export { evaluateMatcher, type LabelledNamePair, type MatcherEvaluation, type ScoredNamePair } from './evaluation.js';
 export { nameMatcher } from './name-matcher.js';
+export {
+  assessEntityEsg, ENTITY_ESG_TIERS, entityEsgTierOf, ESG_COVERAGES, fatfStatusOf, narrateEntityEsg, type DeclaredEntityFacts, type EntityEsgAssessment,
+  type EntityEsgInput, type EntityEsgParameters, type EntityEsgSubject, type EntityEsgTier, type EsgCoverage, type EsgPillar, type FatfStatus,
+  type GovernanceInput, type LeiGovernanceFacts,
+} from './entity-esg.js';
+export {
+  assessPepMatches, checkPosition, confidenceForScore, eddRequiredFor, matchConfidenceOf, PEP_CONFIDENCE_BANDS, PEP_MATCH_CONFIDENCES, PEP_RISK_LEVELS,
+  POSITION_CORROBORATION_SHARE, POSITION_WORD_MATCH, riskLevelOf, type PepMatchConfidence, type PepRiskLevel, type PepScreenAssessment, type PepScreenMatch,
+  type PositionCheck,
+} from './pep-screen.js';
+export {
+  buildOwnershipChain, CLOSING_EXCEPTIONS, countryOfJurisdiction, decideOwnershipResult, MATCHES_PER_NAME, MAX_OWNERSHIP_LEVELS, OWNERSHIP_SCREENED_TYPES,
+  SANCTIONS_BLOCK_SCORE, type FatfAttestation, type JurisdictionRisk, type OwnershipChain, type OwnershipChainInput, type OwnershipNode,
+  type OwnershipReason, type OwnershipResult, type OwnershipRole, type OwnershipSanctionsMatch, type ParentRelation, type ParentReporting,
+  type ParentReportingStatus, type SanctionsStatus,
+} from './ownership-chain.js';
+export {
+  looksLikeWalletAddress, screenForWidget, WIDGET_MATCH_LIMIT, type SanctionsSignal, type SanctionsVerdict, type SanctionsWidgetScreen, type ScreenedAs,
+} from './sanctions-verdict.js';
+export {
+  AML_ACTIONS, AML_CONFIDENCES, AML_DIRECTIONS, AML_EVENT_LEVELS, AML_MATURITIES, AML_RECOMMENDATIONS, AML_RISK_TIERS, AML_SIGNAL_CATEGORIES,
+  AML_SIGNAL_CODES, AML_SIGNAL_SCALINGS, amlWeightProblems, amountStdDev, EMPTY_AML_PROFILE, fatfStandingOf, isAddressLike, isCountermeasuresCall,
+  maturityOf, recordScreen, SANCTIONS_FINDING_KINDS, screenSanctions, type AmlAction, type AmlConfidence, type AmlDirection, type AmlEventLevel,
+  type AmlMaturity, type AmlProfileStats, type AmlRecommendation, type AmlRiskTier, type AmlSignalCategory, type AmlSignalCode, type AmlSignalParameters,
+  type AmlSignalScaling, type AmlWeights, type FatfStanding, type SanctionsFinding, type SanctionsFindingKind, type ScreenOutcome,
+} from './aml.js';
+export {
+  assessScreen, detectSignals, inStructuringBand, levelOf, reasonAboutFlag, riskScoreOf, tierOf, usdText, type AmlAssessment, type AmlRuleReasoning,
+  type AmlScreenFacts, type AmlSignal,
+} from './aml-assessment.js';
