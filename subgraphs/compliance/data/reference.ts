@@ -121,6 +121,10 @@ const leiFileSchema = z.object({
       registrationStatus: z.string().nullable(),
       directParent: z.string().nullable(),
       ultimateParent: z.string().nullable(),
+      directParentLink: z.enum(['REPORTED', 'REPORTING_EXCEPTION']).nullable(),
+      ultimateParentLink: z.enum(['REPORTED', 'REPORTING_EXCEPTION']).nullable(),
+      directParentException: z.string().nullable(),
+      ultimateParentException: z.string().nullable(),
       asOf: z.string(),
     }),
   ),
@@ -159,6 +163,10 @@ export function parseLeiRecords(json: unknown, provenance: DatasetProvenance): L
       country: record.legalAddress?.country ?? null,
       directParent: record.directParent,
       ultimateParent: record.ultimateParent,
+      directParentLink: record.directParentLink,
+      ultimateParentLink: record.ultimateParentLink,
+      directParentException: record.directParentException,
+      ultimateParentException: record.ultimateParentException,
       asOf: record.asOf,
     };
   });

@@ -96,9 +96,17 @@ export interface LeiRecord {
   country: string | null;
   directParent: string | null;
   ultimateParent: string | null;
+  /** GLEIF's parent links (API v1 `relationships` links): REPORTED, REPORTING_EXCEPTION, or null when the snapshot's source had none. */
+  directParentLink: LeiParentLink | null;
+  ultimateParentLink: LeiParentLink | null;
+  /** GLEIF reporting-exception reason (NATURAL_PERSONS, NON_CONSOLIDATING, NO_KNOWN_PERSON, NON_PUBLIC ...); null when none is known. */
+  directParentException: string | null;
+  ultimateParentException: string | null;
   /** Record date (YYYY-MM-DD) of the version kept. */
   asOf: string;
 }
+
+export type LeiParentLink = 'REPORTED' | 'REPORTING_EXCEPTION';
 
 export interface LeiRelationship {
   child: string;
