@@ -40,6 +40,7 @@ export async function buildServer(options: ServerOptions): Promise<BuiltServer> 
       metrics: base.metrics,
       clock: base.clock,
       handlerTimeoutMs: options.config.server.requestTimeoutMs,
+      publicBaseUrl: options.config.server.publicBaseUrl,
     });
     for (const subgraph of subgraphs) {
       await app.register(subgraph.routes);

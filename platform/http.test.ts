@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { AppError } from './errors.js';
 import { createHttpServer, type HttpServer } from './http.js';
@@ -8,6 +8,8 @@ import { createLogger } from './log.js';
 
 let app: HttpServer;
 let seenContext: unknown;
+let watchedSignal: AbortSignal | undefined;
+let sawRequest: () => void = () => {};
 
 beforeAll(async () => {
   app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), handlerTimeoutMs: 300 });
@@ -20,6 +22,11 @@ beforeAll(async () => {
     });
     service.post('/svc/items', { schema: { body: z.strictObject({ name: z.string().max(20) }) } }, async (request) => request.body);
     service.get('/svc/slow', async () => new Promise((resolve) => setTimeout(() => resolve({ late: true }), 2000)));
+    service.get('/svc/watched', async (request) => {
+      watchedSignal = request.requestContext.abandoned;
+      sawRequest();
+      return new Promise((resolve) => setTimeout(() => resolve({ late: true }), 250));
+    });
     service.get('/svc/broken', async () => {
       throw new Error('/home/app/secret/path.ts: boom');
     });
@@ -126,5 +133,23 @@ describe('headers and request context', () => {
     expect((seenContext as { headers: Record<string, string> }).headers).not.toHaveProperty('cookie');
     const unsafe = await inject({ method: 'GET', url: '/svc/items/abc', headers: { 'x-request-id': 'bad id\twith tab' } });
     expect(unsafe.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('the request context knows when no one will read the answer', () => {
+  it('aborts `abandoned` when the client disconnects before the answer, and not when the answer is delivered', async () => {
+    const seen = new Promise<void>((resolve) => (sawRequest = resolve));
+    const address = app.server.address() as { port: number };
+    const client = httpRequest({ host: '127.0.0.1', port: address.port, path: '/svc/watched' });
+    client.on('error', () => {});
+    client.end();
+    await seen;
+    client.destroy();
+    await vi.waitFor(() => expect(watchedSignal?.aborted).toBe(true));
+
+    const delivered = await fetch(`http://127.0.0.1:${address.port}/svc/watched`);
+    expect(delivered.status).toBe(200);
+    await delivered.arrayBuffer();
+    expect(watchedSignal?.aborted).toBe(false);
   });
 });

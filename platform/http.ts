@@ -39,6 +39,8 @@ export interface HttpServerOptions {
   bodyLimitBytes?: number;
   /** Longest a request may take, routing to last byte; answered 503 GEN_ERR_TIMEOUT after. */
   handlerTimeoutMs?: number;
+  /** PUBLIC_BASE_URL: the origin named in payment resources and discovery documents. */
+  publicBaseUrl?: string | undefined;
 }
 
 const MAX_ERROR_MESSAGE_LENGTH = 400;
@@ -162,7 +164,14 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The services' error bodies by path prefix (platform/http.ts ServiceErrorShape). */
     errorShapes: ErrorShapes;
+    /** PUBLIC_BASE_URL without its trailing slash, when the server is reached through another origin. */
+    publicBaseUrl: string | undefined;
   }
+}
+
+/** The origin clients reach this server at: PUBLIC_BASE_URL when set, else the request's own. */
+export function publicOriginOf(request: FastifyRequest): string {
+  return request.server.publicBaseUrl ?? `${request.protocol}://${request.host}`;
 }
 
 /**
@@ -170,6 +179,9 @@ declare module 'fastify' {
  * context. Returns an instance that is not listening (STYLE: build() then a tiny entry calls
  * listen), so tests use inject().
  */
+/** Each request's abandonment, aborted by the client leaving or by the slow-request answer. */
+const abandonments = new WeakMap<FastifyRequest, AbortController>();
+
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const clock = options.clock ?? systemClock;
   const errorShapes = createErrorShapes();
@@ -189,9 +201,16 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     clientErrorHandler: answerMalformedRequest,
   }).withTypeProvider<ZodTypeProvider>() as unknown as HttpServer;
   app.decorate('errorShapes', errorShapes);
+  app.decorate('publicBaseUrl', options.publicBaseUrl?.replace(/\/+$/, ''));
   app.decorateRequest('requestContext', null as unknown as RequestContext);
   app.addHook('onRequest', async (request, reply) => {
-    request.requestContext = createRequestContext(request.headers, clock, request.id);
+    const abandonment = new AbortController();
+    abandonments.set(request, abandonment);
+    // The response closed before it finished: the client left, and nothing it asked for should be charged.
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) abandonment.abort();
+    });
+    request.requestContext = createRequestContext(request.headers, clock, request.id, abandonment.signal);
     reply.header(REQUEST_ID_HEADER, request.id);
   });
   app.addHook('onSend', async (request, reply, payload) => {
@@ -226,6 +245,7 @@ function answerSlowRequests(app: HttpServer, errorShapes: ErrorShapes, timeoutMs
   app.addHook('onRequest', (request, reply, done) => {
     const timer = setTimeout(() => {
       if (reply.sent || reply.raw.headersSent || reply.raw.destroyed) return;
+      abandonments.get(request)?.abort();
       errorShapes.send(request, reply, new AppError('GEN_ERR_TIMEOUT', { retryAfterSeconds: 5 }));
     }, timeoutMs);
     timer.unref();

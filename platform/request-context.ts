@@ -41,7 +41,11 @@ export interface RequestContext {
    * RELAYED_RESPONSE_HEADERS from a subgraph in another process.
    */
   readonly responseHeaders: Map<string, string>;
+  /** Aborted when no one will read the answer any more: the client went away, or the request was answered 503 for taking too long. */
+  readonly abandoned: AbortSignal;
 }
+
+const NEVER_ABANDONED = new AbortController().signal;
 
 /** Response headers a subgraph sets that the gateway passes on to its caller. */
 export const RELAYED_RESPONSE_HEADERS = ['x-payment-response', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
@@ -69,8 +73,8 @@ export function requestIdFrom(source: HeaderSource): string {
   return given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
 }
 
-export function createRequestContext(source: HeaderSource, clock: Clock, requestId = requestIdFrom(source)): RequestContext {
-  return { requestId, caller: { kind: 'anonymous' }, headers: pickForwardedHeaders(source), clock, responseHeaders: new Map() };
+export function createRequestContext(source: HeaderSource, clock: Clock, requestId = requestIdFrom(source), abandoned: AbortSignal = NEVER_ABANDONED): RequestContext {
+  return { requestId, caller: { kind: 'anonymous' }, headers: pickForwardedHeaders(source), clock, responseHeaders: new Map(), abandoned };
 }
 
 /** The headers that carry a context to a subgraph in another process. */

@@ -100,6 +100,11 @@ export async function paidWork<T>(access: Access, request: RequestContext, offer
     await releaseAdmission(admission);
     throw error;
   }
+  // No one will read the answer (the client left, or it was answered 503 for taking too long): nothing is charged.
+  if (request.abandoned.aborted) {
+    await releaseAdmission(admission);
+    throw new AppError('GEN_ERR_TIMEOUT', { message: 'The request was abandoned before its answer was sent; the payment was not taken.', retryAfterSeconds: 5 });
+  }
   const refusal = await settleAdmission(admission, request, offer);
   if (refusal) throw refusal.error;
   return result;

@@ -1,14 +1,13 @@
 import type { FastifyRequest } from 'fastify';
-import type { HttpServer } from '../http.js';
+import { publicOriginOf, type HttpServer } from '../http.js';
+import { TOKEN_DECIMALS } from '../../contracts/deploy.js';
 import type { Offer } from './admission.js';
 import { x402DiscoverySchema } from './x402-schemas.js';
 import { X402_NETWORK, X402_VERSION } from './x402.js';
 
-const TOKEN_DECIMALS = 6;
-
-/** The URL a client signs a payment for: the route as requested, without its query. */
+/** The URL a client signs a payment for: the route at the server's public origin, without its query. */
 export function resourceOf(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}${request.url.split('?')[0] ?? ''}`;
+  return `${publicOriginOf(request)}${request.url.split('?')[0] ?? ''}`;
 }
 
 /**
@@ -34,7 +33,7 @@ export function createPriceList(options: { prefix: string; facilitatorUrl?: stri
             {
               price: { amount: offer.price.amount.toString(), currency: 'USDC', decimals: TOKEN_DECIMALS },
               network: X402_NETWORK,
-              facilitator: options.facilitatorUrl ?? `${request.protocol}://${request.host}`,
+              facilitator: options.facilitatorUrl ?? publicOriginOf(request),
               description: offer.price.description,
             },
           ]),

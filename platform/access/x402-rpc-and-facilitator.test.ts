@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { decodeEventLog, keccak256, toHex, type Address } from 'viem';
 import { mnemonicToAccount, privateKeyToAddress } from 'viem/accounts';
@@ -5,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
 import { settleResponseFromHeader } from 'x402/types';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
+import { x402Payments } from '../../drizzle/schema.js';
 import { createConfiguredRailChain } from '../../gateway/platform-services.js';
 import { openTestPglite, startTestServer, TEST_NOW, testConfig, type TestServer } from '../../test/helpers.js';
 import { DEVELOPMENT_MNEMONIC } from '../chain/embedded-chain.js';
@@ -61,6 +63,23 @@ describe('x402 on RPC_URL, settled by RAIL_SETTLER_KEY', () => {
   });
 });
 
+describe('a token that cannot be read on RPC_URL', () => {
+  it('takes payments away (503) but not the chain: the connection still answers for verify-fees and the rest', async () => {
+    const notAToken = embedded.contracts.router!;
+    const payTo = privateKeyToAddress(keccak256(toHex('a treasury address for RPC payments')));
+    const chain = createConfiguredRailChain(testConfig({ RPC_URL: rpcUrl, CONTRACT_TOKEN: notAToken, CONTRACT_ROUTER: notAToken, PAY_TO: payTo, RAIL_SETTLER_KEY: developmentKey(0) }));
+    try {
+      const connection = await chain.connect();
+      expect(connection.payment).toBeUndefined();
+      expect(connection.paymentError).toBeDefined();
+      expect(await connection.publicClient.getBlockNumber()).toBeGreaterThan(0n);
+      await expect(createX402({ chain, db: database.db, clock }).requirementsFor(PRICE, 'http://127.0.0.1/paid')).rejects.toMatchObject({ code: 'GEN_ERR_UNAVAILABLE' });
+    } finally {
+      await chain.close();
+    }
+  });
+});
+
 describe('x402 through FACILITATOR_URL (a facilitator answering as recorded)', () => {
   let facilitator: FastifyInstance;
   let facilitatorUrl: string;
@@ -79,6 +98,8 @@ describe('x402 through FACILITATOR_URL (a facilitator answering as recorded)', (
       return { success: true, transaction, network: 'base', payer: body.paymentPayload.payload.authorization.from };
     });
     facilitator.post('/slow/verify', () => new Promise(() => {}));
+    facilitator.post('/silent-settle/verify', async (request) => ({ isValid: true, payer: (request.body as never as (typeof calls)[number]['body']).paymentPayload.payload.authorization.from }));
+    facilitator.post('/silent-settle/settle', () => new Promise(() => {}));
     facilitatorUrl = await facilitator.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
@@ -99,6 +120,18 @@ describe('x402 through FACILITATOR_URL (a facilitator answering as recorded)', (
     expect(await embedded.publicClient.readContract({ address: embedded.payment!.token, abi: railUSDAbi, functionName: 'balanceOf', args: [embedded.embedded!.accounts[7]!.address as Address] })).toBe(before);
     const replay = await x402.pay(header, PRICE, 'http://127.0.0.1/paid');
     expect(replay).toMatchObject({ ok: false, reason: expect.stringMatching(/^payment_already_used/) });
+  });
+
+  it('keeps an authorization reserved, never released, when the facilitator took /settle and did not answer', async () => {
+    const x402 = createX402({ chain: server.platform!.chain, db: database.db, clock, facilitatorUrl: `${facilitatorUrl}/silent-settle`, facilitatorTimeoutMs: 200 });
+    const requirements = await x402.requirementsFor(PRICE, 'http://127.0.0.1/paid');
+    const header = await createPaymentHeader(signer(8) as never, 1, requirements);
+    const outcome = await x402.pay(header, PRICE, 'http://127.0.0.1/paid');
+    // The token has not seen the authorization used, but the facilitator may still send it: it stays SETTLING.
+    expect(outcome).toMatchObject({ ok: false, reason: expect.stringMatching(/^settlement_unconfirmed/) });
+    const [row] = await database.db.select().from(x402Payments).where(eq(x402Payments.payer, embedded.embedded!.accounts[8]!.address.toLowerCase()));
+    expect(row).toMatchObject({ state: 'SETTLING' });
+    expect(await x402.pay(header, PRICE, 'http://127.0.0.1/paid')).toMatchObject({ ok: false, reason: expect.stringMatching(/^payment_already_used/) });
   });
 
   it('answers a 402 with a reason, within its timeout, when the facilitator does not answer', async () => {

@@ -1,9 +1,11 @@
 import { keccak256, parseUnits, toHex, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
 import { settleResponseFromHeader, type PaymentRequirements } from 'x402/types';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
+import { x402Payments } from '../../drizzle/schema.js';
 import { openTestPglite, sharedTestChain, TEST_NOW, testDatabases } from '../../test/helpers.js';
 import type { ChainConnection, RailChain } from '../chain/index.js';
 import type { DatabaseHandle } from '../db.js';
@@ -20,9 +22,9 @@ const PRICE = { amount: 2_000_000n, description: 'A test report' };
 const clock = { now: () => new Date(TEST_NOW) };
 
 /** The platform's HTTP server (request context included) with one route priced at PRICE, as every paid route runs. */
-function paidServer(chain: RailChain, db: Database, work: () => Promise<unknown> = async () => ({ delivered: true })): HttpServer {
+function paidServer(chain: RailChain, db: Database, work: () => Promise<unknown> = async () => ({ delivered: true }), handlerTimeoutMs?: number): HttpServer {
   const access = { keys: createApiKeys({ db, clock, ids: sequentialIds() }), x402: createX402({ chain, db, clock }) };
-  const app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }) });
+  const app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), ...(handlerTimeoutMs ? { handlerTimeoutMs } : {}) });
   app.get('/paid', async (request) => paidWork(access, request.requestContext, { price: PRICE }, resourceOf(request), work));
   return app;
 }
@@ -99,11 +101,14 @@ describe('x402 on the embedded rail', () => {
     'lets exactly one of two concurrent requests carrying one payment through, on %s',
     async (_driver, testDatabase) => {
       const handle = await testDatabase.open();
-      const own = paidServer(chain, handle.db);
+      let workDone = 0;
+      const own = paidServer(chain, handle.db, async () => ({ delivered: ++workDone }));
       try {
         const header = await signed(2);
-        const statuses = (await Promise.all([1, 2].map(() => own.inject({ method: 'GET', url: '/paid', headers: { 'x-payment': header } })))).map((response) => response.statusCode);
-        expect(statuses.sort()).toEqual([200, 402]);
+        const answers = await Promise.all([1, 2].map(() => own.inject({ method: 'GET', url: '/paid', headers: { 'x-payment': header } })));
+        expect(answers.map((response) => response.statusCode).sort()).toEqual([200, 402]);
+        expect(answers.find((response) => response.statusCode === 402)!.json().error).toMatch(/^payment_already_used/);
+        expect(workDone).toBe(1);
       } finally {
         await own.close();
         await testDatabase.dispose(handle);
@@ -113,6 +118,7 @@ describe('x402 on the embedded rail', () => {
 
   it.each([
     { name: 'too small an amount', overrides: { maxAmountRequired: '1' }, reason: /^invalid_exact_evm_payload_authorization_value/ },
+    { name: 'more than the price (the exact scheme charges the price)', overrides: { maxAmountRequired: '3000000' }, reason: /^invalid_exact_evm_payload_authorization_value/ },
     { name: 'another payee', overrides: { payTo: '0x000000000000000000000000000000000000dEaD' }, reason: /^invalid_exact_evm_payload_recipient_mismatch/ },
     { name: 'another asset', overrides: { asset: '0x000000000000000000000000000000000000dEaD' }, reason: /^invalid_exact_evm_payload_signature/ },
     { name: 'an authorization already expired', overrides: { maxTimeoutSeconds: -700 }, reason: /^invalid_exact_evm_payload_authorization_valid_before/ },
@@ -154,6 +160,95 @@ describe('x402 on the embedded rail', () => {
       expect(before - (await balanceOf(from))).toBe(parseUnits('2', 6));
     } finally {
       await failing.close();
+    }
+  });
+
+  /** A fresh payer holding exactly `amount` of the token (sent by development account 9). */
+  async function payerHolding(seed: string, amount: bigint) {
+    const account = privateKeyToAccount(keccak256(toHex(seed)));
+    const funder = payer(9);
+    const hash = await funder.writeContract({ address: connection.payment!.token, abi: railUSDAbi, functionName: 'transfer', args: [account.address, amount], account: funder.account!, chain: funder.chain });
+    await connection.publicClient.waitForTransactionReceipt({ hash });
+    return { account, wallet: connection.embedded!.walletFor(account as never) };
+  }
+
+  it('claims no more from a payer than it holds: of two concurrent payments covered once by its balance, one settles and one is refused before any work', async () => {
+    const { wallet, account } = await payerHolding(`x402 test payer for one payment ${Date.now()}`, PRICE.amount);
+    let workDone = 0;
+    const own = paidServer(chain, database.db, async () => ({ delivered: ++workDone }));
+    try {
+      const headers = await Promise.all([1, 2].map(async () => createPaymentHeader(wallet as never, 1, await requirements())));
+      const answers = await Promise.all(headers.map((header) => own.inject({ method: 'GET', url: '/paid', headers: { 'x-payment': header } })));
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 402]);
+      expect(answers.find((answer) => answer.statusCode === 402)!.json().error).toMatch(/^insufficient_funds/);
+      expect(workDone).toBe(1);
+      expect(await balanceOf(account.address)).toBe(0n);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('keeps a payment whose settlement failed as spent: the work is not done again for the same authorization', async () => {
+    const { wallet, account } = await payerHolding(`x402 test payer who empties its wallet ${Date.now()}`, PRICE.amount);
+    let workDone = 0;
+    // The payer moves its funds away while the work runs, so the transfer reverts.
+    const own = paidServer(chain, database.db, async () => {
+      workDone += 1;
+      const hash = await wallet.writeContract({ address: connection.payment!.token, abi: railUSDAbi, functionName: 'transfer', args: [connection.embedded!.accounts[9]!.address as Address, PRICE.amount], account: wallet.account!, chain: wallet.chain });
+      await connection.publicClient.waitForTransactionReceipt({ hash });
+      return { delivered: true };
+    });
+    try {
+      // The payer needs gas for its own transfer in this scenario.
+      const gas = await payer(9).sendTransaction({ to: account.address, value: parseUnits('1', 18), account: payer(9).account!, chain: payer(9).chain });
+      await connection.publicClient.waitForTransactionReceipt({ hash: gas });
+      const header = await createPaymentHeader(wallet as never, 1, await requirements());
+      const failed = await own.inject({ method: 'GET', url: '/paid', headers: { 'x-payment': header } });
+      expect(failed.statusCode).toBe(402);
+      expect(failed.json().error).toMatch(/settlement_failed|unexpected_settle_error|sign a new authorization/);
+      expect(failed.json()).not.toHaveProperty('delivered');
+      const [row] = await database.db.select().from(x402Payments).where(eq(x402Payments.payer, account.address.toLowerCase()));
+      expect(row).toMatchObject({ state: 'FAILED' });
+      // Funded again, the payer would pass verification: only the kept claim refuses the spent authorization.
+      const refund = await payer(9).writeContract({ address: connection.payment!.token, abi: railUSDAbi, functionName: 'transfer', args: [account.address, PRICE.amount], account: payer(9).account!, chain: payer(9).chain });
+      await connection.publicClient.waitForTransactionReceipt({ hash: refund });
+      const again = await own.inject({ method: 'GET', url: '/paid', headers: { 'x-payment': header } });
+      expect(again.statusCode).toBe(402);
+      expect(again.json().error).toMatch(/^payment_already_used/);
+      expect(workDone).toBe(1);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('charges nothing when the request was answered 503 for taking too long: the claim is released and the authorization pays later', async () => {
+    const { wallet, account } = await payerHolding(`x402 test payer who gives up waiting ${Date.now()}`, PRICE.amount);
+    const from = account.address;
+    const before = await balanceOf(from);
+    let finished!: () => void;
+    const workFinished = new Promise<void>((resolve) => (finished = resolve));
+    const slow = paidServer(
+      chain,
+      database.db,
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        finished();
+        return { delivered: true };
+      },
+      100,
+    );
+    try {
+      const header = await createPaymentHeader(wallet as never, 1, await requirements());
+      const timedOut = await slow.inject({ method: 'GET', url: '/paid', headers: { 'x-payment': header } });
+      expect(timedOut.statusCode).toBe(503);
+      await workFinished;
+      await vi.waitFor(async () => expect(await database.db.select().from(x402Payments).where(eq(x402Payments.payer, from.toLowerCase()))).toEqual([]));
+      expect(await balanceOf(from)).toBe(before);
+      const paid = await get(header);
+      expect(paid.statusCode).toBe(200);
+      expect(before - (await balanceOf(from))).toBe(PRICE.amount);
+    } finally {
+      await slow.close();
     }
   });
 

@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm';
-import { isErc6492Signature, parseAbi, parseErc6492Signature, parseSignature, type Address, type Hex } from 'viem';
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { BaseError, ContractFunctionRevertedError, isErc6492Signature, parseAbi, parseErc6492Signature, parseSignature, type Address, type Hex } from 'viem';
 import { verify as verifyOnRail } from 'x402/facilitator';
 import { decodePayment } from 'x402/schemes';
 import { settleResponseHeader, type PaymentPayload, type PaymentRequirements, type SettleResponse, type VerifyResponse } from 'x402/types';
@@ -8,12 +8,15 @@ import { x402Payments } from '../../drizzle/schema.js';
 import type { ChainConnection, PaymentRail, RailChain } from '../chain/index.js';
 import type { Database } from '../db.js';
 import { AppError } from '../errors.js';
-import { withTimeout } from '../timeout.js';
+import type { Logger } from '../log.js';
+import { boundedCall, withTimeout } from '../timeout.js';
 
 export const X402_VERSION = 1;
 /** x402's name for Base mainnet (chainId 8453); the spec's descriptor says `base-mainnet` (decision 0010). */
 export const X402_NETWORK = 'base';
 const SETTLEMENT_TIMEOUT_SECONDS = 60;
+/** How long an unsettled claim counts against its payer's balance. */
+const RESERVATION_SECONDS = 10 * 60;
 
 /** What a priced route or field costs, and what the payer is told it buys. */
 export interface Price {
@@ -70,7 +73,8 @@ type EvmPaymentPayload = PaymentPayload & {
 /** Who checks signatures and balances and submits the transfer: the rail itself, or FACILITATOR_URL. */
 interface Facilitator {
   verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse>;
-  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse>;
+  /** `sent` is told the transaction hash as soon as the transfer is submitted, before its receipt. */
+  settle(payload: PaymentPayload, requirements: PaymentRequirements, sent: (transaction: Hex) => Promise<void>): Promise<SettleResponse>;
 }
 
 /** USDC's EIP-3009 transfer (the rail's token has the same): the (v, r, s) form for EOA signatures, the bytes form for smart wallets. */
@@ -78,6 +82,15 @@ const TRANSFER_WITH_AUTHORIZATION_ABI = parseAbi([
   'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
   'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)',
 ]);
+
+/** What the token says of a payer before a claim: its balance, and whether this authorization was already used on chain. */
+const AUTHORIZATION_STATE_ABI = parseAbi([
+  'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
+  'function balanceOf(address account) view returns (uint256)',
+]);
+
+/** A settlement whose outcome is unknown: the transfer may have been sent and may still be mined. */
+class UncertainSettlement extends Error {}
 
 /**
  * The rail as its own facilitator: x402's `verify`, and our own settlement. One account settles
@@ -88,7 +101,7 @@ function railFacilitator(connection: ChainConnection, rail: PaymentRail, sendInT
   return {
     // x402 types its clients with its own copies of viem's generics; ours are the same viem clients.
     verify: (payload, requirements) => verifyOnRail(connection.publicClient as never, payload, requirements),
-    async settle(payload, requirements) {
+    async settle(payload, requirements, sent) {
       const settler = rail.settler;
       if (!settler) throw paymentsUnavailable();
       const { authorization, signature } = (payload as EvmPaymentPayload).payload;
@@ -102,8 +115,15 @@ function railFacilitator(connection: ChainConnection, rail: PaymentRail, sendInT
         const { r, s, v, yParity } = parseSignature(signature);
         return settler.writeContract({ address: requirements.asset as Address, abi: TRANSFER_WITH_AUTHORIZATION_ABI, functionName: 'transferWithAuthorization', args: [...terms, Number(v ?? 27n + BigInt(yParity)), r, s] });
       };
-      const transaction = await sendInTurn(send);
-      const receipt = await connection.publicClient.waitForTransactionReceipt({ hash: transaction, timeout: SETTLEMENT_TIMEOUT_SECONDS * 1000 });
+      const transaction = await sendInTurn(send).catch((error: unknown) => {
+        // A revert in the simulation means nothing was sent; any other failure may have happened after sending.
+        if (error instanceof BaseError && error.walk((cause) => cause instanceof ContractFunctionRevertedError)) throw error;
+        throw new UncertainSettlement('the transfer may have been sent', { cause: error });
+      });
+      await sent(transaction);
+      const receipt = await connection.publicClient.waitForTransactionReceipt({ hash: transaction, timeout: SETTLEMENT_TIMEOUT_SECONDS * 1000 }).catch((error: unknown) => {
+        throw new UncertainSettlement(`no receipt for ${transaction}`, { cause: error });
+      });
       if (receipt.status !== 'success') return { success: false, errorReason: 'invalid_transaction_state', transaction, network: X402_NETWORK, payer: from };
       return { success: true, transaction, network: X402_NETWORK, payer: from };
     },
@@ -120,12 +140,18 @@ function createTurns() {
   };
 }
 
-/** An external facilitator's /verify and /settle (the x402 client), each bounded in time. */
+/** An external facilitator's /verify and /settle (the x402 client), each bounded in time; a /settle with no answer is uncertain. */
 function remoteFacilitator(url: string, timeoutMs: number): Facilitator {
   const remote = useFacilitator({ url: url.replace(/\/+$/, '') as `${string}://${string}` });
   return {
     verify: (payload, requirements) => withTimeout(remote.verify(payload as never, requirements as never), timeoutMs, 'x402 facilitator /verify'),
-    settle: (payload, requirements) => withTimeout(remote.settle(payload as never, requirements as never), timeoutMs, 'x402 facilitator /settle'),
+    async settle(payload, requirements, sent) {
+      const settlement = await withTimeout(remote.settle(payload as never, requirements as never), timeoutMs, 'x402 facilitator /settle').catch((error: unknown) => {
+        throw new UncertainSettlement('the facilitator did not answer /settle', { cause: error });
+      });
+      if (settlement.transaction) await sent(settlement.transaction as Hex);
+      return settlement;
+    },
   };
 }
 
@@ -133,31 +159,45 @@ export interface X402Options {
   chain: RailChain;
   db: Database;
   clock: { now(): Date };
+  logger?: Logger;
   /** FACILITATOR_URL: verify and settle there instead of on the rail's own account. */
   facilitatorUrl?: string | undefined;
   facilitatorTimeoutMs?: number;
+  /** Bound on each database step of a payment (claim, release, record). */
+  databaseTimeoutMs?: number;
 }
 
+type ClaimOutcome = 'claimed' | 'used' | 'overcommitted';
+type PaymentState = 'CLAIMED' | 'SETTLING' | 'SETTLED' | 'FAILED';
+const UNSETTLED_STATES: PaymentState[] = ['CLAIMED', 'SETTLING'];
+
 /**
- * x402 on the rail (exact scheme, EIP-3009 on the rail's token):
+ * x402 on the rail (exact scheme, EIP-3009 on the rail's token; decision 0012):
  * 1. The payment is verified before any paid work (x402's `verify`, on the rail or at
  *    FACILITATOR_URL): signature under the token's EIP-712 domain, payee, asset, network,
- *    validity window, amount, payer balance.
+ *    validity window, payer balance; and here: the amount is exactly the price, and the token
+ *    has not seen the authorization used.
  * 2. The authorization (payer, nonce) is then claimed in the database, which the x402 package
- *    does not do: a second use of one payment, concurrent or later, finds it claimed and is refused.
+ *    does not do: a second use of one payment, concurrent or later, finds it claimed and is
+ *    refused. A payer's unsettled claims together may not exceed its balance, so no one makes the
+ *    rail pay gas for transfers that must fail.
  * 3. The paid work runs; only when it succeeded is the payment settled (transferWithAuthorization),
- *    so nobody pays for an error. A failed settlement or failed work releases the claim.
+ *    so nobody pays for an error. Failed work releases the claim. A failed settlement keeps it,
+ *    marked FAILED (the payer signs a new authorization); a settlement whose outcome is unknown
+ *    is checked on chain and otherwise stays SETTLING, never released.
  */
 export function createX402(options: X402Options) {
   const facilitatorTimeoutMs = options.facilitatorTimeoutMs ?? 15_000;
+  const databaseTimeoutMs = options.databaseTimeoutMs ?? 5_000;
   const sendInTurn = createTurns();
+  const { db } = options;
 
   async function railFor(): Promise<{ connection: ChainConnection; rail: PaymentRail; facilitator: Facilitator }> {
     const connection = await options.chain.connect().catch((error: unknown) => {
       throw paymentsUnavailable(error);
     });
     const rail = connection.payment;
-    if (!rail) throw paymentsUnavailable();
+    if (!rail) throw paymentsUnavailable(connection.paymentError);
     const facilitator = options.facilitatorUrl ? remoteFacilitator(options.facilitatorUrl, facilitatorTimeoutMs) : railFacilitator(connection, rail, sendInTurn);
     return { connection, rail, facilitator };
   }
@@ -167,47 +207,115 @@ export function createX402(options: X402Options) {
     return requirementsOn(rail, price, resource);
   }
 
-  async function claim(payload: EvmPaymentPayload, resource: string): Promise<boolean> {
-    const { from, nonce, value } = payload.payload.authorization;
-    const rows = await options.db
-      .insert(x402Payments)
-      .values({ payer: from.toLowerCase(), nonce: nonce.toLowerCase(), resource, amount: value, claimedAt: options.clock.now() })
-      .onConflictDoNothing()
-      .returning({ nonce: x402Payments.nonce });
-    return rows.length === 1;
-  }
-
+  // An unsettled claim older than this no longer holds the payer's funds (its transfer cannot still be pending in any sane way).
+  const reservationStart = () => new Date(options.clock.now().getTime() - RESERVATION_SECONDS * 1000);
   const claimed = (payer: string, nonce: string) => and(eq(x402Payments.payer, payer.toLowerCase()), eq(x402Payments.nonce, nonce.toLowerCase()));
 
+  /** Claims (payer, nonce) once, within the payer's balance: one payer's claims are taken in turn (an advisory lock on the payer). */
+  function claim(payload: EvmPaymentPayload, resource: string, balance: bigint): Promise<ClaimOutcome> {
+    const { from, nonce, value } = payload.payload.authorization;
+    const payer = from.toLowerCase();
+    const work = db.transaction(async (tx): Promise<ClaimOutcome> => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`x402:${payer}`}))`);
+      const [seen] = await tx.select({ nonce: x402Payments.nonce }).from(x402Payments).where(claimed(from, nonce));
+      if (seen) return 'used';
+      const [unsettled] = await tx
+        .select({ total: sql<string>`coalesce(sum(${x402Payments.amount}), 0)` })
+        .from(x402Payments)
+        .where(and(eq(x402Payments.payer, payer), inArray(x402Payments.state, UNSETTLED_STATES), gt(x402Payments.claimedAt, reservationStart())));
+      if (BigInt(unsettled?.total ?? '0') + BigInt(value) > balance) return 'overcommitted';
+      await tx.insert(x402Payments).values({ payer, nonce: nonce.toLowerCase(), resource, amount: value, claimedAt: options.clock.now(), state: 'CLAIMED' });
+      return 'claimed';
+    });
+    return boundedCall(work, databaseTimeoutMs, 'claim an x402 payment');
+  }
+
+  function mark(from: string, nonce: string, change: { state?: PaymentState; transaction?: string }): Promise<unknown> {
+    return boundedCall(db.update(x402Payments).set(change).where(claimed(from, nonce)), databaseTimeoutMs, 'record an x402 payment');
+  }
+
+  /** The token's view of the payer: balance, and whether the authorization was used (by us or anyone). */
+  async function onChainState(connection: ChainConnection, rail: PaymentRail, from: Address, nonce: Hex) {
+    const read = <T>(call: Promise<T>) => withTimeout(call, facilitatorTimeoutMs, 'read the payer on the rail');
+    const [balance, used] = await Promise.all([
+      read(connection.publicClient.readContract({ address: rail.token, abi: AUTHORIZATION_STATE_ABI, functionName: 'balanceOf', args: [from] })),
+      read(connection.publicClient.readContract({ address: rail.token, abi: AUTHORIZATION_STATE_ABI, functionName: 'authorizationState', args: [from, nonce] })),
+    ]);
+    return { balance, used };
+  }
+
   async function authorize(header: string | undefined, price: Price, resource: string): Promise<AuthorizedPayment | PaymentRefusal> {
-    const { rail, facilitator } = await railFor();
+    const { connection, rail, facilitator } = await railFor();
     const requirements = requirementsOn(rail, price, resource);
     const refuse = (reason: string): PaymentRefusal => ({ ok: false, reason, requirements });
     if (!header) return refuse('X-PAYMENT header is required');
     const payload = decodeEvmPayment(header);
     if (typeof payload === 'string') return refuse(payload);
-    const verification = await facilitator.verify(payload, requirements).catch((): VerifyResponse => ({ isValid: false, invalidReason: 'unexpected_verify_error' as never }));
+    const { from, nonce, value } = payload.payload.authorization;
+    // x402's verify accepts any amount at or above the price; the exact scheme charges the price.
+    if (value !== requirements.maxAmountRequired) return refuse(`invalid_exact_evm_payload_authorization_value: the authorization must be for exactly ${requirements.maxAmountRequired}`);
+    const verification = await facilitator.verify(payload, requirements).catch((error: unknown): VerifyResponse => {
+      options.logger?.warn({ err: error, resource }, 'x402 verify failed');
+      return { isValid: false, invalidReason: 'unexpected_verify_error' as never };
+    });
     if (!verification.isValid) return refuse(verification.invalidReason ?? 'invalid_payment');
-    if (!(await claim(payload, resource))) return refuse('payment_already_used: this authorization was presented before');
+    const chainState = await onChainState(connection, rail, from as Address, nonce as Hex).catch((error: unknown) => {
+      throw paymentsUnavailable(error);
+    });
+    if (chainState.used) return refuse('payment_already_used: the token has already used this authorization');
+    const outcome = await claim(payload, resource, chainState.balance);
+    if (outcome === 'used') return refuse('payment_already_used: this authorization was presented before');
+    if (outcome === 'overcommitted') return refuse('insufficient_funds: the payer\'s balance does not cover this payment with its payments still being settled');
+    return authorizedPayment(payload, requirements, facilitator, connection, rail);
+  }
+
+  function authorizedPayment(payload: EvmPaymentPayload, requirements: RailPaymentRequirements, facilitator: Facilitator, connection: ChainConnection, rail: PaymentRail): AuthorizedPayment {
     const { from, nonce } = payload.payload.authorization;
-    const release = async () => {
-      await options.db.delete(x402Payments).where(claimed(from, nonce));
-    };
+    const refuse = (reason: string): PaymentRefusal => ({ ok: false, reason, requirements });
+    const succeeded = (transaction: string, settlement: SettleResponse): PaymentOutcome => ({ ok: true, payer: from as Address, transaction, header: settleResponseHeader(settlement) });
+    // Recording the hash is bookkeeping: the transfer stands whether or not it is written down.
+    const recordSent = (transaction: Hex) =>
+      mark(from, nonce, { transaction }).then(
+        () => undefined,
+        (error: unknown) => options.logger?.error({ err: error, payer: from, nonce, transaction }, 'x402 transaction sent but not recorded'),
+      );
+
+    /** The transfer may or may not have happened: the token knows whether the authorization was used. */
+    async function resolveUncertain(error: unknown): Promise<PaymentOutcome | PaymentRefusal> {
+      options.logger?.error({ err: error, payer: from, nonce }, 'x402 settlement outcome unknown; checking the token');
+      const used = await onChainState(connection, rail, from as Address, nonce as Hex).then((state) => state.used, () => undefined);
+      if (used !== true) return refuse('settlement_unconfirmed: the transfer was not confirmed; this authorization stays reserved and must not be presented again');
+      const [row] = await boundedCall(db.select({ transaction: x402Payments.transaction }).from(x402Payments).where(claimed(from, nonce)), databaseTimeoutMs, 'read an x402 payment').catch(() => []);
+      const transaction = row?.transaction ?? '';
+      await mark(from, nonce, { state: 'SETTLED' }).catch((markError: unknown) => options.logger?.error({ err: markError, payer: from, nonce }, 'x402 payment settled but not marked'));
+      return succeeded(transaction, { success: true, transaction, network: X402_NETWORK, payer: from });
+    }
+
     return {
       ok: true,
       payer: from as Address,
-      release,
+      async release() {
+        await boundedCall(db.delete(x402Payments).where(and(claimed(from, nonce), eq(x402Payments.state, 'CLAIMED'))), databaseTimeoutMs, 'release an x402 payment');
+      },
       async settle() {
-        // A revert or an unreachable rail: the claim is released and the payer may retry.
-        const settlement = await facilitator.settle(payload, requirements).catch(
-          (): SettleResponse => ({ success: false, errorReason: 'unexpected_settle_error' as never, transaction: '', network: X402_NETWORK, payer: from }),
-        );
-        if (!settlement.success) {
-          await release();
-          return refuse(settlement.errorReason ?? 'settlement_failed');
+        await mark(from, nonce, { state: 'SETTLING' });
+        let settlement: SettleResponse;
+        try {
+          settlement = await facilitator.settle(payload, requirements, recordSent);
+        } catch (error) {
+          if (error instanceof UncertainSettlement) return resolveUncertain(error);
+          options.logger?.warn({ err: error, payer: from, nonce }, 'x402 settlement refused');
+          settlement = { success: false, errorReason: 'unexpected_settle_error' as never, transaction: '', network: X402_NETWORK, payer: from };
         }
-        await options.db.update(x402Payments).set({ transaction: settlement.transaction }).where(claimed(from, nonce));
-        return { ok: true, payer: from as Address, transaction: settlement.transaction, header: settleResponseHeader(settlement) };
+        if (!settlement.success) {
+          // Kept, not released: the work was done for this authorization, and it will not be done again for it.
+          await mark(from, nonce, { state: 'FAILED' }).catch((error: unknown) => options.logger?.error({ err: error, payer: from, nonce }, 'x402 failed settlement not marked'));
+          return refuse(`${settlement.errorReason ?? 'settlement_failed'}: the payment was not settled; sign a new authorization to retry`);
+        }
+        await mark(from, nonce, { state: 'SETTLED', transaction: settlement.transaction }).catch((error: unknown) =>
+          options.logger?.error({ err: error, payer: from, nonce, transaction: settlement.transaction }, 'x402 payment settled but not marked'),
+        );
+        return succeeded(settlement.transaction, settlement);
       },
     };
   }

@@ -45,6 +45,8 @@ export interface ChainConnection {
   embedded: EmbeddedChain | undefined;
   /** Undefined where payments cannot be taken: on RPC_URL without CONTRACT_TOKEN, PAY_TO and a settler (RAIL_SETTLER_KEY or FACILITATOR_URL). */
   payment: PaymentRail | undefined;
+  /** Why payments are unavailable although configured (the token's EIP-712 domain could not be read); the next connect() retries. */
+  paymentError?: unknown;
 }
 
 /** Deploys the rail's contracts on a fresh embedded chain (contracts/deploy.ts, given by the caller). */
@@ -84,7 +86,12 @@ export function createRailChain(config: Config, deploy: DeployContracts): RailCh
     const transport = http(url, { timeout: timeoutMs, retryCount: 0 });
     const publicClient = createPublicClient({ chain: base, transport }) as PublicClient;
     const contracts = { token: config.contracts.token ?? null, router: config.contracts.router ?? null };
-    return { mode: 'rpc', publicClient, contracts, embedded: undefined, payment: await rpcPaymentRail(publicClient, transport) };
+    // A token that cannot be read takes payments away, not the chain: verify-fees and the rest still work.
+    const payment = await rpcPaymentRail(publicClient, transport).then(
+      (rail) => ({ rail, error: undefined }),
+      (error: unknown) => ({ rail: undefined, error }),
+    );
+    return { mode: 'rpc', publicClient, contracts, embedded: undefined, payment: payment.rail, ...(payment.error ? { paymentError: payment.error } : {}) };
   }
 
   /**
@@ -108,6 +115,7 @@ export function createRailChain(config: Config, deploy: DeployContracts): RailCh
       connection.then(
         (made) => {
           connected = made;
+          if (made.paymentError !== undefined) connection = undefined;
         },
         // A failed start may be retried by the next caller.
         () => {

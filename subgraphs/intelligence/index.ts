@@ -1,3 +1,4 @@
+import { publicOrigin } from '../../platform/credentials.js';
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
 import { forecastService } from '../forecast/index.js';
@@ -8,12 +9,6 @@ import { createReportStore } from './store.js';
 
 export const name = 'intelligence';
 export const typeDefs = loadSubgraphTypeDefs(name);
-
-/** The public origin of the graph, which a GraphQL payment names as its resource. */
-function publicGraphqlUrl(platform: PlatformServices): string {
-  const { publicBaseUrl, host, port } = platform.config.server;
-  return `${publicBaseUrl ?? `http://${host}:${port}`}/graphql`;
-}
 
 /** Paid intelligence (Document 1 reports; Document 3 §5 later), REST under /reports. */
 export function build(platform: PlatformServices): Subgraph {
@@ -27,7 +22,7 @@ export function build(platform: PlatformServices): Subgraph {
   return {
     name,
     typeDefs,
-    schema: buildFederatedSchema(typeDefs, createIntelligenceResolvers(service, publicGraphqlUrl(platform))),
+    schema: buildFederatedSchema(typeDefs, createIntelligenceResolvers(service, `${publicOrigin(platform.config.server)}/graphql`)),
     restPrefixes: ['/reports'],
     routes: reportsRoutes(service, { access: platform.access, facilitatorUrl: platform.config.access.facilitatorUrl }),
     createContext: (request) => ({ request }),

@@ -155,7 +155,8 @@ describe('hostile payments', () => {
     ['x402 version 2', encode({ x402Version: 2, scheme: 'exact', network: 'base', payload: { signature: '0x00', authorization } })],
     ['numbers that are not numbers', encode({ x402Version: 1, scheme: 'exact', network: 'base', payload: { signature: `0x${'00'.repeat(65)}`, authorization: { ...authorization, value: 'lots', validBefore: '-1' } } })],
     ['a forged signature', encode({ x402Version: 1, scheme: 'exact', network: 'base', payload: { signature: `0x${'00'.repeat(65)}`, authorization } })],
-    ['a __proto__ key', encode({ __proto__: { polluted: true }, x402Version: 1, scheme: 'exact', network: 'base', payload: { signature: '0x00', authorization } })],
+    // Written by hand: an object literal's __proto__ sets its prototype, and JSON.stringify would drop it.
+    ['a __proto__ key', Buffer.from(`{"__proto__":{"polluted":true},"x402Version":1,"scheme":"exact","network":"base","payload":{"signature":"0x00","authorization":${JSON.stringify(authorization)}}}`).toString('base64')],
   ])('%s: a 402 with a reason, never a 500', async (_name, header) => {
     const response = await server.app.inject({ method: 'GET', url: CLIMATE, headers: { 'x-payment': header } });
     expect(response.statusCode).toBe(402);
@@ -238,6 +239,30 @@ describe('discovery and health', () => {
         payment: { x402Version: 1, accepts: [expect.objectContaining({ maxAmountRequired: '2000000', resource: 'http://localhost:80/reports/report/climate', asset: rail.payment!.token })] },
       }),
     ]);
+  });
+
+  it('names PUBLIC_BASE_URL, not the Host header, as the resource paid for and in the discovery documents', async () => {
+    const behindProxy = await startTestServer({ subgraphs: ['intelligence'], environment: { PUBLIC_BASE_URL: 'https://rail.example.com/' } });
+    try {
+      const unpaid = await behindProxy.app.inject({ method: 'GET', url: CLIMATE, headers: { host: 'attacker.example' } });
+      expect(unpaid.json().accepts[0].resource).toBe(`https://rail.example.com${CLIMATE}`);
+      const discovery = await behindProxy.app.inject({ method: 'GET', url: '/reports/.well-known/x402', headers: { host: 'attacker.example' } });
+      expect(discovery.json().endpoints['GET /report/climate'].facilitator).toBe('https://rail.example.com');
+      const card = await behindProxy.app.inject({ method: 'GET', url: '/reports/.well-known/agent.json', headers: { host: 'attacker.example' } });
+      expect(card.json().url).toBe('https://rail.example.com/reports');
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
+  it('has no HEAD twin of a paid GET: a HEAD would be charged for a body it never receives', async () => {
+    const payer = rail.embedded!.accounts[6]!.address;
+    const before = await balanceOf(payer);
+    const requirements = (await server.app.inject({ method: 'GET', url: CLIMATE })).json().accepts[0];
+    const head = await server.app.inject({ method: 'HEAD', url: CLIMATE, headers: { 'x-payment': await pay(6, requirements) } });
+    expect(head.statusCode).not.toBe(200);
+    expect(head.headers['x-payment-response']).toBeUndefined();
+    expect(await balanceOf(payer)).toBe(before);
   });
 
   it('GET /reports/health answers status, service and version', async () => {

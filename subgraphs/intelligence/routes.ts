@@ -1,8 +1,8 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Access } from '../../platform/access/admission.js';
 import { createPriceList, resourceOf } from '../../platform/access/paid-route.js';
 import { X402_VERSION } from '../../platform/access/x402.js';
-import type { HttpServer } from '../../platform/http.js';
+import { publicOriginOf, type HttpServer } from '../../platform/http.js';
 import { registerOpenApi } from '../../platform/openapi.js';
 import { REPORT_PRODUCTS, reportOffer } from './data/catalog.js';
 import { agentCardSchema, reportPaymentRequiredSchema, reportResponseSchema, reportsErrorSchema, reportsHealthSchema } from './responses.js';
@@ -16,8 +16,6 @@ export interface ReportsRouteOptions {
   /** FACILITATOR_URL, named in the x402 discovery document when set. */
   facilitatorUrl: string | undefined;
 }
-
-const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 /**
  * The reports service (Document 1 §4): every report is paid per call with x402 (or taken with an
@@ -39,7 +37,8 @@ export function reportsRoutes(service: IntelligenceService, options: ReportsRout
     prices.price('GET', climatePath, reportOffer('climate'));
     app.get(
       climatePath,
-      { schema: { summary: 'Climate report: physical risk, commodity stress, climate outlook (2.00 USDC)', response: { 200: reportResponseSchema, ...errors } } },
+      // No HEAD twin: a HEAD would be charged for a report it never receives.
+      { exposeHeadRoute: false, schema: { summary: 'Climate report: physical risk, commodity stress, climate outlook (2.00 USDC)', response: { 200: reportResponseSchema, ...errors } } },
       async (request) => service.climateReport(request.requestContext, resourceOf(request)),
     );
 
@@ -49,15 +48,15 @@ export function reportsRoutes(service: IntelligenceService, options: ReportsRout
       protocolVersion: '0.3.0',
       name: 'Settlement rail reports',
       description: 'Paid intelligence reports for treasury agents, synthesised from the rail\'s oracles. Pay per call with x402 (X-PAYMENT).',
-      url: `${origin(request)}${REPORTS_PREFIX}`,
+      url: `${publicOriginOf(request)}${REPORTS_PREFIX}`,
       version: REPORTS_VERSION,
-      provider: { organization: 'Settlement rail', url: origin(request) },
+      provider: { organization: 'Settlement rail', url: publicOriginOf(request) },
       capabilities: { streaming: false, pushNotifications: false },
       defaultInputModes: ['application/json'],
       defaultOutputModes: ['application/json'],
       skills: await Promise.all(
         (Object.keys(REPORT_PRODUCTS) as Array<keyof typeof REPORT_PRODUCTS>).map(async (type) => {
-          const url = `${origin(request)}${REPORTS_PREFIX}/report/${type}`;
+          const url = `${publicOriginOf(request)}${REPORTS_PREFIX}/report/${type}`;
           const { price } = reportOffer(type);
           return {
             id: `${type}-report`,

@@ -12,7 +12,7 @@ export interface ReportSynthesis {
   narrative: Record<string, string>;
   recommendations: string[];
   dataQuality: DataQuality;
-  /** Which synthesiser wrote the summary: the rule-based one says so (decision 0012). */
+  /** Which synthesiser wrote the summary: the rule-based one says so (decision 0013). */
   model: string;
 }
 
