@@ -204,3 +204,24 @@ describe('the Redis rate-limit store (127.0.0.1:6379)', () => {
     }
   });
 });
+
+describe('the server counts in Redis when REDIS_URL is set', () => {
+  it('a paid request with an API key leaves its window in Redis, not in the database', async () => {
+    const { startTestServer } = await import('../../test/helpers.js');
+    const server = await startTestServer({ subgraphs: ['intelligence'], environment: { REDIS_URL } });
+    const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      const { key, record } = await server.platform!.access.keys.create('api', 'wiring check', 5);
+      const response = await server.app.inject({ method: 'GET', url: '/reports/report/climate', headers: { 'x-api-key': key } });
+      expect(response.headers['x-ratelimit-remaining']).toBe('4');
+      await redis.connect();
+      const windows = await redis.keys(`ratelimit:${record.id}:*`);
+      expect(windows).toHaveLength(1);
+      expect(await redis.get(windows[0]!)).toBe('1');
+      await redis.del(...windows);
+    } finally {
+      redis.disconnect();
+      await server.close();
+    }
+  }, 60_000);
+});
