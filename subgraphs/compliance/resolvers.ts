@@ -4,6 +4,7 @@ import { parseGraphQLInput } from '../../platform/graphql.js';
 import type { RequestContext } from '../../platform/request-context.js';
 import type { SubgraphContext } from '../../platform/subgraph.js';
 import { registerBodySchema, vopVerifyBodySchema, walletAddress } from './inputs.js';
+import { agentDirectoryQuerySchema, agentIdText, agentMandateBodySchema, agentRegisterBodySchema } from './kya-inputs.js';
 import type { KyaService } from './kya-service.js';
 import type { ComplianceService } from './service.js';
 
@@ -13,8 +14,11 @@ export interface ComplianceGraphServices {
   kya: KyaService;
 }
 
-/** Per request: registrations, histories and wallets-by-LEI load in one query per batch. */
-export function createComplianceContext({ service }: ComplianceGraphServices, request: RequestContext) {
+type Registration = Awaited<ReturnType<ComplianceService['lookup']>>;
+type AgentRecord = Awaited<ReturnType<KyaService['getAgent']>>;
+
+/** Per request: registrations, histories, wallets-by-LEI and agents load in one query per batch. */
+export function createComplianceContext({ service, kya }: ComplianceGraphServices, request: RequestContext) {
   const byKey = <V>(load: (keys: readonly string[]) => Promise<Map<string, V>>, fallback: V) =>
     new DataLoader<string, V>(async (keys) => {
       const found = await load(keys);
@@ -22,29 +26,58 @@ export function createComplianceContext({ service }: ComplianceGraphServices, re
     });
   return {
     request,
-    registration: byKey(async (keys) => service.registrations(keys), null as Awaited<ReturnType<ComplianceService['lookup']>> | null),
+    registration: byKey(async (keys) => service.registrations(keys), null as Registration | null),
     history: byKey(async (keys) => service.histories(keys), [] as Awaited<ReturnType<ComplianceService['history']>>['checks']),
-    walletsUnder: byKey(async (keys) => service.walletsUnder(keys), [] as Awaited<ReturnType<ComplianceService['lookup']>>[]),
+    walletsUnder: byKey(async (keys) => service.walletsUnder(keys), [] as Registration[]),
+    agent: byKey(async (keys) => kya.agents(keys), null as AgentRecord | null),
   };
 }
 
 export type ComplianceContext = ReturnType<typeof createComplianceContext> & SubgraphContext;
 
+const invalid = (message: string) => new AppError('CMP_ERR_INVALID_REQUEST', { message });
+
 /** A wallet argument in the form REST accepts; the key the loaders use is its lower-case form. */
 function walletKey(address: string): string {
-  if (!walletAddress.safeParse(address).success) throw new AppError('CMP_ERR_INVALID_REQUEST', { message: 'address must be an EVM address: 0x and 40 hex digits' });
+  if (!walletAddress.safeParse(address).success) throw invalid('address must be an EVM address: 0x and 40 hex digits');
   return address.toLowerCase();
 }
+
+/** An agent id argument in the form REST accepts (checked before any query). */
+function agentKey(id: string): string {
+  if (!agentIdText.safeParse(id).success) throw invalid('id must be an agentId: agt_ and 22 base64url characters');
+  return id;
+}
+
+/** GraphQL null means "omitted" in nested input objects too (parseGraphQLInput drops top-level nulls). */
+function withoutNulls(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null && member !== undefined));
+}
+
+const withAgentId = (agent: AgentRecord | null) => (agent === null ? null : { id: agent.agentId, ...agent });
 
 interface WalletParent {
   address: string;
 }
 
-export function createComplianceResolvers({ service }: ComplianceGraphServices, graphqlUrl: string) {
+/** Thin: each field calls the capability its REST path calls, with the same zod validation. */
+export function createComplianceResolvers({ service, kya }: ComplianceGraphServices, graphqlUrl: string) {
   return {
     Query: {
       wallet: (_: unknown, args: { address: string }): WalletParent => ({ address: walletKey(args.address) }),
       legalEntity: (_: unknown, args: { lei: string }) => service.legalEntity(args.lei),
+      regulatoryCalendar: () => service.regulatoryCalendar(),
+      agent: async (_: unknown, args: { id: string }, context: ComplianceContext) => withAgentId(await context.agent.load(agentKey(args.id))),
+      agentDirectory: (_: unknown, args: { ownerEntity?: string | null; limit?: number | null; offset?: number | null }) =>
+        kya.directory(
+          parseGraphQLInput(
+            agentDirectoryQuerySchema,
+            // The REST query string's form: counts as digits.
+            { ownerEntity: args.ownerEntity, limit: args.limit == null ? null : String(args.limit), offset: args.offset == null ? null : String(args.offset) },
+            'CMP_ERR_INVALID_REQUEST',
+          ),
+        ),
     },
     Mutation: {
       verifyPayee: (_: unknown, args: { input: Record<string, unknown> }, context: ComplianceContext) =>
@@ -52,6 +85,12 @@ export function createComplianceResolvers({ service }: ComplianceGraphServices, 
       registerWallet: async (_: unknown, args: { input: Record<string, unknown> }, context: ComplianceContext) =>
         (await service.register(context.request, parseGraphQLInput(registerBodySchema, args.input, 'CMP_ERR_INVALID_REQUEST'))).registration,
       deregisterWallet: (_: unknown, args: { address: string }, context: ComplianceContext) => service.deregister(context.request, walletKey(args.address)),
+      registerAgent: (_: unknown, args: { input: Record<string, unknown> }) => {
+        const input = { ...args.input, publicKey: withoutNulls(args.input.publicKey), mandate: withoutNulls(args.input.mandate) };
+        return kya.register(parseGraphQLInput(agentRegisterBodySchema, input, 'CMP_ERR_INVALID_REQUEST'));
+      },
+      setMandate: async (_: unknown, args: { input: Record<string, unknown> }) => (await kya.setMandate(parseGraphQLInput(agentMandateBodySchema, args.input, 'CMP_ERR_INVALID_REQUEST'))).mandate,
+      revokeAgent: (_: unknown, args: { id: string }) => kya.revoke(agentKey(args.id)),
     },
     Wallet: {
       __resolveReference: (reference: { address: string }): WalletParent | null =>
@@ -68,6 +107,11 @@ export function createComplianceResolvers({ service }: ComplianceGraphServices, 
         }
       },
       wallets: (parent: { lei: string }, _: unknown, context: ComplianceContext) => context.walletsUnder.load(parent.lei),
+    },
+    Agent: {
+      /** Agents referenced by other subgraphs (payments' settlements) load together: one query per batch. */
+      __resolveReference: async (reference: { id: string }, context: ComplianceContext) =>
+        agentIdText.safeParse(reference.id).success ? withAgentId(await context.agent.load(reference.id)) : null,
     },
   };
 }
