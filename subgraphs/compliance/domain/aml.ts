@@ -4,8 +4,10 @@
 // FLAG. Pure: the profile, the window counts, the sanctions findings and the clock are passed in.
 // The model is explained signal by signal in docs/aml-model.md; its weights are data/aml-weights.json.
 
+import { fatfStatusOf } from './entity-esg.js';
 import type { FatfList, SdnType } from './reference-data.js';
 import type { SanctionsIndex } from './sanctions-screening.js';
+import { looksLikeWalletAddress } from './sanctions-verdict.js';
 
 export const AML_MATURITIES = ['UNKNOWN', 'NEW', 'DEVELOPING', 'ESTABLISHED'] as const;
 export const AML_RISK_TIERS = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
@@ -184,19 +186,10 @@ export interface SanctionsFinding {
   address: string | null;
 }
 
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const ADDRESS_SHAPE = /^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9]{25,128}$/;
-
-/** Whether a counterparty string is a wallet address rather than a name: an EVM address, or 25+ letters and digits mixed, without spaces. */
-export function isAddressLike(text: string): boolean {
-  const trimmed = text.trim();
-  return EVM_ADDRESS.test(trimmed) || ADDRESS_SHAPE.test(trimmed);
-}
-
 /**
  * The OFAC SDN findings of one screen: the wallet's and the counterparty's addresses against the
  * digital-currency addresses OFAC lists (exact, after addressKey), and the counterparty's name
- * (when it is not an address, and counterpartyName when given) against every SDN name and alias at
+ * (when it does not read as a wallet address, and counterpartyName when given) against every SDN name and alias at
  * the sanctions threshold (0.70).
  */
 export function screenSanctions(index: SanctionsIndex, subject: { wallet: string; counterparty: string; counterpartyName?: string | undefined }): SanctionsFinding[] {
@@ -209,7 +202,7 @@ export function screenSanctions(index: SanctionsIndex, subject: { wallet: string
   byAddress(subject.wallet, 'WALLET_ADDRESS');
   byAddress(subject.counterparty, 'COUNTERPARTY_ADDRESS');
   const names = new Set<string>();
-  if (!isAddressLike(subject.counterparty)) names.add(subject.counterparty.trim());
+  if (!looksLikeWalletAddress(subject.counterparty.trim())) names.add(subject.counterparty.trim());
   if (subject.counterpartyName !== undefined) names.add(subject.counterpartyName.trim());
   const seen = new Set<number>();
   for (const name of names) {
@@ -231,13 +224,13 @@ export interface FatfStanding {
   statementDate: string;
 }
 
-/** Where a country (ISO 3166-1 alpha-2) stands on the current FATF lists; null when on neither. */
+/** Where a country (ISO 3166-1 alpha-2) stands on the current FATF lists (entity-esg's fatfStatusOf), with FATF's call; null when on neither. */
 export function fatfStandingOf(country: string, list: FatfList): FatfStanding | null {
   const code = country.toUpperCase();
-  const black = list.blacklist.find((entry) => entry.code === code);
-  if (black) return { country: code, list: 'CALL_FOR_ACTION', call: black.call, plenary: list.plenary, statementDate: list.statementDate };
-  const grey = list.greylist.find((entry) => entry.code === code);
-  return grey ? { country: code, list: 'INCREASED_MONITORING', call: null, plenary: list.plenary, statementDate: list.statementDate } : null;
+  const status = fatfStatusOf(code, list);
+  if (status === 'NOT_LISTED') return null;
+  const call = status === 'CALL_FOR_ACTION' ? (list.blacklist.find((entry) => entry.code === code)?.call ?? null) : null;
+  return { country: code, list: status, call, plenary: list.plenary, statementDate: list.statementDate };
 }
 
 /** FATF asks its members to apply countermeasures (not only enhanced due diligence) to this jurisdiction. */

@@ -47,7 +47,7 @@ export {
 } from './sanctions-verdict.js';
 export {
   AML_ACTIONS, AML_CONFIDENCES, AML_DIRECTIONS, AML_EVENT_LEVELS, AML_MATURITIES, AML_RECOMMENDATIONS, AML_RISK_TIERS, AML_SIGNAL_CATEGORIES,
-  AML_SIGNAL_CODES, AML_SIGNAL_SCALINGS, amlWeightProblems, amountStdDev, EMPTY_AML_PROFILE, fatfStandingOf, isAddressLike, isCountermeasuresCall,
+  AML_SIGNAL_CODES, AML_SIGNAL_SCALINGS, amlWeightProblems, amountStdDev, EMPTY_AML_PROFILE, fatfStandingOf, isCountermeasuresCall,
   maturityOf, recordScreen, SANCTIONS_FINDING_KINDS, screenSanctions, type AmlAction, type AmlConfidence, type AmlDirection, type AmlEventLevel,
   type AmlMaturity, type AmlProfileStats, type AmlRecommendation, type AmlRiskTier, type AmlSignalCategory, type AmlSignalCode, type AmlSignalParameters,
   type AmlSignalScaling, type AmlWeights, type FatfStanding, type SanctionsFinding, type SanctionsFindingKind, type ScreenOutcome,
