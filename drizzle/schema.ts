@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, json, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, doublePrecision, index, integer, json, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 // ---------------------------------------------------------------------------------------------
 // fees subgraph
@@ -328,5 +328,39 @@ export const amlScreenings = pgTable(
     uniqueIndex('aml_screenings_wallet_sequence').on(table.walletKey, table.sequence),
     index('aml_screenings_wallet_checked').on(table.walletKey, table.checkedAt),
     index('aml_screenings_events').on(table.walletKey, table.sequence).where(sql`${table.level} <> 'INFO'`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// compliance: streaming micropayment sessions (POST /stream/open, decision 0019)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A prepaid credit bucket opened by one settled x402 payment: (payer, paymentNonce) is unique, so
+ * one authorization opens one session at most. Amounts are token base units (6 decimals). Ticks
+ * take `units x unitPrice` off `balance` in one conditional UPDATE (balance >= cost), so the balance
+ * is never negative, whatever the concurrency. Only the SHA-256 of the session's bearer token is kept.
+ */
+export const streamSessions = pgTable(
+  'stream_sessions',
+  {
+    sessionId: text('session_id').primaryKey(),
+    tokenHash: text('token_hash').notNull().unique('stream_sessions_token_hash'),
+    payer: text('payer').notNull(),
+    paymentNonce: text('payment_nonce').notNull(),
+    transaction: text('transaction').notNull(),
+    unitType: text('unit_type').$type<'second' | 'token' | 'call' | 'byte'>().notNull(),
+    unitPrice: bigint('unit_price', { mode: 'bigint' }).notNull(),
+    funded: bigint('funded', { mode: 'bigint' }).notNull(),
+    balance: bigint('balance', { mode: 'bigint' }).notNull(),
+    unitsUsed: bigint('units_used', { mode: 'bigint' }).notNull(),
+    openedAt: timestamp('opened_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lastTickAt: timestamp('last_tick_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    uniqueIndex('stream_sessions_payment').on(table.payer, table.paymentNonce),
+    // The conditional UPDATE keeps it so; the constraint makes any other writer fail rather than overdraw.
+    check('stream_sessions_balance_not_negative', sql`${table.balance} >= 0 and ${table.balance} <= ${table.funded}`),
   ],
 );
