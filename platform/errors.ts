@@ -42,6 +42,7 @@ export const errorCatalog = {
     status: 403,
     message: 'ANONYMOUS agents cannot hold a mandate: re-register with ownerEntity and ownerEmail (REGISTERED) or an ACTIVE ownerLei (VERIFIED) first.',
   },
+  CMP_ERR_AML_PAYMENT_CONFLICT: { status: 409, message: 'This paymentId was already screened for this wallet with other terms (counterparty, amount, currency or direction); a paymentId screens one payment.' },
   FCT_ERR_INVALID_SYMBOL: { status: 400, message: 'The commodity symbol is malformed.' },
   FCT_ERR_UNSUPPORTED_SYMBOL: { status: 404, message: 'The commodity symbol is not supported.' },
   FCT_ERR_INVALID_BODY: { status: 400, message: 'The request body is malformed.' },
