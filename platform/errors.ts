@@ -43,6 +43,8 @@ export const errorCatalog = {
     message: 'ANONYMOUS agents cannot hold a mandate: re-register with ownerEntity and ownerEmail (REGISTERED) or an ACTIVE ownerLei (VERIFIED) first.',
   },
   CMP_ERR_AML_PAYMENT_CONFLICT: { status: 409, message: 'This paymentId was already screened for this wallet with other terms (counterparty, amount, currency or direction); a paymentId screens one payment.' },
+  CMP_ERR_ESG_NAME_REQUIRED: { status: 400, message: 'The LEI is not in the LEI registry snapshot nor registered to a wallet: give the legal name (query name).' },
+  CMP_ERR_WALLET_HAS_NO_LEI: { status: 404, message: 'The wallet is registered without an LEI, so it has no entity ESG score.' },
   FCT_ERR_INVALID_SYMBOL: { status: 400, message: 'The commodity symbol is malformed.' },
   FCT_ERR_UNSUPPORTED_SYMBOL: { status: 404, message: 'The commodity symbol is not supported.' },
   FCT_ERR_INVALID_BODY: { status: 400, message: 'The request body is malformed.' },

@@ -6,6 +6,7 @@
 import { jaroWinkler } from './jaro-winkler.js';
 import { nameTokens } from './normalise-name.js';
 import type { PepMatch } from './pep-screening.js';
+import type { PepSource } from './reference-data.js';
 import { PEP_MATCH_THRESHOLD } from './thresholds.js';
 
 export const PEP_RISK_LEVELS = ['HIGH', 'MEDIUM', 'LOW', 'NONE'] as const;
@@ -40,7 +41,7 @@ export interface PepScreenMatch {
   /** Name similarity, 0.60-1, four decimals. */
   score: number;
   positionCheck: PositionCheck;
-  source: string;
+  source: PepSource;
   recordId: string;
 }
 
