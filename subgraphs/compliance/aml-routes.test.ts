@@ -42,7 +42,7 @@ describe.each(testDatabases())('AML routes on $driver', (testDatabase) => {
     it.each([
       ['POST', '/aml/screen'], ['GET', `/aml/profile/${wallet(1)}`], ['GET', `/aml/events/${wallet(1)}`],
     ] as const)('%s %s: 401 without the key, with a wrong one, and with a prefix of the right one', async (method, path) => {
-      for (const headers of [{}, { 'x-internal-key': 'wrong' }, { 'x-internal-key': TEST_INTERNAL_KEY.slice(0, -1) }]) {
+      for (const headers of [{}, { 'x-internal-key': 'wrong' }, { 'x-internal-key': TEST_INTERNAL_KEY.slice(0, -1) }] as Record<string, string>[]) {
         const { status, body } = await call(method, path, { headers, ...(method === 'POST' ? { payload: base(1) } : {}) });
         expect([status, body]).toEqual([401, unauthorized]);
       }
