@@ -8,6 +8,7 @@ import { createKyaService } from './kya-service.js';
 import { createKyaStore } from './kya-store.js';
 import { createComplianceContext, createComplianceResolvers } from './resolvers.js';
 import { COMPLIANCE_PREFIX, complianceRoutes } from './routes.js';
+import { createScreeningServices } from './screening-services.js';
 import { createComplianceService, type LeiEntry, type LeiRegistry } from './service.js';
 import { createComplianceStore } from './store.js';
 
@@ -32,9 +33,10 @@ export function build(platform: PlatformServices): Subgraph {
   const { config, clock, ids } = platform;
   const { db } = platform.database;
   const leiRegistry = shippedLeiRegistry();
+  const store = createComplianceStore(db, ids);
   const service = createComplianceService({
     clock,
-    store: createComplianceStore(db, ids),
+    store,
     access: platform.access,
     matcher: nameMatcher,
     leiRegistry,
@@ -54,12 +56,13 @@ export function build(platform: PlatformServices): Subgraph {
     hmacKey: config.signing.quoteSigningKey ?? loadOrCreateSigningKey(config.database.dataDir),
     ids,
   });
+  const { esg, pep } = createScreeningServices({ clock, db, registry: store, synthesiser: platform.synthesiser });
   return {
     name,
     typeDefs,
     schema: buildFederatedSchema(typeDefs, createComplianceResolvers({ service, kya }, `${origin}/graphql`)),
     restPrefixes: [COMPLIANCE_PREFIX],
-    routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya }),
+    routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya, esg, pep }),
     createContext: (request) => createComplianceContext({ service, kya }, request),
   };
 }

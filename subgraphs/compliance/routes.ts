@@ -17,6 +17,10 @@ import {
 } from './responses.js';
 import { kyaRoutes } from './kya-routes.js';
 import type { KyaService } from './kya-service.js';
+import { entityEsgRoutes } from './esg-routes.js';
+import type { EntityEsgService } from './esg-service.js';
+import { pepRoutes } from './pep-routes.js';
+import type { PepScreenService } from './pep-service.js';
 import { VOP_OFFER, type ComplianceService } from './service.js';
 
 export const COMPLIANCE_PREFIX = '/compliance';
@@ -41,6 +45,10 @@ export interface ComplianceRouteOptions {
   facilitatorUrl: string | undefined;
   /** Know-your-agent: /agent/..., /agents/..., /.well-known/did.json (kya-routes.ts). */
   kya: KyaService;
+  /** Entity ESG: /esg/score/:lei, /esg/score/wallet/:wallet (esg-routes.ts). */
+  esg: EntityEsgService;
+  /** PEP screen: /compliance/pep-screen (pep-routes.ts). */
+  pep: PepScreenService;
 }
 
 export function complianceRoutes(service: ComplianceService, options: ComplianceRouteOptions): FastifyPluginAsync {
@@ -55,6 +63,8 @@ export function complianceRoutes(service: ComplianceService, options: Compliance
       openapi: '3.1.0',
     });
     await app.register(kyaRoutes(options.kya));
+    await app.register(entityEsgRoutes(options.esg));
+    await app.register(pepRoutes(options.pep));
     const prices = createPriceList({ prefix: COMPLIANCE_PREFIX, facilitatorUrl: options.facilitatorUrl });
     const errors = { 400: complianceErrorSchema, 404: complianceErrorSchema };
     // Administration answers 401 before it reads the body: an outsider learns nothing about the fields.
