@@ -1,0 +1,22 @@
+// Headless Chromium for browser tests: Debian's chromium package (/usr/bin/chromium, installed by
+// .ci/run) driven by playwright-core, which downloads no browser of its own. A test file asks
+// chromiumStatus() first: without the binary it skips with the reason, except on CI (CI set), where
+// the binary must be there and its absence fails the test instead of hiding it.
+
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+export type ChromiumStatus = { present: true } | { present: false; reason: string };
+
+export function chromiumStatus(environment: NodeJS.ProcessEnv = process.env): ChromiumStatus {
+  if (existsSync(CHROMIUM_PATH)) return { present: true };
+  if (environment.CI) throw new Error(`${CHROMIUM_PATH} is missing on CI: .ci/run installs Debian's chromium package (apt-get install -y chromium).`);
+  return { present: false, reason: `${CHROMIUM_PATH} is not installed (apt-get install -y chromium); the browser tests are skipped outside CI.` };
+}
+
+/** A headless Chromium of its own (no sandbox: CI runs as root), closed by the caller. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'], timeout: 30_000 });
+}
