@@ -24,16 +24,27 @@ export function paymentRequiredSchema<Preview extends z.ZodRawShape>(preview: Pr
   });
 }
 
+/** A route sold at a fixed price. */
+const fixedPriceEntrySchema = z.object({
+  price: z.object({ amount: z.string().describe('token base units'), currency: z.string(), decimals: z.number().int() }),
+  network: z.string(),
+  facilitator: z.string(),
+  description: z.string(),
+});
+
+/** A route sold at the amount the client asks for, within bounds (Document 2 §2, POST /stream/open). */
+const variableAmountEntrySchema = z.object({
+  variableAmount: z.literal(true),
+  minUsdc: z.number().describe('USDC, not base units'),
+  maxUsdc: z.number().describe('USDC, not base units'),
+  unitTypes: z.array(z.string()),
+  network: z.string(),
+  facilitator: z.string(),
+  description: z.string(),
+});
+
 /** GET <prefix>/.well-known/x402 (Document 2 §2). */
 export const x402DiscoverySchema = z.object({
   version: z.number().int(),
-  endpoints: z.record(
-    z.string(),
-    z.object({
-      price: z.object({ amount: z.string().describe('token base units'), currency: z.string(), decimals: z.number().int() }),
-      network: z.string(),
-      facilitator: z.string(),
-      description: z.string(),
-    }),
-  ),
+  endpoints: z.record(z.string(), z.union([fixedPriceEntrySchema, variableAmountEntrySchema])),
 });
