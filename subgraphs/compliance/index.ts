@@ -10,6 +10,8 @@ import { createComplianceContext, createComplianceResolvers } from './resolvers.
 import { COMPLIANCE_PREFIX, complianceRoutes } from './routes.js';
 import { createScreeningServices } from './screening-services.js';
 import { createComplianceService, type LeiEntry, type LeiRegistry } from './service.js';
+import { createUboService, shippedUboData } from './ubo-service.js';
+import { createUboStore } from './ubo-store.js';
 import { createComplianceStore } from './store.js';
 
 export const name = 'compliance';
@@ -57,12 +59,15 @@ export function build(platform: PlatformServices): Subgraph {
     ids,
   });
   const { esg, pep } = createScreeningServices({ clock, db, registry: store, synthesiser: platform.synthesiser });
+  // Ownership chains and the sanctions widget: the shipped GLEIF, SDN and FATF snapshots, indexed on first use.
+  const ubo = createUboService({ clock, store: createUboStore(db), data: shippedUboData });
+  const widget = { sanctions: () => shippedUboData().sanctions, listAsOf: () => shippedUboData().sources.sanctions.asOf };
   return {
     name,
     typeDefs,
     schema: buildFederatedSchema(typeDefs, createComplianceResolvers({ service, kya }, `${origin}/graphql`)),
     restPrefixes: [COMPLIANCE_PREFIX],
-    routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya, esg, pep }),
+    routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya, esg, pep, ubo, widget }),
     createContext: (request) => createComplianceContext({ service, kya }, request),
   };
 }

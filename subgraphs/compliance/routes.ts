@@ -16,6 +16,9 @@ import {
   vopResultSchema,
 } from './responses.js';
 import { kyaRoutes } from './kya-routes.js';
+import { uboRoutes } from './ubo-routes.js';
+import type { UboService } from './ubo-service.js';
+import { widgetRoutes, type SanctionsWidgetDeps } from './widget-routes.js';
 import type { KyaService } from './kya-service.js';
 import { entityEsgRoutes } from './esg-routes.js';
 import type { EntityEsgService } from './esg-service.js';
@@ -49,6 +52,10 @@ export interface ComplianceRouteOptions {
   esg: EntityEsgService;
   /** PEP screen: /compliance/pep-screen (pep-routes.ts). */
   pep: PepScreenService;
+  /** Ownership chain: /compliance/ubo-chain (ubo-routes.ts). */
+  ubo: UboService;
+  /** The embeddable sanctions screen: /widget/sanctions (widget-routes.ts). */
+  widget: SanctionsWidgetDeps;
 }
 
 export function complianceRoutes(service: ComplianceService, options: ComplianceRouteOptions): FastifyPluginAsync {
@@ -65,6 +72,8 @@ export function complianceRoutes(service: ComplianceService, options: Compliance
     await app.register(kyaRoutes(options.kya));
     await app.register(entityEsgRoutes(options.esg));
     await app.register(pepRoutes(options.pep));
+    await app.register(uboRoutes(options.ubo));
+    await app.register(widgetRoutes(options.widget));
     const prices = createPriceList({ prefix: COMPLIANCE_PREFIX, facilitatorUrl: options.facilitatorUrl });
     const errors = { 400: complianceErrorSchema, 404: complianceErrorSchema };
     // Administration answers 401 before it reads the body: an outsider learns nothing about the fields.

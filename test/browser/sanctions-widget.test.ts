@@ -1,13 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../platform/clock.js';
 import { createHttpServer, type HttpServer } from '../../platform/http.js';
 import { createLogger } from '../../platform/log.js';
-import { complianceErrorShape } from '../../subgraphs/compliance/routes.js';
-import { shippedUboData } from '../../subgraphs/compliance/ubo-service.js';
-import { widgetRoutes } from '../../subgraphs/compliance/widget-routes.js';
-import { TEST_NOW } from '../helpers.js';
+import { startTestServer, type TestServer } from '../helpers.js';
 import { chromiumStatus, launchChromium } from './chromium.js';
 
 const status = chromiumStatus();
@@ -23,41 +19,44 @@ const INJECTIONS = [
 ];
 
 describe.skipIf(!status.present)('the sanctions widget in headless Chromium', () => {
-  let app: HttpServer;
+  let server: TestServer;
+  let control: HttpServer;
   let browser: Browser;
   let base: string;
+  let controlBase: string;
 
   beforeAll(async () => {
-    const data = shippedUboData();
-    app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), clock: new ManualClock(TEST_NOW) });
-    await app.register(async (instance) => {
-      const scoped = instance as unknown as HttpServer;
-      scoped.errorShapes.register(complianceErrorShape);
-      await scoped.register(widgetRoutes({ sanctions: () => data.sanctions, listAsOf: () => data.sources.sanctions.asOf }));
-    });
+    // The all-in-one server with the compliance subgraph, listening on a port of its own.
+    server = await startTestServer({ subgraphs: ['compliance'] });
+    await server.app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
     // The control: a page that echoes q unescaped and without a CSP, as a broken widget would.
     // The detector below must see its script run, or it proves nothing about the real page.
-    app.get('/control/unescaped', { helmet: false }, async (request, reply) =>
-      reply.type('text/html; charset=utf-8').send(`<!doctype html><html><body><p id="query">${String((request.query as Record<string, unknown>).q)}</p></body></html>`),
-    );
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    control = createHttpServer({ logger: createLogger({ logLevel: 'silent' }) });
+    await control.register(async (scoped) => {
+      scoped.get('/control/unescaped', { helmet: false }, async (request, reply) =>
+        reply.type('text/html; charset=utf-8').send(`<!doctype html><html><body><p id="query">${String((request.query as Record<string, unknown>).q)}</p></body></html>`),
+      );
+    });
+    await control.listen({ host: '127.0.0.1', port: 0 });
+    controlBase = `http://127.0.0.1:${(control.server.address() as AddressInfo).port}`;
     browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    await app?.close();
+    await control?.close();
+    await server?.app.close();
   });
 
   /** Opens a page and records what a script run would leave: dialogs, and window.__pwned after load. */
-  async function open(path: string): Promise<{ page: Page; dialogs: string[]; pwned: () => Promise<unknown> }> {
+  async function open(path: string, origin = base): Promise<{ page: Page; dialogs: string[]; pwned: () => Promise<unknown> }> {
     const page = await browser.newPage();
     const dialogs: string[] = [];
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
-    await page.goto(`${base}${path}`, { waitUntil: 'load' });
+    await page.goto(`${origin}${path}`, { waitUntil: 'load' });
     return { page, dialogs, pwned: () => page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned) };
   }
 
@@ -80,7 +79,7 @@ describe.skipIf(!status.present)('the sanctions widget in headless Chromium', ()
   });
 
   it('the control page runs an injected script, so the detector works', async () => {
-    const { page, pwned } = await open(`/control/unescaped?q=${encodeURIComponent(INJECTIONS[0]!)}`);
+    const { page, pwned } = await open(`/control/unescaped?q=${encodeURIComponent(INJECTIONS[0]!)}`, controlBase);
     expect(await pwned()).toBe(1);
     await page.close();
   });
