@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
 import type { DatabaseHandle } from '../../platform/db.js';
 import { RULE_BASED_MODEL, type Synthesiser } from '../../platform/synthesis.js';
-import { TEST_NOW, testDatabases } from '../../test/helpers.js';
+import { startTestServer, TEST_NOW, testDatabases, type TestServer } from '../../test/helpers.js';
 import { buildAmlTestApp, LAZARUS_ETH, TEST_INTERNAL_KEY } from './aml-testing.js';
 import type { HttpServer } from '../../platform/http.js';
 
@@ -237,5 +237,31 @@ describe('the reasoning pass through the synthesiser', () => {
     const body = (await post(app)).json();
     expect(body).toMatchObject({ action: 'FLAG', reasoning: { recommendation: 'PROCEED_WITH_REVIEW', model: RULE_BASED_MODEL, rationale: expect.stringMatching(/^Risk score 55 \(HIGH\)/) } });
     await close();
+  });
+});
+
+describe('through the all-in-one server (compliance subgraph, INTERNAL_KEY set)', () => {
+  const INTERNAL_KEY = 'server-internal-key-0123456789abcdef0123';
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ subgraphs: ['compliance'], environment: { INTERNAL_KEY } });
+  });
+  afterAll(async () => server.app.close());
+
+  it('POST /compliance/aml/screen, then the profile and events; 401 without the key; the paths in /compliance/openapi.json', async () => {
+    const w = `0x${'5e'.repeat(20)}`;
+    const payload = { wallet: w, counterparty: LAZARUS_ETH, amount: 1_000, currency: 'USDC', paymentId: `server-${Date.now()}`, direction: 'SEND' };
+    const refused = await server.app.inject({ method: 'POST', url: '/compliance/aml/screen', payload });
+    expect([refused.statusCode, refused.json().code]).toEqual([401, 'GEN_ERR_UNAUTHORIZED']);
+    const headers = { 'x-internal-key': INTERNAL_KEY };
+    const screened = await server.app.inject({ method: 'POST', url: '/compliance/aml/screen', headers, payload });
+    expect(screened.statusCode).toBe(200);
+    expect(screened.json()).toMatchObject({ wallet: w, riskScore: 100, riskTier: 'CRITICAL', action: 'BLOCK', sanctions: { hit: true, matches: [{ kind: 'COUNTERPARTY_ADDRESS', entNum: 27307 }] }, paymentId: payload.paymentId });
+    const profile = await server.app.inject({ method: 'GET', url: `/compliance/aml/profile/${w}`, headers });
+    expect(profile.json()).toMatchObject({ wallet: w, maturity: 'UNKNOWN', txCount: 0, blockedCount: 1 });
+    const events = await server.app.inject({ method: 'GET', url: `/compliance/aml/events/${w}`, headers });
+    expect(events.json().events[0]).toMatchObject({ paymentId: payload.paymentId, level: 'CRITICAL', action: 'BLOCK', sanctionsHit: true });
+    const document = (await server.app.inject({ method: 'GET', url: '/compliance/openapi.json' })).json();
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/aml/screen', '/aml/profile/{wallet}', '/aml/events/{wallet}']));
   });
 });
