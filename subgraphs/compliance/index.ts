@@ -13,7 +13,8 @@ import { createComplianceContext, createComplianceResolvers } from './resolvers.
 import { COMPLIANCE_PREFIX, complianceRoutes } from './routes.js';
 import { createScreeningServices } from './screening-services.js';
 import { createComplianceService, type LeiEntry, type LeiRegistry } from './service.js';
-import { shippedUboData } from './ubo-service.js';
+import { createUboService, shippedUboData } from './ubo-service.js';
+import { createUboStore } from './ubo-store.js';
 import { createComplianceStore } from './store.js';
 
 export const name = 'compliance';
@@ -61,6 +62,9 @@ export function build(platform: PlatformServices): Subgraph {
     ids,
   });
   const { esg, pep } = createScreeningServices({ clock, db, registry: store, synthesiser: platform.synthesiser });
+  // Ownership chains and the sanctions widget: the shipped GLEIF, SDN and FATF snapshots, indexed on first use.
+  const ubo = createUboService({ clock, store: createUboStore(db), data: shippedUboData });
+  const widget = { sanctions: () => shippedUboData().sanctions, listAsOf: () => shippedUboData().sources.sanctions.asOf };
   // AML (internal): the SDN index of the ownership chain's shipped data, built once on first screen.
   const aml = createAmlService({
     clock,
@@ -77,7 +81,7 @@ export function build(platform: PlatformServices): Subgraph {
     typeDefs,
     schema: buildFederatedSchema(typeDefs, createComplianceResolvers({ service, kya }, `${origin}/graphql`)),
     restPrefixes: [COMPLIANCE_PREFIX],
-    routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya, esg, pep, aml, internalKey: config.access.internalKey }),
+    routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya, esg, pep, ubo, widget, aml, internalKey: config.access.internalKey }),
     createContext: (request) => createComplianceContext({ service, kya }, request),
   };
 }

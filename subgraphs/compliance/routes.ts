@@ -18,6 +18,9 @@ import {
 import { amlRoutes } from './aml-routes.js';
 import type { AmlService } from './aml-service.js';
 import { kyaRoutes } from './kya-routes.js';
+import { uboRoutes } from './ubo-routes.js';
+import type { UboService } from './ubo-service.js';
+import { widgetRoutes, type SanctionsWidgetDeps } from './widget-routes.js';
 import type { KyaService } from './kya-service.js';
 import { entityEsgRoutes } from './esg-routes.js';
 import type { EntityEsgService } from './esg-service.js';
@@ -51,6 +54,10 @@ export interface ComplianceRouteOptions {
   esg: EntityEsgService;
   /** PEP screen: /compliance/pep-screen (pep-routes.ts). */
   pep: PepScreenService;
+  /** Ownership chain: /compliance/ubo-chain (ubo-routes.ts). */
+  ubo: UboService;
+  /** The embeddable sanctions screen: /widget/sanctions (widget-routes.ts). */
+  widget: SanctionsWidgetDeps;
   /** AML screening (internal, X-Internal-Key): /aml/screen, /aml/profile/:wallet, /aml/events/:wallet (aml-routes.ts). */
   aml: AmlService;
   /** INTERNAL_KEY; unset closes the internal endpoints. */
@@ -71,6 +78,8 @@ export function complianceRoutes(service: ComplianceService, options: Compliance
     await app.register(kyaRoutes(options.kya));
     await app.register(entityEsgRoutes(options.esg));
     await app.register(pepRoutes(options.pep));
+    await app.register(uboRoutes(options.ubo));
+    await app.register(widgetRoutes(options.widget));
     await app.register(amlRoutes(options.aml, { internalKey: options.internalKey }));
     const prices = createPriceList({ prefix: COMPLIANCE_PREFIX, facilitatorUrl: options.facilitatorUrl });
     const errors = { 400: complianceErrorSchema, 404: complianceErrorSchema };
