@@ -7,18 +7,23 @@ import { registerBodySchema, vopVerifyBodySchema, walletAddress } from './inputs
 import { agentDirectoryQuerySchema, agentIdText, agentMandateBodySchema, agentRegisterBodySchema } from './kya-inputs.js';
 import type { KyaService } from './kya-service.js';
 import type { ComplianceService } from './service.js';
+import type { EntityEsgService } from './esg-service.js';
+import { pepScreenBodySchema } from './pep-inputs.js';
+import type { PepScreenService } from './pep-service.js';
 
-/** The services the graph reads: compliance proper and know-your-agent. */
+/** The services the graph reads: compliance proper, know-your-agent, entity ESG and the PEP screen. */
 export interface ComplianceGraphServices {
   service: ComplianceService;
   kya: KyaService;
+  esg: EntityEsgService;
+  pep: PepScreenService;
 }
 
 type Registration = Awaited<ReturnType<ComplianceService['lookup']>>;
 type AgentRecord = Awaited<ReturnType<KyaService['getAgent']>>;
 
 /** Per request: registrations, histories, wallets-by-LEI and agents load in one query per batch. */
-export function createComplianceContext({ service, kya }: ComplianceGraphServices, request: RequestContext) {
+export function createComplianceContext({ service, kya }: Pick<ComplianceGraphServices, 'service' | 'kya'>, request: RequestContext) {
   const byKey = <V>(load: (keys: readonly string[]) => Promise<Map<string, V>>, fallback: V) =>
     new DataLoader<string, V>(async (keys) => {
       const found = await load(keys);
@@ -62,9 +67,11 @@ interface WalletParent {
 }
 
 /** Thin: each field calls the capability its REST path calls, with the same zod validation. */
-export function createComplianceResolvers({ service, kya }: ComplianceGraphServices, graphqlUrl: string) {
+export function createComplianceResolvers({ service, kya, esg, pep }: ComplianceGraphServices, graphqlUrl: string) {
   return {
     Query: {
+      pepScreen: (_: unknown, args: { name: string; country?: string | null; position?: string | null }) =>
+        pep.pepScreen(parseGraphQLInput(pepScreenBodySchema, { name: args.name, country: args.country ?? undefined, position: args.position ?? undefined }, 'CMP_ERR_INVALID_REQUEST')),
       wallet: (_: unknown, args: { address: string }): WalletParent => ({ address: walletKey(args.address) }),
       legalEntity: (_: unknown, args: { lei: string }) => service.legalEntity(args.lei),
       regulatoryCalendar: () => service.regulatoryCalendar(),
@@ -107,6 +114,8 @@ export function createComplianceResolvers({ service, kya }: ComplianceGraphServi
         }
       },
       wallets: (parent: { lei: string }, _: unknown, context: ComplianceContext) => context.walletsUnder.load(parent.lei),
+      esg: (parent: { lei: string }, args: { narrate?: boolean | null; refresh?: boolean | null }) =>
+        esg.entityEsg(parent.lei, { narrate: args.narrate ?? undefined, refresh: args.refresh ?? undefined }),
     },
     Agent: {
       /** Agents referenced by other subgraphs (payments' settlements) load together: one query per batch. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../test/helpers.js';
+import { graphql, startTestServer, type TestServer } from '../../test/helpers.js';
 
 const SHELL = '2138001KPMR6PD83HC08';
 
@@ -36,5 +36,44 @@ describe('entity ESG and PEP screen in the server', () => {
   it('the OpenAPI document lists the three paths (relative to {compliance_url})', async () => {
     const paths = Object.keys((await server.app.inject({ method: 'GET', url: '/compliance/openapi.json' })).json().paths);
     expect(paths).toEqual(expect.arrayContaining(['/esg/score/{lei}', '/esg/score/wallet/{wallet}', '/compliance/pep-screen']));
+  });
+});
+
+// The compliance subgraph's own endpoint (this server builds only the compliance subgraph).
+const SUBGRAPH = '/subgraphs/compliance/graphql';
+
+describe('entity ESG and PEP screen in the graph', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ subgraphs: ['compliance'] });
+  });
+  afterAll(async () => {
+    await server.app.close();
+  });
+
+  it('LegalEntity.esg and Query.pepScreen answer what REST answers', async () => {
+    const { data, errors } = await graphql<{
+      legalEntity: { lei: string; esg: Record<string, unknown> & { inputs: unknown[] } };
+      pepScreen: { riskLevel: string; eddRequired: boolean; pepMatches: Array<Record<string, unknown>>; fatfR12: Record<string, unknown> };
+    }>(
+      server,
+      `{ legalEntity(lei: "${SHELL}") { lei esg(refresh: true) { lei entityName composite governance feeTier feeSurcharge coverage fromCache assessedPillars inputs { input value score source } } }
+         pepScreen(name: "J.D. Vance", country: "US", position: "Vice President") { riskLevel eddRequired pepMatches { name matchConfidence positionCheck } fatfR12 { recommendation pepIdentified highestConfidence } } }`,
+      {},
+      SUBGRAPH,
+    );
+    expect(errors, JSON.stringify(errors)).toBeUndefined();
+    expect(data!.legalEntity.esg).toMatchObject({ lei: SHELL, composite: 66.7, governance: 100, feeTier: 'AVERAGE', feeSurcharge: 0.0025, coverage: 'PARTIAL', fromCache: false, assessedPillars: ['governance'] });
+    expect(data!.legalEntity.esg.inputs).toHaveLength(4);
+    const rest = (await server.app.inject({ method: 'GET', url: `/compliance/esg/score/${SHELL}` })).json();
+    expect(rest).toMatchObject({ composite: data!.legalEntity.esg.composite, fromCache: true });
+    expect(data!.pepScreen).toMatchObject({ riskLevel: 'HIGH', eddRequired: true, fatfR12: { recommendation: 'R.12', pepIdentified: true, highestConfidence: 'HIGH' } });
+    expect(data!.pepScreen.pepMatches[0]).toEqual({ name: 'J.D. Vance', matchConfidence: 'HIGH', positionCheck: 'CORROBORATED' });
+  });
+
+  it('bad pepScreen arguments: CMP_ERR_INVALID_REQUEST, no data', async () => {
+    const { data, errors } = await graphql(server, '{ pepScreen(name: "X", country: "USA") { riskLevel } }', {}, SUBGRAPH);
+    expect(data?.pepScreen ?? null).toBeNull();
+    expect(errors?.[0]?.extensions?.code).toBe('CMP_ERR_INVALID_REQUEST');
   });
 });
