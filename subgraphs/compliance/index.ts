@@ -2,14 +2,19 @@ import { createCredentialIssuer, loadOrCreateIssuerKey, publicOrigin } from '../
 import { loadOrCreateSigningKey } from '../../platform/signing.js';
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
-import { leiRecords } from './data/index.js';
+import { dataSources, fatfLists, leiRecords } from './data/index.js';
 import { isValidLei, nameMatcher } from './domain/index.js';
+import { createAmlService } from './aml-service.js';
+import { createAmlStore } from './aml-store.js';
+import { amlWeights } from './data/aml-weights.js';
 import { createKyaService } from './kya-service.js';
 import { createKyaStore } from './kya-store.js';
 import { createComplianceContext, createComplianceResolvers } from './resolvers.js';
 import { COMPLIANCE_PREFIX, complianceRoutes } from './routes.js';
 import { createScreeningServices } from './screening-services.js';
 import { createComplianceService, type LeiEntry, type LeiRegistry } from './service.js';
+import { createUboService, shippedUboData } from './ubo-service.js';
+import { createUboStore } from './ubo-store.js';
 import { createComplianceStore } from './store.js';
 
 export const name = 'compliance';
@@ -57,12 +62,26 @@ export function build(platform: PlatformServices): Subgraph {
     ids,
   });
   const { esg, pep } = createScreeningServices({ clock, db, registry: store, synthesiser: platform.synthesiser });
+  // Ownership chains and the sanctions widget: the shipped GLEIF, SDN and FATF snapshots, indexed on first use.
+  const ubo = createUboService({ clock, store: createUboStore(db), data: shippedUboData });
+  const widget = { sanctions: () => shippedUboData().sanctions, listAsOf: () => shippedUboData().sources.sanctions.asOf };
+  // AML (internal): the SDN index of the ownership chain's shipped data, built once on first screen.
+  const aml = createAmlService({
+    clock,
+    store: createAmlStore(db),
+    weights: amlWeights(),
+    sanctionsIndex: () => shippedUboData().sanctions,
+    sanctionsProvenance: () => dataSources().ofacSdn,
+    fatfList: () => fatfLists().current,
+    synthesiser: platform.synthesiser,
+    logger: platform.logger,
+  });
   return {
     name,
     typeDefs,
     schema: buildFederatedSchema(typeDefs, createComplianceResolvers({ service, kya, esg, pep }, `${origin}/graphql`)),
     restPrefixes: [COMPLIANCE_PREFIX],
-    routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya, esg, pep }),
+    routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya, esg, pep, ubo, widget, aml, internalKey: config.access.internalKey }),
     createContext: (request) => createComplianceContext({ service, kya }, request),
   };
 }
