@@ -380,7 +380,7 @@ describe('hostile input on every route: a 4xx in the compliance shape, never a 5
 });
 
 describe('discovery, OpenAPI, regulatory calendar and the KYA mount', () => {
-  it('GET /compliance/.well-known/x402: version 1, POST /vop/verify priced 75000 USDC (6 decimals) on base', async () => {
+  it('GET /compliance/.well-known/x402: version 1, POST /vop/verify priced 75000 USDC (6 decimals) on base, POST /stream/open at a variable amount', async () => {
     const { status, body } = await call('GET', '/compliance/.well-known/x402');
     expect(status).toBe(200);
     expect(body).toEqual({
@@ -391,6 +391,15 @@ describe('discovery, OpenAPI, regulatory calendar and the KYA mount', () => {
           network: 'base',
           facilitator: expect.stringMatching(/^https?:\/\//),
           description: 'Verification of payee: the registered entity of a wallet against a submitted name or LEI',
+        },
+        'POST /stream/open': {
+          variableAmount: true,
+          minUsdc: 0.01,
+          maxUsdc: 10000,
+          unitTypes: ['second', 'token', 'call', 'byte'],
+          network: 'base',
+          facilitator: expect.stringMatching(/^https?:\/\//),
+          description: 'Pay upfront for a credit bucket, units ticked against the balance',
         },
       },
     });
@@ -418,6 +427,9 @@ describe('discovery, OpenAPI, regulatory calendar and the KYA mount', () => {
         '/agent/{id}',
         '/agents/directory',
         '/agents/{id}/did.json',
+        '/stream/open',
+        '/stream/{sessionId}/tick',
+        '/stream/{sessionId}',
       ]),
     );
     expect(Object.keys(body.paths['/vop/verify'].post.responses)).toEqual(expect.arrayContaining(['200', '400', '402']));
