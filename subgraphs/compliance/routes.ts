@@ -18,6 +18,8 @@ import {
 import { amlRoutes } from './aml-routes.js';
 import type { AmlService } from './aml-service.js';
 import { kyaRoutes } from './kya-routes.js';
+import { streamRoutes } from './stream-routes.js';
+import type { StreamService } from './stream-service.js';
 import { uboRoutes } from './ubo-routes.js';
 import type { UboService } from './ubo-service.js';
 import { widgetRoutes, type SanctionsWidgetDeps } from './widget-routes.js';
@@ -54,6 +56,8 @@ export interface ComplianceRouteOptions {
   esg: EntityEsgService;
   /** PEP screen: /compliance/pep-screen (pep-routes.ts). */
   pep: PepScreenService;
+  /** Streaming micropayment sessions: /stream/open (x402, variable amount), /stream/:sessionId/tick, /stream/:sessionId (stream-routes.ts). */
+  stream: StreamService;
   /** Ownership chain: /compliance/ubo-chain (ubo-routes.ts). */
   ubo: UboService;
   /** The embeddable sanctions screen: /widget/sanctions (widget-routes.ts). */
@@ -82,6 +86,7 @@ export function complianceRoutes(service: ComplianceService, options: Compliance
     await app.register(widgetRoutes(options.widget));
     await app.register(amlRoutes(options.aml, { internalKey: options.internalKey }));
     const prices = createPriceList({ prefix: COMPLIANCE_PREFIX, facilitatorUrl: options.facilitatorUrl });
+    await app.register(streamRoutes(options.stream, { prices }));
     const errors = { 400: complianceErrorSchema, 404: complianceErrorSchema };
     // Administration answers 401 before it reads the body: an outsider learns nothing about the fields.
     const admin = { preValidation: async (request: FastifyRequest) => requireAdminKey(request.requestContext, options.adminKey) };

@@ -1,5 +1,9 @@
 // The vendor-risk score (Document 2 §2 and §4): compliance x 0.65 + ESG x 0.35, with the verdict
-// scores, deductions and tiers of decision 0014. Pure: the screening results are given.
+// scores, deductions and tiers of decisions 0014 and 0020. Pure: the screening results are given.
+
+import { SANCTIONS_BLOCK_SCORE } from './ownership-chain.js';
+import { SANCTIONS_MATCH_THRESHOLD } from './thresholds.js';
+import type { VopResult } from './verify-payee.js';
 
 export const COMPLIANCE_WEIGHT = 0.65;
 export const ESG_WEIGHT = 0.35;
@@ -20,9 +24,9 @@ export const VERDICT_SCORES: Readonly<Record<ComplianceVerdict, number>> = { APP
 export const DEDUCTIONS = { sanctionsExposure: 20, pepLinkage: 15, fatfGreyList: 10 } as const;
 
 export interface VendorScreening {
-  /** A sanctions match at 0.70 or more, by name or by wallet address. */
+  /** A listed wallet address, or a sanctions name match at SANCTIONS_BLOCK_SCORE (0.95) or more, of the vendor or an owner. */
   sanctionsHit: boolean;
-  /** The best sanctions similarity below the match threshold, if it came close (0.50 or more). */
+  /** A sanctions name match at 0.70 or more but below 0.95, of the vendor or an owner: exposure to review, not a block. */
   sanctionsNearMatch: boolean;
   pepMatch: boolean;
   fatfBlacklist: boolean;
@@ -74,4 +78,38 @@ export function assessVendorRisk(screening: VendorScreening, esgScore: number): 
   const vendorRiskScore = round2(complianceScore * COMPLIANCE_WEIGHT + esgScore * ESG_WEIGHT);
   const riskTier = vendorRiskTier(vendorRiskScore);
   return { vendorRiskScore, riskTier, recommendation: RECOMMENDATIONS[riskTier], verdict, complianceScore, signals };
+}
+
+/** What the vendor's screens found, before they are read as a verdict. */
+export interface VendorFindings {
+  /** Similarities of the SDN names and aliases matching the vendor's name (0.70 or more). */
+  nameMatchScores: readonly number[];
+  /** The wallet is an SDN digital-currency address. */
+  walletListed: boolean;
+  /** Similarities of the SDN matches on the vendor's ownership chain (its LEI, parents). */
+  ownershipMatchScores: readonly number[];
+  /** PEP screen of the name: NONE when nothing matched at 0.60. */
+  pepRiskLevel: 'HIGH' | 'MEDIUM' | 'LOW' | 'NONE';
+  /** FATF standing of the vendor's country (given, or its LEI's jurisdiction); undefined when unknown. */
+  fatfStatus: 'CALL_FOR_ACTION' | 'INCREASED_MONITORING' | 'NOT_LISTED' | undefined;
+  /** The VoP result of the name against the wallet's registration, when a wallet was given. */
+  vopResult: VopResult | undefined;
+}
+
+/**
+ * Reads the findings as the screening the score is built from (decision 0020): a listed wallet or
+ * a strong (0.95) sanctions match on the vendor or its owners is a hit, as the sanctions widget and
+ * the ownership chain block; a match from 0.70 up to that is exposure to review.
+ */
+export function vendorScreeningOf(findings: VendorFindings): VendorScreening {
+  const scores = [...findings.nameMatchScores, ...findings.ownershipMatchScores].filter((score) => score >= SANCTIONS_MATCH_THRESHOLD);
+  const sanctionsHit = findings.walletListed || scores.some((score) => score >= SANCTIONS_BLOCK_SCORE);
+  return {
+    sanctionsHit,
+    sanctionsNearMatch: !sanctionsHit && scores.length > 0,
+    pepMatch: findings.pepRiskLevel !== 'NONE',
+    fatfBlacklist: findings.fatfStatus === 'CALL_FOR_ACTION',
+    fatfGreylist: findings.fatfStatus === 'INCREASED_MONITORING',
+    vopBlocked: findings.vopResult === 'BLOCKED',
+  };
 }
