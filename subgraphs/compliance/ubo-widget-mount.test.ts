@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../test/helpers.js';
+import { graphql, startTestServer, type TestServer } from '../../test/helpers.js';
+import { leiRecords } from './data/index.js';
 
 /** The ownership chain and the widget as the all-in-one server mounts them, under {compliance_url} = /compliance. */
 describe('ownership chain and sanctions widget in the all-in-one server', () => {
@@ -33,5 +34,40 @@ describe('ownership chain and sanctions widget in the all-in-one server', () => 
     const { paths } = (await server.app.inject({ method: 'GET', url: '/compliance/openapi.json' })).json() as { paths: Record<string, unknown> };
     // Paths are listed under {compliance_url}, as the spec writes them.
     expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/compliance/ubo-chain', '/widget/sanctions']));
+  });
+
+  it('LegalEntity.ownershipChain(deep: true) on the compliance subgraph is the REST result, field for field', async () => {
+    const lei = '549300Z97UQPIB27EY09';
+    const rest = (await server.app.inject({ method: 'POST', url: '/compliance/compliance/ubo-chain', payload: { lei, deep: true } })).json();
+    const { data, errors } = await graphql<{ legalEntity: { ownershipChain: Record<string, unknown> } }>(
+      server,
+      `query ($lei: String!) { legalEntity(lei: $lei) { ownershipChain(deep: true) {
+        lei deep result reasons cachedAt expiresAt fromCache
+        chain { lei name role level jurisdiction leiStatus sanctions { hit bestScore matches { uid name matchedName matchedAs type programs screenedName score } } }
+        sanctionsMatches { uid name matchedName matchedAs type programs screenedName score lei role }
+        fatfAttestation { beneficialOwnersIdentified ownershipLevelsTraversed nodesScreened sanctionsStatus note
+          parentReporting { childLei relation status parentLei exceptionReason resolved }
+          jurisdictionRisk { jurisdiction country fatfStatus fatfCall leis } fatfList { plenary statementDate } }
+        sources { lei { source asOf } sanctions { source asOf } fatf { source asOf } } } } }`,
+      { lei },
+      '/subgraphs/compliance/graphql',
+    );
+    expect(errors).toBeUndefined();
+    // REST computed and cached it a moment ago: the graph reads the same row.
+    expect(data?.legalEntity.ownershipChain).toEqual({ ...rest, fromCache: true });
+  });
+
+  it('50 entities with their ownership chains in one request, through the subgraph endpoint', async () => {
+    const leis = leiRecords().records.filter((record) => record.ultimateParent !== null).slice(0, 50).map((record) => record.lei);
+    const representations = leis.map((lei) => ({ __typename: 'LegalEntity', lei }));
+    const { data, errors } = await graphql<{ _entities: { lei: string; ownershipChain: { lei: string; chain: { role: string }[] } | null }[] }>(
+      server,
+      'query ($r: [_Any!]!) { _entities(representations: $r) { ... on LegalEntity { lei ownershipChain { lei chain { role } } } } }',
+      { r: representations },
+      '/subgraphs/compliance/graphql',
+    );
+    expect(errors).toBeUndefined();
+    expect(data?._entities.map((entity) => entity.ownershipChain?.lei)).toEqual(leis);
+    expect(data?._entities.every((entity) => entity.ownershipChain!.chain.at(-1)!.role === 'ULTIMATE_PARENT')).toBe(true);
   });
 });
