@@ -9,6 +9,9 @@ import { createAmlStore } from './aml-store.js';
 import { amlWeights } from './data/aml-weights.js';
 import { createKyaService } from './kya-service.js';
 import { createKyaStore } from './kya-store.js';
+import { streamPrices } from './data/stream-prices.js';
+import { createStreamService } from './stream-service.js';
+import { createStreamStore } from './stream-store.js';
 import { createComplianceContext, createComplianceResolvers } from './resolvers.js';
 import { COMPLIANCE_PREFIX, complianceRoutes } from './routes.js';
 import { createScreeningServices } from './screening-services.js';
@@ -77,12 +80,14 @@ export function build(platform: PlatformServices): Subgraph {
     synthesiser: platform.synthesiser,
     logger: platform.logger,
   });
+  // Streaming sessions: paid upfront through x402 at the amount asked, ticked against the balance (decision 0019).
+  const stream = createStreamService({ clock, ids, store: createStreamStore(db), x402: platform.access.x402, prices: streamPrices(), log: platform.logger });
   return {
     name,
     typeDefs,
     schema: buildFederatedSchema(typeDefs, withOwnershipChainResolvers(createComplianceResolvers({ service, kya, esg, pep }, `${origin}/graphql`))),
     restPrefixes: [COMPLIANCE_PREFIX],
-    routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya, esg, pep, ubo, widget, aml, internalKey: config.access.internalKey }),
+    routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya, esg, pep, ubo, widget, aml, internalKey: config.access.internalKey, stream }),
     createContext: (request) => ({ ...createComplianceContext({ service, kya }, request), ...ownershipChainContext(ubo) }),
   };
 }
