@@ -9,7 +9,7 @@ import { WIDGET_CSP_DIRECTIVES } from './widget-render.js';
 import { widgetRoutes } from './widget-routes.js';
 
 /** The widget as the compliance plugin mounts it, on the shipped SDN list. */
-export async function buildWidgetTestApp(): Promise<HttpServer> {
+async function buildWidgetTestApp(): Promise<HttpServer> {
   const data = shippedUboData();
   const app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), clock: new ManualClock(TEST_NOW) });
   await app.register(async (instance) => {
