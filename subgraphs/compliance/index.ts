@@ -11,6 +11,8 @@ import { createKyaService } from './kya-service.js';
 import { createKyaStore } from './kya-store.js';
 import { streamPrices } from './data/stream-prices.js';
 import { createStreamService } from './stream-service.js';
+import { createVendorRiskService } from './vendor-service.js';
+import { entityEsgParameters } from './data/entity-esg.js';
 import { createStreamStore } from './stream-store.js';
 import { createComplianceContext, createComplianceResolvers } from './resolvers.js';
 import { COMPLIANCE_PREFIX, complianceRoutes } from './routes.js';
@@ -80,6 +82,20 @@ export function build(platform: PlatformServices): Subgraph {
     synthesiser: platform.synthesiser,
     logger: platform.logger,
   });
+  // Vendor risk: every screen above side by side with the entity ESG score (decision 0020).
+  const vendorRisk = createVendorRiskService({
+    clock,
+    registry: store,
+    leiRegistry,
+    matcher: nameMatcher,
+    sanctions: () => shippedUboData().sanctions,
+    fatf: () => fatfLists().current,
+    esg,
+    pep,
+    ubo,
+    esgParameters: entityEsgParameters,
+    esgServiceHost: `${new URL(origin).host}${COMPLIANCE_PREFIX}/esg`,
+  });
   // Streaming sessions: paid upfront through x402 at the amount asked, ticked against the balance (decision 0019).
   const stream = createStreamService({ clock, ids, store: createStreamStore(db), x402: platform.access.x402, prices: streamPrices(), log: platform.logger });
   return {
@@ -87,7 +103,7 @@ export function build(platform: PlatformServices): Subgraph {
     typeDefs,
     schema: buildFederatedSchema(typeDefs, withOwnershipChainResolvers(createComplianceResolvers({ service, kya, esg, pep }, `${origin}/graphql`))),
     restPrefixes: [COMPLIANCE_PREFIX],
-    routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya, esg, pep, ubo, widget, aml, internalKey: config.access.internalKey, stream }),
+    routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya, esg, pep, ubo, widget, aml, internalKey: config.access.internalKey, stream, vendorRisk }),
     createContext: (request) => ({ ...createComplianceContext({ service, kya }, request), ...ownershipChainContext(ubo) }),
   };
 }

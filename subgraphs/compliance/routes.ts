@@ -21,6 +21,8 @@ import { kyaRoutes } from './kya-routes.js';
 import { streamRoutes } from './stream-routes.js';
 import type { StreamService } from './stream-service.js';
 import { uboRoutes } from './ubo-routes.js';
+import { vendorRiskRoutes } from './vendor-routes.js';
+import type { VendorRiskService } from './vendor-service.js';
 import type { UboService } from './ubo-service.js';
 import { widgetRoutes, type SanctionsWidgetDeps } from './widget-routes.js';
 import type { KyaService } from './kya-service.js';
@@ -64,6 +66,8 @@ export interface ComplianceRouteOptions {
   widget: SanctionsWidgetDeps;
   /** AML screening (internal, X-Internal-Key): /aml/screen, /aml/profile/:wallet, /aml/events/:wallet (aml-routes.ts). */
   aml: AmlService;
+  /** Vendor risk: /vendor-risk (vendor-routes.ts). */
+  vendorRisk: VendorRiskService;
   /** INTERNAL_KEY; unset closes the internal endpoints. */
   internalKey: string | undefined;
 }
@@ -85,6 +89,7 @@ export function complianceRoutes(service: ComplianceService, options: Compliance
     await app.register(uboRoutes(options.ubo));
     await app.register(widgetRoutes(options.widget));
     await app.register(amlRoutes(options.aml, { internalKey: options.internalKey }));
+    await app.register(vendorRiskRoutes(options.vendorRisk));
     const prices = createPriceList({ prefix: COMPLIANCE_PREFIX, facilitatorUrl: options.facilitatorUrl });
     await app.register(streamRoutes(options.stream, { prices }));
     const errors = { 400: complianceErrorSchema, 404: complianceErrorSchema };
