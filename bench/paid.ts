@@ -61,7 +61,7 @@ export interface AccessFigures {
 }
 
 /** `npm run keys -- create` on the rail's DATA_DIR, before the rail holds it; the key printed once. */
-async function createBenchKey(environment: Record<string, string>): Promise<string> {
+export async function createBenchKey(environment: Record<string, string>): Promise<string> {
   const args = ['--import', 'tsx', 'platform/access/keys-cli.ts', 'create', '--kind', 'api', '--label', 'bench', '--limit', String(KEY_LIMIT_PER_MINUTE)];
   const child = spawnTracked(process.execPath, args, environment);
   const lines = collectLines(child);

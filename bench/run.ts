@@ -1,11 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureColdStart, sampleResidentMemory } from './cold-start.js';
+import { benchCompliance } from './compliance.js';
 import { benchGraphQL, benchHostileRequest } from './graphql.js';
 import { CONNECTIONS, SECONDS, WARMUP_SECONDS } from './load.js';
 import { benchAccess } from './paid.js';
 import { killAllNow, pinLoadGeneratorAndServers, removeTempFolders, ROOT, startRail, startTarget, stopAll, stopServers } from './processes.js';
-import { accessSection, renderReport, REPORT_PATH, type BenchResults } from './report.js';
+import { accessSection, complianceSection, renderReport, REPORT_PATH, type BenchResults } from './report.js';
 import { benchRest, startBareFastify } from './rest.js';
 import { benchSplitLayout, SPLIT_LAYOUT_NOTE } from './split-layout.js';
 
@@ -17,8 +18,10 @@ import { benchSplitLayout, SPLIT_LAYOUT_NOTE } from './split-layout.js';
  *   3. the split layout: our gateway, stock @apollo/gateway and mercurius over the same subgraphs
  *   4. a cold `npm start` to its first answer, and the rail's memory under the loads of 1-2
  *   5. access control on the paid report route: 402, x402 payments, an API key, against bare Fastify
- * then writes docs/benchmarks.md and prints it. BENCH_ONLY=access (npm run bench:access) runs
- * section 5 alone and prints it, leaving docs/benchmarks.md as it is. Every child process is
+ *   6. compliance: SDN screening per name, VoP by API key, the vendor query, the matcher's precision and recall
+ * then writes docs/benchmarks.md and prints it. BENCH_ONLY=access (npm run bench:access) or
+ * BENCH_ONLY=compliance (npm run bench:compliance) runs section 5 or 6 alone and prints it, leaving
+ * docs/benchmarks.md as it is. Every child process is
  * killed at the end, even on failure. Figures, not assertions: CI never runs this.
  */
 
@@ -41,12 +44,12 @@ async function benchAllInOne(): Promise<Pick<BenchResults, 'rest' | 'graphql' | 
   }
 }
 
-/** BENCH_ONLY: unset for the whole run, or `access` for section 5 alone. */
-function onlySection(): 'access' | undefined {
+/** BENCH_ONLY: unset for the whole run, `access` for section 5 alone, `compliance` for section 6 alone. */
+function onlySection(): 'access' | 'compliance' | undefined {
   const only = process.env.BENCH_ONLY;
   if (only === undefined || only === '') return undefined;
-  if (only === 'access') return only;
-  throw new Error(`BENCH_ONLY may be unset or "access", not "${only}"`);
+  if (only === 'access' || only === 'compliance') return only;
+  throw new Error(`BENCH_ONLY may be unset, "access" or "compliance", not "${only}"`);
 }
 
 async function main(): Promise<void> {
@@ -58,6 +61,11 @@ async function main(): Promise<void> {
   if (only === 'access') {
     console.log('\n5. access control (alone: docs/benchmarks.md is left as it is)');
     console.log(`\n${accessSection(await benchAccess()).join('\n')}`);
+    return;
+  }
+  if (only === 'compliance') {
+    console.log('\n6. compliance (alone: docs/benchmarks.md is left as it is)');
+    console.log(`\n${complianceSection(await benchCompliance()).join('\n')}`);
     return;
   }
 
@@ -73,7 +81,10 @@ async function main(): Promise<void> {
   console.log('\n5. access control on the paid report route');
   const access = await benchAccess();
 
-  const report = renderReport({ startedAt, pinning, durationSeconds: (Date.now() - startedAt.getTime()) / 1000, coldStart, split, access, ...allInOne });
+  console.log('\n6. compliance');
+  const compliance = await benchCompliance();
+
+  const report = renderReport({ startedAt, pinning, durationSeconds: (Date.now() - startedAt.getTime()) / 1000, coldStart, split, access, compliance, ...allInOne });
   writeFileSync(join(ROOT, REPORT_PATH), report);
   console.log(`\n${report}\n(written to ${REPORT_PATH})`);
 }

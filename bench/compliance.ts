@@ -1,0 +1,211 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { labelledNamePairs, leiRecords, pepMatcherEvaluation, pepRecords, sanctionsMatcherEvaluation, sdnList } from '../subgraphs/compliance/data/index.js';
+import { buildSanctionsIndex, nameTokens, type MatcherEvaluation, type SanctionsIndex, type ScreenStatistics } from '../subgraphs/compliance/domain/index.js';
+import { bench, progress, send, type Figures, type Load } from './load.js';
+import { createBenchKey } from './paid.js';
+import { SIGNING_KEY, serverEnvironment, startRail, stopServers, tempFolder, type Server } from './processes.js';
+
+/**
+ * Section 6: compliance.
+ *   - sanctions screening in this process (one thread, pinned to the load core when pinning is on)
+ *     against the whole shipped SDN list, names and aliases, through the screening index: every
+ *     query name screened once after a warm-up on other names, then WARM_PASSES more times;
+ *   - POST /compliance/vop/verify with an API key (section 5 measured the x402 path), on a wallet
+ *     registered under an LEI of the shipped GLEIF snapshot: the exact registered name, and a near one;
+ *   - the vendor query, POST /compliance/vendor-risk, for the same entity and wallet;
+ *   - precision and recall of the name matcher on the labelled pairs, at the sanctions and PEP thresholds.
+ */
+
+/** Other names screened first, so the first screen of a query name runs JIT-compiled code: PEP records. */
+export const WARMUP_NAMES = 500;
+/** Repeat screens of the whole query set, after the first. */
+export const WARM_PASSES = 5;
+export const SCREEN_P99_TARGET_MS = 1;
+/** An active LEI of the shipped GLEIF snapshot (the one the route tests register). */
+const VENDOR_LEI = '2138001KPMR6PD83HC08';
+/** Scores 0.59 against the registered name: PROCEED_FLAGGED, with the gray-zone reasoning. */
+const NEAR_NAME = 'Shel Catalist Tech';
+const ADMIN_KEY = randomBytes(24).toString('hex');
+
+export interface Latency {
+  screens: number;
+  namesPerSecond: number;
+  /** Wall time per name, ms. */
+  p50: number;
+  p99: number;
+  max: number;
+  /** CPU time of the process per name (process.cpuUsage), ms: the wall time less the waits for a core the machine's load imposed. */
+  cpuP50: number;
+  cpuP99: number;
+  /** Share of the query tokens of the last pass whose similar tokens came from the index's cache. */
+  cachedShare: number;
+}
+
+/** Mean and largest of one statistic over the first screens. */
+export interface Spread {
+  mean: number;
+  max: number;
+}
+
+export interface ScreeningFigures {
+  entries: number;
+  indexedNames: number;
+  vocabularyTokens: number;
+  /** Parsing the shipped CSV files, then building the index, ms. */
+  loadMs: number;
+  buildMs: number;
+  /** Distinct query names: both sides of the labelled pairs, and the GLEIF legal names. */
+  queries: { pairNames: number; leiNames: number };
+  /** Queries with at least one match at the sanctions threshold. */
+  matched: number;
+  first: Latency;
+  repeated: Latency;
+  namesReached: Spread;
+  namesScored: Spread;
+  tokenComparisons: Spread;
+}
+
+export interface VopRun {
+  submittedName: string;
+  result: string;
+  figures: Figures;
+}
+
+export interface ComplianceFigures {
+  screening: ScreeningFigures;
+  vop: VopRun[];
+  vendor: { body: string; verdict: string; figures: Figures };
+  sanctions: MatcherEvaluation;
+  pep: MatcherEvaluation;
+}
+
+const percentile = (sorted: readonly number[], share: number) => sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)] ?? 0;
+
+function spread(values: readonly number[]): Spread {
+  return { mean: sum(values) / Math.max(1, values.length), max: Math.max(0, ...values) };
+}
+
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+const ascending = (values: number[]) => values.sort((a, b) => a - b);
+
+/** Screens each name `passes` times, timing each screen (wall and CPU); the statistics of the last pass. */
+function screenAll(index: SanctionsIndex, names: readonly string[], passes: number): { latency: Latency; statistics: ScreenStatistics[]; matched: number } {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  let statistics: ScreenStatistics[] = [];
+  let matched = 0;
+  const started = performance.now();
+  for (let pass = 0; pass < passes; pass++) {
+    statistics = [];
+    matched = 0;
+    for (const name of names) {
+      const cpuBefore = process.cpuUsage();
+      const before = performance.now();
+      const screen = index.screenName(name);
+      wall.push(performance.now() - before);
+      const used = process.cpuUsage(cpuBefore);
+      cpu.push((used.user + used.system) / 1000);
+      statistics.push(screen.statistics);
+      if (screen.matches.length > 0) matched++;
+    }
+  }
+  const elapsed = performance.now() - started;
+  ascending(wall);
+  ascending(cpu);
+  const queryTokens = sum(names.map((name) => nameTokens(name).length));
+  const latency: Latency = {
+    screens: wall.length,
+    namesPerSecond: (wall.length * 1000) / elapsed,
+    p50: percentile(wall, 0.5),
+    p99: percentile(wall, 0.99),
+    max: wall.at(-1) ?? 0,
+    cpuP50: percentile(cpu, 0.5),
+    cpuP99: percentile(cpu, 0.99),
+    cachedShare: sum(statistics.map((s) => s.cachedTokens)) / Math.max(1, queryTokens),
+  };
+  return { latency, statistics, matched };
+}
+
+export function benchScreening(): ScreeningFigures {
+  const loadStarted = performance.now();
+  const entries = sdnList().records;
+  const built = performance.now();
+  const index = buildSanctionsIndex(entries);
+  const buildMs = performance.now() - built;
+  const pairNames = [...new Set(labelledNamePairs().flatMap((pair) => [pair.a, pair.b]))];
+  const leiNames = [...new Set(leiRecords().records.map((record) => record.legalName))].filter((name) => !pairNames.includes(name));
+  const names = [...pairNames, ...leiNames];
+
+  screenAll(index, pepRecords().slice(0, WARMUP_NAMES).map((record) => record.name), 1);
+  const first = screenAll(index, names, 1);
+  const repeated = screenAll(index, names, WARM_PASSES);
+  const [one] = first.statistics;
+  const figures: ScreeningFigures = {
+    entries: index.size.entries,
+    indexedNames: one?.indexedNames ?? 0,
+    vocabularyTokens: one?.vocabularyTokens ?? 0,
+    loadMs: built - loadStarted,
+    buildMs,
+    queries: { pairNames: pairNames.length, leiNames: leiNames.length },
+    matched: first.matched,
+    first: first.latency,
+    repeated: repeated.latency,
+    namesReached: spread(first.statistics.map((s) => s.namesReached)),
+    namesScored: spread(first.statistics.map((s) => s.namesScored)),
+    tokenComparisons: spread(first.statistics.map((s) => s.tokenComparisons)),
+  };
+  const line = (latency: Latency) =>
+    `${latency.namesPerSecond.toFixed(0).padStart(7)} names/s   p50 ${latency.p50.toFixed(3)} ms   p99 ${latency.p99.toFixed(3)} ms (CPU ${latency.cpuP99.toFixed(3)})   max ${latency.max.toFixed(1)} ms`;
+  progress(`SDN screen, first screen of ${names.length} names`, line(first.latency));
+  progress(`SDN screen, ${WARM_PASSES} more passes`, line(repeated.latency));
+  progress('names scored per screen (mean / max)', `${figures.namesScored.mean.toFixed(1)} / ${figures.namesScored.max} of ${figures.indexedNames} indexed names`);
+  return figures;
+}
+
+/** One request that must answer one of `statuses` with JSON; the parsed body. */
+async function answer(port: number, load: Load, statuses: readonly number[] = [200]): Promise<Record<string, unknown>> {
+  const { status, text } = await send(port, load);
+  if (!statuses.includes(status)) throw new Error(`${load.method ?? 'GET'} ${load.path} answered ${status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}): Load => ({ path, method: 'POST', body: JSON.stringify(body), headers, expectStatus: 200 });
+
+async function benchServer(): Promise<Pick<ComplianceFigures, 'vop' | 'vendor'>> {
+  const lei = leiRecords().records.find((record) => record.lei === VENDOR_LEI);
+  if (!lei) throw new Error(`the shipped GLEIF snapshot has no ${VENDOR_LEI}`);
+  const dataDir = join(tempFolder('compliance-rail'), 'data');
+  const environment = { DATA_DIR: dataDir, QUOTE_SIGNING_KEY: SIGNING_KEY, NODE_ENV: 'production', ADMIN_KEY };
+  const key = await createBenchKey(serverEnvironment(environment));
+  let rail: Server | undefined;
+  try {
+    rail = await startRail('compliance rail', [], environment);
+    const walletAddress = `0x${randomBytes(20).toString('hex')}`;
+    await answer(rail.port, post('/compliance/register', { walletAddress, lei: lei.lei }, { authorization: `Bearer ${ADMIN_KEY}` }), [201]);
+    const vop: VopRun[] = [];
+    for (const submittedName of [lei.legalName, NEAR_NAME]) {
+      const load = post('/compliance/vop/verify', { walletAddress, submittedName }, { 'x-api-key': key });
+      const result = String((await answer(rail.port, load)).result);
+      vop.push({ submittedName, result, figures: await bench(`rail POST /compliance/vop/verify, X-API-Key, ${result}`, rail.port, load) });
+    }
+    const body = { name: lei.legalName, lei: lei.lei, wallet: walletAddress, ...(lei.country ? { country: lei.country } : {}) };
+    const load = post('/compliance/vendor-risk', body);
+    const vendorAnswer = await answer(rail.port, load);
+    const verdict = `${String(vendorAnswer.riskTier)}, score ${String(vendorAnswer.vendorRiskScore)}`;
+    const figures = await bench(`rail POST /compliance/vendor-risk (${verdict})`, rail.port, load);
+    return { vop, vendor: { body: JSON.stringify(body), verdict, figures } };
+  } finally {
+    await stopServers([rail]);
+  }
+}
+
+export async function benchCompliance(): Promise<ComplianceFigures> {
+  const screening = benchScreening();
+  const sanctions = sanctionsMatcherEvaluation();
+  const pep = pepMatcherEvaluation();
+  for (const [label, evaluation] of [['sanctions', sanctions], ['PEP', pep]] as const) {
+    progress(`matcher at the ${label} threshold ${evaluation.threshold}, ${evaluation.pairs} pairs`, `precision ${evaluation.precision.toFixed(3)}   recall ${evaluation.recall.toFixed(3)}`);
+  }
+  return { screening, ...(await benchServer()), sanctions, pep };
+}
