@@ -69,6 +69,17 @@ export function planSubgraphRoutes(config: Config, localSubgraphs: readonly Subg
   return routes;
 }
 
+/** The data source with each fetch counted in gateway_subgraph_fetches_total{subgraph}. */
+function countedFetches(name: string, source: GraphQLDataSource<GatewayContext>, base: BaseServices): GraphQLDataSource<GatewayContext> {
+  const fetches = base.metrics.subgraphFetches.labels(name);
+  return {
+    process(options) {
+      fetches.inc();
+      return source.process(options);
+    },
+  };
+}
+
 /** A layout the gateway cannot serve; reported at start, before anything listens. */
 export class GatewayConfigError extends Error {
   override name = 'GatewayConfigError';
@@ -84,10 +95,10 @@ export async function mountGateway(app: HttpServer, base: BaseServices, localSub
     buildService: ({ name }): GraphQLDataSource<GatewayContext> => {
       const route = routes.get(name);
       if (!route) throw new GatewayConfigError(`the supergraph names subgraph ${name}, which is not registered`);
-      if ('local' in route) return new InProcessDataSource(route.local);
+      if ('local' in route) return countedFetches(name, new InProcessDataSource(route.local), base);
       const remote = new ForwardingDataSource({ name, url: route.url, timeoutMs: base.config.gateway.subgraphTimeoutMs });
       remotes.push(remote);
-      return remote;
+      return countedFetches(name, remote, base);
     },
   });
   // After the last request has drained: the pooled subgraph connections go with the server.

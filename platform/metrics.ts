@@ -4,6 +4,8 @@ export interface Metrics {
   registry: Registry;
   httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
   graphqlOperations: Counter<'operation' | 'outcome'>;
+  /** Fetches the gateway's query plans sent to each subgraph: which subgraphs a request touched, and how often. */
+  subgraphFetches: Counter<'subgraph'>;
   /** Records a write-behind queue refused (queue full) or could not write before shutdown. */
   writeBehindDropped: Counter<'queue'>;
   /** Reports a write-behind queue's backlog as `write_behind_pending{queue}`, read when /metrics is scraped. */
@@ -37,6 +39,12 @@ export function createMetrics(): Metrics {
       name: 'graphql_operations_total',
       help: 'GraphQL operations through the gateway by operation name and outcome',
       labelNames: ['operation', 'outcome'],
+      registers: [registry],
+    }),
+    subgraphFetches: new Counter({
+      name: 'gateway_subgraph_fetches_total',
+      help: 'Subgraph fetches of the gateway query plans, by subgraph',
+      labelNames: ['subgraph'],
       registers: [registry],
     }),
     writeBehindDropped: new Counter({

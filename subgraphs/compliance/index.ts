@@ -11,6 +11,7 @@ import { createKyaService } from './kya-service.js';
 import { createKyaStore } from './kya-store.js';
 import { streamPrices } from './data/stream-prices.js';
 import { createStreamService } from './stream-service.js';
+import { withVendorResolvers } from './vendor-resolvers.js';
 import { createVendorRiskService } from './vendor-service.js';
 import { entityEsgParameters } from './data/entity-esg.js';
 import { createStreamStore } from './stream-store.js';
@@ -101,7 +102,10 @@ export function build(platform: PlatformServices): Subgraph {
   return {
     name,
     typeDefs,
-    schema: buildFederatedSchema(typeDefs, withOwnershipChainResolvers(createComplianceResolvers({ service, kya, esg, pep }, `${origin}/graphql`))),
+    schema: buildFederatedSchema(
+      typeDefs,
+      withVendorResolvers(withOwnershipChainResolvers(createComplianceResolvers({ service, kya, esg, pep }, `${origin}/graphql`)), { service, esg, pep, vendorRisk }, `${origin}/graphql`),
+    ),
     restPrefixes: [COMPLIANCE_PREFIX],
     routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya, esg, pep, ubo, widget, aml, internalKey: config.access.internalKey, stream, vendorRisk }),
     createContext: (request) => ({ ...createComplianceContext({ service, kya }, request), ...ownershipChainContext(ubo) }),

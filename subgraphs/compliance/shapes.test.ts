@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { describeShapeDisagreements } from '../../platform/shape-check.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
 import { agentDirectorySchema, agentMandateSchema, agentRecordSchema, agentRegistrationSchema, agentRevokedSchema } from './kya-responses.js';
+import { vendorRiskResultSchema } from './vendor-responses.js';
 import { deregisteredSchema, leiRecordSchema, registeredEntitySchema, regulatoryCalendarSchema, vopHistorySchema, vopResultSchema } from './responses.js';
 
 const schema: GraphQLSchema = buildFederatedSchema(loadSubgraphTypeDefs('compliance'), {});
@@ -16,11 +17,13 @@ function objectType(name: string) {
 
 describe('each compliance REST body and its GraphQL type are one shape', () => {
   // Each row: the REST body, its GraphQL type, and the disagreements that are meant (none but two).
-  it.each<[string, z.ZodType, string, readonly string[]]>([
+  it.each<[string, z.ZodType, string, readonly string[], (readonly string[])?]>([
     ['POST /vop/verify and VopResult', vopResultSchema, 'VopResult', []],
     ['GET /vop/lookup/:wallet and RegisteredEntity', registeredEntitySchema, 'RegisteredEntity', []],
     ['GET /vop/history/:wallet (a check) and VopCheck', vopHistorySchema.shape.checks.element, 'VopCheck', []],
-    ['GET /lei/:lei and LegalEntity', leiRecordSchema, 'LegalEntity', []],
+    // The graph's entity reaches further than the REST record: its ownership chain, ESG score and (vendor view) ESG composite.
+    ['GET /lei/:lei and LegalEntity', leiRecordSchema, 'LegalEntity', [], ['LegalEntity.ownershipChain', 'LegalEntity.esg', 'LegalEntity.esgScore']],
+    ['POST /vendor-risk and VendorAssessment', vendorRiskResultSchema, 'VendorAssessment', [], ['VendorAssessment.legalEntity', 'VendorAssessment.pepScreen', 'VendorAssessment.vop']],
     ['DELETE /register/:wallet and WalletDeregistration', deregisteredSchema, 'WalletDeregistration', []],
     ['GET /compliance/regulatory-calendar and RegulatoryCalendar', regulatoryCalendarSchema, 'RegulatoryCalendar', []],
     ['POST /agent/register and AgentRegistration', agentRegistrationSchema, 'AgentRegistration', []],
@@ -30,8 +33,8 @@ describe('each compliance REST body and its GraphQL type are one shape', () => {
     // REST's status is the literal REVOKED; the graph reuses the AgentStatus enum, of which REVOKED is a value.
     ['DELETE /agent/:id and AgentRevocation', agentRevokedSchema, 'AgentRevocation', ['status: enum values ["ACTIVE"] in GraphQL AgentStatus, missing from zod']],
     ['GET /agents/directory and AgentDirectory', agentDirectorySchema, 'AgentDirectory', []],
-  ])('%s', (_path, rest, typeName, meant) => {
-    expect(describeShapeDisagreements(rest, objectType(typeName))).toEqual(meant);
+  ])('%s', (_path, rest, typeName, meant, graphQLOnlyFields = []) => {
+    expect(describeShapeDisagreements(rest, objectType(typeName), { graphQLOnlyFields })).toEqual(meant);
   });
 
   it('every root Query and Mutation field is nullable', () => {

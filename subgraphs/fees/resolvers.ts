@@ -44,6 +44,13 @@ export function createFeesResolvers(service: FeesService) {
       feeVerification: (_: unknown, args: { input: Record<string, unknown> }) =>
         service.verifyFees(parseGraphQLInput(verifyFeesBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
     },
+    LegalEntity: {
+      /** Compliance gives the entity's ESG score (@requires); the fee is the quote at that score, the default 50 when it has none. */
+      paymentFee: (entity: { lei: string; esgScore?: number | null }, args: { amountUsd: number; hasFx?: boolean | null; monthlyVolumeUsd?: number | null }) =>
+        service.issueQuote(
+          parseGraphQLInput(quoteBodySchema, { amountUsd: args.amountUsd, hasFx: args.hasFx, monthlyVolumeUsd: args.monthlyVolumeUsd, esgScore: entity.esgScore }, 'FEE_ERR_INVALID_QUOTE_PARAMS'),
+        ),
+    },
     Quote: {
       /** A reference from another subgraph with a malformed id resolves to no quote, without a query. */
       __resolveReference: (reference: { quoteId: string }, context: FeesContext) =>
