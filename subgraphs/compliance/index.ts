@@ -53,6 +53,7 @@ export function build(platform: PlatformServices): Subgraph {
     matcher: nameMatcher,
     leiRegistry,
     adminKey: config.access.adminKey,
+    synthesiser: platform.synthesiser,
   });
   // {compliance_url} is <origin>/compliance: the issuer's did:web is did:web:<host>:compliance.
   const origin = publicOrigin(config.server);

@@ -5,6 +5,7 @@ import { requireAdminKey } from '../../platform/access/shared-secret.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/request-context.js';
+import type { Synthesiser } from '../../platform/synthesis.js';
 import { assessNameDiscrepancy, type GrayZoneReasoning } from './domain/gray-zone.js';
 import { verifyPayee, type PayeeNameMatcher, type PayeeVerification } from './domain/verify-payee.js';
 import type { RegisterBody, VopVerifyBody } from './inputs.js';
@@ -42,6 +43,8 @@ export interface ComplianceServiceDeps {
   matcher: ComplianceMatcher;
   leiRegistry: LeiRegistry;
   adminKey: string | undefined;
+  /** Words the gray-zone rationale (rule-based by default). */
+  synthesiser: Synthesiser;
 }
 
 export type VopAnswer = Omit<PayeeVerification, 'matchedName'> & { requestId: string; grayZoneReasoning?: GrayZoneReasoning };
@@ -108,13 +111,20 @@ export function createComplianceService(deps: ComplianceServiceDeps) {
     });
     const answer: VopAnswer = { requestId, ...verification };
     if ((verification.result === 'PROCEED_FLAGGED' || verification.result === 'PROCEED_UNVERIFIED') && matchedName !== null) {
-      answer.grayZoneReasoning = assessNameDiscrepancy(
-        { submitted: body.submittedName, registered: matchedName, submittedTokens: deps.matcher.tokens(body.submittedName), registeredTokens: deps.matcher.tokens(matchedName) },
-        verification.score ?? 0,
-        now,
-      );
+      const reasoning = await grayZoneReasoning(body.submittedName, matchedName, verification.score ?? 0, now);
+      if (reasoning) answer.grayZoneReasoning = reasoning;
     }
     return answer;
+  }
+
+  /**
+   * The advisory assessment of a gray-zone name (Document 2 §2): the domain's rules decide it, the
+   * synthesiser words its rationale; when the synthesiser fails, the field is omitted as the spec says.
+   */
+  async function grayZoneReasoning(submitted: string, registered: string, score: number, now: Date): Promise<GrayZoneReasoning | undefined> {
+    const assessed = assessNameDiscrepancy({ submitted, registered, submittedTokens: deps.matcher.tokens(submitted), registeredTokens: deps.matcher.tokens(registered) }, score, now);
+    const worded = await deps.synthesiser.synthesise({ topic: 'vop-gray-zone', facts: { submitted, registered, score, assessment: assessed.assessment, likelyCause: assessed.likelyCause }, ruleBasedText: assessed.rationale });
+    return worded ? { ...assessed, rationale: worded.text } : undefined;
   }
 
   return {
