@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { labelledNamePairs, leiRecords, pepMatcherEvaluation, pepRecords, sanctionsMatcherEvaluation, sdnList } from '../subgraphs/compliance/data/index.js';
 import { buildSanctionsIndex, nameTokens, type MatcherEvaluation, type SanctionsIndex, type ScreenStatistics } from '../subgraphs/compliance/domain/index.js';
-import { bench, progress, send, type Figures, type Load } from './load.js';
+import { bench, graphQLProblem, progress, send, type Figures, type Load } from './load.js';
 import { createBenchKey } from './paid.js';
 import { SIGNING_KEY, serverEnvironment, startRail, stopServers, tempFolder, type Server } from './processes.js';
 
@@ -13,7 +13,8 @@ import { SIGNING_KEY, serverEnvironment, startRail, stopServers, tempFolder, typ
  *     query name screened once after a warm-up on other names, then WARM_PASSES more times;
  *   - POST /compliance/vop/verify with an API key (section 5 measured the x402 path), on a wallet
  *     registered under an LEI of the shipped GLEIF snapshot: the exact registered name, and a near one;
- *   - the vendor query, POST /compliance/vendor-risk, for the same entity and wallet;
+ *   - the vendor query for the same entity and wallet: POST /compliance/vendor-risk, and the
+ *     vendorAssessment query through /graphql (compliance and fees in one request);
  *   - precision and recall of the name matcher on the labelled pairs, at the sanctions and PEP thresholds.
  */
 
@@ -72,10 +73,20 @@ export interface VopRun {
   figures: Figures;
 }
 
+/** One form of the vendor query: measured, or why it could not be. */
+export interface VendorRun {
+  request: string;
+  verdict?: string;
+  figures?: Figures;
+  problem?: string;
+}
+
 export interface ComplianceFigures {
   screening: ScreeningFigures;
   vop: VopRun[];
-  vendor: { body: string; verdict: string; figures: Figures };
+  /** The vendor query's REST body. */
+  vendorBody: string;
+  vendor: VendorRun[];
   sanctions: MatcherEvaluation;
   pep: MatcherEvaluation;
 }
@@ -172,7 +183,36 @@ async function answer(port: number, load: Load, statuses: readonly number[] = [2
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}): Load => ({ path, method: 'POST', body: JSON.stringify(body), headers, expectStatus: 200 });
 
-async function benchServer(): Promise<Pick<ComplianceFigures, 'vop' | 'vendor'>> {
+/** The payment whose fee the vendor query asks fees for. */
+export const FEE_AMOUNT_USD = 10_000;
+
+/** The vendor view in one gateway request: score, PEP, VoP (by the API key), the entity's ownership chain, ESG and the fees subgraph's fee. */
+const VENDOR_QUERY = `query Vendor($name: String!, $lei: String, $wallet: String, $country: String) {
+  vendorAssessment(name: $name, lei: $lei, wallet: $wallet, country: $country) {
+    vendorRiskScore riskTier compliance { verdict signals } pepScreen { riskLevel eddRequired } vop { result score }
+    legalEntity { lei esgScore ownershipChain { result chain { lei role } } paymentFee(amountUsd: ${FEE_AMOUNT_USD}) { fees { total { bps usd } } } }
+  }
+}`;
+
+/** POST /compliance/vendor-risk, then the vendorAssessment query through /graphql (a problem instead of figures when the graph cannot answer it). */
+async function benchVendor(rail: Server, body: { name: string; lei: string; wallet: string; country?: string }, key: string): Promise<VendorRun[]> {
+  const rest = post('/compliance/vendor-risk', body);
+  const restAnswer = await answer(rail.port, rest);
+  const restVerdict = `${String(restAnswer.riskTier)}, score ${String(restAnswer.vendorRiskScore)}`;
+  const runs: VendorRun[] = [{ request: 'POST /compliance/vendor-risk', verdict: restVerdict, figures: await bench(`rail POST /compliance/vendor-risk (${restVerdict})`, rail.port, rest) }];
+  const graphQL = post('/graphql', { query: VENDOR_QUERY, variables: body }, { 'x-api-key': key });
+  const request = 'POST /graphql vendorAssessment, X-API-Key (for its VoP)';
+  const problem = await graphQLProblem(rail.port, graphQL);
+  if (problem) {
+    progress(request, `cannot serve: ${problem.slice(0, 120)}`);
+    return [...runs, { request, problem }];
+  }
+  const data = (JSON.parse((await send(rail.port, graphQL)).text) as { data: { vendorAssessment: { riskTier: string; vendorRiskScore: number; vop: { result: string } | null } } }).data.vendorAssessment;
+  const verdict = `${data.riskTier}, score ${data.vendorRiskScore}, VoP ${data.vop?.result ?? 'none'}`;
+  return [...runs, { request, verdict, figures: await bench(`rail ${request} (${verdict})`, rail.port, graphQL) }];
+}
+
+async function benchServer(): Promise<Pick<ComplianceFigures, 'vop' | 'vendorBody' | 'vendor'>> {
   const lei = leiRecords().records.find((record) => record.lei === VENDOR_LEI);
   if (!lei) throw new Error(`the shipped GLEIF snapshot has no ${VENDOR_LEI}`);
   const dataDir = join(tempFolder('compliance-rail'), 'data');
@@ -190,11 +230,7 @@ async function benchServer(): Promise<Pick<ComplianceFigures, 'vop' | 'vendor'>>
       vop.push({ submittedName, result, figures: await bench(`rail POST /compliance/vop/verify, X-API-Key, ${result}`, rail.port, load) });
     }
     const body = { name: lei.legalName, lei: lei.lei, wallet: walletAddress, ...(lei.country ? { country: lei.country } : {}) };
-    const load = post('/compliance/vendor-risk', body);
-    const vendorAnswer = await answer(rail.port, load);
-    const verdict = `${String(vendorAnswer.riskTier)}, score ${String(vendorAnswer.vendorRiskScore)}`;
-    const figures = await bench(`rail POST /compliance/vendor-risk (${verdict})`, rail.port, load);
-    return { vop, vendor: { body: JSON.stringify(body), verdict, figures } };
+    return { vop, vendorBody: JSON.stringify(body), vendor: await benchVendor(rail, body, key) };
   } finally {
     await stopServers([rail]);
   }

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpus, release, totalmem, type } from 'node:os';
 import { COLD_START_TARGET_MS, type ColdStart, type MemoryFigures } from './cold-start.js';
-import { SCREEN_P99_TARGET_MS, WARM_PASSES, WARMUP_NAMES, type ComplianceFigures, type Latency } from './compliance.js';
+import { FEE_AMOUNT_USD, SCREEN_P99_TARGET_MS, WARM_PASSES, WARMUP_NAMES, type ComplianceFigures, type Latency } from './compliance.js';
 import type { HostileFigures } from './graphql.js';
 import { CONNECTIONS, SECONDS, WARMUP_SECONDS, type Comparison, type Figures } from './load.js';
 import { CLIMATE_PATH, MAX_PAYMENTS, type AccessFigures, type PaidRun } from './paid.js';
@@ -231,7 +231,7 @@ export function complianceSection(figures: ComplianceFigures, tally = new Tally(
   ];
   const server = [
     'VoP and the vendor query against one all-in-one rail (embedded chain and PGlite, NODE_ENV=production), with a wallet registered by the admin under an active LEI of the GLEIF snapshot and an API key created with `npm run keys -- create` before the rail started (section 5 measured the x402 path). Every VoP answer records the check in the database. An error is a socket error or an answer other than 200.',
-    `The vendor query is POST /compliance/vendor-risk with \`${figures.vendor.body}\` (SDN names and addresses, PEP, FATF, the ownership chain, VoP of the wallet, the entity ESG score).`,
+    `The vendor query, for \`${figures.vendorBody}\`: POST /compliance/vendor-risk with that body (SDN names and addresses, PEP, FATF, the ownership chain, VoP of the wallet, the entity ESG score), and the \`vendorAssessment\` query through /graphql with those variables, asking for the score, the PEP screen, the VoP (paid by the API key, so recorded too), and the legal entity's ownership chain, ESG score and the fee of a ${count(FEE_AMOUNT_USD)} USD payment to it (fees' \`paymentFee\`: one request planned over compliance and fees).`,
   ];
   return section('6. Compliance: sanctions screening, VoP, the vendor query, the matcher', intro, [
     ...table(['screens', 'names', 'query tokens from the cache', 'names/s', 'p50 ms', 'p99 ms', 'max ms', 'CPU p50 ms', 'CPU p99 ms', `target p99 < ${SCREEN_P99_TARGET_MS} ms (wall)`], [
@@ -251,7 +251,7 @@ export function complianceSection(figures: ComplianceFigures, tally = new Tally(
     '',
     ...table(['request', 'req/s', 'p50 ms', 'p99 ms', 'errors'], [
       ...figures.vop.map((run) => served(`POST /compliance/vop/verify, X-API-Key, submittedName "${run.submittedName}": ${run.result}`, run.figures)),
-      served(`POST /compliance/vendor-risk: ${figures.vendor.verdict}`, figures.vendor.figures),
+      ...figures.vendor.map((run) => (run.figures ? served(`${run.request}: ${run.verdict ?? ''}`, run.figures) : [run.request, `cannot serve: ${run.problem ?? 'unknown'}`, '', '', ''])),
     ]),
     '',
     'Precision and recall of the name matcher (nameSimilarity) on the labelled pairs, a pair predicted a match at or above the threshold.',
