@@ -507,3 +507,41 @@ export const fatfJurisdictions = pgTable(
   },
   (table) => [primaryKey({ columns: [table.statementDate, table.list, table.code] })],
 );
+
+// ---------------------------------------------------------------------------------------------
+// payments: callback outbox (spec §6; docs/webhooks.md)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The transactional outbox of payment callbacks: a row is written in the same transaction as the
+ * payment's final result, so a committed result always has its callback, and a worker delivers it
+ * later (subgraphs/payments/callback-worker.ts). `body` is the exact JSON text sent, so the
+ * signature always covers the same bytes. A worker takes a due row with FOR UPDATE SKIP LOCKED and
+ * a lease (claimedBy, claimedUntil) and records the attempt only while it still holds the lease.
+ * One callback per payment (its single final result): railPaymentId is unique.
+ */
+export const paymentCallbacks = pgTable(
+  'payment_callbacks',
+  {
+    id: text('id').primaryKey(),
+    railPaymentId: text('rail_payment_id').notNull().unique('payment_callbacks_rail_payment_id'),
+    url: text('url').notNull(),
+    body: text('body').notNull(),
+    /** Attempts made so far (0 before the first). */
+    attempt: integer('attempt').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull(),
+    state: text('state').$type<'PENDING' | 'DELIVERED' | 'FAILED'>().notNull().default('PENDING'),
+    /** HTTP status of the last answer, null when none came (network error, timeout, refused target). */
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    claimedBy: text('claimed_by'),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    index('payment_callbacks_due').on(table.nextAttemptAt).where(sql`${table.state} = 'PENDING'`),
+    check('payment_callbacks_attempt_range', sql`${table.attempt} >= 0 and ${table.attempt} <= 4`),
+    check('payment_callbacks_state', sql`${table.state} in ('PENDING', 'DELIVERED', 'FAILED')`),
+  ],
+);
