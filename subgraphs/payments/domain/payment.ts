@@ -1,0 +1,48 @@
+/**
+ * The shared types of a payment (spec §2): the native request and the PaymentResult. Field names
+ * are the spec's; amounts are decimal strings, times epoch seconds.
+ */
+
+export type PaymentStatus = 'SETTLED' | 'PENDING' | 'BLOCKED' | 'FAILED';
+
+/** Payment (native request), spec §2. */
+export interface NativePayment {
+  /** The caller's reference; the idempotency key. */
+  tmsReference: string;
+  /** Decimal amount as text. */
+  amount: string;
+  /** Currency code. */
+  currency: string;
+  /** Asset symbol (USDC). */
+  settlementAsset: string;
+  creditor: { name: string; lei: string; walletAddress: string; accountRef: string };
+  debtor: { name: string; lei: string; walletAddress: string };
+  remittanceInfo: string;
+  /** `YYYY-MM-DD`. */
+  requestedExecutionDate: string;
+  /** Where the PaymentResult is POSTed on settlement or failure (spec §6). */
+  callbackUrl?: string;
+}
+
+/** PaymentResult (native response), spec §2; also the body of the payment callback (spec §6). */
+export interface PaymentResult {
+  railPaymentId: string;
+  tmsReference: string;
+  status: PaymentStatus;
+  /** Epoch seconds. */
+  submittedAt: number;
+  /** Epoch seconds. */
+  settledAt: number;
+  settlement: {
+    txHash: string;
+    amount: string;
+    currency: string;
+    asset: string;
+    /** e.g. `base-mainnet`. */
+    network: string;
+    exchangeRate: string;
+    fee: string;
+  };
+  vop: { requestId: string; result: string; proceedSafe: boolean; score: number; resolvedBy: string; message: string };
+  compliance: { fatfR16Compliant: boolean; micaCompliant: boolean; geniusCompliant: boolean; regulatoryNote: string };
+}
