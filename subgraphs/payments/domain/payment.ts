@@ -15,13 +15,19 @@ export interface NativePayment {
   currency: string;
   /** Asset symbol (USDC). */
   settlementAsset: string;
-  creditor: { name: string; lei: string; walletAddress: string; accountRef: string };
-  debtor: { name: string; lei: string; walletAddress: string };
-  remittanceInfo: string;
+  /**
+   * The spec does not show which fields are required (§4); decision 0022: the LEIs, accountRef,
+   * remittanceInfo and requestedExecutionDate are optional (a pain.001 may carry none of them).
+   */
+  creditor: { name: string; lei?: string; walletAddress: string; accountRef?: string };
+  debtor: { name: string; lei?: string; walletAddress: string };
+  remittanceInfo?: string;
   /** `YYYY-MM-DD`. */
-  requestedExecutionDate: string;
+  requestedExecutionDate?: string;
   /** Where the PaymentResult is POSTed on settlement or failure (spec §6). */
   callbackUrl?: string;
+  /** A fee quote (`srq-…`, decision 0001) whose quoted fee the payment is charged (issue 10 item 9). */
+  quoteId?: string;
 }
 
 /** PaymentResult (native response), spec §2; also the body of the payment callback (spec §6). */
