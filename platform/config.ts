@@ -1,5 +1,6 @@
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
+import { isP256Point, publicP256JwkShape, type PublicP256Jwk } from './credentials.js';
 
 /**
  * The only place that reads the environment, and the only place a variable is declared: its name,
@@ -43,6 +44,48 @@ const subgraphUrlList = z
       urls[name] = url;
     }
     return urls;
+  });
+
+/**
+ * AP2_TRUSTED_ISSUERS: a JSON object mapping an issuer id (the `iss` of an AP2 mandate) to its
+ * P-256 public key as a JWK (RFC 7517); only ES256 issuers, keys on the curve, no private member.
+ * Parsed into a Map so that an issuer named `__proto__` or `constructor` is data, not a prototype.
+ */
+const MAX_TRUSTED_ISSUERS = 100;
+const trustedIssuerJwk = z
+  .strictObject({ ...publicP256JwkShape, alg: z.literal('ES256').optional(), use: z.literal('sig').optional(), kid: z.string().max(128).optional() })
+  .refine(isP256Point, 'must be a point of the P-256 curve')
+  .transform(({ kty, crv, x, y }): PublicP256Jwk => ({ kty, crv, x, y }));
+const trustedIssuerMap = z
+  .string()
+  .optional()
+  .transform((raw, context): ReadonlyMap<string, PublicP256Jwk> => {
+    const issuers = new Map<string, PublicP256Jwk>();
+    if (raw === undefined) return issuers;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      context.addIssue({ code: 'custom', message: 'must be a JSON object {"<issuer>": <public JWK>, ...}' });
+      return z.NEVER;
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      context.addIssue({ code: 'custom', message: 'must be a JSON object {"<issuer>": <public JWK>, ...}' });
+      return z.NEVER;
+    }
+    const entries = Object.entries(parsed);
+    if (entries.length > MAX_TRUSTED_ISSUERS) context.addIssue({ code: 'custom', message: `must name at most ${MAX_TRUSTED_ISSUERS} issuers` });
+    for (const [issuer, jwk] of entries) {
+      const name = JSON.stringify(issuer.slice(0, 80));
+      if (issuer.length === 0 || issuer.length > 512 || /[\u0000-\u001f\u007f]/.test(issuer)) {
+        context.addIssue({ code: 'custom', message: `issuer ${name} must be 1 to 512 characters without control characters` });
+        continue;
+      }
+      const key = trustedIssuerJwk.safeParse(jwk);
+      if (key.success) issuers.set(issuer, key.data);
+      else context.addIssue({ code: 'custom', message: `issuer ${name}: ${key.error.issues.map((issue) => `${issue.path.join('.') || 'key'} ${issue.message}`).join(', ')}` });
+    }
+    return issuers;
   });
 
 export const configVariables = {
@@ -118,6 +161,14 @@ export const configVariables = {
     payTo: variable('PAY_TO', evmAddress.optional(), 'address paid by x402 payments on RPC_URL; the embedded rail uses its first development account', 'unset'),
     internalKey: variable('INTERNAL_KEY', z.string().min(32, 'must hold at least 32 characters').optional(), 'the X-Internal-Key of internal endpoints (AML); unset closes them', 'unset'),
     adminKey: variable('ADMIN_KEY', z.string().min(32, 'must hold at least 32 characters').optional(), 'the compliance oracle signing key, presented as Authorization: Bearer for registry administration; unset closes it', 'unset'),
+  },
+  agent: {
+    ap2TrustedIssuers: variable(
+      'AP2_TRUSTED_ISSUERS',
+      trustedIssuerMap,
+      'JSON object mapping each trusted AP2 mandate issuer (`iss`) to its ES256 public key as a P-256 JWK, e.g. `{"https://wallet.example":{"kty":"EC","crv":"P-256","x":"...","y":"..."}}`; POST /agent/settle accepts body.mandate only from these issuers (decision 0022)',
+      'unset (no issuer trusted: every body.mandate is refused)',
+    ),
   },
   forecast: {
     live: variable('FORECAST_LIVE', booleanText.default(false), 'fetch live climate data (Open-Meteo, NASA EONET, GDACS, US Drought Monitor, FRED)'),

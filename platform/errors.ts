@@ -54,6 +54,14 @@ export const errorCatalog = {
     status: 500,
     message: 'The payment settled but the streaming session could not be recorded; the failure was logged with the transaction for the operator. Do not pay again.',
   },
+  PAY_ERR_MANDATE_INVALID: {
+    status: 400,
+    message: 'The AP2 payment mandate (body.mandate) failed verification or does not match the settlement: see reason. It must be an ES256 SD-JWT of type mandate.payment.1 or mandate.payment.open.1 from a trusted issuer, unexpired, with payee and payment_amount equal to the settlement and terms that agree with its quote.',
+  },
+  PAY_ERR_AGENT_REFUSED: {
+    status: 403,
+    message: 'The agent (X-Agent-Id) may not settle: it is revoked, unknown, or its live verification did not hold. See reason.',
+  },
   FCT_ERR_INVALID_SYMBOL: { status: 400, message: 'The commodity symbol is malformed.' },
   FCT_ERR_UNSUPPORTED_SYMBOL: { status: 404, message: 'The commodity symbol is not supported.' },
   FCT_ERR_INVALID_BODY: { status: 400, message: 'The request body is malformed.' },
