@@ -130,6 +130,12 @@ export const configVariables = {
       'private P-256 JWK (JSON: kty, crv, x, y, d) signing the agents\' verifiable credentials (ES256), published in the issuer\'s did:web document; give every replica the same',
       'generated in `DATA_DIR`',
     ),
+    webhookSigningKey: variable(
+      'WEBHOOK_SIGNING_KEY',
+      z.string().min(32, 'must hold at least 32 characters').optional(),
+      'HMAC key of the payment callbacks\' X-Rail-Signature (at least 32 characters), issued by the operator to receivers (docs/webhooks.md); give every replica the same',
+      'generated in `DATA_DIR` (`webhook-signing.key`)',
+    ),
   },
   gateway: {
     subgraphUrls: variable('SUBGRAPH_URLS', subgraphUrlList, '`name=url,...`: the gateway reaches these subgraphs over HTTP; with a gateway alone every subgraph must be named', 'unset (in-process)'),
@@ -169,6 +175,9 @@ export const configVariables = {
       'JSON object mapping each trusted AP2 mandate issuer (`iss`) to its ES256 public key as a P-256 JWK, e.g. `{"https://wallet.example":{"kty":"EC","crv":"P-256","x":"...","y":"..."}}`; POST /agent/settle accepts body.mandate only from these issuers (decision 0022)',
       'unset (no issuer trusted: every body.mandate is refused)',
     ),
+  },
+  callbacks: {
+    timeoutMs: variable('CALLBACK_TIMEOUT_MS', milliseconds(10_000), 'longest a payment callback attempt may wait for the receiver\'s answer before it is cut and retried'),
   },
   forecast: {
     live: variable('FORECAST_LIVE', booleanText.default(false), 'fetch live climate data (Open-Meteo, NASA EONET, GDACS, US Drought Monitor, FRED)'),

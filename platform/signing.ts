@@ -31,6 +31,14 @@ export class SigningKeyError extends Error {
 /** Shortest key accepted, in bytes: an HMAC-SHA256 key shorter than its output weakens it. */
 export const MIN_SIGNING_KEY_BYTES = 32;
 
+/** How a generated key is named in errors: what it is, and the variable that sets it instead. */
+export interface SigningKeyNames {
+  label: string;
+  variable: string;
+}
+
+const QUOTE_KEY_NAMES: SigningKeyNames = { label: 'quote signing key', variable: 'QUOTE_SIGNING_KEY' };
+
 /**
  * The embedded mode needs a stable key without set-up: one is generated on first start and kept
  * in the data folder (mode 0600), so quote ids stay verifiable across restarts.
@@ -38,9 +46,9 @@ export const MIN_SIGNING_KEY_BYTES = 32;
  *    disk leaves either no key or a whole one, never an empty file.
  * 2. A key file shorter than 32 bytes is refused at start (an empty key makes every id forgeable).
  */
-export function loadOrCreateSigningKey(dataDir: string, fileName = 'quote-signing.key'): string {
+export function loadOrCreateSigningKey(dataDir: string, fileName = 'quote-signing.key', names: SigningKeyNames = QUOTE_KEY_NAMES): string {
   const path = join(dataDir, fileName);
-  if (existsSync(path)) return checkedKey(readFileSync(path, 'utf8').trim(), path);
+  if (existsSync(path)) return checkedKey(readFileSync(path, 'utf8').trim(), path, names);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32).toString('hex');
   const temporary = `${path}.${process.pid}.tmp`;
@@ -55,16 +63,16 @@ export function loadOrCreateSigningKey(dataDir: string, fileName = 'quote-signin
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true, recursive: true });
-    throw new SigningKeyError(`could not write the quote signing key to ${path}`, { cause: error });
+    throw new SigningKeyError(`could not write the ${names.label} to ${path}`, { cause: error });
   }
   return key;
 }
 
-function checkedKey(key: string, path: string): string {
+function checkedKey(key: string, path: string, names: SigningKeyNames): string {
   if (Buffer.byteLength(key, 'utf8') < MIN_SIGNING_KEY_BYTES) {
     throw new SigningKeyError(
-      `The quote signing key in ${path} holds ${Buffer.byteLength(key, 'utf8')} bytes; at least ${MIN_SIGNING_KEY_BYTES} are required. ` +
-        'Remove the file to have a new key generated (quotes issued under the old key will no longer verify), or set QUOTE_SIGNING_KEY.',
+      `The ${names.label} in ${path} holds ${Buffer.byteLength(key, 'utf8')} bytes; at least ${MIN_SIGNING_KEY_BYTES} are required. ` +
+        `Remove the file to have a new key generated (what was signed under the old key will no longer verify), or set ${names.variable}.`,
     );
   }
   return key;
