@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpus, release, totalmem, type } from 'node:os';
+import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { COLD_START_TARGET_MS, type ColdStart, type MemoryFigures } from './cold-start.js';
 import { FEE_AMOUNT_USD, SCREEN_P99_TARGET_MS, WARM_PASSES, WARMUP_NAMES, type ComplianceFigures, type Latency } from './compliance.js';
 import type { HostileFigures } from './graphql.js';
@@ -18,6 +18,8 @@ const SPLIT_P99_TARGET_MS = 100;
 export interface BenchResults {
   startedAt: Date;
   pinning: string;
+  /** The 1-minute load average when the run started (os.loadavg). */
+  loadAtStart: number;
   durationSeconds: number;
   rest: Comparison[];
   graphql: Comparison[];
@@ -44,13 +46,14 @@ export function describeCommit(): string {
   return `${commit}${dirty ? '+dirty' : ''}`;
 }
 
-function describeMachine(pinning: string): string[] {
+function describeMachine(pinning: string, loadAtStart: number): string[] {
   const processors = cpus();
   return [
     `- CPU: ${processors[0]?.model.trim() ?? 'unknown'} × ${processors.length}`,
     `- Memory: ${(totalmem() / 1024 ** 3).toFixed(1)} GB`,
     `- Node: ${process.version}; OS: ${type()} ${release()}`,
     `- Pinning: ${pinning}`,
+    `- Load: 1-minute load average ${loadAtStart.toFixed(1)} at the start of the run, ${loadavg()[0]!.toFixed(1)} at its end, on ${processors.length} cores (the bench's own processes included)`,
   ];
 }
 
@@ -277,7 +280,7 @@ export function renderReport(results: BenchResults): string {
     '',
     `- Date: ${results.startedAt.toISOString()}`,
     `- Commit: ${describeCommit()}`,
-    ...describeMachine(results.pinning),
+    ...describeMachine(results.pinning, results.loadAtStart),
     `- Method: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per figure after a ${WARMUP_SECONDS} s warm-up of the same load, loopback 127.0.0.1; every server a process of its own, measured one at a time; the run took ${Math.round(results.durationSeconds)} s`,
     '- Servers: the all-in-one rail is `gateway/main.ts` with NODE_ENV=production and LOG_LEVEL=warn, like the baselines (bench/targets.ts) in production mode',
     `- Targets met: ${tally.met} of ${tally.total}`,

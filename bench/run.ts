@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { measureColdStart, sampleResidentMemory } from './cold-start.js';
 import { benchCompliance } from './compliance.js';
@@ -56,7 +57,8 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   const only = onlySection();
   const pinning = pinLoadGeneratorAndServers();
-  console.log(`autocannon, ${CONNECTIONS} connections, ${SECONDS} s per figure after ${WARMUP_SECONDS} s warm-up, loopback; pinning: ${pinning}`);
+  const loadAtStart = loadavg()[0]!;
+  console.log(`autocannon, ${CONNECTIONS} connections, ${SECONDS} s per figure after ${WARMUP_SECONDS} s warm-up, loopback; pinning: ${pinning}; 1-minute load average ${loadAtStart.toFixed(1)}`);
 
   if (only === 'access') {
     console.log('\n5. access control (alone: docs/benchmarks.md is left as it is)');
@@ -84,7 +86,7 @@ async function main(): Promise<void> {
   console.log('\n6. compliance');
   const compliance = await benchCompliance();
 
-  const report = renderReport({ startedAt, pinning, durationSeconds: (Date.now() - startedAt.getTime()) / 1000, coldStart, split, access, compliance, ...allInOne });
+  const report = renderReport({ startedAt, pinning, loadAtStart, durationSeconds: (Date.now() - startedAt.getTime()) / 1000, coldStart, split, access, compliance, ...allInOne });
   writeFileSync(join(ROOT, REPORT_PATH), report);
   console.log(`\n${report}\n(written to ${REPORT_PATH})`);
 }
