@@ -105,6 +105,7 @@ function createAccess(services: Omit<PlatformServices, 'access'>, rateLimits: Ra
   const { database, clock, ids, chain, config, logger } = services;
   return {
     keys: createApiKeys({ db: database.db, clock, ids, rateLimits }),
+    internalKey: config.access.internalKey,
     x402: createX402({ chain, db: database.db, clock, logger, facilitatorUrl: config.access.facilitatorUrl, facilitatorTimeoutMs: config.chain.timeoutMs * 3 }),
   };
 }

@@ -2,6 +2,7 @@ import type { PaymentRequirements } from 'x402/types';
 import { AppError } from '../errors.js';
 import type { RequestContext } from '../request-context.js';
 import { presentedKey, type ApiKeys, type RateLimitState } from './api-keys.js';
+import { sameSecret } from './shared-secret.js';
 import { paymentRequiredBody, type AuthorizedPayment, type PaymentRefusal, type Price, type X402 } from './x402.js';
 
 /** What a paid route or field sells: its price, and what the payer is told in the 402 besides the requirements. */
@@ -11,13 +12,15 @@ export interface Offer {
   preview?: (requirements: PaymentRequirements) => Record<string, unknown>;
 }
 
-/** platform/access as a subgraph uses it: API keys and x402 payments. */
+/** platform/access as a subgraph uses it: API keys, x402 payments, and the internal key of calls between subgraphs. */
 export interface Access {
   keys: ApiKeys;
   x402: X402;
+  /** INTERNAL_KEY: a subgraph calling another's paid capability (payments' VoP) is not charged (DESIGN §3). */
+  internalKey?: string | undefined;
 }
 
-export type Admission = { ok: true; via: 'key' } | { ok: true; via: 'payment'; payment: AuthorizedPayment };
+export type Admission = { ok: true; via: 'key' | 'internal' } | { ok: true; via: 'payment'; payment: AuthorizedPayment };
 
 /**
  * Why a request was not admitted, as the error its service renders: 401, 429, or 402 whose
@@ -47,12 +50,19 @@ function setHeaders(request: RequestContext, headers: Record<string, string>): v
 }
 
 /**
- * Admits a request to a paid resource (decision 0012): with an X-API-Key, the key must be active
+ * Admits a request to a paid resource (decision 0012): with X-Internal-Key, a call between
+ * subgraphs, free when the key is right; with an X-API-Key, the key must be active
  * and within its per-minute limit (X-RateLimit-* on every answer); without one, an x402 payment
  * must verify and be claimed. The payment is only authorized here: the caller settles it once the
  * paid work succeeded, or releases it.
  */
 export async function admit(access: Access, request: RequestContext, offer: Offer, resource: string): Promise<Admission | Refusal> {
+  // Bundled into the integration fee (Document 2 §8): a subgraph's own call with the internal key is admitted free; a wrong one is refused.
+  if (request.headers['x-internal-key'] !== undefined) {
+    return sameSecret(request.headers['x-internal-key'], access.internalKey)
+      ? { ok: true, via: 'internal' }
+      : { ok: false, error: new AppError('GEN_ERR_UNAUTHORIZED', { message: 'The X-Internal-Key is not valid.' }) };
+  }
   const key = presentedKey(request.headers, 'api');
   if (key !== undefined) {
     const record = await access.keys.authenticate('api', key);

@@ -19,11 +19,12 @@ import { resourceOf } from './paid-route.js';
 import { createX402 } from './x402.js';
 
 const PRICE = { amount: 2_000_000n, description: 'A test report' };
+const INTERNAL_KEY = 'internal-key-for-calls-between-subgraphs-0123';
 const clock = { now: () => new Date(TEST_NOW) };
 
 /** The platform's HTTP server (request context included) with one route priced at PRICE, as every paid route runs. */
 function paidServer(chain: RailChain, db: Database, work: () => Promise<unknown> = async () => ({ delivered: true }), handlerTimeoutMs?: number): HttpServer {
-  const access = { keys: createApiKeys({ db, clock, ids: sequentialIds() }), x402: createX402({ chain, db, clock }) };
+  const access = { keys: createApiKeys({ db, clock, ids: sequentialIds() }), x402: createX402({ chain, db, clock }), internalKey: INTERNAL_KEY };
   const app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), ...(handlerTimeoutMs ? { handlerTimeoutMs } : {}) });
   app.get('/paid', async (request) => paidWork(access, request.requestContext, { price: PRICE }, resourceOf(request), work));
   return app;
@@ -250,6 +251,15 @@ describe('x402 on the embedded rail', () => {
     } finally {
       await slow.close();
     }
+  });
+
+  it('admits a call between subgraphs with the internal key free of charge, and refuses a wrong internal key with 401', async () => {
+    const internal = await app.inject({ method: 'GET', url: '/paid', headers: { 'x-internal-key': INTERNAL_KEY } });
+    expect(internal.statusCode).toBe(200);
+    expect(internal.json()).toEqual({ delivered: true });
+    expect(internal.headers['x-payment-response']).toBeUndefined();
+    const wrong = await app.inject({ method: 'GET', url: '/paid', headers: { 'x-internal-key': `${INTERNAL_KEY}x`, 'x-payment': await signed(1) } });
+    expect(wrong.statusCode).toBe(401);
   });
 
   it('refuses an unfunded payer and a malformed header with 402 and a reason', async () => {
