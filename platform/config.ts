@@ -172,7 +172,7 @@ export const configVariables = {
     ap2TrustedIssuers: variable(
       'AP2_TRUSTED_ISSUERS',
       trustedIssuerMap,
-      'JSON object mapping each trusted AP2 mandate issuer (`iss`) to its ES256 public key as a P-256 JWK, e.g. `{"https://wallet.example":{"kty":"EC","crv":"P-256","x":"...","y":"..."}}`; POST /agent/settle accepts body.mandate only from these issuers (decision 0022)',
+      'JSON object mapping each trusted AP2 mandate issuer (`iss`) to its ES256 public key as a P-256 JWK, e.g. `{"https://wallet.example":{"kty":"EC","crv":"P-256","x":"...","y":"..."}}`; POST /agent/settle accepts body.mandate only from these issuers (decision 0023)',
       'unset (no issuer trusted: every body.mandate is refused)',
     ),
   },

@@ -4,7 +4,7 @@ import { Big } from 'big.js';
 // or non-matching mandate is a 400). Pure rules over values already decoded and signature-checked
 // by ../ap2-verifier.ts; `now` is passed in. Field names are AP2's own (google-agentic-commerce/AP2,
 // code/sdk/schemas/ap2/payment_mandate.json, open_payment_mandate.json, types/amount.json,
-// types/merchant.json; docs/ap2/payment_mandate.md); docs/decisions/0022-settlement-agent-mandates.md.
+// types/merchant.json; docs/ap2/payment_mandate.md); docs/decisions/0023-settlement-agent-mandates.md.
 
 /** AP2 `vct` values the agent accepts: closed and open Payment Mandates, version 1 (exact match, AP2 "Mandate Versioning"). */
 export const AP2_MANDATE_TYPES = ['mandate.payment.1', 'mandate.payment.open.1'] as const;
