@@ -1,3 +1,4 @@
+import { SUBGRAPH_NAMES } from '../gateway/subgraphs.js';
 import { bench, graphQLProblem, progress, type Figures } from './load.js';
 import { startRail, startTarget, stopServers, type Server } from './processes.js';
 import { FEE_QUOTE, graphQLLoad, HEAT_CHECK, type GraphQLWorkload } from './workloads.js';
@@ -33,7 +34,8 @@ export interface SplitQuery {
 
 const WORKLOADS = [HEAT_CHECK, FEE_QUOTE];
 /** The subgraphs of gateway/subgraphs.ts, named here so the bench process does not load them. */
-const SUBGRAPHS = ['fees', 'forecast', 'intelligence'];
+// Every registered subgraph: the gateways load the whole supergraph and must reach each one.
+const SUBGRAPHS: readonly string[] = SUBGRAPH_NAMES;
 const MERCURIUS = `mercurius (${SUBGRAPHS.join('+')})`;
 
 function oneLine(error: unknown): string {
