@@ -285,7 +285,7 @@ describe('the native payment body', () => {
 });
 
 describe('the batch body', () => {
-  const payments = (n: number) => Array.from({ length: n }, (_, k) => ({ ...nativePaymentBody(), tmsReference: `TMS-BATCH-${k}` }));
+  const payments = (n: number): Array<Record<string, unknown>> => Array.from({ length: n }, (_, k) => ({ ...nativePaymentBody(), tmsReference: `TMS-BATCH-${k}` }));
 
   it('reads 50 payments in order', () => {
     const read = readBatch({ payments: payments(50) });
