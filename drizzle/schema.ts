@@ -509,6 +509,38 @@ export const fatfJurisdictions = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
+// payments: payments and their idempotency (spec §2-§4; decision 0025)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * One row per payment, claimed before anything is sent: tmsReference is unique, so of two
+ * identical requests arriving at once (one process or several) exactly one inserts and runs the
+ * payment; the other reads the row. `requestSha256` is the SHA-256 of the request's RFC 8785
+ * canonical JSON: the same tmsReference with another body is refused (409). `result` is the
+ * PaymentResult as answered (PENDING while in progress); status, settledAt and txHash repeat its
+ * fields for queries.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    railPaymentId: text('rail_payment_id').primaryKey(),
+    tmsReference: text('tms_reference').notNull().unique('payments_tms_reference'),
+    requestSha256: text('request_sha256').notNull(),
+    request: jsonb('request').notNull(),
+    status: text('status').$type<'SETTLED' | 'PENDING' | 'BLOCKED' | 'FAILED'>().notNull(),
+    result: jsonb('result').notNull(),
+    /** The fee quote the payment settled under (srq-...), issued for it or given with it (issue 10 item 9). */
+    quoteId: text('quote_id'),
+    submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }).notNull(),
+    settledAt: timestamp('settled_at', { withTimezone: true, mode: 'date' }),
+    txHash: text('tx_hash'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [check('payments_status', sql`${table.status} in ('SETTLED', 'PENDING', 'BLOCKED', 'FAILED')`)],
+);
+
+// ---------------------------------------------------------------------------------------------
 // payments: callback outbox (spec §6; docs/webhooks.md)
 // ---------------------------------------------------------------------------------------------
 
