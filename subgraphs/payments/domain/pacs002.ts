@@ -24,8 +24,9 @@ export type RejectionCause = 'VOP_NAME_MISMATCH' | 'COMPLIANCE_BLOCK' | 'SETTLEM
 /** The reason code for each cause, with the code's ISO name. */
 export const REASON_OF_CAUSE: Readonly<Record<RejectionCause, { code: StatusReasonCode; name: string }>> = {
   // "Identification of end customer is not consistent with associated account number": the name
-  // (or LEI) given for the creditor does not match the wallet's registered owner.
-  VOP_NAME_MISMATCH: { code: 'BE01', name: 'InconsistentWithEndCustomer' },
+  // (or LEI) given for the creditor does not match the wallet's registered owner. (The code set
+  // spells the name without the t.)
+  VOP_NAME_MISMATCH: { code: 'BE01', name: 'InconsistenWithEndCustomer' },
   // "Regulatory Reason": AML, sanctions, a compliance hold.
   COMPLIANCE_BLOCK: { code: 'RR04', name: 'RegulatoryReason' },
   // "Settlement of the transaction has failed": the rail's error.
