@@ -35,6 +35,12 @@ export async function buildServer(options: ServerOptions): Promise<BuiltServer> 
   const owned = names.length > 0 ? await createPlatformServices(base, options) : undefined;
   try {
     const subgraphs = owned ? buildSubgraphs(owned.services, names) : [];
+    try {
+      for (const subgraph of subgraphs) await subgraph.start?.();
+    } catch (error) {
+      await Promise.all(subgraphs.map((subgraph) => subgraph.close?.()));
+      throw error;
+    }
     const app = createHttpServer({
       logger: base.logger,
       metrics: base.metrics,
@@ -46,6 +52,8 @@ export async function buildServer(options: ServerOptions): Promise<BuiltServer> 
       await app.register(subgraph.routes);
       await mountSubgraphEndpoint(app, base, subgraph, `/subgraphs/${subgraph.name}/graphql`);
     }
+    // Calls between subgraphs without SERVICE_URLS go through this server's own routes.
+    owned?.attachUpstream(app);
     if (options.gateway ?? options.subgraphs === undefined) await mountGateway(app, base, subgraphs);
     registerOperationsRoutes(app, base, owned?.services.database.driver);
     if (owned?.services.chain.mode === 'embedded') registerEmbeddedRpcRoute(app, owned.services.chain);

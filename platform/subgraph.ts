@@ -15,6 +15,7 @@ import type { Access } from './access/admission.js';
 import type { RailChain } from './chain/index.js';
 import type { HmacSigner } from './signing.js';
 import type { Synthesiser } from './synthesis.js';
+import type { Upstream } from './upstream.js';
 
 /** What every process has, the gateway alone included: no database, no keys. */
 export interface BaseServices {
@@ -35,6 +36,12 @@ export interface PlatformServices extends BaseServices {
   chain: RailChain;
   /** API keys and x402 payments for paid routes and fields (platform/access). */
   access: Access;
+  /**
+   * Other subgraphs' public REST interfaces (platform/upstream.ts): over HTTP for those SERVICE_URLS
+   * names, else in-process through this server's routes, resolved at call time (the server is
+   * built after the subgraphs).
+   */
+  upstream: Upstream;
 }
 
 /** What every resolver of every subgraph receives: the request, plus the subgraph's own per-request state. */
@@ -56,6 +63,8 @@ export interface Subgraph {
    * built from the same RequestContext in every layout.
    */
   createContext(request: RequestContext): SubgraphContext;
+  /** Start-time work after migrations and before the first request (e.g. compliance's reference-data import); a failure stops the start. */
+  start?(): Promise<void>;
   /** Finishes background work (write-behind queues) at shutdown, after the last request and before the database closes. */
   close?(): Promise<void>;
 }

@@ -23,6 +23,9 @@ import { ownershipChainContext, withOwnershipChainResolvers } from './ubo-resolv
 import { createUboService, shippedUboData } from './ubo-service.js';
 import { createUboStore } from './ubo-store.js';
 import { createComplianceStore } from './store.js';
+import { importReferenceData, shippedReferenceDigests } from './reference-import.js';
+import { createReferenceDataService } from './reference-service.js';
+import { createReferenceStore } from './reference-store.js';
 
 export const name = 'compliance';
 export const typeDefs = loadSubgraphTypeDefs(name);
@@ -99,6 +102,8 @@ export function build(platform: PlatformServices): Subgraph {
     esgServiceHost: `${new URL(origin).host}${COMPLIANCE_PREFIX}/esg`,
   });
   // Streaming sessions: paid upfront through x402 at the amount asked, ticked against the balance (decision 0019).
+  // Reference data: the shipped snapshots imported into the database at start when their digest is not loaded yet (decision 0021).
+  const referenceData = createReferenceDataService({ store: createReferenceStore(db), digests: shippedReferenceDigests });
   const stream = createStreamService({ clock, ids, store: createStreamStore(db), x402: platform.access.x402, prices: streamPrices(), log: platform.logger });
   return {
     name,
@@ -108,7 +113,11 @@ export function build(platform: PlatformServices): Subgraph {
       withVendorResolvers(withOwnershipChainResolvers(createComplianceResolvers({ service, kya, esg, pep }, `${origin}/graphql`)), { service, esg, pep, vendorRisk }, `${origin}/graphql`),
     ),
     restPrefixes: [COMPLIANCE_PREFIX],
-    routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya, esg, pep, ubo, widget, aml, internalKey: config.access.internalKey, stream, vendorRisk }),
+    routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya, esg, pep, ubo, widget, aml, internalKey: config.access.internalKey, stream, vendorRisk, referenceData }),
     createContext: (request) => ({ ...createComplianceContext({ service, kya }, request), ...ownershipChainContext(ubo) }),
+    async start() {
+      const imported = (await importReferenceData({ db, clock })).filter((result) => result.action === 'imported');
+      if (imported.length > 0) platform.logger.info({ imported }, 'compliance reference data imported');
+    },
   };
 }

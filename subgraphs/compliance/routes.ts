@@ -21,6 +21,8 @@ import { kyaRoutes } from './kya-routes.js';
 import { streamRoutes } from './stream-routes.js';
 import type { StreamService } from './stream-service.js';
 import { uboRoutes } from './ubo-routes.js';
+import { referenceDataRoutes } from './reference-routes.js';
+import type { ReferenceDataService } from './reference-service.js';
 import { vendorRiskRoutes } from './vendor-routes.js';
 import type { VendorRiskService } from './vendor-service.js';
 import type { UboService } from './ubo-service.js';
@@ -68,6 +70,8 @@ export interface ComplianceRouteOptions {
   aml: AmlService;
   /** Vendor risk: /vendor-risk (vendor-routes.ts). */
   vendorRisk: VendorRiskService;
+  /** The reference data loaded in the database: /reference-data (reference-routes.ts). */
+  referenceData: ReferenceDataService;
   /** INTERNAL_KEY; unset closes the internal endpoints. */
   internalKey: string | undefined;
 }
@@ -90,6 +94,7 @@ export function complianceRoutes(service: ComplianceService, options: Compliance
     await app.register(widgetRoutes(options.widget));
     await app.register(amlRoutes(options.aml, { internalKey: options.internalKey }));
     await app.register(vendorRiskRoutes(options.vendorRisk));
+    await app.register(referenceDataRoutes(options.referenceData));
     const prices = createPriceList({ prefix: COMPLIANCE_PREFIX, facilitatorUrl: options.facilitatorUrl });
     await app.register(streamRoutes(options.stream, { prices }));
     const errors = { 400: complianceErrorSchema, 404: complianceErrorSchema };
