@@ -13,6 +13,7 @@ import { createMetrics } from '../platform/metrics.js';
 import { createHmacSigner, loadOrCreateSigningKey } from '../platform/signing.js';
 import type { BaseServices, PlatformServices } from '../platform/subgraph.js';
 import { createSynthesiser } from '../platform/synthesis.js';
+import { createUpstream, type Injector } from '../platform/upstream.js';
 import type { Access } from '../platform/access/admission.js';
 import { createApiKeys } from '../platform/access/api-keys.js';
 import { createX402 } from '../platform/access/x402.js';
@@ -51,6 +52,8 @@ export function createBaseServices(config: Config, overrides: PlatformOverrides 
 
 export interface OwnedPlatformServices {
   services: PlatformServices;
+  /** Gives the in-process upstream transport the server once its routes are mounted. */
+  attachUpstream(app: Injector): void;
   /** Closes what this call opened (not an overridden database) and releases the data folder. */
   close(): Promise<void>;
 }
@@ -72,6 +75,7 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
     // The key first: a bad key file stops the start before the database is opened or migrated.
     const signer = createHmacSigner(config.signing.quoteSigningKey ?? loadOrCreateSigningKey(config.database.dataDir));
     const database = overrides.database ?? (await openConfiguredDatabase(config, progress));
+    const upstream = createUpstream({ serviceUrls: config.upstream.serviceUrls, timeoutMs: config.upstream.timeoutMs });
     const core: Omit<PlatformServices, 'access'> = {
       ...base,
       ids: overrides.ids ?? randomIds,
@@ -79,6 +83,7 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
       signer,
       synthesiser: createSynthesiser(config, base.clock, base.logger),
       chain: overrides.chain ?? createConfiguredRailChain(config),
+      upstream,
     };
     const rateLimits = rateLimitStoreFor(config, database.db, base.logger);
     const services: PlatformServices = { ...core, access: createAccess(core, rateLimits) };
@@ -87,6 +92,7 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
     services.health.register({ name: 'rail', check: async () => void (await services.chain.current()?.publicClient.getBlockNumber()) });
     return {
       services,
+      attachUpstream: (app) => upstream.attach(app),
       async close() {
         await rateLimits.close();
         if (!overrides.chain) await services.chain.close();

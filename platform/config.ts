@@ -176,6 +176,15 @@ export const configVariables = {
       'unset (no issuer trusted: every body.mandate is refused)',
     ),
   },
+  upstream: {
+    serviceUrls: variable(
+      'SERVICE_URLS',
+      subgraphUrlList,
+      '`name=url,...`: subgraphs this process calls over HTTP (payments calling `compliance=http://...,fees=http://...` in the split layout); any other is called in-process through the server\'s own routes',
+      'unset (in-process)',
+    ),
+    timeoutMs: variable('UPSTREAM_TIMEOUT_MS', milliseconds(5_000), 'longest one call from a subgraph to another (in-process or over HTTP) may take'),
+  },
   callbacks: {
     timeoutMs: variable('CALLBACK_TIMEOUT_MS', milliseconds(10_000), 'longest a payment callback attempt may wait for the receiver\'s answer before it is cut and retried'),
   },

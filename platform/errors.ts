@@ -62,6 +62,13 @@ export const errorCatalog = {
     status: 403,
     message: 'The agent (X-Agent-Id) may not settle: it is revoked, unknown, or its live verification did not hold. See reason.',
   },
+  PAY_ERR_INVALID_REQUEST: { status: 400, message: 'The payment request is malformed: see the fields named.' },
+  PAY_ERR_IDEMPOTENCY_CONFLICT: {
+    status: 409,
+    message: 'This tmsReference was already used for a payment with a different body; a tmsReference identifies one payment. Resend the same body to read its result, or use a new tmsReference (decision 0025).',
+  },
+  PAY_ERR_PAYMENT_NOT_FOUND: { status: 404, message: 'No payment with this railPaymentId or tmsReference.' },
+  PAY_ERR_RATE_UNAVAILABLE: { status: 404, message: 'No FX rate against USD is available for this currency.' },
   FCT_ERR_INVALID_SYMBOL: { status: 400, message: 'The commodity symbol is malformed.' },
   FCT_ERR_UNSUPPORTED_SYMBOL: { status: 404, message: 'The commodity symbol is not supported.' },
   FCT_ERR_INVALID_BODY: { status: 400, message: 'The request body is malformed.' },
