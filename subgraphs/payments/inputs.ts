@@ -339,3 +339,13 @@ export function readBatch(body: unknown): ReadOutcome<NativePayment[]> {
   const parsed = batchBodySchema.safeParse(body);
   return parsed.success ? { ok: true, value: parsed.data.payments } : { ok: false, issues: issuesOf(parsed.error) };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Paths and queries of the integration API (decision 0025).
+
+/** GET /payments/:railPaymentId; an id of another form is answered 404 without a query. */
+export const paymentParamsSchema = z.strictObject({ railPaymentId: z.string().max(64, 'must be at most 64 characters') });
+/** GET /payments?tmsReference=. */
+export const paymentQuerySchema = z.strictObject({ tmsReference: isoText(MAX_TMS_REFERENCE_LENGTH) });
+/** GET /rates/:currency. */
+export const rateParamsSchema = z.strictObject({ currency: currencyCode });

@@ -57,3 +57,8 @@ export type { AgentAttestation, AgentMandateDecision, AgentMandateRule, AgentMan
 export { AGENT_MANDATE_RULES, checkAgentMandate } from './mandate-check.js';
 export type { Ap2CapabilityData, Ap2CapabilityDocument } from './ap2-capabilities.js';
 export { buildAp2Capabilities } from './ap2-capabilities.js';
+// The native payment's flow (decision 0025): transitions, USDC amounts, the attestation.
+export type { AmlOutcome, FlowStep, ResultFrame, SettlementOutcome, VopOutcome } from './payment-flow.js';
+export {
+  canTransition, complianceOf, finalResult, isFinalStatus, PAYMENT_TRANSITIONS, pendingResult, USDC_DECIMALS, usdcAmountOf, usdcTextOfUnits, usdcUnitsOf,
+} from './payment-flow.js';

@@ -1,0 +1,39 @@
+import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
+import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
+import { createCallbackStore } from './callback-store.js';
+import { createRailSettlement } from './rail.js';
+import { createPaymentsResolvers } from './resolvers.js';
+import { INTEGRATION_PREFIX, paymentsRoutes } from './routes.js';
+import { createPaymentsService } from './service.js';
+import { createPaymentStore } from './store.js';
+import { COMPLIANCE_SERVICE, createComplianceClient } from './upstream/compliance.js';
+import { createFeesClient, FEES_SERVICE } from './upstream/fees.js';
+
+export const name = 'payments';
+export const typeDefs = loadSubgraphTypeDefs(name);
+
+/** The payment integration API (Document 2; DESIGN.md §1): payments in, screened through compliance, priced by fees, settled on the rail. */
+export function build(platform: PlatformServices): Subgraph {
+  const { config } = platform;
+  const timeoutMs = config.database.statementTimeoutMs;
+  const callbacks = createCallbackStore(platform.database.db, { timeoutMs });
+  const { internalKey } = platform.access;
+  const service = createPaymentsService({
+    store: createPaymentStore(platform.database.db, callbacks, { timeoutMs }),
+    compliance: internalKey ? createComplianceClient({ transport: platform.upstream.transport(COMPLIANCE_SERVICE), internalKey }) : undefined,
+    fees: createFeesClient({ transport: platform.upstream.transport(FEES_SERVICE) }),
+    rail: createRailSettlement({ chain: platform.chain, timeoutMs: config.chain.timeoutMs }),
+    clock: platform.clock,
+    ids: platform.ids,
+    logger: platform.logger,
+  });
+  const resolvers = createPaymentsResolvers(service, platform.access.keys);
+  return {
+    name,
+    typeDefs,
+    schema: buildFederatedSchema(typeDefs, resolvers),
+    restPrefixes: [INTEGRATION_PREFIX],
+    routes: paymentsRoutes(service, { keys: platform.access.keys }),
+    createContext: (request) => ({ request }),
+  };
+}

@@ -1,0 +1,89 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { requireKey } from '../../platform/access/require-key.js';
+import type { ApiKeys } from '../../platform/access/api-keys.js';
+import { AppError } from '../../platform/errors.js';
+import type { HttpServer, ServiceErrorShape } from '../../platform/http.js';
+import { registerOpenApi } from '../../platform/openapi.js';
+import { nativePaymentBodySchema, paymentParamsSchema, paymentQuerySchema, rateParamsSchema, readPaymentInitiation } from './inputs.js';
+import { fxRateSchema, integrationErrorSchema, paymentResultSchema } from './responses.js';
+import type { PaymentsService } from './service.js';
+
+/** {integration_url}. */
+export const INTEGRATION_PREFIX = '/integration';
+export const INTEGRATION_API_VERSION = '1.0.0';
+const MAX_ISSUES_IN_MESSAGE = 10;
+
+/**
+ * The integration API's errors are {error, code} (the spec shows none; decision 0025), every error
+ * under the prefix included; a malformed request is PAY_ERR_INVALID_REQUEST.
+ */
+const integrationErrorShape: ServiceErrorShape = {
+  prefix: INTEGRATION_PREFIX,
+  refine: (error) => (error.code === 'GEN_ERR_BAD_REQUEST' ? new AppError('PAY_ERR_INVALID_REQUEST', { message: error.message, cause: error }) : error),
+  body: (error) => ({ error: error.message, code: error.code }),
+};
+
+export interface PaymentsRouteOptions {
+  /** Institution keys (Authorization: Bearer), with the 1,000 requests per minute of the spec and the X-RateLimit-* headers. */
+  keys: ApiKeys;
+}
+
+/** The integration API (spec §4): thin, each path calls the service. */
+export function paymentsRoutes(service: PaymentsService, options: PaymentsRouteOptions): FastifyPluginAsync {
+  return async (instance) => {
+    const app = instance as unknown as HttpServer;
+    app.errorShapes.register(integrationErrorShape);
+    await registerOpenApi(app, {
+      prefix: INTEGRATION_PREFIX,
+      title: 'Payment integration API',
+      version: INTEGRATION_API_VERSION,
+      description: 'Payments in, VoP and AML through the compliance oracle, settlement on the rail (Document 2).',
+    });
+    // The key is checked before the body is read: a caller without one learns nothing about the fields.
+    const institution = { preValidation: requireKey(options.keys, 'bearer') };
+    const errors = { 400: integrationErrorSchema, 401: integrationErrorSchema, 404: integrationErrorSchema, 429: integrationErrorSchema };
+
+    app.post(
+      `${INTEGRATION_PREFIX}/payments/initiate`,
+      {
+        ...institution,
+        schema: {
+          summary: 'Initiate a payment (native); the same tmsReference answers the stored result, another body under it is 409',
+          description: 'Body: the native payment. Validated by readPaymentInitiation, which names each problem by its JSON path.',
+          body: nativePaymentBodySchema,
+          response: { 200: paymentResultSchema, 409: integrationErrorSchema, 503: integrationErrorSchema, ...errors },
+        },
+        // The body is read by readPaymentInitiation (issues by JSON path); the schema above documents it.
+        validatorCompiler: () => (data) => ({ value: data }),
+      },
+      async (request) => {
+        const read = readPaymentInitiation(request.body);
+        if (!read.ok) {
+          const shown = read.issues.slice(0, MAX_ISSUES_IN_MESSAGE).map((issue) => `${issue.path} ${issue.message}`);
+          const more = read.issues.length > MAX_ISSUES_IN_MESSAGE ? `; and ${read.issues.length - MAX_ISSUES_IN_MESSAGE} more` : '';
+          throw new AppError('PAY_ERR_INVALID_REQUEST', { message: `Invalid body: ${shown.join('; ')}${more}` });
+        }
+        if (read.value.kind !== 'native') {
+          // TODO(issue 10 item 1): pain.001 in, the pacs.002 answer out.
+          throw new AppError('PAY_ERR_INVALID_REQUEST', { message: 'pain.001 documents are not accepted yet: send the native payment.' });
+        }
+        return service.initiate(request.requestContext, read.value.payment);
+      },
+    );
+    app.get(
+      `${INTEGRATION_PREFIX}/payments/:railPaymentId`,
+      { ...institution, schema: { summary: 'A payment by its railPaymentId', params: paymentParamsSchema, response: { 200: paymentResultSchema, ...errors } } },
+      async (request) => service.get(request.params.railPaymentId),
+    );
+    app.get(
+      `${INTEGRATION_PREFIX}/payments`,
+      { ...institution, schema: { summary: 'A payment by its tmsReference', querystring: paymentQuerySchema, response: { 200: paymentResultSchema, ...errors } } },
+      async (request) => service.findByTmsReference(request.query.tmsReference),
+    );
+    app.get(
+      `${INTEGRATION_PREFIX}/rates/:currency`,
+      { schema: { summary: 'FX rate against USD; no authentication', params: rateParamsSchema, response: { 200: fxRateSchema, 400: integrationErrorSchema, 404: integrationErrorSchema } } },
+      async (request) => service.rate(request.params.currency),
+    );
+  };
+}

@@ -1,0 +1,179 @@
+import type { Logger } from 'pino';
+import { canonicalSha256, type JsonValue } from '../../platform/canonical-json.js';
+import type { Clock } from '../../platform/clock.js';
+import { AppError, InfrastructureError } from '../../platform/errors.js';
+import type { IdSource } from '../../platform/ids.js';
+import type { RequestContext } from '../../platform/request-context.js';
+import { UpstreamAnswerError } from '../../platform/upstream.js';
+import type { AmlOutcome, FlowStep, NativePayment, PaymentResult, ResultFrame, VopOutcome } from './domain/index.js';
+import { finalResult, pendingResult, sameDecimal, usdcAmountOf, usdcTextOfUnits, usdcUnitsOf } from './domain/index.js';
+import { RailError, type RailSettlement } from './rail.js';
+import type { PaymentRow, PaymentStore } from './store.js';
+import type { ComplianceClient } from './upstream/compliance.js';
+import type { FeesClient, FxRate } from './upstream/fees.js';
+
+export interface PaymentsServiceDeps {
+  store: PaymentStore;
+  /** Undefined when INTERNAL_KEY is unset: the compliance oracle's internal endpoints are closed, so no payment can be screened. */
+  compliance: ComplianceClient | undefined;
+  fees: FeesClient;
+  rail: RailSettlement;
+  clock: Clock;
+  ids: IdSource;
+  logger: Pick<Logger, 'warn' | 'error'>;
+}
+
+/** A railPaymentId: `pay_` and a UUID. */
+export const RAIL_PAYMENT_ID_PATTERN = /^pay_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Currencies whose amounts the AML oracle takes as USD (decision 0017). */
+const USD_DENOMINATED = new Set(['USD']);
+
+const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** Why an upstream step failed, in words safe to store and answer (never a driver's or node's own text). */
+function failureText(error: unknown): string {
+  if (error instanceof UpstreamAnswerError || error instanceof RailError) return error.message;
+  if (error instanceof InfrastructureError) return `${error.operation} did not answer`;
+  return 'an unexpected error (logged)';
+}
+
+const resultOf = (row: PaymentRow) => row.result as PaymentResult;
+
+/** The request's digest (RFC 8785 canonical JSON); text that is not well-formed Unicode (a lone surrogate) has none and is refused. */
+function requestDigestOf(payment: NativePayment): string {
+  try {
+    return canonicalSha256(payment as unknown as JsonValue);
+  } catch (error) {
+    if (error instanceof RangeError) throw new AppError('PAY_ERR_INVALID_REQUEST', { message: 'Invalid body: every text must be well-formed Unicode (no lone surrogates).' });
+    throw error;
+  }
+}
+
+/**
+ * The payments capabilities, called alike by routes.ts and resolvers.ts (decision 0025).
+ * 1. initiate claims the payment by its tmsReference before anything else: a retry or a
+ *    concurrent duplicate reads the stored result (PENDING while the first is running) and never
+ *    sends twice; another body under the same reference is a 409.
+ * 2. The claimed payment runs VoP -> FX rate -> AML -> fee quote -> settlement, each step able to
+ *    end it (BLOCKED: VoP BLOCKED or AML BLOCK; FAILED: an upstream or the rail failed, or no FX
+ *    rate), and its final result is written once, with its callback in the same transaction.
+ */
+export function createPaymentsService(deps: PaymentsServiceDeps) {
+  async function run(frame: ResultFrame): Promise<{ step: FlowStep; quoteId?: string }> {
+    const { payment } = frame;
+    const compliance = deps.compliance!;
+    let vop: VopOutcome;
+    try {
+      vop = await compliance.verifyPayee({
+        walletAddress: payment.creditor.walletAddress,
+        submittedName: payment.creditor.name,
+        ...(payment.creditor.lei ? { submittedLei: payment.creditor.lei } : {}),
+      });
+    } catch (error) {
+      return { step: failed('verification of payee could not be completed', error) };
+    }
+    // Only BLOCKED is a hard block (spec §3); every other result proceeds, its confidence in the attestation.
+    if (vop.result === 'BLOCKED') return { step: { kind: 'vop-blocked', vop } };
+
+    let rate: FxRate | null;
+    try {
+      rate = await deps.fees.fxRate(payment.currency, frame.submittedAt);
+    } catch (error) {
+      return { step: failed('the FX rate could not be read', error, { vop }) };
+    }
+    if (!rate) return { step: { kind: 'failed', reason: `no FX rate against USD for ${payment.currency}; nothing was sent.`, vop } };
+    const usdc = usdcAmountOf(payment.amount, rate.rate);
+    const usdcNumber = Number(usdc);
+    if (!sameDecimal(String(usdcNumber), usdc) || usdcNumber <= 0) {
+      return { step: { kind: 'failed', reason: `the USDC amount ${usdc} cannot be quoted exactly; nothing was sent.`, vop, exchangeRate: rate.rate } };
+    }
+
+    let aml: AmlOutcome;
+    try {
+      aml = await compliance.screenAml({
+        wallet: payment.debtor.walletAddress,
+        counterparty: payment.creditor.walletAddress,
+        counterpartyName: payment.creditor.name,
+        amount: Number(payment.amount),
+        currency: payment.currency,
+        ...(USD_DENOMINATED.has(payment.currency) ? {} : { amountUsd: usdcNumber }),
+        paymentId: frame.railPaymentId,
+        direction: 'SEND',
+      });
+    } catch (error) {
+      return { step: failed('AML screening could not be completed', error, { vop, exchangeRate: rate.rate }) };
+    }
+    // FLAG proceeds with the flag in the attestation (decision 0025); BLOCK (an escalated FLAG included) stops it.
+    if (aml.action === 'BLOCK') return { step: { kind: 'aml-blocked', vop, aml } };
+
+    let quote: Awaited<ReturnType<FeesClient['quote']>>;
+    try {
+      quote = await deps.fees.quote({ amountUsd: usdcNumber, hasFx: !USD_DENOMINATED.has(payment.currency) });
+    } catch (error) {
+      return { step: failed('the fee quote could not be obtained', error, { vop, aml, exchangeRate: rate.rate }) };
+    }
+    try {
+      const receipt = await deps.rail.settle({
+        payee: payment.creditor.walletAddress as `0x${string}`,
+        amount: usdcUnitsOf(usdc),
+        hasFx: quote.hasFx,
+        esgScore: quote.esgScore,
+        monthlyVolumeUsd: quote.monthlyVolumeUsd,
+        quoteId: quote.quoteId,
+      });
+      const settlement = { txHash: receipt.txHash, fee: usdcTextOfUnits(receipt.fee), exchangeRate: rate.rate };
+      return { step: { kind: 'settled', vop, aml, settlement, settledAt: epochSeconds(deps.clock.now()) }, quoteId: quote.quoteId };
+    } catch (error) {
+      const txHash = error instanceof RailError ? error.txHash : undefined;
+      return { step: failed('the settlement on the rail failed', error, { vop, aml, exchangeRate: rate.rate, ...(txHash ? { txHash } : {}) }), quoteId: quote.quoteId };
+    }
+  }
+
+  function failed(what: string, error: unknown, known: Omit<Extract<FlowStep, { kind: 'failed' }>, 'kind' | 'reason'> = {}): FlowStep {
+    if (!(error instanceof UpstreamAnswerError) && !(error instanceof RailError)) deps.logger.warn({ err: error }, `payment: ${what}`);
+    return { kind: 'failed', reason: `${what} (${failureText(error)}); nothing was settled.`, ...known };
+  }
+
+  function requireFound(row: PaymentRow | undefined): PaymentResult {
+    if (!row) throw new AppError('PAY_ERR_PAYMENT_NOT_FOUND');
+    return resultOf(row);
+  }
+
+  return {
+    /** POST /integration/payments/initiate (native): the payment's result, stored or new. */
+    async initiate(request: RequestContext, payment: NativePayment): Promise<PaymentResult> {
+      if (!deps.compliance) {
+        throw new AppError('GEN_ERR_UNAVAILABLE', { message: 'Payments cannot be screened: INTERNAL_KEY is not configured, so the compliance oracle is closed to them.' });
+      }
+      const now = request.clock.now();
+      const railPaymentId = `pay_${deps.ids.uuid()}`;
+      const frame: ResultFrame = { railPaymentId, payment, submittedAt: epochSeconds(now), network: deps.rail.network() };
+      const claim = await deps.store.claim({ railPaymentId, payment, requestSha256: requestDigestOf(payment), pending: pendingResult(frame) }, now);
+      if (claim.kind === 'replay') return resultOf(claim.row);
+      const { step, quoteId } = await run(frame);
+      const result = finalResult(frame, step);
+      const written = await deps.store.complete(railPaymentId, { result, ...(quoteId ? { quoteId } : {}), ...(payment.callbackUrl ? { callbackUrl: payment.callbackUrl } : {}) }, deps.clock.now());
+      return written ? result : requireFound(await deps.store.findById(railPaymentId));
+    },
+
+    /** GET /integration/payments/:railPaymentId. */
+    async get(railPaymentId: string): Promise<PaymentResult> {
+      if (!RAIL_PAYMENT_ID_PATTERN.test(railPaymentId)) throw new AppError('PAY_ERR_PAYMENT_NOT_FOUND');
+      return requireFound(await deps.store.findById(railPaymentId));
+    },
+
+    /** GET /integration/payments?tmsReference=. */
+    async findByTmsReference(tmsReference: string): Promise<PaymentResult> {
+      return requireFound(await deps.store.findByTmsReference(tmsReference));
+    },
+
+    /** GET /integration/rates/:currency: the FX rate against USD (spec §2). */
+    async rate(currency: string): Promise<{ currency: string; rate: string; updatedAt: number }> {
+      const rate = await deps.fees.fxRate(currency, epochSeconds(deps.clock.now()));
+      if (!rate) throw new AppError('PAY_ERR_RATE_UNAVAILABLE', { message: `No FX rate against USD is available for ${currency}.` });
+      return { currency: rate.currency, rate: rate.rate, updatedAt: rate.updatedAt };
+    },
+  };
+}
+
+export type PaymentsService = ReturnType<typeof createPaymentsService>;
