@@ -3,13 +3,14 @@ import * as compliance from '../subgraphs/compliance/index.js';
 import * as fees from '../subgraphs/fees/index.js';
 import * as forecast from '../subgraphs/forecast/index.js';
 import * as intelligence from '../subgraphs/intelligence/index.js';
+import * as payments from '../subgraphs/payments/index.js';
 
 /**
  * Every subgraph, in composition order. This list is the registry: the gateway, the composition,
  * `serve <name>`, SUBGRAPH_URLS and the tests all read it. Adding a subgraph is one line here
  * (docs/subgraph-template.md).
  */
-export const subgraphModules = [fees, forecast, intelligence, compliance] as const satisfies readonly SubgraphModule[];
+export const subgraphModules = [fees, forecast, intelligence, compliance, payments] as const satisfies readonly SubgraphModule[];
 
 export type SubgraphName = (typeof subgraphModules)[number]['name'];
 export const SUBGRAPH_NAMES: readonly SubgraphName[] = subgraphModules.map((module) => module.name);

@@ -1,0 +1,250 @@
+import { randomBytes } from 'node:crypto';
+import { getAddress, parseEventLogs, type Address, type Hash } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
+import { settlementRouterAbi } from '../../contracts/artifacts/SettlementRouter.js';
+import type { ChainConnection } from '../../platform/chain/index.js';
+import { startTestServer, type TestServer } from '../../test/helpers.js';
+import { ACTIVE_LEI_ENTRY } from '../compliance/kya-testing.js';
+import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from './rail.js';
+
+// The integration API through the all-in-one server (compliance, fees and payments in one process,
+// payments calling the other two in-process through the server's own routes), on the worker's
+// shared PGlite and embedded rail. Wallets and references are fresh per test.
+
+const ADMIN_KEY = 'payments-test-admin-key-0123456789abcdef01';
+const INTERNAL_KEY = 'payments-test-internal-key-0123456789abcdef';
+const ADMIN = { authorization: `Bearer ${ADMIN_KEY}` };
+const TX_HASH = /^0x[0-9a-f]{64}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+let server: TestServer;
+let rail: ChainConnection;
+let bearer: Record<string, string>;
+
+beforeAll(async () => {
+  server = await startTestServer({ subgraphs: ['compliance', 'fees', 'payments'], environment: { ADMIN_KEY, INTERNAL_KEY } });
+  rail = await server.platform!.chain.connect();
+  bearer = { authorization: `Bearer ${(await server.platform!.access.keys.create('bearer', 'treasury desk', 1000)).key}` };
+}, 120_000);
+afterAll(async () => {
+  await server?.close();
+});
+
+const freshWallet = (): Address => getAddress(`0x${randomBytes(20).toString('hex')}`);
+const freshReference = () => `TMS-${randomBytes(6).toString('hex')}`;
+const nowSeconds = () => Math.floor(server.clock.now().getTime() / 1000);
+const balanceOf = (address: Address) => rail.publicClient.readContract({ address: rail.contracts.token!, abi: railUSDAbi, functionName: 'balanceOf', args: [address] });
+const treasury = () => rail.embedded!.accounts[EMBEDDED_TREASURY_ACCOUNT_INDEX]!.address;
+
+async function call(method: 'GET' | 'POST', url: string, options: { payload?: unknown; headers?: Record<string, string>; raw?: string } = {}) {
+  const response = await server.app.inject({
+    method,
+    url,
+    headers: { ...(options.raw !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
+    ...(options.raw !== undefined ? { payload: options.raw } : options.payload !== undefined ? { payload: options.payload as object } : {}),
+  });
+  return { status: response.statusCode, body: response.json() as Record<string, any>, headers: response.headers };
+}
+
+async function registeredCreditor(): Promise<Address> {
+  const wallet = freshWallet();
+  const response = await call('POST', '/compliance/register', { payload: { walletAddress: wallet, lei: ACTIVE_LEI_ENTRY.lei }, headers: ADMIN });
+  expect([200, 201]).toContain(response.status);
+  return wallet;
+}
+
+function nativePayment(creditorWallet: Address, overrides: Record<string, unknown> = {}) {
+  return {
+    tmsReference: freshReference(),
+    amount: '1250.50',
+    currency: 'USD',
+    settlementAsset: 'USDC',
+    creditor: { name: ACTIVE_LEI_ENTRY.legalName, lei: ACTIVE_LEI_ENTRY.lei, walletAddress: creditorWallet, accountRef: 'ACC-001' },
+    debtor: { name: 'Acme Treasury Ltd', walletAddress: freshWallet() },
+    remittanceInfo: 'Invoice 2026-114',
+    requestedExecutionDate: '2026-11-23',
+    ...overrides,
+  };
+}
+
+const initiate = (payload: unknown, headers = bearer) => call('POST', '/integration/payments/initiate', { payload, headers });
+
+/** The router's Settled events of one transaction. */
+async function settledEvents(txHash: Hash) {
+  const receipt = await rail.publicClient.getTransactionReceipt({ hash: txHash });
+  return parseEventLogs({ abi: settlementRouterAbi, eventName: 'Settled', logs: receipt.logs });
+}
+
+describe('POST /integration/payments/initiate (native)', () => {
+  it('settles a verified payment: every PaymentResult field, and the transfer on chain', async () => {
+    const creditor = await registeredCreditor();
+    const payment = nativePayment(creditor);
+    const treasuryBefore = await balanceOf(treasury());
+    const { status, body, headers } = await initiate(payment);
+    expect(status).toBe(200);
+    expect(headers['x-ratelimit-limit']).toBe('1000');
+    expect(Number(headers['x-ratelimit-remaining'])).toBeLessThan(1000);
+    expect(headers['x-ratelimit-reset']).toMatch(/^\d+$/);
+    expect(body).toEqual({
+      railPaymentId: expect.stringMatching(/^pay_/),
+      tmsReference: payment.tmsReference,
+      status: 'SETTLED',
+      submittedAt: nowSeconds(),
+      settledAt: nowSeconds(),
+      settlement: {
+        txHash: expect.stringMatching(TX_HASH),
+        amount: '1250.50',
+        currency: 'USD',
+        asset: 'USDC',
+        network: 'embedded-base',
+        exchangeRate: '1',
+        fee: expect.stringMatching(/^\d+(\.\d{1,6})?$/),
+      },
+      vop: {
+        requestId: expect.stringMatching(UUID),
+        result: 'LEI_MATCH',
+        proceedSafe: true,
+        score: 100,
+        resolvedBy: 'LEI_EXACT_MATCH',
+        message: expect.any(String),
+      },
+      compliance: {
+        fatfR16Compliant: true,
+        micaCompliant: true,
+        geniusCompliant: true,
+        regulatoryNote: expect.stringContaining('AML PROCEED'),
+      },
+    });
+    // The fee is the fee model's: the quote for 1250.5 USD at the default ESG score, recomputed here.
+    const quote = await call('POST', '/stability/quote', { payload: { amountUsd: 1250.5, hasFx: false } });
+    expect(body.settlement.fee).toBe(String(quote.body.fees.total.usd));
+
+    // On chain: one Settled event paying the creditor 1250.5 - fee, from the rail's treasury.
+    const [event, ...others] = await settledEvents(body.settlement.txHash);
+    expect(others).toEqual([]);
+    expect(event!.args).toMatchObject({ payer: treasury(), payee: creditor, token: rail.contracts.token, amount: 1_250_500_000n });
+    const feeUnits = event!.args.fee;
+    expect(String(Number(feeUnits) / 1e6)).toBe(body.settlement.fee);
+    expect(await balanceOf(creditor)).toBe(1_250_500_000n - feeUnits);
+    expect(treasuryBefore - (await balanceOf(treasury()))).toBe(1_250_500_000n);
+
+    // Read back by id and by reference: the same result.
+    expect((await call('GET', `/integration/payments/${body.railPaymentId}`, { headers: bearer })).body).toEqual(body);
+    expect((await call('GET', `/integration/payments?tmsReference=${payment.tmsReference}`, { headers: bearer })).body).toEqual(body);
+  });
+
+  it('BLOCKED by VoP (a dissimilar name): nothing is sent on chain', async () => {
+    const creditor = await registeredCreditor();
+    const payment = nativePayment(creditor, { creditor: { name: 'Shell Chemicals Asia', walletAddress: creditor } });
+    const treasuryBefore = await balanceOf(treasury());
+    const { status, body } = await initiate(payment);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      status: 'BLOCKED',
+      settledAt: 0,
+      settlement: { txHash: '', amount: '1250.50', currency: 'USD', asset: 'USDC', exchangeRate: '', fee: '' },
+      vop: { result: 'BLOCKED', proceedSafe: false, score: 33.33, resolvedBy: 'LEGAL_NAME_MATCH' },
+      compliance: { fatfR16Compliant: false, micaCompliant: false, geniusCompliant: false, regulatoryNote: expect.stringMatching(/^BLOCKED by verification of payee; nothing was sent\./) },
+    });
+    expect(await balanceOf(creditor)).toBe(0n);
+    expect(await balanceOf(treasury())).toBe(treasuryBefore);
+  });
+
+  it('an unregistered creditor proceeds (NOT_REGISTERED, score 0) and settles, FATF R.16 not met', async () => {
+    const creditor = freshWallet();
+    const { body } = await initiate(nativePayment(creditor, { amount: '10' }));
+    expect(body).toMatchObject({ status: 'SETTLED', vop: { result: 'NOT_REGISTERED', proceedSafe: true, score: 0, resolvedBy: 'NOT_REGISTERED' }, compliance: { fatfR16Compliant: false, micaCompliant: false, geniusCompliant: true } });
+    expect(await balanceOf(creditor)).toBeGreaterThan(0n);
+  });
+
+  it('the same tmsReference twice answers the stored result, with one transfer', async () => {
+    const creditor = await registeredCreditor();
+    const payment = nativePayment(creditor, { amount: '100' });
+    const first = await initiate(payment);
+    server.clock.advance(60_000);
+    const second = await initiate(payment);
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    const fee = BigInt(Math.round(Number(first.body.settlement.fee) * 1e6));
+    expect(await balanceOf(creditor)).toBe(100_000_000n - fee);
+  });
+
+  it('a different body under a used tmsReference is 409 PAY_ERR_IDEMPOTENCY_CONFLICT, and nothing more is sent', async () => {
+    const creditor = await registeredCreditor();
+    const payment = nativePayment(creditor, { amount: '100' });
+    const first = await initiate(payment);
+    const conflict = await initiate({ ...payment, amount: '100.01' });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body).toEqual({ error: expect.stringContaining('different body'), code: 'PAY_ERR_IDEMPOTENCY_CONFLICT' });
+    // Key order and the default settlementAsset do not make a body different: the canonical JSON is hashed.
+    const { settlementAsset: _asset, ...withoutAsset } = payment;
+    const reordered = Object.fromEntries(Object.entries(withoutAsset).reverse());
+    expect((await initiate(reordered)).body).toEqual(first.body);
+    const fee = BigInt(Math.round(Number(first.body.settlement.fee) * 1e6));
+    expect(await balanceOf(creditor)).toBe(100_000_000n - fee);
+  });
+
+  it('401 without a key, with an unknown key, with an API key instead of a bearer key: {error, code}, WWW-Authenticate, nothing stored', async () => {
+    const payment = nativePayment(freshWallet());
+    const apiKey = (await server.platform!.access.keys.create('api', 'not an institution')).key;
+    for (const headers of [{}, { authorization: 'Bearer srb_unknown' }, { authorization: `Bearer ${apiKey}` }, { 'x-api-key': apiKey }] as Record<string, string>[]) {
+      const response = await initiate(payment, headers);
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ error: expect.any(String), code: 'GEN_ERR_UNAUTHORIZED' });
+      expect(response.headers['www-authenticate']).toBe('Bearer');
+    }
+    expect((await call('GET', `/integration/payments?tmsReference=${payment.tmsReference}`, { headers: bearer })).status).toBe(404);
+    expect((await call('GET', `/integration/payments?tmsReference=${payment.tmsReference}`)).status).toBe(401);
+  });
+
+  it('429 over the key limit, with the X-RateLimit-* headers', async () => {
+    const limited = { authorization: `Bearer ${(await server.platform!.access.keys.create('bearer', 'small desk', 1)).key}` };
+    expect((await call('GET', '/integration/payments?tmsReference=NONE-1', { headers: limited })).status).toBe(404);
+    const refused = await call('GET', '/integration/payments?tmsReference=NONE-1', { headers: limited });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ error: expect.any(String), code: 'GEN_ERR_RATE_LIMITED' });
+    expect(refused.headers).toMatchObject({ 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'retry-after': expect.stringMatching(/^\d+$/) });
+  });
+
+  it.each([
+    ['not JSON', '{"tmsReference":'],
+    ['an array', '[]'],
+    ['wrong types', JSON.stringify({ tmsReference: 42, amount: 1250.5 })],
+    ['a huge reference', JSON.stringify({ ...nativePayment(freshWallet()), tmsReference: 'x'.repeat(100_000) })],
+    ['a negative amount', JSON.stringify(nativePayment(freshWallet(), { amount: '-5' }))],
+    ['a bad wallet', JSON.stringify(nativePayment(freshWallet(), { debtor: { name: 'A', walletAddress: '0x123' } }))],
+    ['an unknown field', JSON.stringify({ ...nativePayment(freshWallet()), extra: true })],
+    ['a __proto__ member written by hand', JSON.stringify(nativePayment(freshWallet())).replace(/^\{/, '{"__proto__":{"admin":true},')],
+    ['a unicode control character in a name', JSON.stringify(nativePayment(freshWallet(), { debtor: { name: 'A\u0000B', walletAddress: freshWallet() } }))],
+    ['a lone surrogate in a name', JSON.stringify(nativePayment(freshWallet(), { debtor: { name: 'A\ud800', walletAddress: freshWallet() } }))],
+  ])('refuses %s with 400 in {error, code}', async (_name, raw) => {
+    const response = await call('POST', '/integration/payments/initiate', { raw, headers: bearer });
+    expect(response.status).toBe(400);
+    expect(Object.keys(response.body).sort()).toEqual(['code', 'error']);
+    expect(['PAY_ERR_INVALID_REQUEST', 'GEN_ERR_BAD_REQUEST']).toContain(response.body.code);
+  });
+});
+
+describe('GET /integration/payments, /integration/rates', () => {
+  it('404 for unknown ids and references, in {error, code}', async () => {
+    for (const url of ['/integration/payments/pay_00000000-0000-4000-8000-000000000000', '/integration/payments/%00nope', '/integration/payments?tmsReference=NEVER-USED']) {
+      const response = await call('GET', url, { headers: bearer });
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ error: expect.any(String), code: 'PAY_ERR_PAYMENT_NOT_FOUND' });
+    }
+  });
+
+  it('GET /rates/USD without a key: par; EUR has no rate yet (404); a malformed code is 400', async () => {
+    expect(await call('GET', '/integration/rates/USD')).toMatchObject({ status: 200, body: { currency: 'USD', rate: '1', updatedAt: nowSeconds() } });
+    expect(await call('GET', '/integration/rates/EUR')).toMatchObject({ status: 404, body: { code: 'PAY_ERR_RATE_UNAVAILABLE' } });
+    expect(await call('GET', '/integration/rates/usd')).toMatchObject({ status: 400, body: { code: 'PAY_ERR_INVALID_REQUEST' } });
+  });
+
+  it('a payment in a currency without an FX rate is FAILED before anything is sent', async () => {
+    const creditor = await registeredCreditor();
+    const { body } = await initiate(nativePayment(creditor, { currency: 'EUR' }));
+    expect(body).toMatchObject({ status: 'FAILED', settlement: { txHash: '', exchangeRate: '' }, vop: { result: 'LEI_MATCH' }, compliance: { regulatoryNote: expect.stringContaining('no FX rate against USD for EUR') } });
+    expect(await balanceOf(creditor)).toBe(0n);
+  });
+});
