@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
 import { createRailChain, type RailChain } from '../platform/chain/index.js';
@@ -111,7 +112,9 @@ function createAccess(services: Omit<PlatformServices, 'access'>, rateLimits: Ra
   const { database, clock, ids, chain, config, logger } = services;
   return {
     keys: createApiKeys({ db: database.db, clock, ids, rateLimits }),
-    internalKey: config.access.internalKey,
+    // Unset, the process makes its own: the all-in-one server's subgraphs call each other with it, and no
+    // one outside knows it. Processes of the split layout must share a configured INTERNAL_KEY.
+    internalKey: config.access.internalKey ?? randomBytes(32).toString('base64url'),
     x402: createX402({ chain, db: database.db, clock, logger, facilitatorUrl: config.access.facilitatorUrl, facilitatorTimeoutMs: config.chain.timeoutMs * 3 }),
   };
 }

@@ -113,7 +113,7 @@ export function build(platform: PlatformServices): Subgraph {
       withVendorResolvers(withOwnershipChainResolvers(createComplianceResolvers({ service, kya, esg, pep }, `${origin}/graphql`)), { service, esg, pep, vendorRisk }, `${origin}/graphql`),
     ),
     restPrefixes: [COMPLIANCE_PREFIX],
-    routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya, esg, pep, ubo, widget, aml, internalKey: config.access.internalKey, stream, vendorRisk, referenceData }),
+    routes: complianceRoutes(service, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, kya, esg, pep, ubo, widget, aml, internalKey: platform.access.internalKey, stream, vendorRisk, referenceData }),
     createContext: (request) => ({ ...createComplianceContext({ service, kya }, request), ...ownershipChainContext(ubo) }),
     async start() {
       const imported = (await importReferenceData({ db, clock })).filter((result) => result.action === 'imported');

@@ -23,7 +23,8 @@ let rail: ChainConnection;
 let bearer: Record<string, string>;
 
 beforeAll(async () => {
-  server = await startTestServer({ subgraphs: ['compliance', 'fees', 'payments'], environment: { ADMIN_KEY, INTERNAL_KEY } });
+  // No INTERNAL_KEY, as `npm start` runs: the process's own key carries payments' calls to compliance.
+  server = await startTestServer({ subgraphs: ['compliance', 'fees', 'payments'], environment: { ADMIN_KEY } });
   rail = await server.platform!.chain.connect();
   bearer = { authorization: `Bearer ${(await server.platform!.access.keys.create('bearer', 'treasury desk', 1000)).key}` };
 }, 120_000);
@@ -223,6 +224,14 @@ describe('POST /integration/payments/initiate (native)', () => {
     expect(response.status).toBe(400);
     expect(Object.keys(response.body).sort()).toEqual(['code', 'error']);
     expect(['PAY_ERR_INVALID_REQUEST', 'GEN_ERR_BAD_REQUEST']).toContain(response.body.code);
+  });
+});
+
+describe('the internal key when INTERNAL_KEY is unset', () => {
+  it('payments reach compliance with the process key (above), while an outsider is refused at the internal endpoints', async () => {
+    const screen = { wallet: freshWallet(), counterparty: freshWallet(), amount: 10, currency: 'USD', paymentId: 'outsider-1', direction: 'SEND' };
+    expect((await call('POST', '/compliance/aml/screen', { payload: screen })).status).toBe(401);
+    expect((await call('POST', '/compliance/aml/screen', { payload: screen, headers: { 'x-internal-key': INTERNAL_KEY } })).status).toBe(401);
   });
 });
 
