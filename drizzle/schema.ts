@@ -534,11 +534,29 @@ export const payments = pgTable(
     submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }).notNull(),
     settledAt: timestamp('settled_at', { withTimezone: true, mode: 'date' }),
     txHash: text('tx_hash'),
+    /** The settlement agent (X-Agent-Id) that asked for it (POST /agent/settle), null for other payments. */
+    agentId: text('agent_id'),
+    /** USD value of an agent's settlement as its mandate was checked, summed for the agent's daily cap. */
+    agentAmountUsd: numeric('agent_amount_usd', { precision: 38, scale: 18 }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (table) => [check('payments_status', sql`${table.status} in ('SETTLED', 'PENDING', 'BLOCKED', 'FAILED')`)],
+  (table) => [
+    check('payments_status', sql`${table.status} in ('SETTLED', 'PENDING', 'BLOCKED', 'FAILED')`),
+    index('payments_agent_day').on(table.agentId, table.submittedAt).where(sql`${table.agentId} is not null`),
+  ],
 );
+
+/**
+ * AP2 payment mandates used by POST /agent/settle (decision 0023 §12): `reference` is the base64url
+ * SHA-256 of the mandate as presented; the primary key lets a mandate settle once, on any replica.
+ */
+export const ap2MandateUses = pgTable('ap2_mandate_uses', {
+  reference: text('reference').primaryKey(),
+  issuer: text('issuer').notNull(),
+  railPaymentId: text('rail_payment_id').notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
 
 // ---------------------------------------------------------------------------------------------
 // payments: callback outbox (spec §6; docs/webhooks.md)
