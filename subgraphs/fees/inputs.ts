@@ -100,3 +100,17 @@ export type EsgQuoteRequest = z.infer<typeof esgQuoteBodySchema>;
 /** A valid request, returned with every 400 of the quote endpoints (Document 1 §2, error body). */
 export const quoteRequestExample = { amountUsd: 10000, hasFx: true, esgScore: 75, monthlyVolumeUsd: 0 };
 export const esgQuoteRequestExample = { amountUsd: 10000, esgScore: 75 };
+
+/**
+ * POST /stability/quote/verify (decision 0026): a quote id and the terms it is used for. esgScore
+ * and monthlyVolumeUsd, when omitted, are the issued quote's own (from the quote ledger), else the
+ * fee model's defaults; the HMAC decides in every case.
+ */
+export const quoteVerifyBodySchema = quoteBodySchema.extend({
+  quoteId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  hasFx: z.boolean({ error: 'must be true or false' }),
+});
+export type QuoteVerifyRequest = z.infer<typeof quoteVerifyBodySchema>;
+
+/** GET /stability/fx/:currency: the code's form is checked by the service (400 FEE_ERR_INVALID_CURRENCY); a long one stops here. */
+export const fxCurrencyParamsSchema = z.strictObject({ currency: z.string().max(16, 'must be an ISO 4217 code') });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { EsgFeeSchedule, EsgQuote, FeeSchedule, Manifest, Quote } from './domain/index.js';
 import type { FeeVerification } from './fee-verification.js';
+import type { FxRateAnswer } from './fx-rates.js';
+import type { QuoteVerification } from './quote-verification.js';
 
 /**
  * Response shapes of the REST paths (Document 1 §2): the serialisers and the OpenAPI documents.
@@ -219,6 +221,32 @@ export const verifyFeesResponseSchema = z.object({
   note: z.string(),
 });
 
+/** GET /stability/fx/:currency (decision 0026): the spec's {currency, rate, updatedAt} and where the figure comes from. */
+export const fxRateResponseSchema = z.object({
+  currency: z.string().describe('ISO 4217 code'),
+  rate: z.string().describe('Units of the currency per 1 USD, decimal text as published'),
+  updatedAt: z.number().int().describe('Epoch seconds of the observation date (00:00 UTC)'),
+  direction: z.literal('units of currency per 1 USD'),
+  observationDate: z.string().describe('YYYY-MM-DD'),
+  dataQuality: z.enum(['published', 'definition']).describe('published: an observation of the source; definition: USD itself'),
+  source: z.string(),
+  url: z.string(),
+  asOf: z.string().describe('Date of the shipped snapshot'),
+  licence: z.string(),
+});
+
+/** POST /stability/quote/verify (decision 0026). */
+export const quoteVerificationResponseSchema = z.object({
+  quoteId: z.string(),
+  valid: z.boolean(),
+  reason: z.enum(['valid', 'expired', 'malformed', 'signature-mismatch']),
+  terms: z.object({ amountUsd: z.number(), hasFx: z.boolean(), esgScore: z.number(), monthlyVolumeUsd: z.number() }).describe('The terms the quote id was checked against'),
+  termsSource: z.enum(['request', 'ledger', 'defaults']).describe('Where esgScore and monthlyVolumeUsd came from'),
+  totalFeeUsd: z.number().nullable().describe('The quoted fee (USDC) when valid'),
+  issuedAt: timestamp.nullable(),
+  expiresAt: timestamp.nullable(),
+});
+
 /** True when each of A and B is assignable to the other. */
 type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Compiles only when T is `true`: a type-level assertion. */
@@ -232,4 +260,6 @@ export type ResponseSchemasMatchTheDomain = [
   Assert<MutuallyAssignable<z.infer<typeof feeScheduleResponseSchema>, FeeSchedule>>,
   Assert<MutuallyAssignable<z.infer<typeof esgFeeScheduleResponseSchema>, EsgFeeSchedule>>,
   Assert<MutuallyAssignable<z.infer<typeof verifyFeesResponseSchema>, FeeVerification>>,
+  Assert<MutuallyAssignable<z.infer<typeof fxRateResponseSchema>, FxRateAnswer>>,
+  Assert<MutuallyAssignable<z.infer<typeof quoteVerificationResponseSchema>, QuoteVerification>>,
 ];

@@ -7,18 +7,22 @@ import {
   esgQuoteBodySchema,
   esgQuoteQuerySchema,
   esgQuoteRequestExample,
+  fxCurrencyParamsSchema,
   quoteBodySchema,
   quoteQuerySchema,
   quoteRequestExample,
+  quoteVerifyBodySchema,
   verifyFeesQuerySchema,
 } from './inputs.js';
 import {
   esgFeeScheduleResponseSchema,
   esgQuoteResponseSchema,
   feeScheduleResponseSchema,
+  fxRateResponseSchema,
   manifestResponseSchema,
   quoteErrorSchema,
   quoteResponseSchema,
+  quoteVerificationResponseSchema,
   verifyFeesResponseSchema,
 } from './responses.js';
 import type { FeesService } from './service.js';
@@ -74,6 +78,28 @@ function stabilityRoutes(service: FeesService): FastifyPluginAsync {
         },
       },
       async (request) => service.verifyFees(request.query),
+    );
+    app.post(
+      '/stability/quote/verify',
+      {
+        schema: {
+          summary: 'A quote id checked by its HMAC and expiry for the terms it is used with; the quoted fee when valid (decision 0026)',
+          body: quoteVerifyBodySchema,
+          response: { 200: quoteVerificationResponseSchema, 400: quoteErrorSchema },
+        },
+      },
+      async (request) => service.verifyQuoteForTerms(request.body),
+    );
+    app.get(
+      '/stability/fx/:currency',
+      {
+        schema: {
+          summary: 'The latest FX rate against USD (units of the currency per 1 USD, Federal Reserve H.10; decision 0026)',
+          params: fxCurrencyParamsSchema,
+          response: { 200: fxRateResponseSchema, 400: quoteErrorSchema, 404: quoteErrorSchema },
+        },
+      },
+      async (request) => service.fxRate(request.params.currency),
     );
   };
 }

@@ -14,7 +14,9 @@ import {
 } from './domain/index.js';
 import { competitiveBenchmarks, feeParameters } from './data/index.js';
 import { FEE_VERIFICATION_SCHEMA, feesAgree, offChainAmounts, readOnChainFees, type FeeVerification } from './fee-verification.js';
-import type { EsgQuoteRequest, QuoteRequest, VerifyFeesRequest } from './inputs.js';
+import type { EsgQuoteRequest, QuoteRequest, QuoteVerifyRequest, VerifyFeesRequest } from './inputs.js';
+import { fxRateOf, type FxRateAnswer } from './fx-rates.js';
+import { quoteVerificationOf, termsToVerify, type QuoteVerification } from './quote-verification.js';
 import type { RailChain } from '../../platform/chain/index.js';
 import type { FeeStore } from './store.js';
 
@@ -116,6 +118,21 @@ export function createFeesService(deps: FeesServiceDeps) {
       const { terms } = toQuoteTerms(request);
       return checkQuoteId(quoteId, terms, deps.signer, feeParameters.quoteValiditySeconds, deps.clock.now());
     },
+    /**
+     * POST /stability/quote/verify (decision 0026): the quote id checked for the terms a payment
+     * uses it with, by its HMAC and expiry. Omitted esgScore/monthlyVolumeUsd are the ledger's
+     * (when it already holds the quote and answers) or the defaults; the HMAC decides either way.
+     */
+    async verifyQuoteForTerms(request: QuoteVerifyRequest): Promise<QuoteVerification> {
+      let issued: Quote | undefined;
+      if (request.esgScore === undefined && request.monthlyVolumeUsd === undefined && looksLikeQuoteId(request.quoteId)) {
+        issued = await deps.store.findQuotes([request.quoteId]).then((found) => found.get(request.quoteId), () => undefined);
+      }
+      const chosen = termsToVerify(request, issued);
+      return quoteVerificationOf(request.quoteId, chosen, checkQuoteId(request.quoteId, chosen.terms, deps.signer, feeParameters.quoteValiditySeconds, deps.clock.now()));
+    },
+    /** GET /stability/fx/:currency (decision 0026): the latest FX rate against USD, units of the currency per 1 USD. */
+    fxRate: (currency: string): FxRateAnswer => fxRateOf(currency, deps.clock.now()),
     /** Ids without the quote id form were never issued: they are not looked up (a NUL byte would fail the query). */
     findQuotes: (quoteIds: readonly string[]) => deps.store.findQuotes(quoteIds.filter(looksLikeQuoteId)),
     esgQuote(request: EsgQuoteRequest) {

@@ -51,3 +51,4 @@ export {
   type VolumeTierDescription,
 } from './build-fee-schedule.js';
 export { buildEsgQuote, ESG_QUOTE_SCHEMA, type EsgQuote, type EsgQuoteTerms } from './build-esg-quote.js';
+export { CURRENCY_CODE, epochSecondsOfDate, FxSeriesError, latestObservation, parseFxSeries, type FxObservation } from './fx-rates.js';
