@@ -8,7 +8,7 @@ import { UpstreamAnswerError } from '../../platform/upstream.js';
 import type { AmlOutcome, FlowStep, NativePayment, PaymentResult, ResultFrame, VopOutcome } from './domain/index.js';
 import { finalResult, pendingResult, sameDecimal, usdcAmountOf, usdcTextOfUnits, usdcUnitsOf } from './domain/index.js';
 import { RailError, type RailSettlement } from './rail.js';
-import type { PaymentRow, PaymentStore } from './store.js';
+import type { AgentClaim, PaymentRow, PaymentStore } from './store.js';
 import type { ComplianceClient } from './upstream/compliance.js';
 import type { FeesClient, FxRate } from './upstream/fees.js';
 
@@ -23,8 +23,18 @@ export interface PaymentsServiceDeps {
   logger: Pick<Logger, 'warn' | 'error'>;
 }
 
+/** What a caller other than the integration API gives initiate (the settlement agent, agent-service.ts). */
+export interface InitiateOptions {
+  /** The railPaymentId to use (default: a new one), when the caller recorded it before (an AP2 mandate's use). */
+  railPaymentId?: string;
+  /** The settlement agent that asked for it, counted in its daily cap. */
+  agent?: AgentClaim;
+}
+
 /** A railPaymentId: `pay_` and a UUID. */
 export const RAIL_PAYMENT_ID_PATTERN = /^pay_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A new railPaymentId. */
+export const newRailPaymentId = (ids: IdSource) => `pay_${ids.uuid()}`;
 /** Currencies whose amounts the AML oracle takes as USD (decision 0017). */
 const USD_DENOMINATED = new Set(['USD']);
 
@@ -141,14 +151,14 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
 
   return {
     /** POST /integration/payments/initiate (native): the payment's result, stored or new. */
-    async initiate(request: RequestContext, payment: NativePayment): Promise<PaymentResult> {
+    async initiate(request: RequestContext, payment: NativePayment, options: InitiateOptions = {}): Promise<PaymentResult> {
       if (!deps.compliance) {
         throw new AppError('GEN_ERR_UNAVAILABLE', { message: 'Payments cannot be screened: INTERNAL_KEY is not configured, so the compliance oracle is closed to them.' });
       }
       const now = request.clock.now();
-      const railPaymentId = `pay_${deps.ids.uuid()}`;
+      const railPaymentId = options.railPaymentId ?? newRailPaymentId(deps.ids);
       const frame: ResultFrame = { railPaymentId, payment, submittedAt: epochSeconds(now), network: deps.rail.network() };
-      const claim = await deps.store.claim({ railPaymentId, payment, requestSha256: requestDigestOf(payment), pending: pendingResult(frame) }, now);
+      const claim = await deps.store.claim({ railPaymentId, payment, requestSha256: requestDigestOf(payment), pending: pendingResult(frame), ...(options.agent ? { agent: options.agent } : {}) }, now);
       if (claim.kind === 'replay') return resultOf(claim.row);
       const { step, quoteId } = await run(frame);
       const result = finalResult(frame, step);

@@ -21,6 +21,15 @@ export interface PaymentToClaim {
   requestSha256: string;
   /** The PENDING result stored at the claim. */
   pending: PaymentResult;
+  /** A settlement agent's settlement (POST /agent/settle with X-Agent-Id): counted in its daily cap. */
+  agent?: AgentClaim;
+}
+
+/** Who asked for a settlement through the settlement agent, and its USD value as the mandate was checked. */
+export interface AgentClaim {
+  agentId: string;
+  /** Decimal text. */
+  amountUsd: string;
 }
 
 export interface PaymentCompletion {
@@ -74,6 +83,8 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
             submittedAt: now,
             settledAt: null,
             txHash: null,
+            agentId: claim.agent?.agentId ?? null,
+            agentAmountUsd: claim.agent?.amountUsd ?? null,
             createdAt: now,
             updatedAt: now,
           })

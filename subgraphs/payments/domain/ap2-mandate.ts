@@ -41,6 +41,8 @@ export const AP2_MANDATE_FAILURES = [
   'CONSTRAINT_VIOLATED',
   'UNRESOLVED_CONSTRAINT',
   'QUOTE_MISMATCH',
+  /** The mandate (its reference) already authorised a settlement: a mandate settles once (decision 0027). */
+  'REPLAYED',
 ] as const;
 export type Ap2MandateFailureReason = (typeof AP2_MANDATE_FAILURES)[number];
 
