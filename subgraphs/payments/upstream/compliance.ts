@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UpstreamAnswerError, upstreamErrorText, type UpstreamTransport } from '../../../platform/upstream.js';
-import type { AmlOutcome, VopOutcome } from '../domain/index.js';
+import type { AgentMandateTerms, AgentVerificationView, AmlOutcome, VopOutcome } from '../domain/index.js';
 
 /**
  * The payments subgraph's client of the compliance oracle's public REST interface (DESIGN.md §3):
@@ -31,6 +31,50 @@ const amlAnswerSchema = z.object({
   reasoning: z.object({ recommendation: z.string() }).optional(),
 });
 
+const usdCap = z.number().nullable();
+const agentVerificationAnswerSchema = z.discriminatedUnion('verified', [
+  z.object({
+    verified: z.literal(true),
+    agentId: z.string(),
+    status: z.literal('ACTIVE'),
+    credential: z.object({
+      agentId: z.string(),
+      expiresAt: z.number(),
+      attestation: z.object({
+        kyaLevel: z.string(),
+        ownerVerified: z.boolean(),
+        mandateActive: z.boolean(),
+        fatfCompliant: z.boolean(),
+        dailyCapUsd: usdCap,
+        maxNotionalUsd: usdCap,
+      }),
+    }),
+  }),
+  z.object({ verified: z.literal(false), agentId: z.string(), status: z.literal('REVOKED') }),
+]);
+
+const agentRecordAnswerSchema = z.object({
+  agentId: z.string(),
+  name: z.string(),
+  mandate: z.object({ counterpartyWhitelist: z.array(z.string()), currencyPairs: z.array(z.string()), esgFloor: z.number().nullable() }).nullable(),
+});
+
+const registeredEntityAnswerSchema = z.object({ legalName: z.string(), lei: z.string().nullable() });
+const entityEsgAnswerSchema = z.object({ composite: z.number() });
+
+/** GET /agent/:id, reduced to what the settlement agent checks (the mandate's lists; its caps come signed in the verification). */
+export interface AgentRecordView {
+  agentId: string;
+  name: string;
+  mandate: AgentMandateTerms | null;
+}
+
+/** GET /vop/lookup/:wallet, reduced: the registered entity of a wallet. */
+export interface RegisteredEntityView {
+  legalName: string;
+  lei: string | null;
+}
+
 export interface VopRequest {
   walletAddress: string;
   submittedName: string;
@@ -52,6 +96,14 @@ export interface AmlRequest {
 export interface ComplianceClient {
   verifyPayee(request: VopRequest): Promise<VopOutcome>;
   screenAml(request: AmlRequest): Promise<AmlOutcome>;
+  /** POST /agent/:id/verify, live (Document 2 §4 "Settlement agent"); null when no such agent is registered. */
+  verifyAgent(agentId: string): Promise<AgentVerificationView | null>;
+  /** GET /agent/:id; null when no such agent is registered. */
+  getAgent(agentId: string): Promise<AgentRecordView | null>;
+  /** GET /vop/lookup/:wallet; null when the wallet is not registered. */
+  lookupWallet(wallet: string): Promise<RegisteredEntityView | null>;
+  /** GET /esg/score/wallet/:wallet: the composite entity ESG score; null when the wallet is unregistered or has no LEI. */
+  walletEsgScore(wallet: string): Promise<number | null>;
 }
 
 export interface ComplianceClientOptions {
@@ -78,6 +130,15 @@ export function createComplianceClient(options: ComplianceClientOptions): Compli
     return response;
   }
 
+  /** A 404 is "none"; any other non-200 is an UpstreamAnswerError. */
+  async function find<T>(method: 'GET' | 'POST', path: string, schema: z.ZodType<T>, what: string): Promise<T | null> {
+    const response = await options.transport({ method, path: `${prefix}${path}`, headers, ...(method === 'POST' ? { body: {} } : {}) });
+    if (response.status === 404) return null;
+    if (response.status !== 200) throw new UpstreamAnswerError(COMPLIANCE_SERVICE, response.status, `${what}: ${upstreamErrorText(response)}`);
+    return parse(schema, response.body, what, response.status);
+  }
+  const segment = (value: string) => encodeURIComponent(value);
+
   return {
     async verifyPayee(request) {
       const response = await post('/vop/verify', request);
@@ -93,6 +154,24 @@ export function createComplianceClient(options: ComplianceClientOptions): Compli
         sanctionsHit: answer.sanctions.hit,
         ...(answer.reasoning ? { recommendation: answer.reasoning.recommendation } : {}),
       };
+    },
+    async verifyAgent(agentId) {
+      const answer = await find('POST', `/agent/${segment(agentId)}/verify`, agentVerificationAnswerSchema, 'agent verification');
+      if (answer === null || !answer.verified) return answer === null ? null : { verified: false, agentId: answer.agentId, status: 'REVOKED' };
+      const { credential } = answer;
+      return { verified: true, agentId: answer.agentId, status: 'ACTIVE', credential: { agentId: credential.agentId, expiresAt: credential.expiresAt, attestation: { ...credential.attestation } } };
+    },
+    async getAgent(agentId) {
+      const answer = await find('GET', `/agent/${segment(agentId)}`, agentRecordAnswerSchema, 'agent record');
+      return answer === null ? null : { agentId: answer.agentId, name: answer.name, mandate: answer.mandate ? { ...answer.mandate } : null };
+    },
+    async lookupWallet(wallet) {
+      const answer = await find('GET', `/vop/lookup/${segment(wallet)}`, registeredEntityAnswerSchema, 'wallet lookup');
+      return answer === null ? null : { legalName: answer.legalName, lei: answer.lei };
+    },
+    async walletEsgScore(wallet) {
+      const answer = await find('GET', `/esg/score/wallet/${segment(wallet)}`, entityEsgAnswerSchema, 'wallet ESG score');
+      return answer === null ? null : answer.composite;
     },
   };
 }
