@@ -5,7 +5,7 @@ import { CURRENCY_CODE, epochSecondsOfDate } from './domain/index.js';
 /**
  * The FX rate against USD of one currency (decision 0026): the latest shipped observation,
  * `rate` in units of the currency per 1 USD as the Federal Reserve publishes it, `updatedAt` the
- * observation date's 00:00 UTC in epoch seconds. The spec's shape is {currency, rate, updatedAt};
+ * observation date's 00:00 UTC in epoch seconds (USD: 1, stamped now). The spec's shape is {currency, rate, updatedAt};
  * the other fields say where the figure comes from (the integration API answers only the three).
  */
 export interface FxRateAnswer {
@@ -27,11 +27,12 @@ export const FX_DIRECTION = 'units of currency per 1 USD';
 export function fxRateOf(currency: string, now: Date): FxRateAnswer {
   if (!CURRENCY_CODE.test(currency)) throw new AppError('FEE_ERR_INVALID_CURRENCY');
   if (currency === 'USD') {
+    // Not an observation: stamped with the time of the answer.
     const today = now.toISOString().slice(0, 10);
     return {
       currency,
       rate: '1',
-      updatedAt: epochSecondsOfDate(today),
+      updatedAt: Math.floor(now.getTime() / 1000),
       direction: FX_DIRECTION,
       observationDate: today,
       dataQuality: 'definition',

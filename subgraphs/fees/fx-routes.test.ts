@@ -64,10 +64,10 @@ describe('GET /stability/fx/:currency', () => {
     }
   });
 
-  it('USD is 1 by definition, dated today', async () => {
+  it('USD is 1 by definition, stamped now', async () => {
     const { status, body } = await call('GET', '/stability/fx/USD');
     expect(status).toBe(200);
-    expect(body).toMatchObject({ currency: 'USD', rate: '1', updatedAt: Date.UTC(2026, 10, 22) / 1000, dataQuality: 'definition' });
+    expect(body).toMatchObject({ currency: 'USD', rate: '1', updatedAt: Date.parse(TEST_NOW) / 1000, observationDate: '2026-11-22', dataQuality: 'definition' });
   });
 
   it('an unknown currency is 404; a malformed one is 400, never 500', async () => {

@@ -244,16 +244,16 @@ describe('GET /integration/payments, /integration/rates', () => {
     }
   });
 
-  it('GET /rates/USD without a key: par; EUR has no rate yet (404); a malformed code is 400', async () => {
+  it('GET /rates/USD without a key: par; XAU has no rate (404); a malformed code is 400', async () => {
     expect(await call('GET', '/integration/rates/USD')).toMatchObject({ status: 200, body: { currency: 'USD', rate: '1', updatedAt: nowSeconds() } });
-    expect(await call('GET', '/integration/rates/EUR')).toMatchObject({ status: 404, body: { code: 'PAY_ERR_RATE_UNAVAILABLE' } });
+    expect(await call('GET', '/integration/rates/XAU')).toMatchObject({ status: 404, body: { code: 'PAY_ERR_RATE_UNAVAILABLE' } });
     expect(await call('GET', '/integration/rates/usd')).toMatchObject({ status: 400, body: { code: 'PAY_ERR_INVALID_REQUEST' } });
   });
 
   it('a payment in a currency without an FX rate is FAILED before anything is sent', async () => {
     const creditor = await registeredCreditor();
-    const { body } = await initiate(nativePayment(creditor, { currency: 'EUR' }));
-    expect(body).toMatchObject({ status: 'FAILED', settlement: { txHash: '', exchangeRate: '' }, vop: { result: 'LEI_MATCH' }, compliance: { regulatoryNote: expect.stringContaining('no FX rate against USD for EUR') } });
+    const { body } = await initiate(nativePayment(creditor, { currency: 'XAU' }));
+    expect(body).toMatchObject({ status: 'FAILED', settlement: { txHash: '', exchangeRate: '' }, vop: { result: 'LEI_MATCH' }, compliance: { regulatoryNote: expect.stringContaining('no FX rate against USD for XAU') } });
     expect(await balanceOf(creditor)).toBe(0n);
   });
 });

@@ -6,11 +6,11 @@ import type { IdSource } from '../../platform/ids.js';
 import type { RequestContext } from '../../platform/request-context.js';
 import { UpstreamAnswerError } from '../../platform/upstream.js';
 import type { AmlOutcome, FlowStep, NativePayment, PaymentResult, ResultFrame, VopOutcome } from './domain/index.js';
-import { finalResult, pendingResult, sameDecimal, usdcAmountOf, usdcTextOfUnits, usdcUnitsOf } from './domain/index.js';
+import { finalResult, pendingResult, sameDecimal, usdcAmountAtUnitsPerUsd, usdcTextOfUnits, usdcUnitsOf } from './domain/index.js';
 import { RailError, type RailSettlement } from './rail.js';
 import type { AgentClaim, PaymentRow, PaymentStore } from './store.js';
 import type { ComplianceClient } from './upstream/compliance.js';
-import type { FeesClient, FxRate } from './upstream/fees.js';
+import type { FeeQuote, FeesClient, FxRate } from './upstream/fees.js';
 
 export interface PaymentsServiceDeps {
   store: PaymentStore;
@@ -47,6 +47,12 @@ function failureText(error: unknown): string {
   return 'an unexpected error (logged)';
 }
 
+/** A quote id given with a payment, verified: the rate it was checked at and the quote's terms. */
+interface QuotedTerms {
+  rate: FxRate;
+  quote: FeeQuote;
+}
+
 const resultOf = (row: PaymentRow) => row.result as PaymentResult;
 
 /** The request's digest (RFC 8785 canonical JSON); text that is not well-formed Unicode (a lone surrogate) has none and is refused. */
@@ -69,7 +75,7 @@ function requestDigestOf(payment: NativePayment): string {
  *    rate), and its final result is written once, with its callback in the same transaction.
  */
 export function createPaymentsService(deps: PaymentsServiceDeps) {
-  async function run(frame: ResultFrame): Promise<{ step: FlowStep; quoteId?: string }> {
+  async function run(frame: ResultFrame, quoted?: QuotedTerms): Promise<{ step: FlowStep; quoteId?: string }> {
     const { payment } = frame;
     const compliance = deps.compliance!;
     let vop: VopOutcome;
@@ -87,12 +93,13 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
 
     let rate: FxRate | null;
     try {
-      rate = await deps.fees.fxRate(payment.currency, frame.submittedAt);
+      rate = quoted?.rate ?? (await deps.fees.fxRate(payment.currency));
     } catch (error) {
       return { step: failed('the FX rate could not be read', error, { vop }) };
     }
     if (!rate) return { step: { kind: 'failed', reason: `no FX rate against USD for ${payment.currency}; nothing was sent.`, vop } };
-    const usdc = usdcAmountOf(payment.amount, rate.rate);
+    // The rate is units of the currency per 1 USD (decision 0026): USDC = amount / rate, half-even to 6 decimals.
+    const usdc = usdcAmountAtUnitsPerUsd(payment.amount, rate.rate);
     const usdcNumber = Number(usdc);
     if (!sameDecimal(String(usdcNumber), usdc) || usdcNumber <= 0) {
       return { step: { kind: 'failed', reason: `the USDC amount ${usdc} cannot be quoted exactly; nothing was sent.`, vop, exchangeRate: rate.rate } };
@@ -116,9 +123,10 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     // FLAG proceeds with the flag in the attestation (decision 0025); BLOCK (an escalated FLAG included) stops it.
     if (aml.action === 'BLOCK') return { step: { kind: 'aml-blocked', vop, aml } };
 
-    let quote: Awaited<ReturnType<FeesClient['quote']>>;
+    let quote: FeeQuote;
     try {
-      quote = await deps.fees.quote({ amountUsd: usdcNumber, hasFx: !USD_DENOMINATED.has(payment.currency) });
+      // A quote id given with the payment was verified before the claim (initiate): its terms, so its fee, are charged.
+      quote = quoted?.quote ?? (await deps.fees.quote({ amountUsd: usdcNumber, hasFx: !USD_DENOMINATED.has(payment.currency) }));
     } catch (error) {
       return { step: failed('the fee quote could not be obtained', error, { vop, aml, exchangeRate: rate.rate }) };
     }
@@ -144,6 +152,32 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     return { kind: 'failed', reason: `${what} (${failureText(error)}); nothing was settled.`, ...known };
   }
 
+  /**
+   * Issue 10 item 9 (decision 0026): a quote id given with a new payment must be one fees issued
+   * for exactly this payment's USD amount (at the current FX rate) and FX flag, and be unexpired;
+   * else 400 PAY_ERR_QUOTE_INVALID and nothing is stored. A payment already stored under its
+   * tmsReference is not re-checked: its replay answers the stored result, as every replay does.
+   */
+  async function verifiedQuoteOf(payment: NativePayment, quoteId: string): Promise<QuotedTerms | undefined> {
+    if (await deps.store.findByTmsReference(payment.tmsReference)) return undefined;
+    const rate = await deps.fees.fxRate(payment.currency).catch(upstreamUnavailable('the FX rate'));
+    if (!rate) throw new AppError('PAY_ERR_RATE_UNAVAILABLE', { message: `No FX rate against USD is available for ${payment.currency}: the quote cannot be checked.` });
+    const amountUsd = Number(usdcAmountAtUnitsPerUsd(payment.amount, rate.rate));
+    const check = await deps.fees.checkQuote(quoteId, { amountUsd, hasFx: !USD_DENOMINATED.has(payment.currency) }).catch(upstreamUnavailable('the quote check'));
+    if (!check.valid || !check.quote) {
+      const why = { expired: 'it has expired', malformed: 'it is not a quote id', 'signature-mismatch': `it was not issued for ${amountUsd} USD${USD_DENOMINATED.has(payment.currency) ? '' : ' with FX'}`, valid: 'it was refused' }[check.reason];
+      throw new AppError('PAY_ERR_QUOTE_INVALID', { message: `The quoteId is not valid for this payment: ${why}.` });
+    }
+    return { rate, quote: check.quote };
+  }
+
+  function upstreamUnavailable(what: string) {
+    return (error: unknown): never => {
+      if (!(error instanceof UpstreamAnswerError)) deps.logger.warn({ err: error }, `payment: ${what} failed`);
+      throw new AppError('GEN_ERR_UNAVAILABLE', { message: `${what} could not be completed (${failureText(error)}); nothing was stored. Retry.` });
+    };
+  }
+
   function requireFound(row: PaymentRow | undefined): PaymentResult {
     if (!row) throw new AppError('PAY_ERR_PAYMENT_NOT_FOUND');
     return resultOf(row);
@@ -158,9 +192,10 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       const now = request.clock.now();
       const railPaymentId = options.railPaymentId ?? newRailPaymentId(deps.ids);
       const frame: ResultFrame = { railPaymentId, payment, submittedAt: epochSeconds(now), network: deps.rail.network() };
+      const quoted = payment.quoteId ? await verifiedQuoteOf(payment, payment.quoteId) : undefined;
       const claim = await deps.store.claim({ railPaymentId, payment, requestSha256: requestDigestOf(payment), pending: pendingResult(frame), ...(options.agent ? { agent: options.agent } : {}) }, now);
       if (claim.kind === 'replay') return resultOf(claim.row);
-      const { step, quoteId } = await run(frame);
+      const { step, quoteId } = await run(frame, quoted);
       const result = finalResult(frame, step);
       const written = await deps.store.complete(railPaymentId, { result, ...(quoteId ? { quoteId } : {}), ...(payment.callbackUrl ? { callbackUrl: payment.callbackUrl } : {}) }, deps.clock.now());
       return written ? result : requireFound(await deps.store.findById(railPaymentId));
@@ -179,7 +214,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
 
     /** GET /integration/rates/:currency: the FX rate against USD (spec §2). */
     async rate(currency: string): Promise<{ currency: string; rate: string; updatedAt: number }> {
-      const rate = await deps.fees.fxRate(currency, epochSeconds(deps.clock.now()));
+      const rate = await deps.fees.fxRate(currency);
       if (!rate) throw new AppError('PAY_ERR_RATE_UNAVAILABLE', { message: `No FX rate against USD is available for ${currency}.` });
       return { currency: rate.currency, rate: rate.rate, updatedAt: rate.updatedAt };
     },

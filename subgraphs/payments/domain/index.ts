@@ -62,3 +62,4 @@ export type { AmlOutcome, FlowStep, ResultFrame, SettlementOutcome, VopOutcome }
 export {
   canTransition, complianceOf, finalResult, isFinalStatus, PAYMENT_TRANSITIONS, pendingResult, USDC_DECIMALS, usdcAmountOf, usdcTextOfUnits, usdcUnitsOf,
 } from './payment-flow.js';
+export { usdcAmountAtUnitsPerUsd, usdcUnitsAtUnitsPerUsd } from './fx-conversion.js';

@@ -6,18 +6,15 @@ import { UpstreamAnswerError, upstreamErrorText, type UpstreamTransport } from '
  * the fee quote a payment settles under (POST /stability/quote, which the settlement router
  * recomputes to the base unit: decision 0009) and the FX rate against USD.
  *
- * The FX rate: the fees subgraph owns `Currency` (DESIGN.md §4) but serves no FX path yet, so
- * only USD-denominated currencies have a rate, USD itself at par (USDC is redeemable one for one
- * with USD: a definition, not a market figure). Any other currency answers null: no rate, and a
- * payment in it is not sent (decision 0025). When fees gains its FX path, fxRate calls it here.
+ * The FX rate is the fees subgraph's (GET /stability/fx/{currency}, decision 0026): units of the
+ * currency per 1 USD, the Federal Reserve H.10 figure as published; a currency it has no rate for
+ * (404) answers null, and a payment in it is not sent (decision 0025). A quote id given with a
+ * payment is checked by fees (POST /stability/quote/verify: HMAC and expiry for the payment's terms).
  */
 
 export const FEES_SERVICE = 'fees';
 
-/** Currencies whose amounts are USD amounts: the US dollar (USDC, the settlement asset, is redeemable one for one). */
-const PAR_CURRENCIES = new Set(['USD']);
-
-/** FX rate (spec §2): USD per unit of `currency`. */
+/** FX rate (spec §2): units of `currency` per 1 USD (decision 0026). */
 export interface FxRate {
   currency: string;
   /** Decimal text. */
@@ -26,6 +23,14 @@ export interface FxRate {
   updatedAt: number;
   /** Where the rate comes from. */
   source: string;
+}
+
+/** A quote id checked for a payment's terms (POST /stability/quote/verify). */
+export interface QuoteCheck {
+  valid: boolean;
+  reason: 'valid' | 'expired' | 'malformed' | 'signature-mismatch';
+  /** The terms the quote was issued for (valid only); a settlement under it uses exactly these. */
+  quote: FeeQuote | null;
 }
 
 /** The parts of an issued fee quote (srg-quote/1.0) a settlement uses: the router's arguments and the fee. */
@@ -48,17 +53,51 @@ const quoteAnswerSchema = z.object({
   oracleContext: z.object({ expiresAt: z.string() }),
 });
 
+const fxRateAnswerSchema = z.object({
+  currency: z.string(),
+  rate: z.string().regex(/^\d+(\.\d+)?$/).refine((text) => /[1-9]/.test(text)),
+  updatedAt: z.number().int(),
+  source: z.string(),
+});
+
+const quoteCheckAnswerSchema = z.object({
+  valid: z.boolean(),
+  reason: z.enum(['valid', 'expired', 'malformed', 'signature-mismatch']),
+  quoteId: z.string(),
+  terms: z.object({ amountUsd: z.number(), hasFx: z.boolean(), esgScore: z.number(), monthlyVolumeUsd: z.number() }),
+  totalFeeUsd: z.number().nullable(),
+  expiresAt: z.string().nullable(),
+});
+
 export interface FeesClient {
-  /** The rate against USD, or null when fees has none for the currency. `nowSeconds` stamps a par rate. */
-  fxRate(currency: string, nowSeconds: number): Promise<FxRate | null>;
+  /** The rate against USD (units of the currency per 1 USD), or null when fees has none for the currency. */
+  fxRate(currency: string): Promise<FxRate | null>;
+  /** Whether `quoteId` was issued for a payment of `amountUsd` (hasFx: its currency is not USD) and is unexpired. */
+  checkQuote(quoteId: string, terms: { amountUsd: number; hasFx: boolean }): Promise<QuoteCheck>;
   /** A fresh fee quote for these terms (the fee model's default ESG score and volume tier). */
   quote(terms: { amountUsd: number; hasFx: boolean }): Promise<FeeQuote>;
 }
 
 export function createFeesClient(options: { transport: UpstreamTransport }): FeesClient {
   return {
-    async fxRate(currency, nowSeconds) {
-      return PAR_CURRENCIES.has(currency) ? { currency, rate: '1', updatedAt: nowSeconds, source: 'par: USDC is redeemable one for one with USD' } : null;
+    async fxRate(currency) {
+      const path = `/stability/fx/${encodeURIComponent(currency)}`;
+      const response = await options.transport({ method: 'GET', path });
+      if (response.status === 404) return null;
+      if (response.status !== 200) throw new UpstreamAnswerError(FEES_SERVICE, response.status, `${path}: ${upstreamErrorText(response)}`);
+      const parsed = fxRateAnswerSchema.safeParse(response.body);
+      if (!parsed.success || parsed.data.currency !== currency) throw new UpstreamAnswerError(FEES_SERVICE, response.status, `${path}: the answer does not have the documented shape`);
+      return parsed.data;
+    },
+    async checkQuote(quoteId, terms) {
+      const path = '/stability/quote/verify';
+      const response = await options.transport({ method: 'POST', path, body: { quoteId, ...terms } });
+      if (response.status !== 200) throw new UpstreamAnswerError(FEES_SERVICE, response.status, `${path}: ${upstreamErrorText(response)}`);
+      const parsed = quoteCheckAnswerSchema.safeParse(response.body);
+      if (!parsed.success) throw new UpstreamAnswerError(FEES_SERVICE, response.status, `${path}: the answer does not have the documented shape`);
+      const { valid, reason, terms: quoted, totalFeeUsd, expiresAt } = parsed.data;
+      if (!valid || totalFeeUsd === null || expiresAt === null) return { valid: false, reason: valid ? 'malformed' : reason, quote: null };
+      return { valid, reason, quote: { quoteId: parsed.data.quoteId, ...quoted, totalFeeUsd, expiresAt } };
     },
     async quote(terms) {
       const response = await options.transport({ method: 'POST', path: '/stability/quote', body: terms });
