@@ -1,6 +1,8 @@
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
 import { createCallbackStore } from './callback-store.js';
+import { createIntegrationHealth } from './health.js';
+import { createInitiation } from './initiation.js';
 import { createRailSettlement } from './rail.js';
 import { createPaymentsResolvers } from './resolvers.js';
 import { INTEGRATION_PREFIX, paymentsRoutes } from './routes.js';
@@ -33,7 +35,15 @@ export function build(platform: PlatformServices): Subgraph {
     typeDefs,
     schema: buildFederatedSchema(typeDefs, resolvers),
     restPrefixes: [INTEGRATION_PREFIX],
-    routes: paymentsRoutes(service, { keys: platform.access.keys }),
+    routes: paymentsRoutes(service, {
+      keys: platform.access.keys,
+      initiation: createInitiation({ service, ids: platform.ids }),
+      health: createIntegrationHealth({
+        compliance: platform.upstream.transport(COMPLIANCE_SERVICE),
+        stability: platform.upstream.transport(FEES_SERVICE),
+        pingDatabase: () => platform.database.ping(),
+      }),
+    }),
     createContext: (request) => ({ request }),
   };
 }

@@ -4,14 +4,19 @@ import type { ApiKeys } from '../../platform/access/api-keys.js';
 import { AppError } from '../../platform/errors.js';
 import type { HttpServer, ServiceErrorShape } from '../../platform/http.js';
 import { registerOpenApi } from '../../platform/openapi.js';
-import { nativePaymentBodySchema, paymentParamsSchema, paymentQuerySchema, rateParamsSchema, readPaymentInitiation } from './inputs.js';
+import { registerBatchRoute } from './batch-routes.js';
+import { registerHealthRoute, type IntegrationHealth } from './health.js';
+import type { Initiation } from './initiation.js';
+import { paymentInitiationBodySchema, paymentParamsSchema, paymentQuerySchema, rateParamsSchema } from './inputs.js';
+import { initiationResponseSchema } from './iso-responses.js';
+import { registerManifestRoute } from './manifest.js';
+import { registerMcpEndpoint } from './mcp.js';
 import { fxRateSchema, integrationErrorSchema, paymentResultSchema } from './responses.js';
 import type { PaymentsService } from './service.js';
 
 /** {integration_url}. */
 export const INTEGRATION_PREFIX = '/integration';
 export const INTEGRATION_API_VERSION = '1.0.0';
-const MAX_ISSUES_IN_MESSAGE = 10;
 
 /**
  * The integration API's errors are {error, code} (the spec shows none; decision 0025), every error
@@ -26,6 +31,10 @@ const integrationErrorShape: ServiceErrorShape = {
 export interface PaymentsRouteOptions {
   /** Institution keys (Authorization: Bearer), with the 1,000 requests per minute of the spec and the X-RateLimit-* headers. */
   keys: ApiKeys;
+  /** The body readers of POST /payments/initiate and the batch path (native, pain.001, batch), shared with the MCP tools. */
+  initiation: Initiation;
+  /** GET /integration/health. */
+  health: IntegrationHealth;
 }
 
 /** The integration API (spec §4): thin, each path calls the service. */
@@ -48,27 +57,15 @@ export function paymentsRoutes(service: PaymentsService, options: PaymentsRouteO
       {
         ...institution,
         schema: {
-          summary: 'Initiate a payment (native); the same tmsReference answers the stored result, another body under it is 409',
-          description: 'Body: the native payment. Validated by readPaymentInitiation, which names each problem by its JSON path.',
-          body: nativePaymentBodySchema,
-          response: { 200: paymentResultSchema, 409: integrationErrorSchema, 503: integrationErrorSchema, ...errors },
+          summary: 'Initiate a payment: native -> PaymentResult, pain.001 -> pacs.002 report; the same tmsReference answers the stored result, another body under it is 409',
+          description: 'Body: the native payment or a pain.001 JSON document (decision 0022). Validated by readPaymentInitiation, which names each problem by its JSON path.',
+          body: paymentInitiationBodySchema,
+          response: { 200: initiationResponseSchema, 409: integrationErrorSchema, 503: integrationErrorSchema, ...errors },
         },
         // The body is read by readPaymentInitiation (issues by JSON path); the schema above documents it.
         validatorCompiler: () => (data) => ({ value: data }),
       },
-      async (request) => {
-        const read = readPaymentInitiation(request.body);
-        if (!read.ok) {
-          const shown = read.issues.slice(0, MAX_ISSUES_IN_MESSAGE).map((issue) => `${issue.path} ${issue.message}`);
-          const more = read.issues.length > MAX_ISSUES_IN_MESSAGE ? `; and ${read.issues.length - MAX_ISSUES_IN_MESSAGE} more` : '';
-          throw new AppError('PAY_ERR_INVALID_REQUEST', { message: `Invalid body: ${shown.join('; ')}${more}` });
-        }
-        if (read.value.kind !== 'native') {
-          // TODO(issue 10 item 1): pain.001 in, the pacs.002 answer out.
-          throw new AppError('PAY_ERR_INVALID_REQUEST', { message: 'pain.001 documents are not accepted yet: send the native payment.' });
-        }
-        return service.initiate(request.requestContext, read.value.payment);
-      },
+      async (request) => options.initiation.initiate(request.requestContext, request.body),
     );
     app.get(
       `${INTEGRATION_PREFIX}/payments/:railPaymentId`,
@@ -85,5 +82,9 @@ export function paymentsRoutes(service: PaymentsService, options: PaymentsRouteO
       { schema: { summary: 'FX rate against USD; no authentication', params: rateParamsSchema, response: { 200: fxRateSchema, 400: integrationErrorSchema, 404: integrationErrorSchema } } },
       async (request) => service.rate(request.params.currency),
     );
+    registerBatchRoute(app, options.initiation, institution);
+    registerHealthRoute(app, options.health);
+    registerManifestRoute(app);
+    registerMcpEndpoint(app, { initiation: options.initiation, service, health: options.health }, institution);
   };
 }

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import type { HttpServer } from '../../platform/http.js';
+import { withTimeout } from '../../platform/timeout.js';
+import type { UpstreamTransport } from '../../platform/upstream.js';
+
+/**
+ * The integration health (spec §4 "Integration health"; path GET /integration/health, decision
+ * 0028): {status, complianceOracle, stabilityOracle, db}, each `ok` when healthy, else a short
+ * reason. Each oracle is asked one free, read-only path through platform.upstream (the same
+ * transport the payments use: in-process or over SERVICE_URLS), the database one round trip, all
+ * three at once and each cut at HEALTH_CHECK_TIMEOUT_MS. status is `ok` when all three are,
+ * else `degraded` (answered 503, as GET /health does).
+ */
+
+/** Shorter than UPSTREAM_TIMEOUT_MS: a health probe must answer while the thing it checks hangs. */
+export const HEALTH_CHECK_TIMEOUT_MS = 2_000;
+/** Free, read-only, no database: an answer shows the oracle's process and routes are up. */
+export const COMPLIANCE_PROBE_PATH = '/compliance/compliance/regulatory-calendar';
+export const STABILITY_PROBE_PATH = '/stability/fee-schedule';
+
+export const integrationHealthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  complianceOracle: z.string().describe('ok, or why not'),
+  stabilityOracle: z.string().describe('ok, or why not'),
+  db: z.string().describe('ok, or why not'),
+});
+export type IntegrationHealthReport = z.infer<typeof integrationHealthSchema>;
+
+export interface IntegrationHealthDeps {
+  compliance: UpstreamTransport;
+  stability: UpstreamTransport;
+  /** Round trip to the database; throws when it is down. */
+  pingDatabase: () => Promise<void>;
+  timeoutMs?: number;
+}
+
+/** A short reason, never the caller-controlled or driver text of an error. */
+function reasonOf(error: unknown, timeoutMs: number): string {
+  const text = error instanceof Error ? `${error.message} ${error.cause instanceof Error ? error.cause.message : ''}` : '';
+  if (/timed out|timeout|aborted/i.test(text)) return `no answer within ${timeoutMs} ms`;
+  if (/ECONNREFUSED|refused/i.test(text)) return 'connection refused';
+  return 'unreachable';
+}
+
+export function createIntegrationHealth(deps: IntegrationHealthDeps) {
+  const timeoutMs = deps.timeoutMs ?? HEALTH_CHECK_TIMEOUT_MS;
+  async function probe(transport: UpstreamTransport, path: string): Promise<string> {
+    try {
+      const response = await withTimeout(transport({ method: 'GET', path }), timeoutMs, `health probe ${path}`);
+      return response.status >= 200 && response.status < 300 ? 'ok' : `answered ${response.status}`;
+    } catch (error) {
+      return reasonOf(error, timeoutMs);
+    }
+  }
+  async function database(): Promise<string> {
+    try {
+      await withTimeout(deps.pingDatabase(), timeoutMs, 'health probe database');
+      return 'ok';
+    } catch (error) {
+      return reasonOf(error, timeoutMs);
+    }
+  }
+  return {
+    async check(): Promise<IntegrationHealthReport> {
+      const [complianceOracle, stabilityOracle, db] = await Promise.all([
+        probe(deps.compliance, COMPLIANCE_PROBE_PATH),
+        probe(deps.stability, STABILITY_PROBE_PATH),
+        database(),
+      ]);
+      const healthy = complianceOracle === 'ok' && stabilityOracle === 'ok' && db === 'ok';
+      return { status: healthy ? 'ok' : 'degraded', complianceOracle, stabilityOracle, db };
+    },
+  };
+}
+
+export type IntegrationHealth = ReturnType<typeof createIntegrationHealth>;
+
+/** GET /integration/health: no key (a load balancer probes it), 200 when ok, 503 when degraded. */
+export function registerHealthRoute(app: HttpServer, health: IntegrationHealth): void {
+  app.get('/integration/health', { schema: { summary: 'Integration health with the compliance and stability oracles and the database', response: { 200: integrationHealthSchema, 503: integrationHealthSchema } } }, async (_request, reply) => {
+    const report = await health.check();
+    return reply.code(report.status === 'ok' ? 200 : 503).send(report);
+  });
+}

@@ -1,0 +1,82 @@
+import { AppError } from '../../platform/errors.js';
+import { toAppError } from '../../platform/http.js';
+import type { IdSource } from '../../platform/ids.js';
+import type { RequestContext } from '../../platform/request-context.js';
+import { buildPacs002ForMapping, MAX_REPORT_MESSAGE_ID_LENGTH, type IsoIssue, type Pacs002Document, type PaymentResult } from './domain/index.js';
+import { readBatch, readPaymentInitiation } from './inputs.js';
+import type { PaymentsService } from './service.js';
+
+/**
+ * What POST /payments/initiate, the batch path and their MCP tools do with a body, alike
+ * (decisions 0022, 0025 and 0028):
+ * 1. a native payment -> service.initiate -> its PaymentResult;
+ * 2. a pain.001 -> every transaction of every PmtInf through service.initiate, one after the
+ *    other in document order, each idempotent by its own tmsReference (EndToEndId, or
+ *    `<MsgId>/<pmtInf>/<tx>` for NOTPROVIDED) -> the pacs.002 report of their results;
+ * 3. a batch {payments: 1..50} -> each through service.initiate in order, independently: a payment
+ *    the service refuses as a whole (409 another body under its reference, 503) is answered in its
+ *    place as {tmsReference, error, code} and the others go on (what the service stored stays).
+ * A malformed body is PAY_ERR_INVALID_REQUEST (400) naming each problem by its JSON path.
+ */
+
+const MAX_ISSUES_IN_MESSAGE = 10;
+
+/** The 400 for a body's issues, each `path message`, the first 10 and a count of the rest. */
+export function invalidBody(issues: readonly IsoIssue[]): AppError {
+  const shown = issues.slice(0, MAX_ISSUES_IN_MESSAGE).map((issue) => `${issue.path} ${issue.message}`);
+  const more = issues.length > MAX_ISSUES_IN_MESSAGE ? `; and ${issues.length - MAX_ISSUES_IN_MESSAGE} more` : '';
+  return new AppError('PAY_ERR_INVALID_REQUEST', { message: `Invalid body: ${shown.join('; ')}${more}` });
+}
+
+/** A batch entry the service refused as a whole: the catalog error in the integration shape. */
+export interface BatchRefusal {
+  tmsReference: string;
+  error: string;
+  code: string;
+}
+
+export type BatchEntry = PaymentResult | BatchRefusal;
+
+/** The pacs.002 report's MsgId: `RAIL-` and 24 hex digits (29 characters, within MAX_REPORT_MESSAGE_ID_LENGTH). */
+function reportMessageId(ids: IdSource): string {
+  const id = `RAIL-${ids.uuid().replaceAll('-', '').slice(0, 24).toUpperCase()}`;
+  return id.slice(0, MAX_REPORT_MESSAGE_ID_LENGTH);
+}
+
+export function createInitiation(deps: { service: PaymentsService; ids: IdSource }) {
+  const { service } = deps;
+  return {
+    /** POST /integration/payments/initiate: a PaymentResult for a native payment, the pacs.002 report for a pain.001. */
+    async initiate(context: RequestContext, body: unknown): Promise<PaymentResult | Pacs002Document> {
+      const read = readPaymentInitiation(body);
+      if (!read.ok) throw invalidBody(read.issues);
+      if (read.value.kind === 'native') return service.initiate(context, read.value.payment);
+      const { mapping } = read.value;
+      const results: PaymentResult[] = [];
+      // In order, one at a time: the report lists them in document order, and one debtor's
+      // transfers are not raced against each other on the rail.
+      for (const transfer of mapping.transfers) results.push(await service.initiate(context, transfer.payment));
+      return buildPacs002ForMapping(mapping, results, { messageId: reportMessageId(deps.ids), createdAtMs: context.clock.now().getTime() });
+    },
+
+    /** The batch path: one entry per payment, in order. */
+    async batch(context: RequestContext, body: unknown): Promise<BatchEntry[]> {
+      const read = readBatch(body);
+      if (!read.ok) throw invalidBody(read.issues);
+      const entries: BatchEntry[] = [];
+      for (const payment of read.value) {
+        try {
+          entries.push(await service.initiate(context, payment));
+        } catch (error) {
+          // Another body under a used reference (409), text the digest refuses (400), a dependency down (503).
+          const refusal = toAppError(error);
+          if (refusal.code === 'GEN_ERR_INTERNAL') throw error;
+          entries.push({ tmsReference: payment.tmsReference, error: refusal.message, code: refusal.code });
+        }
+      }
+      return entries;
+    },
+  };
+}
+
+export type Initiation = ReturnType<typeof createInitiation>;
