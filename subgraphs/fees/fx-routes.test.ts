@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, TEST_NOW, type TestServer } from '../../test/helpers.js';
+import { graphql, startTestServer, TEST_NOW, type TestServer } from '../../test/helpers.js';
 import { computeFees } from './domain/index.js';
 import { feeParameters } from './data/index.js';
 
@@ -142,5 +142,32 @@ describe('POST /stability/quote/verify', () => {
       const { status } = await call('POST', '/stability/quote/verify', payload);
       expect(status, payload.slice(0, 40)).toBe(400);
     }
+  });
+});
+
+describe('the same in the fees subgraph\'s graph', () => {
+  const ask = (query: string, variables: Record<string, unknown>) => graphql(server, query, variables, '/subgraphs/fees/graphql');
+
+  it('usdFxRate equals GET /stability/fx/:currency; unknown and malformed codes are their errors', async () => {
+    const rest = await call('GET', '/stability/fx/GBP');
+    const fields = Object.keys(rest.body).join(' ');
+    expect(await ask(`query ($c: String!) { usdFxRate(currency: $c) { ${fields} } }`, { c: 'GBP' })).toEqual({ data: { usdFxRate: rest.body } });
+    for (const [currency, code] of [['XAU', 'FEE_ERR_FX_RATE_NOT_FOUND'], ['gbp', 'FEE_ERR_INVALID_CURRENCY']]) {
+      const result = await ask('query ($c: String!) { usdFxRate(currency: $c) { rate } }', { c: currency });
+      expect(result.data).toEqual({ usdFxRate: null });
+      expect(result.errors![0]!.extensions).toMatchObject({ code });
+    }
+  });
+
+  it('quoteVerification equals POST /stability/quote/verify; explicit nulls are omitted terms', async () => {
+    const { body: quote } = await call('POST', '/stability/quote', { amountUsd: 2500, hasFx: false });
+    const input = { quoteId: quote.quoteId, amountUsd: 2500, hasFx: false };
+    const rest = await call('POST', '/stability/quote/verify', input);
+    const result = await ask(
+      'query ($input: QuoteVerificationInput!) { quoteVerification(input: $input) { quoteId valid reason termsSource totalFeeUsd issuedAt expiresAt terms { amountUsd hasFx esgScore monthlyVolumeUsd } } }',
+      { input: { ...input, esgScore: null } },
+    );
+    expect(result).toEqual({ data: { quoteVerification: rest.body } });
+    expect(rest.body.valid).toBe(true);
   });
 });

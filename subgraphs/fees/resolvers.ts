@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors.js';
 import { parseGraphQLInput } from '../../platform/graphql.js';
 import { DecimalScalar } from '../../platform/scalars.js';
 import { looksLikeQuoteId, type Quote } from './domain/index.js';
-import { esgQuoteBodySchema, quoteBodySchema, verifyFeesBodySchema } from './inputs.js';
+import { esgQuoteBodySchema, quoteBodySchema, quoteVerifyBodySchema, verifyFeesBodySchema } from './inputs.js';
 import type { FeesService } from './service.js';
 
 export interface FeesContext {
@@ -30,6 +30,11 @@ function checkedQuoteId(quoteId: string): string {
   return quoteId;
 }
 
+/** GraphQL gives an omitted optional input field as absent, an explicit null as null: both mean "not given" here. */
+function dropNulls(input: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null));
+}
+
 export function createFeesResolvers(service: FeesService) {
   return {
     DateTime: DateTimeResolver,
@@ -43,6 +48,9 @@ export function createFeesResolvers(service: FeesService) {
       esgFeeSchedule: () => service.esgFeeSchedule(),
       feeVerification: (_: unknown, args: { input: Record<string, unknown> }) =>
         service.verifyFees(parseGraphQLInput(verifyFeesBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
+      usdFxRate: (_: unknown, args: { currency: string }) => service.fxRate(args.currency),
+      quoteVerification: (_: unknown, args: { input: Record<string, unknown> }) =>
+        service.verifyQuoteForTerms(parseGraphQLInput(quoteVerifyBodySchema, dropNulls(args.input), 'FEE_ERR_INVALID_QUOTE_PARAMS')),
     },
     LegalEntity: {
       /** Compliance gives the entity's ESG score (@requires); the fee is the quote at that score, the default 50 when it has none. */

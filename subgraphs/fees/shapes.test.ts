@@ -10,8 +10,10 @@ import {
   esgFeeScheduleResponseSchema,
   esgQuoteResponseSchema,
   feeScheduleResponseSchema,
+  fxRateResponseSchema,
   manifestResponseSchema,
   quoteResponseSchema,
+  quoteVerificationResponseSchema,
   verifyFeesResponseSchema,
 } from './responses.js';
 import { createFeesService } from './service.js';
@@ -33,6 +35,8 @@ const pairs: Array<{ path: string; graphQLType: string; response: z.ZodType; gra
   { path: 'GET /esg/quote', graphQLType: 'EsgFeeQuote', response: esgQuoteResponseSchema },
   { path: 'GET /esg/fee-schedule', graphQLType: 'EsgFeeSchedule', response: esgFeeScheduleResponseSchema },
   { path: 'GET /stability/verify-fees', graphQLType: 'FeeVerification', response: verifyFeesResponseSchema },
+  { path: 'GET /stability/fx/{currency}', graphQLType: 'UsdFxRate', response: fxRateResponseSchema },
+  { path: 'POST /stability/quote/verify', graphQLType: 'QuoteVerification', response: quoteVerificationResponseSchema },
 ];
 
 describe('REST response schemas and GraphQL types describe one shape', () => {
