@@ -161,13 +161,14 @@ describe('the same in the fees subgraph\'s graph', () => {
 
   it('quoteVerification equals POST /stability/quote/verify; explicit nulls are omitted terms', async () => {
     const { body: quote } = await call('POST', '/stability/quote', { amountUsd: 2500, hasFx: false });
-    const input = { quoteId: quote.quoteId, amountUsd: 2500, hasFx: false };
+    // monthlyVolumeUsd given: the terms are the request's (not the ledger's, whose write trails), esgScore's null the default.
+    const input = { quoteId: quote.quoteId, amountUsd: 2500, hasFx: false, monthlyVolumeUsd: 0 };
     const rest = await call('POST', '/stability/quote/verify', input);
     const result = await ask(
       'query ($input: QuoteVerificationInput!) { quoteVerification(input: $input) { quoteId valid reason termsSource totalFeeUsd issuedAt expiresAt terms { amountUsd hasFx esgScore monthlyVolumeUsd } } }',
       { input: { ...input, esgScore: null } },
     );
     expect(result).toEqual({ data: { quoteVerification: rest.body } });
-    expect(rest.body.valid).toBe(true);
+    expect(rest.body).toMatchObject({ valid: true, termsSource: 'request', terms: { esgScore: 50 } });
   });
 });
