@@ -34,11 +34,20 @@ export interface IntegrationHealthDeps {
   timeoutMs?: number;
 }
 
-/** A short reason, never the caller-controlled or driver text of an error. */
+/** The messages and codes along an error's cause chain (fetch's own is two deep: fetch failed <- ECONNREFUSED), at most 5 links. */
+function causeText(error: unknown): string {
+  const parts: string[] = [];
+  for (let link = error, depth = 0; link instanceof Error && depth < 5; link = link.cause, depth += 1) {
+    parts.push(link.message, String((link as { code?: unknown }).code ?? ''));
+  }
+  return parts.join(' ');
+}
+
+/** A short reason of our own words, never the error's text (a driver's may name users or hosts). */
 function reasonOf(error: unknown, timeoutMs: number): string {
-  const text = error instanceof Error ? `${error.message} ${error.cause instanceof Error ? error.cause.message : ''}` : '';
+  const text = causeText(error);
   if (/timed out|timeout|aborted/i.test(text)) return `no answer within ${timeoutMs} ms`;
-  if (/ECONNREFUSED|refused/i.test(text)) return 'connection refused';
+  if (/ECONNREFUSED/.test(text)) return 'connection refused';
   return 'unreachable';
 }
 
