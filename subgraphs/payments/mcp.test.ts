@@ -65,6 +65,16 @@ describe('GET /integration/manifest', () => {
     expect(byName['payments.initiate'].inputSchema.anyOf).toHaveLength(2);
     expect(JSON.stringify(byName['payments.initiate'].inputSchema)).toContain('CstmrCdtTrfInitn');
   });
+
+  it('the OpenAPI document lists the new paths with their schemas (pain.001 or native in, PaymentResult or pacs.002 out)', async () => {
+    const { status, body } = await harness.call('GET', '/integration/openapi.json');
+    expect(status).toBe(200);
+    // Paths under the document's server URL, {integration_url}.
+    for (const path of ['/payments/initiate', '/payments/batch', '/health', '/manifest', '/mcp']) expect(body.paths[path]).toBeDefined();
+    const initiate = JSON.stringify(body.paths['/payments/initiate'].post);
+    expect(initiate).toContain('CstmrCdtTrfInitn');
+    expect(initiate).toContain('FIToFIPmtStsRpt');
+  });
 });
 
 describe('POST /integration/mcp', () => {
