@@ -187,6 +187,11 @@ export const configVariables = {
   },
   callbacks: {
     timeoutMs: variable('CALLBACK_TIMEOUT_MS', milliseconds(10_000), 'longest a payment callback attempt may wait for the receiver\'s answer before it is cut and retried'),
+    allowPrivateTargets: variable(
+      'CALLBACK_ALLOW_PRIVATE_TARGETS',
+      booleanText.default(false),
+      'deliver payment callbacks to loopback, private and other non-public addresses (tests and single-host set-ups only: a callback URL is chosen by the caller; decision 0024 §9)',
+    ),
   },
   forecast: {
     live: variable('FORECAST_LIVE', booleanText.default(false), 'fetch live climate data (Open-Meteo, NASA EONET, GDACS, US Drought Monitor, FRED)'),

@@ -135,3 +135,22 @@ export async function graphql<T = Record<string, unknown>>(
   const response = await server.app.inject({ method: 'POST', url: path, payload: { query, variables } });
   return response.json();
 }
+
+/**
+ * One request through inject: `payload` as JSON, or `raw` text sent as application/json (bad JSON,
+ * keys such as __proto__ written by hand); the answer's status, parsed body and headers.
+ */
+export async function injectJson(
+  server: BuiltServer,
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  options: { payload?: unknown; headers?: Record<string, string>; raw?: string } = {},
+) {
+  const response = await server.app.inject({
+    method,
+    url,
+    headers: { ...(options.raw !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
+    ...(options.raw !== undefined ? { payload: options.raw } : options.payload !== undefined ? { payload: options.payload as object } : {}),
+  });
+  return { status: response.statusCode, body: response.json() as Record<string, any>, headers: response.headers };
+}

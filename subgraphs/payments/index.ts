@@ -1,5 +1,7 @@
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
+import { withSettlementAgent } from './agent.js';
+import { withCallbackDelivery } from './callback-delivery.js';
 import { createCallbackStore } from './callback-store.js';
 import { createIntegrationHealth } from './health.js';
 import { createInitiation } from './initiation.js';
@@ -30,7 +32,7 @@ export function build(platform: PlatformServices): Subgraph {
     logger: platform.logger,
   });
   const resolvers = createPaymentsResolvers(service, platform.access.keys);
-  return {
+  return withCallbackDelivery(platform, callbacks, withSettlementAgent(platform, service, {
     name,
     typeDefs,
     schema: buildFederatedSchema(typeDefs, resolvers),
@@ -45,5 +47,5 @@ export function build(platform: PlatformServices): Subgraph {
       }),
     }),
     createContext: (request) => ({ request }),
-  };
+  }));
 }

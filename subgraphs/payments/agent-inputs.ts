@@ -1,0 +1,59 @@
+import { getAddress, isAddress } from 'viem';
+import { z } from 'zod';
+import { AppError } from '../../platform/errors.js';
+
+/**
+ * Inputs of the settlement agent (Document 2 §4 "Settlement agent"; decision 0027): POST /agent/settle's
+ * body and its optional X-Agent-Id header. A malformed request is PAY_ERR_INVALID_REQUEST (400) naming
+ * the fields; the mandate's own checks are the verifier's (PAY_ERR_MANDATE_INVALID).
+ */
+
+/** The largest settlement amount taken (a JSON number is exact to about 15 significant digits). */
+export const MAX_SETTLE_AMOUNT = 1e12;
+/** A decimal amount as JavaScript prints it: no exponent (1e-7 or 1e21 are refused), at most 6 decimals (USDC's). */
+const PLAIN_DECIMAL = /^(0|[1-9]\d*)(\.\d{1,6})?$/;
+const AGENT_ID = /^agt_[A-Za-z0-9_-]{22}$/;
+/** An AP2 mandate longer than this is refused by the verifier (32 KiB); the field itself is bounded a little above, to name it. */
+const MAX_MANDATE_FIELD = 64 * 1024;
+
+export const settleBodySchema = z.strictObject({
+  amount: z
+    .number({ error: 'must be a number' })
+    .positive('must be positive')
+    .max(MAX_SETTLE_AMOUNT, `must be at most ${MAX_SETTLE_AMOUNT}`)
+    .refine((value) => PLAIN_DECIMAL.test(String(value)), 'must have at most 6 decimals'),
+  sourceCurrency: z.string({ error: 'must be a string' }).max(3, { message: 'must be an ISO 4217 code of 3 capital letters', abort: true }).regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code of 3 capital letters'),
+  destinationCurrency: z
+    .string({ error: 'must be a string' })
+    .max(10, { message: 'must be a currency or asset code (3-10 capital letters or digits)', abort: true })
+    .regex(/^[A-Z][A-Z0-9]{2,9}$/, 'must be a currency or asset code (3-10 capital letters or digits)'),
+  recipientAddress: z
+    .string({ error: 'must be a string' })
+    .max(42, { message: 'must be an EVM address (0x and 40 hex digits)', abort: true })
+    .refine((value) => isAddress(value, { strict: true }), 'must be an EVM address (0x and 40 hex digits, EIP-55 checksum when mixed-case)')
+    .transform((value) => getAddress(value)),
+  mandate: z.string({ error: 'must be a string: an AP2 payment mandate in SD-JWT form' }).max(MAX_MANDATE_FIELD, `must be at most ${MAX_MANDATE_FIELD} characters`).optional(),
+});
+
+export type SettleBody = z.infer<typeof settleBodySchema>;
+
+export const settleHeadersSchema = z.object({ 'x-agent-id': z.string().optional().describe('agt_ and 22 base64url characters: the settling agent, verified live') });
+
+function invalid(message: string): AppError {
+  return new AppError('PAY_ERR_INVALID_REQUEST', { message });
+}
+
+/** The body, or PAY_ERR_INVALID_REQUEST naming each problem (at most 10). */
+export function readSettleBody(body: unknown): SettleBody {
+  const parsed = settleBodySchema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : '(body)'} ${issue.message}`);
+  throw invalid(`Invalid body: ${issues.slice(0, 10).join('; ')}${issues.length > 10 ? `; and ${issues.length - 10} more` : ''}`);
+}
+
+/** X-Agent-Id: absent, or an agentId; a repeated or malformed header is PAY_ERR_INVALID_REQUEST. */
+export function readAgentId(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !AGENT_ID.test(header)) throw invalid('X-Agent-Id must be one agentId: agt_ and 22 base64url characters.');
+  return header;
+}

@@ -1,0 +1,232 @@
+import { randomBytes } from 'node:crypto';
+import { SDJwtInstance } from '@sd-jwt/core';
+import { digest, ES256, generateSalt } from '@sd-jwt/crypto-nodejs';
+import { getAddress, type Address } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
+import type { ChainConnection } from '../../platform/chain/index.js';
+import { injectJson, startTestServer, type TestServer } from '../../test/helpers.js';
+import { ACTIVE_LEI_ENTRY } from '../compliance/kya-testing.js';
+import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from './rail.js';
+
+// The settlement agent through the all-in-one server (compliance, fees, payments; payments calling
+// the other two in-process): AP2 mandates signed here with @sd-jwt/core by an issuer whose key is in
+// AP2_TRUSTED_ISSUERS, and agents registered with the compliance oracle and verified live.
+
+const ADMIN_KEY = 'agent-test-admin-key-0123456789abcdef0123';
+const ADMIN = { authorization: `Bearer ${ADMIN_KEY}` };
+const ISSUER = 'https://wallet.example';
+const OTHER_ISSUER = 'https://other-wallet.example';
+const TX_HASH = /^0x[0-9a-f]{64}$/;
+
+type Jwk = Record<string, unknown>;
+let issuerKey: { publicKey: Jwk; privateKey: Jwk };
+let otherKey: { publicKey: Jwk; privateKey: Jwk };
+let server: TestServer;
+let rail: ChainConnection;
+
+const publicOf = (jwk: Jwk) => ({ kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y });
+
+beforeAll(async () => {
+  issuerKey = (await ES256.generateKeyPair()) as { publicKey: Jwk; privateKey: Jwk };
+  otherKey = (await ES256.generateKeyPair()) as { publicKey: Jwk; privateKey: Jwk };
+  server = await startTestServer({
+    subgraphs: ['compliance', 'fees', 'payments'],
+    environment: { ADMIN_KEY, AP2_TRUSTED_ISSUERS: JSON.stringify({ [ISSUER]: publicOf(issuerKey.publicKey) }) },
+  });
+  rail = await server.platform!.chain.connect();
+}, 120_000);
+afterAll(async () => {
+  await server?.close();
+});
+
+const freshWallet = (): Address => getAddress(`0x${randomBytes(20).toString('hex')}`);
+const nowSeconds = () => Math.floor(server.clock.now().getTime() / 1000);
+const balanceOf = (address: Address) => rail.publicClient.readContract({ address: rail.contracts.token!, abi: railUSDAbi, functionName: 'balanceOf', args: [address] });
+const treasury = () => rail.embedded!.accounts[EMBEDDED_TREASURY_ACCOUNT_INDEX]!.address;
+
+const call = async (method: 'GET' | 'POST' | 'DELETE', url: string, options: { payload?: unknown; headers?: Record<string, string>; raw?: string } = {}) => {
+  const { status, body } = await injectJson(server, method, url, options);
+  return { status, body };
+};
+
+async function registeredRecipient(): Promise<Address> {
+  const wallet = freshWallet();
+  const response = await call('POST', '/compliance/register', { payload: { walletAddress: wallet, lei: ACTIVE_LEI_ENTRY.lei }, headers: ADMIN });
+  expect([200, 201]).toContain(response.status);
+  return wallet;
+}
+
+/** A REGISTERED agent (owner entity and e-mail) with a mandate, as the compliance oracle keeps them. */
+async function registeredAgent(mandate: Record<string, unknown>): Promise<string> {
+  const agent = await call('POST', '/compliance/agent/register', { payload: { name: 'Treasury bot', ownerEntity: 'Acme', ownerEmail: 'bot@acme.example', protocols: ['ap2'] } });
+  expect(agent.status).toBe(201);
+  const set = await call('POST', '/compliance/agent/mandate', { payload: { agentId: agent.body.agentId, ...mandate } });
+  expect(set.status).toBe(201);
+  return agent.body.agentId as string;
+}
+
+async function issue(claims: Record<string, unknown>, privateKey: Jwk = issuerKey.privateKey): Promise<string> {
+  const instance = new SDJwtInstance({ signer: await ES256.getSigner(privateKey), signAlg: 'ES256', hasher: digest, hashAlg: 'sha-256', saltGenerator: generateSalt });
+  return instance.issue(claims, { _sd: ['payee', 'payment_amount'] } as never, { header: { typ: 'dc+sd-jwt' } });
+}
+
+/** A closed mandate paying `payee` 1,250.50 USD, valid for the next hour. */
+const closedMandate = (payee: Address, overrides: Record<string, unknown> = {}) => ({
+  iss: ISSUER,
+  iat: nowSeconds() - 60,
+  exp: nowSeconds() + 3600,
+  vct: 'mandate.payment.1',
+  payee: { id: payee, name: ACTIVE_LEI_ENTRY.legalName },
+  payment_amount: { amount: 125050, currency: 'USD' },
+  ...overrides,
+});
+
+const settleBody = (recipient: Address, overrides: Record<string, unknown> = {}) => ({ amount: 1250.5, sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: recipient, ...overrides });
+const settle = (payload: unknown, headers: Record<string, string> = {}) => call('POST', '/agent/settle', { payload, headers });
+
+describe('POST /agent/settle with body.mandate (AP2)', () => {
+  it('a valid mandate settles through the payment flow; the same mandate again is refused (REPLAYED) and nothing is sent twice', async () => {
+    const recipient = await registeredRecipient();
+    const mandate = await issue(closedMandate(recipient));
+    const { status, body } = await settle({ ...settleBody(recipient), mandate });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      status: 'SETTLED',
+      held: false,
+      railPaymentId: expect.stringMatching(/^pay_/),
+      violations: [],
+      agent: null,
+      mandate: { type: 'mandate.payment.1', issuer: ISSUER, payee: { id: recipient }, paymentAmount: { amount: 125050, currency: 'USD' }, quoteId: expect.any(String), reference: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) },
+    });
+    expect(body.result).toMatchObject({ railPaymentId: body.railPaymentId, tmsReference: `AP2-${body.mandate.reference}`, status: 'SETTLED', settlement: { txHash: expect.stringMatching(TX_HASH), amount: '1250.5', currency: 'USD', asset: 'USDC' } });
+    expect(body.result.vop).toMatchObject({ result: 'LEI_MATCH', proceedSafe: true });
+    const paid = await balanceOf(recipient);
+    expect(paid).toBe(1_250_500_000n - BigInt(Math.round(Number(body.result.settlement.fee) * 1e6)));
+    // The payment is the integration API's too.
+    expect((await call('GET', `/integration/payments?tmsReference=${body.result.tmsReference}`, { headers: { authorization: `Bearer ${(await server.platform!.access.keys.create('bearer', 'desk', 1000)).key}` } })).body).toEqual(body.result);
+
+    const again = await settle({ ...settleBody(recipient), mandate });
+    expect(again).toEqual({ status: 400, body: { error: expect.any(String), code: 'PAY_ERR_MANDATE_INVALID', reason: 'REPLAYED' } });
+    expect(await balanceOf(recipient)).toBe(paid);
+  });
+
+  it.each([
+    ['another payee', (recipient: Address) => closedMandate(freshWallet()), 'PAYEE_MISMATCH'],
+    ['another amount', (recipient: Address) => closedMandate(recipient, { payment_amount: { amount: 125051, currency: 'USD' } }), 'AMOUNT_MISMATCH'],
+    ['another currency', (recipient: Address) => closedMandate(recipient, { payment_amount: { amount: 125050, currency: 'EUR' } }), 'CURRENCY_MISMATCH'],
+    ['an expired mandate', (recipient: Address) => closedMandate(recipient, { iat: nowSeconds() - 7200, exp: nowSeconds() }), 'EXPIRED'],
+    ['an issuer not on the allowlist', (recipient: Address) => closedMandate(recipient, { iss: OTHER_ISSUER }), 'UNTRUSTED_ISSUER'],
+  ])('%s: 400 PAY_ERR_MANDATE_INVALID, nothing sent', async (_name, claims, reason) => {
+    const recipient = await registeredRecipient();
+    const treasuryBefore = await balanceOf(treasury());
+    const mandate = await issue(claims(recipient), reason === 'UNTRUSTED_ISSUER' ? otherKey.privateKey : issuerKey.privateKey);
+    expect(await settle({ ...settleBody(recipient), mandate })).toEqual({ status: 400, body: { error: expect.any(String), code: 'PAY_ERR_MANDATE_INVALID', reason } });
+    expect(await balanceOf(recipient)).toBe(0n);
+    expect(await balanceOf(treasury())).toBe(treasuryBefore);
+  });
+
+  it('the trusted issuer\'s name signed by another key: INVALID_SIGNATURE', async () => {
+    const recipient = await registeredRecipient();
+    const mandate = await issue(closedMandate(recipient), otherKey.privateKey);
+    expect((await settle({ ...settleBody(recipient), mandate })).body).toMatchObject({ code: 'PAY_ERR_MANDATE_INVALID', reason: 'INVALID_SIGNATURE' });
+  });
+
+  it('a mandate that is not an SD-JWT: MALFORMED', async () => {
+    const recipient = await registeredRecipient();
+    expect((await settle({ ...settleBody(recipient), mandate: 'not.a.mandate' })).body).toMatchObject({ code: 'PAY_ERR_MANDATE_INVALID', reason: 'MALFORMED' });
+  });
+});
+
+describe('POST /agent/settle with X-Agent-Id (agent mandate, verified live)', () => {
+  it('a registered agent within its limits settles; over the maximum notional or the daily cap it is held (every rule named) and nothing is sent', async () => {
+    const agentId = await registeredAgent({ maxNotionalUsd: 5000, dailyCapUsd: 10_000 });
+    const recipient = await registeredRecipient();
+    const headers = { 'x-agent-id': agentId };
+
+    const first = await settle(settleBody(recipient), headers);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ status: 'SETTLED', held: false, violations: [], agent: { agentId, checked: ['MAX_NOTIONAL', 'DAILY_CAP'] }, mandate: null });
+    expect(first.body.result).toMatchObject({ status: 'SETTLED', tmsReference: expect.stringMatching(/^AGT-/), settlement: { amount: '1250.5' } });
+    const paid = await balanceOf(recipient);
+    expect(paid).toBeGreaterThan(0n);
+    const treasuryAfterFirst = await balanceOf(treasury());
+
+    const tooLarge = await settle(settleBody(recipient, { amount: 5000.01 }), headers);
+    expect(tooLarge).toEqual({
+      status: 200,
+      body: { status: 'PENDING', held: true, railPaymentId: null, result: null, violations: [{ rule: 'MAX_NOTIONAL', message: expect.stringContaining('5000.01') }], agent: { agentId, checked: ['MAX_NOTIONAL', 'DAILY_CAP'] }, mandate: null },
+    });
+    expect(await balanceOf(treasury())).toBe(treasuryAfterFirst);
+
+    // 1,250.50 + 5,000 + 3,749.50 = 10,000: the cap is inclusive; one cent more is held.
+    expect((await settle(settleBody(recipient, { amount: 5000 }), headers)).body.status).toBe('SETTLED');
+    expect((await settle(settleBody(recipient, { amount: 3749.5 }), headers)).body.status).toBe('SETTLED');
+    const overCap = await settle(settleBody(recipient, { amount: 0.01 }), headers);
+    expect(overCap.body).toMatchObject({ status: 'PENDING', held: true, violations: [{ rule: 'DAILY_CAP', message: expect.stringContaining('10000.01') }] });
+    // The held settlements were not counted: both caps are violated at once and both are listed.
+    const both = await settle(settleBody(recipient, { amount: 6000 }), headers);
+    expect(both.body.violations.map((violation: { rule: string }) => violation.rule)).toEqual(['MAX_NOTIONAL', 'DAILY_CAP']);
+  });
+
+  it('the mandate\'s currency pairs and counterparty whitelist hold a settlement outside them', async () => {
+    const agentId = await registeredAgent({ maxNotionalUsd: 5000, dailyCapUsd: 10_000, currencyPairs: ['USD|EURC'], counterpartyWhitelist: ['529900T8BM49AURSDO55'] });
+    const recipient = await registeredRecipient();
+    const { body } = await settle(settleBody(recipient), { 'x-agent-id': agentId });
+    expect(body).toMatchObject({ status: 'PENDING', held: true });
+    expect(body.violations.map((violation: { rule: string }) => violation.rule).sort()).toEqual(['COUNTERPARTY_WHITELIST', 'CURRENCY_PAIRS']);
+    expect(await balanceOf(recipient)).toBe(0n);
+  });
+
+  it('a REVOKED agent is refused: 403 PAY_ERR_AGENT_REFUSED, nothing sent; an unknown agent too', async () => {
+    const agentId = await registeredAgent({ maxNotionalUsd: 5000, dailyCapUsd: 10_000 });
+    expect((await call('DELETE', `/compliance/agent/${agentId}`)).status).toBe(200);
+    const recipient = await registeredRecipient();
+    expect(await settle(settleBody(recipient), { 'x-agent-id': agentId })).toEqual({ status: 403, body: { error: expect.any(String), code: 'PAY_ERR_AGENT_REFUSED', reason: 'AGENT_REVOKED' } });
+    expect(await settle(settleBody(recipient), { 'x-agent-id': 'agt_AAAAAAAAAAAAAAAAAAAAAA' })).toEqual({ status: 403, body: { error: expect.any(String), code: 'PAY_ERR_AGENT_REFUSED', reason: 'AGENT_NOT_FOUND' } });
+    expect(await balanceOf(recipient)).toBe(0n);
+  });
+});
+
+describe('POST /agent/settle: malformed requests are 400 PAY_ERR_INVALID_REQUEST', () => {
+  it('neither X-Agent-Id nor body.mandate', async () => {
+    expect(await settle(settleBody(freshWallet()))).toEqual({ status: 400, body: { error: expect.stringContaining('X-Agent-Id or body.mandate'), code: 'PAY_ERR_INVALID_REQUEST' } });
+  });
+
+  it.each([
+    ['a malformed X-Agent-Id', { headers: { 'x-agent-id': 'agt_<script>' } }],
+    ['the amount as text', { body: { amount: '1250.50' } }],
+    ['a negative amount', { body: { amount: -1 } }],
+    ['seven decimals', { body: { amount: 1.0000001 } }],
+    ['an amount JavaScript prints in exponent form', { body: { amount: 1e-7 } }],
+    ['a lower-case currency', { body: { sourceCurrency: 'usd' } }],
+    ['a 100k-character currency', { body: { destinationCurrency: 'U'.repeat(100_000) } }],
+    ['a recipient that is not an address', { body: { recipientAddress: '0x1234' } }],
+    ['a bad EIP-55 checksum', { body: { recipientAddress: '0x52908400098527886E0F7030069857D2E4169Ee7' } }],
+    ['a mandate that is not a string', { body: { mandate: { vct: 'mandate.payment.1' } } }],
+    ['an unknown field', { body: { memo: 'x' } }],
+  ])('%s', async (_name, change: { body?: Record<string, unknown>; headers?: Record<string, string> }) => {
+    const { status, body } = await settle({ ...settleBody(freshWallet()), ...change.body }, { 'x-agent-id': 'agt_AAAAAAAAAAAAAAAAAAAAAA', ...change.headers });
+    expect(status).toBe(400);
+    expect(body).toEqual({ error: expect.any(String), code: 'PAY_ERR_INVALID_REQUEST' });
+    expect(body.error.length).toBeLessThan(2000);
+  });
+
+  it('bad JSON, a __proto__ key written by hand, a lone surrogate', async () => {
+    for (const raw of ['{"amount":', `{"__proto__":{"admin":true},"amount":1,"sourceCurrency":"USD","destinationCurrency":"USDC","recipientAddress":"${freshWallet()}"}`, '{"amount":1,"sourceCurrency":"\\ud800SD"}']) {
+      const { status, body } = await call('POST', '/agent/settle', { raw, headers: { 'x-agent-id': 'agt_AAAAAAAAAAAAAAAAAAAAAA' } });
+      expect([status, body.code]).toEqual([400, 'PAY_ERR_INVALID_REQUEST']);
+    }
+  });
+});
+
+describe('GET /agent/.well-known/ap2.json', () => {
+  it('the capability document: the configured issuer by id, absolute endpoints under /agent', async () => {
+    const { status, body } = await call('GET', '/agent/.well-known/ap2.json');
+    expect(status).toBe(200);
+    expect(body.trustedIssuers).toEqual({ policy: 'allowlist', count: 1, issuers: [ISSUER] });
+    expect(body.endpoints).toEqual({ settle: 'http://localhost:80/agent/settle', capabilities: 'http://localhost:80/agent/.well-known/ap2.json' });
+    expect(body.mandates).toMatchObject({ types: ['mandate.payment.1', 'mandate.payment.open.1'], signingAlgorithms: ['ES256'] });
+    expect(JSON.stringify(body)).not.toMatch(/"x"|"y"|"d"/);
+  });
+});

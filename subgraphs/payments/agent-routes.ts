@@ -1,0 +1,56 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { AppError } from '../../platform/errors.js';
+import { publicOriginOf, type HttpServer, type ServiceErrorShape } from '../../platform/http.js';
+import { readAgentId, readSettleBody, settleBodySchema, settleHeadersSchema } from './agent-inputs.js';
+import { agentErrorSchema, settlementAnswerSchema } from './agent-responses.js';
+import type { SettlementAgent } from './agent-service.js';
+import type { Ap2CapabilityDocument } from './domain/index.js';
+
+/** {agent_url}. */
+export const AGENT_PREFIX = '/agent';
+
+/**
+ * The settlement agent's errors are {error, code} like the integration API's, plus `reason` for a
+ * mandate refused (PAY_ERR_MANDATE_INVALID) or an agent refused (PAY_ERR_AGENT_REFUSED); a
+ * malformed request is PAY_ERR_INVALID_REQUEST.
+ */
+const agentErrorShape: ServiceErrorShape = {
+  prefix: AGENT_PREFIX,
+  refine: (error) => (error.code === 'GEN_ERR_BAD_REQUEST' ? new AppError('PAY_ERR_INVALID_REQUEST', { message: error.message, cause: error }) : error),
+  body: (error) => ({ error: error.message, code: error.code, ...(typeof error.details.reason === 'string' ? { reason: error.details.reason } : {}) }),
+};
+
+export interface AgentRouteOptions {
+  /** The capability document for the agent URL (`<origin>/agent`). */
+  capabilities(agentUrl: string): Ap2CapabilityDocument;
+}
+
+/** POST /agent/settle and GET /agent/.well-known/ap2.json (Document 2 §4 "Settlement agent"); thin. */
+export function agentRoutes(agent: SettlementAgent, options: AgentRouteOptions): FastifyPluginAsync {
+  return async (instance) => {
+    const app = instance as unknown as HttpServer;
+    app.errorShapes.register(agentErrorShape);
+    const errors = { 400: agentErrorSchema, 403: agentErrorSchema, 404: agentErrorSchema, 503: agentErrorSchema };
+
+    app.post(
+      `${AGENT_PREFIX}/settle`,
+      {
+        schema: {
+          summary: 'Settle under an agent mandate (X-Agent-Id, verified live) or an AP2 payment mandate (body.mandate); a mandate violation holds the settlement',
+          headers: settleHeadersSchema,
+          body: settleBodySchema,
+          response: { 200: settlementAnswerSchema, ...errors },
+        },
+        // Read by readSettleBody and readAgentId (PAY_ERR_INVALID_REQUEST naming the fields); the schemas above document them.
+        validatorCompiler: () => (data) => ({ value: data }),
+      },
+      async (request) => agent.settle(request.requestContext, readSettleBody(request.body), readAgentId(request.headers['x-agent-id'])),
+    );
+    app.get(
+      `${AGENT_PREFIX}/.well-known/ap2.json`,
+      { schema: { summary: 'AP2 capability document: mandate types, algorithms, constraints, trusted issuers (ids), endpoints', response: { 200: z.record(z.string(), z.unknown()) } } },
+      async (request) => ({ ...options.capabilities(`${publicOriginOf(request)}${AGENT_PREFIX}`) }),
+    );
+  };
+}

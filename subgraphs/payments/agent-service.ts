@@ -1,0 +1,171 @@
+import type { Clock } from '../../platform/clock.js';
+import { AppError } from '../../platform/errors.js';
+import type { IdSource } from '../../platform/ids.js';
+import type { RequestContext } from '../../platform/request-context.js';
+import type { SettleBody } from './agent-inputs.js';
+import type { AgentSettlementStore } from './agent-store.js';
+import { Ap2MandateError, type Ap2MandateVerifier, type VerifiedAp2Mandate } from './ap2-verifier.js';
+import { checkAgentMandate, usdcAmountAtUnitsPerUsd, type AgentMandateRule, type NativePayment, type PaymentResult, type PaymentStatus, type RuleViolation } from './domain/index.js';
+import { newRailPaymentId, type PaymentsService } from './service.js';
+import type { ComplianceClient } from './upstream/compliance.js';
+import type { FeesClient } from './upstream/fees.js';
+
+export interface SettlementAgentDeps {
+  /** The payment flow: a settlement is a native payment run through service.initiate (decision 0025). */
+  payments: Pick<PaymentsService, 'initiate' | 'rate'>;
+  /** Undefined without INTERNAL_KEY (the compliance oracle is closed to payments). */
+  compliance: ComplianceClient | undefined;
+  fees: Pick<FeesClient, 'quote'>;
+  verifier: Ap2MandateVerifier;
+  store: AgentSettlementStore;
+  /** The wallet the rail pays from (its treasury account, decision 0025): the debtor of a settlement. */
+  payerWallet(): Promise<string>;
+  clock: Clock;
+  ids: IdSource;
+}
+
+/** POST /agent/settle's answer (decision 0027). */
+export interface SettlementAnswer {
+  /** The payment's status; PENDING with held true when the agent's mandate holds it (nothing sent). */
+  status: PaymentStatus;
+  held: boolean;
+  /** Null when held. */
+  railPaymentId: string | null;
+  /** The PaymentResult of the settlement; null when held. */
+  result: PaymentResult | null;
+  /** Every violated rule of the agent's mandate; empty unless held. */
+  violations: RuleViolation[];
+  /** X-Agent-Id's check: the agent and the rules that applied; null without the header. */
+  agent: { agentId: string; checked: AgentMandateRule[] } | null;
+  /** The accepted AP2 mandate; null without body.mandate. */
+  mandate: {
+    type: string;
+    issuer: string;
+    reference: string;
+    payee: { id: string; name: string };
+    paymentAmount: { amount: number; currency: string };
+    constraints: Array<{ type: string; outcome: string }>;
+    /** Epoch seconds. */
+    expiresAt: number;
+    quoteId: string;
+  } | null;
+}
+
+const MAX_NAME = 140;
+const USD = 'USD';
+/** The settlement agent's names on the payment (creditor name when the wallet is unregistered, debtor name). */
+const clip = (text: string) => (Array.from(text).length > MAX_NAME ? Array.from(text).slice(0, MAX_NAME - 1).join('') + '…' : text);
+
+function startOfUtcDay(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+function mandateView(mandate: VerifiedAp2Mandate): NonNullable<SettlementAnswer['mandate']> {
+  return {
+    type: mandate.type,
+    issuer: mandate.issuer,
+    reference: mandate.reference,
+    payee: { id: mandate.payee.id, name: mandate.payee.name },
+    paymentAmount: { ...mandate.paymentAmount },
+    constraints: mandate.constraints.map((constraint) => ({ ...constraint })),
+    expiresAt: mandate.expiresAt,
+    quoteId: mandate.quoteId,
+  };
+}
+
+/**
+ * The settlement agent (Document 2 §4, §3 "Settlement with a mandate"; decisions 0023, 0027).
+ * 1. Neither X-Agent-Id nor body.mandate: 400 (the spec's authentication of the agent is one of them).
+ * 2. body.mandate: the quote for this call is computed (fees), the mandate verified against the
+ *    settlement and that quote; any failure is PAY_ERR_MANDATE_INVALID (400).
+ * 3. X-Agent-Id: the agent is verified live and its record read (compliance), the USD it settled
+ *    today summed, checkAgentMandate decides: REFUSED 403 PAY_ERR_AGENT_REFUSED; HOLD answers
+ *    PENDING, held, every violation, nothing sent; PROCEED settles.
+ * 4. Both given: both apply, the mandate first.
+ * 5. An AP2 mandate's reference is recorded before anything is sent, once: a second use is
+ *    PAY_ERR_MANDATE_INVALID with reason REPLAYED, even at the same moment on another replica.
+ * 6. The settlement is a native payment through service.initiate: VoP, AML, settlement, the
+ *    attestation and the callback outbox as for any payment.
+ */
+export function createSettlementAgent(deps: SettlementAgentDeps) {
+  async function usdValueOf(amount: string, currency: string): Promise<string> {
+    if (currency === USD) return amount;
+    const rate = await deps.payments.rate(currency);
+    return usdcAmountAtUnitsPerUsd(amount, rate.rate);
+  }
+
+  return {
+    async settle(request: RequestContext, body: SettleBody, agentId: string | undefined): Promise<SettlementAnswer> {
+      if (agentId === undefined && body.mandate === undefined) {
+        throw new AppError('PAY_ERR_INVALID_REQUEST', { message: 'A settlement needs the header X-Agent-Id or body.mandate (an AP2 payment mandate).' });
+      }
+      const compliance = deps.compliance;
+      if (!compliance) throw new AppError('GEN_ERR_UNAVAILABLE', { message: 'Settlements cannot be screened: INTERNAL_KEY is not configured, so the compliance oracle is closed to them.' });
+      const amount = String(body.amount);
+      const amountUsd = await usdValueOf(amount, body.sourceCurrency);
+      const terms = { amount: body.amount, sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress };
+
+      let mandate: VerifiedAp2Mandate | undefined;
+      if (body.mandate !== undefined) {
+        // The quote the mandate is checked against is the one the payment settles under (its quoteId, decision 0026).
+        const quote = await deps.fees.quote({ amountUsd: Number(amountUsd), hasFx: body.sourceCurrency !== USD });
+        mandate = await deps.verifier.verify({
+          mandate: body.mandate,
+          settlement: terms,
+          quote: { quoteId: quote.quoteId, amount, currency: body.sourceCurrency, feeUsd: quote.totalFeeUsd, expiresAt: new Date(quote.expiresAt) },
+        });
+      }
+
+      const recipient = await compliance.lookupWallet(body.recipientAddress);
+      let agent: SettlementAnswer['agent'] = null;
+      let agentName: string | undefined;
+      if (agentId !== undefined) {
+        const [verification, record] = await Promise.all([compliance.verifyAgent(agentId), compliance.getAgent(agentId)]);
+        const terms = record?.mandate ?? null;
+        const recipientEsgScore = terms?.esgFloor != null ? await compliance.walletEsgScore(body.recipientAddress) : null;
+        const now = deps.clock.now();
+        const settledTodayUsd = await deps.store.settledSinceUsd(agentId, startOfUtcDay(now));
+        const decision = checkAgentMandate({
+          agentId,
+          verification,
+          mandate: terms,
+          settlement: { amountUsd, sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress, recipientLei: recipient?.lei ?? null, recipientEsgScore },
+          settledTodayUsd,
+          now,
+        });
+        if (decision.outcome === 'REFUSED') throw new AppError('PAY_ERR_AGENT_REFUSED', { message: decision.message, details: { reason: decision.reason } });
+        if (decision.outcome === 'HOLD') {
+          return { status: 'PENDING', held: true, railPaymentId: null, result: null, violations: decision.violations, agent: { agentId, checked: decision.checked }, mandate: mandate ? mandateView(mandate) : null };
+        }
+        agent = { agentId, checked: decision.checked };
+        agentName = record?.name;
+      }
+
+      const railPaymentId = newRailPaymentId(deps.ids);
+      if (mandate && !(await deps.store.recordMandateUse({ reference: mandate.reference, issuer: mandate.issuer, railPaymentId }, deps.clock.now()))) {
+        throw new Ap2MandateError({ reason: 'REPLAYED', message: 'This mandate already authorised a settlement: a mandate settles once.' });
+      }
+      const payment: NativePayment = {
+        tmsReference: mandate ? `AP2-${mandate.reference}` : `AGT-${deps.ids.uuid()}`,
+        amount,
+        currency: body.sourceCurrency,
+        settlementAsset: 'USDC',
+        creditor: {
+          name: clip(recipient?.legalName ?? mandate?.payee.name ?? `Wallet ${body.recipientAddress}`),
+          ...(recipient?.lei ? { lei: recipient.lei } : {}),
+          walletAddress: body.recipientAddress,
+        },
+        debtor: {
+          name: clip(agentId !== undefined ? `Settlement agent ${agentName ?? agentId}` : `AP2 mandate of ${mandate!.issuer}`),
+          walletAddress: await deps.payerWallet(),
+        },
+        remittanceInfo: clip(mandate ? `AP2 ${mandate.type} ${mandate.reference}` : `Settlement agent ${agentId}`),
+        ...(mandate ? { quoteId: mandate.quoteId } : {}),
+      };
+      const result = await deps.payments.initiate(request, payment, { railPaymentId, ...(agent ? { agent: { agentId: agent.agentId, amountUsd } } : {}) });
+      return { status: result.status, held: false, railPaymentId: result.railPaymentId, result, violations: [], agent, mandate: mandate ? mandateView(mandate) : null };
+    },
+  };
+}
+
+export type SettlementAgent = ReturnType<typeof createSettlementAgent>;

@@ -1,0 +1,49 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { AppError } from '../../platform/errors.js';
+import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
+import { createAgentSettlementStore } from './agent-store.js';
+import { AGENT_PREFIX, agentRoutes } from './agent-routes.js';
+import { createSettlementAgent } from './agent-service.js';
+import { createAp2MandateVerifier } from './ap2-verifier.js';
+import { ap2CapabilityData } from './data/ap2-capabilities.js';
+import { buildAp2Capabilities } from './domain/index.js';
+import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from './rail.js';
+import type { PaymentsService } from './service.js';
+import { COMPLIANCE_SERVICE, createComplianceClient } from './upstream/compliance.js';
+import { createFeesClient, FEES_SERVICE } from './upstream/fees.js';
+
+/** The wallet the rail settles from (decision 0025): the embedded treasury account, or RAIL_SETTLER_KEY's on RPC_URL. */
+async function treasuryWallet(platform: PlatformServices): Promise<string> {
+  const connection = await platform.chain.connect();
+  const address = connection.embedded ? connection.embedded.accounts[EMBEDDED_TREASURY_ACCOUNT_INDEX]?.address : connection.payment?.settler?.account.address;
+  if (!address) throw new AppError('GEN_ERR_UNAVAILABLE', { message: 'The rail has no settling account (RAIL_SETTLER_KEY is not configured).' });
+  return address;
+}
+
+/**
+ * The settlement agent under /agent (decision 0027), added to the payments subgraph: its routes are
+ * registered after the integration API's and /agent joins the subgraph's REST prefixes.
+ * Call: `return withSettlementAgent(platform, service, { ...the subgraph })` in index.ts.
+ */
+export function withSettlementAgent(platform: PlatformServices, service: PaymentsService, subgraph: Subgraph): Subgraph {
+  const { config } = platform;
+  const { internalKey } = platform.access;
+  const trustedIssuers = config.agent.ap2TrustedIssuers;
+  const agent = createSettlementAgent({
+    payments: service,
+    compliance: internalKey ? createComplianceClient({ transport: platform.upstream.transport(COMPLIANCE_SERVICE), internalKey }) : undefined,
+    fees: createFeesClient({ transport: platform.upstream.transport(FEES_SERVICE) }),
+    verifier: createAp2MandateVerifier({ trustedIssuers, clock: platform.clock }),
+    store: createAgentSettlementStore(platform.database.db, { timeoutMs: config.database.statementTimeoutMs }),
+    payerWallet: () => treasuryWallet(platform),
+    clock: platform.clock,
+    ids: platform.ids,
+  });
+  const data = ap2CapabilityData();
+  const agentPlugin = agentRoutes(agent, { capabilities: (agentUrl) => buildAp2Capabilities(data, { agentUrl, trustedIssuers: trustedIssuers.keys() }) });
+  const routes: FastifyPluginAsync = async (app) => {
+    await app.register(subgraph.routes);
+    await app.register(agentPlugin);
+  };
+  return { ...subgraph, restPrefixes: [...subgraph.restPrefixes, AGENT_PREFIX], routes };
+}
