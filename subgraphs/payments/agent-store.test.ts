@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { payments } from '../../drizzle/schema.js';
+import type { DatabaseHandle } from '../../platform/db.js';
+import { TEST_NOW, testDatabases } from '../../test/helpers.js';
+import { createAgentSettlementStore } from './agent-store.js';
+
+const T0 = new Date(TEST_NOW);
+const DAY_START = new Date(Date.UTC(T0.getUTCFullYear(), T0.getUTCMonth(), T0.getUTCDate()));
+let counter = 0;
+const unique = (prefix: string) => `${prefix}_${process.pid}_${(counter += 1)}`;
+
+/** A payments row as the service leaves it, with only the columns the store reads varied. */
+function paymentRow(agentId: string | null, amountUsd: string | null, status: 'SETTLED' | 'PENDING' | 'BLOCKED' | 'FAILED', submittedAt: Date) {
+  const id = unique('pay_agent_store');
+  return { railPaymentId: id, tmsReference: id, requestSha256: 'x', request: {}, status, result: {}, submittedAt, agentId, agentAmountUsd: amountUsd, createdAt: submittedAt, updatedAt: submittedAt };
+}
+
+// Run once per driver (PGlite always; PostgreSQL when DATABASE_URL is set).
+describe.each(testDatabases())('settlement agent store on $driver', (testDatabase) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await testDatabase.open();
+  });
+  afterAll(async () => {
+    await testDatabase.dispose(handle);
+  });
+
+  it('settledSinceUsd sums the agent\'s SETTLED and PENDING settlements since the moment, exactly', async () => {
+    const store = createAgentSettlementStore(handle.db);
+    const agent = unique('agt');
+    await handle.db.insert(payments).values([
+      paymentRow(agent, '1250.50', 'SETTLED', T0),
+      paymentRow(agent, '0.000001', 'PENDING', DAY_START),
+      paymentRow(agent, '100', 'BLOCKED', T0),
+      paymentRow(agent, '100', 'FAILED', T0),
+      paymentRow(agent, '7', 'SETTLED', new Date(DAY_START.getTime() - 1)),
+      paymentRow(unique('agt'), '9', 'SETTLED', T0),
+      paymentRow(null, null, 'SETTLED', T0),
+    ]);
+    expect(Number(await store.settledSinceUsd(agent, DAY_START))).toBe(1250.500001);
+    expect(await store.settledSinceUsd(unique('agt'), DAY_START)).toBe('0');
+  });
+
+  it('recordMandateUse records a reference once', async () => {
+    const store = createAgentSettlementStore(handle.db);
+    const reference = unique('ref');
+    expect(await store.recordMandateUse({ reference, issuer: 'https://wallet.example', railPaymentId: unique('pay') }, T0)).toBe(true);
+    expect(await store.recordMandateUse({ reference, issuer: 'https://wallet.example', railPaymentId: unique('pay') }, T0)).toBe(false);
+    // At the same moment: one wins.
+    const other = unique('ref');
+    const uses = await Promise.all([1, 2, 3].map(() => store.recordMandateUse({ reference: other, issuer: 'https://wallet.example', railPaymentId: unique('pay') }, T0)));
+    expect(uses.filter(Boolean)).toHaveLength(1);
+  });
+});
