@@ -169,6 +169,30 @@ describe('POST /agent/settle with X-Agent-Id (agent mandate, verified live)', ()
     expect(both.body.violations.map((violation: { rule: string }) => violation.rule)).toEqual(['MAX_NOTIONAL', 'DAILY_CAP']);
   });
 
+  it('a non-USD amount is checked at its USD value by the FX rate (units of EUR per USD)', async () => {
+    const rate = await call('GET', '/integration/rates/EUR');
+    expect(rate.status).toBe(200);
+    const usd = 1000 / Number(rate.body.rate);
+    // A maximum just under the USD value of 1,000 EUR, and one just above it.
+    const under = await registeredAgent({ maxNotionalUsd: Math.floor(usd) - 1, dailyCapUsd: 10_000 });
+    const over = await registeredAgent({ maxNotionalUsd: Math.ceil(usd) + 1, dailyCapUsd: 10_000 });
+    const recipient = await registeredRecipient();
+    const held = await settle(settleBody(recipient, { amount: 1000, sourceCurrency: 'EUR' }), { 'x-agent-id': under });
+    expect(held.body).toMatchObject({ held: true, violations: [{ rule: 'MAX_NOTIONAL', message: expect.stringContaining(`USD ${usd.toFixed(2)}`) }] });
+    const settled = await settle(settleBody(recipient, { amount: 1000, sourceCurrency: 'EUR' }), { 'x-agent-id': over });
+    expect(settled.body).toMatchObject({ held: false, status: 'SETTLED', result: { settlement: { amount: '1000', currency: 'EUR' } } });
+  });
+
+  it('X-Agent-Id and body.mandate together: both are checked, then it settles once', async () => {
+    const agentId = await registeredAgent({ maxNotionalUsd: 5000, dailyCapUsd: 10_000 });
+    const recipient = await registeredRecipient();
+    const mandate = await issue(closedMandate(recipient));
+    const { status, body } = await settle({ ...settleBody(recipient), mandate }, { 'x-agent-id': agentId });
+    expect([status, body.status, body.agent?.agentId, body.mandate?.issuer]).toEqual([200, 'SETTLED', agentId, ISSUER]);
+    const held = await settle({ ...settleBody(recipient, { amount: 6000 }), mandate: await issue(closedMandate(recipient, { payment_amount: { amount: 600000, currency: 'USD' } })) }, { 'x-agent-id': agentId });
+    expect(held.body).toMatchObject({ held: true, violations: [{ rule: 'MAX_NOTIONAL' }], mandate: { issuer: ISSUER } });
+  });
+
   it('the mandate\'s currency pairs and counterparty whitelist hold a settlement outside them', async () => {
     const agentId = await registeredAgent({ maxNotionalUsd: 5000, dailyCapUsd: 10_000, currencyPairs: ['USD|EURC'], counterpartyWhitelist: ['529900T8BM49AURSDO55'] });
     const recipient = await registeredRecipient();
