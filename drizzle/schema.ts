@@ -544,6 +544,11 @@ export const payments = pgTable(
   (table) => [
     check('payments_status', sql`${table.status} in ('SETTLED', 'PENDING', 'BLOCKED', 'FAILED')`),
     index('payments_agent_day').on(table.agentId, table.submittedAt).where(sql`${table.agentId} is not null`),
+    // A wallet's and a legal entity's payments in the graph (Wallet.payments, LegalEntity.payments), by either party.
+    index('payments_creditor_wallet').on(sql`lower(${table.request} -> 'creditor' ->> 'walletAddress')`, table.submittedAt),
+    index('payments_debtor_wallet').on(sql`lower(${table.request} -> 'debtor' ->> 'walletAddress')`, table.submittedAt),
+    index('payments_creditor_lei').on(sql`(${table.request} -> 'creditor' ->> 'lei')`, table.submittedAt),
+    index('payments_debtor_lei').on(sql`(${table.request} -> 'debtor' ->> 'lei')`, table.submittedAt),
   ],
 );
 
