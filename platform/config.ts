@@ -163,7 +163,7 @@ export const configVariables = {
   access: {
     redisUrl: variable('REDIS_URL', z.url().optional(), 'Redis holding the per-key rate-limit windows, shared by every replica', 'unset (the database holds them)'),
     facilitatorUrl: variable('FACILITATOR_URL', z.url().optional(), 'an x402 facilitator whose /verify and /settle handle payments instead of the rail account', 'unset (verified and settled on the rail)'),
-    settlerKey: variable('RAIL_SETTLER_KEY', privateKey.optional(), 'private key (0x + 64 hex digits) of the account that settles x402 payments on RPC_URL; the embedded rail uses its first development account', 'unset'),
+    settlerKey: variable('RAIL_SETTLER_KEY', privateKey.optional(), 'private key (0x + 64 hex digits) of the account that settles x402 payments (with PAY_TO) and, funded by the institution, native payments through the settlement router on RPC_URL; the embedded rail uses development account #0 for x402 and #8 as the payments treasury', 'unset'),
     payTo: variable('PAY_TO', evmAddress.optional(), 'address paid by x402 payments on RPC_URL; the embedded rail uses its first development account', 'unset'),
     internalKey: variable('INTERNAL_KEY', z.string().min(32, 'must hold at least 32 characters').optional(), 'the X-Internal-Key of calls between subgraphs and of internal endpoints (AML); every process of a split layout needs the same one', 'unset: a key made per process, known only to its own subgraphs (internal endpoints closed to everyone else)'),
     adminKey: variable('ADMIN_KEY', z.string().min(32, 'must hold at least 32 characters').optional(), 'the compliance oracle signing key, presented as Authorization: Bearer for registry administration; unset closes it', 'unset'),

@@ -26,7 +26,7 @@ export function build(platform: PlatformServices): Subgraph {
     store: createPaymentStore(platform.database.db, callbacks, { timeoutMs }),
     compliance: internalKey ? createComplianceClient({ transport: platform.upstream.transport(COMPLIANCE_SERVICE), internalKey }) : undefined,
     fees: createFeesClient({ transport: platform.upstream.transport(FEES_SERVICE) }),
-    rail: createRailSettlement({ chain: platform.chain, timeoutMs: config.chain.timeoutMs }),
+    rail: createRailSettlement({ chain: platform.chain, timeoutMs: config.chain.timeoutMs, settlerKey: config.access.settlerKey }),
     clock: platform.clock,
     ids: platform.ids,
     logger: platform.logger,

@@ -1,4 +1,6 @@
-import { maxUint256, parseEventLogs, parseUnits, type Account, type Address, type Chain, type Hash, type Transport, type WalletClient } from 'viem';
+import { createWalletClient, custom, maxUint256, parseEventLogs, parseUnits, type Account, type Address, type Chain, type Hash, type Transport, type WalletClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { base } from 'viem/chains';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { settlementRouterAbi } from '../../contracts/artifacts/SettlementRouter.js';
 import type { ChainConnection, RailChain } from '../../platform/chain/index.js';
@@ -14,7 +16,8 @@ import { USDC_DECIMALS } from './domain/index.js';
  * debtor's key. The rail's treasury account acts for the institution, which pre-funds it (the
  * debtor's wallet is recorded with the payment, not debited): on the embedded rail it is
  * development account #8 (funded with 1,000,000 rUSD at deployment; #0 deploys and settles x402,
- * #9 receives fees); on RPC_URL it is the RAIL_SETTLER_KEY account. Its transactions are sent one
+ * #9 receives fees); on RPC_URL it is the RAIL_SETTLER_KEY account (`settlerKey`), whether or not
+ * x402 payments are taken (PAY_TO, FACILITATOR_URL). Its transactions are sent one
  * at a time per process (one account's nonces must follow each other); the router's allowance is
  * set once, at the first settlement.
  */
@@ -57,18 +60,31 @@ export interface RailSettlement {
 
 type Settler = WalletClient<Transport, Chain, Account>;
 
-function treasuryOf(connection: ChainConnection): Settler | undefined {
-  if (connection.embedded) {
-    const account = connection.embedded.accounts[EMBEDDED_TREASURY_ACCOUNT_INDEX];
-    return account ? connection.embedded.walletFor(account) : undefined;
-  }
-  return connection.payment?.settler;
+/**
+ * On RPC_URL the x402 settler exists only with PAY_TO and without FACILITATOR_URL; a payment needs
+ * none of those, so the treasury is made from RAIL_SETTLER_KEY itself, on the connection's client.
+ */
+function rpcTreasury(connection: ChainConnection, settlerKey: string | undefined): Settler | undefined {
+  if (connection.payment?.settler) return connection.payment.settler;
+  if (!settlerKey) return undefined;
+  return createWalletClient({ account: privateKeyToAccount(settlerKey as Hash), chain: connection.publicClient.chain ?? base, transport: custom(connection.publicClient) });
 }
 
-export function createRailSettlement(options: { chain: RailChain; timeoutMs: number }): RailSettlement {
-  const { chain, timeoutMs } = options;
+export function createRailSettlement(options: { chain: RailChain; timeoutMs: number; /** RAIL_SETTLER_KEY: the treasury on RPC_URL. */ settlerKey?: string }): RailSettlement {
+  const { chain, timeoutMs, settlerKey } = options;
   let queue: Promise<unknown> = Promise.resolve();
   let approvedFor: string | undefined;
+  const treasuries = new WeakMap<ChainConnection, Settler>();
+
+  function treasuryOf(connection: ChainConnection): Settler | undefined {
+    if (connection.embedded) {
+      const account = connection.embedded.accounts[EMBEDDED_TREASURY_ACCOUNT_INDEX];
+      return account ? connection.embedded.walletFor(account) : undefined;
+    }
+    const known = treasuries.get(connection) ?? rpcTreasury(connection, settlerKey);
+    if (known) treasuries.set(connection, known);
+    return known;
+  }
 
   async function settleNow(order: SettlementOrder): Promise<SettlementReceipt> {
     const connection = await withTimeout(chain.connect(), timeoutMs * 6, 'connect to the rail');
