@@ -18,12 +18,15 @@ const objectType = (name: string) => {
   return new GraphQLNonNull(type);
 };
 
+// A Payment's parties are references the graph joins to compliance (issue 10 item 8), not part of the REST body.
+const PAYMENT_PARTIES = ['creditorWallet', 'debtorWallet', 'creditorEntity', 'debtorEntity', 'settlementAgent'].map((field) => `Payment.${field}`);
+
 describe('REST response schemas and GraphQL types describe one shape', () => {
   it.each([
     ['PaymentResult', 'Payment', paymentResultSchema],
     ['FX rate', 'FxRate', fxRateSchema],
   ] as const)('%s and GraphQL %s', (_name, graphQLType, response) => {
-    expect(describeShapeDisagreements(response, objectType(graphQLType))).toEqual([]);
+    expect(describeShapeDisagreements(response, objectType(graphQLType), { graphQLOnlyFields: PAYMENT_PARTIES })).toEqual([]);
   });
 });
 

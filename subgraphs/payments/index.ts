@@ -3,10 +3,11 @@ import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgr
 import { withSettlementAgent } from './agent.js';
 import { withCallbackDelivery } from './callback-delivery.js';
 import { createCallbackStore } from './callback-store.js';
+import { createPaymentGraphStore } from './graph-store.js';
 import { createIntegrationHealth } from './health.js';
 import { createInitiation } from './initiation.js';
 import { createRailSettlement } from './rail.js';
-import { createPaymentsResolvers } from './resolvers.js';
+import { createPaymentsContext, createPaymentsResolvers } from './resolvers.js';
 import { INTEGRATION_PREFIX, paymentsRoutes } from './routes.js';
 import { createPaymentsService } from './service.js';
 import { createPaymentStore } from './store.js';
@@ -31,7 +32,9 @@ export function build(platform: PlatformServices): Subgraph {
     ids: platform.ids,
     logger: platform.logger,
   });
-  const resolvers = createPaymentsResolvers(service, platform.access.keys);
+  const initiation = createInitiation({ service, ids: platform.ids });
+  const graphStore = createPaymentGraphStore(platform.database.db, { timeoutMs });
+  const resolvers = createPaymentsResolvers(service, platform.access.keys, initiation);
   return withCallbackDelivery(platform, callbacks, withSettlementAgent(platform, service, {
     name,
     typeDefs,
@@ -39,13 +42,13 @@ export function build(platform: PlatformServices): Subgraph {
     restPrefixes: [INTEGRATION_PREFIX],
     routes: paymentsRoutes(service, {
       keys: platform.access.keys,
-      initiation: createInitiation({ service, ids: platform.ids }),
+      initiation,
       health: createIntegrationHealth({
         compliance: platform.upstream.transport(COMPLIANCE_SERVICE),
         stability: platform.upstream.transport(FEES_SERVICE),
         pingDatabase: () => platform.database.ping(),
       }),
     }),
-    createContext: (request) => ({ request }),
+    createContext: (request) => createPaymentsContext(graphStore, platform.access.keys, request),
   }));
 }

@@ -24,8 +24,9 @@ export interface IntegrationHarness {
 
 export const freshWallet = (): Address => getAddress(`0x${randomBytes(20).toString('hex')}`);
 
-export async function startIntegrationHarness(adminKey: string): Promise<IntegrationHarness> {
-  const server = await startTestServer({ subgraphs: ['compliance', 'fees', 'payments'], environment: { ADMIN_KEY: adminKey } });
+/** `gateway`: every subgraph and the gateway's /graphql (the default is compliance, fees and payments without it). */
+export async function startIntegrationHarness(adminKey: string, options: { gateway?: boolean } = {}): Promise<IntegrationHarness> {
+  const server = await startTestServer({ ...(options.gateway ? {} : { subgraphs: ['compliance', 'fees', 'payments'] }), environment: { ADMIN_KEY: adminKey } });
   const rail = await server.platform!.chain.connect();
   const bearer = { authorization: `Bearer ${(await server.platform!.access.keys.create('bearer', 'treasury desk', 1000)).key}` };
   return {

@@ -1,9 +1,13 @@
+import DataLoader from 'dataloader';
 import { presentedKey, type ApiKeys } from '../../platform/access/api-keys.js';
 import { rateLimitHeaders } from '../../platform/access/admission.js';
 import { AppError } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/request-context.js';
 import { DecimalScalar } from '../../platform/scalars.js';
 import type { SubgraphContext } from '../../platform/subgraph.js';
+import type { PaymentResult } from './domain/index.js';
+import type { PaymentGraphStore, PartyKind, StoredPayment } from './graph-store.js';
+import type { Initiation } from './initiation.js';
 import { readPaymentInitiation } from './inputs.js';
 import type { PaymentsService } from './service.js';
 
@@ -33,7 +37,57 @@ const orNull = <T>(work: Promise<T>): Promise<T | null> =>
     throw error;
   });
 
-export function createPaymentsResolvers(service: PaymentsService, keys: ApiKeys) {
+/**
+ * Per request (issue 10 item 8): the institution key checked and counted once however many
+ * entities ask, and each list of payments loaded through a DataLoader, one statement per batch of
+ * parents (graph-store.ts). A payment listed under a parent primes `payment`, so its parties are
+ * not read again.
+ */
+export function createPaymentsContext(store: PaymentGraphStore, keys: ApiKeys, request: RequestContext) {
+  let institution: Promise<void> | undefined;
+  const payment = new DataLoader<string, StoredPayment | null>(async (ids) => {
+    const found = await store.byIds(ids);
+    return ids.map((id) => found.get(id) ?? null);
+  });
+  const byParty = (kind: PartyKind) =>
+    new DataLoader<string, PaymentResult[]>(async (parents) => {
+      const found = await store.byParty(kind, parents);
+      return parents.map((parent) => {
+        const listed = found.get(parent) ?? [];
+        for (const stored of listed) payment.prime(stored.railPaymentId, stored);
+        return listed.map((stored) => stored.result);
+      });
+    });
+  return {
+    request,
+    institution: () => (institution ??= requireInstitution(keys, request)),
+    payment,
+    settlementsOf: byParty('agent'),
+    paymentsOfWallet: byParty('wallet'),
+    paymentsOfLei: byParty('lei'),
+  };
+}
+
+export type PaymentsContext = ReturnType<typeof createPaymentsContext> & SubgraphContext;
+
+/** An entity key another subgraph gives: text of a sane length, else no payments (and no query). */
+const MAX_KEY_LENGTH = 200;
+const usableKey = (key: unknown): key is string => typeof key === 'string' && key.length > 0 && key.length <= MAX_KEY_LENGTH;
+
+/** The stored payment behind a Payment (its parties), loaded with the others of the request. */
+async function partiesOf(parent: PaymentResult, context: PaymentsContext): Promise<StoredPayment> {
+  const stored = await context.payment.load(parent.railPaymentId);
+  if (!stored) throw new Error(`payments: no row for ${parent.railPaymentId}`);
+  return stored;
+}
+
+/** A party's wallet as a Wallet reference, keyed as compliance keys it (lower case). */
+const walletOf = (address: string) => ({ address: address.toLowerCase() });
+
+/** A party's LEI as an entity reference compliance resolves (null: none given). */
+const entityOf = (lei: string | undefined) => (lei ? { lei } : null);
+
+export function createPaymentsResolvers(service: PaymentsService, keys: ApiKeys, initiation: Pick<Initiation, 'batch'>) {
   return {
     Decimal: DecimalScalar,
     Query: {
@@ -55,11 +109,49 @@ export function createPaymentsResolvers(service: PaymentsService, keys: ApiKeys)
         if (read.value.kind !== 'native') throw new AppError('PAY_ERR_INVALID_REQUEST', { message: 'initiatePayment takes the native payment.' });
         return service.initiate(context.request, read.value.payment);
       },
+      /** The batch path's own function (initiation.batch): each payment alone, in order; a refused one is its error in place. */
+      initiatePayments: async (_: unknown, args: { input: unknown[] }, context: SubgraphContext) => {
+        await requireInstitution(keys, context.request);
+        const entries = await initiation.batch(context.request, { payments: withoutNulls(args.input) });
+        return entries.map((entry) =>
+          'railPaymentId' in entry ? { tmsReference: entry.tmsReference, payment: entry, error: null, code: null } : { tmsReference: entry.tmsReference, payment: null, error: entry.error, code: entry.code },
+        );
+      },
     },
     Payment: {
       __resolveReference: async (reference: { railPaymentId: string }, context: SubgraphContext) => {
         await requireInstitution(keys, context.request);
         return orNull(service.get(reference.railPaymentId));
+      },
+      creditorWallet: async (parent: PaymentResult, _: unknown, context: PaymentsContext) => walletOf((await partiesOf(parent, context)).request.creditor.walletAddress),
+      debtorWallet: async (parent: PaymentResult, _: unknown, context: PaymentsContext) => walletOf((await partiesOf(parent, context)).request.debtor.walletAddress),
+      creditorEntity: async (parent: PaymentResult, _: unknown, context: PaymentsContext) => entityOf((await partiesOf(parent, context)).request.creditor.lei),
+      debtorEntity: async (parent: PaymentResult, _: unknown, context: PaymentsContext) => entityOf((await partiesOf(parent, context)).request.debtor.lei),
+      settlementAgent: async (parent: PaymentResult, _: unknown, context: PaymentsContext) => {
+        const { agentId } = await partiesOf(parent, context);
+        return agentId === null ? null : { id: agentId };
+      },
+    },
+    // Entities owned by compliance: a reference is its key; the lists need the institution key.
+    Agent: {
+      __resolveReference: (reference: { id: string }) => reference,
+      settlements: async (agent: { id: unknown }, _: unknown, context: PaymentsContext) => {
+        await context.institution();
+        return usableKey(agent.id) ? context.settlementsOf.load(agent.id) : [];
+      },
+    },
+    Wallet: {
+      __resolveReference: (reference: { address: string }) => reference,
+      payments: async (wallet: { address: unknown }, _: unknown, context: PaymentsContext) => {
+        await context.institution();
+        return usableKey(wallet.address) ? context.paymentsOfWallet.load(wallet.address.toLowerCase()) : [];
+      },
+    },
+    LegalEntity: {
+      __resolveReference: (reference: { lei: string }) => reference,
+      payments: async (entity: { lei: unknown }, _: unknown, context: PaymentsContext) => {
+        await context.institution();
+        return usableKey(entity.lei) ? context.paymentsOfLei.load(entity.lei.toUpperCase()) : [];
       },
     },
   };
