@@ -5,6 +5,9 @@ import { FEE_AMOUNT_USD, SCREEN_P99_TARGET_MS, WARM_PASSES, WARMUP_NAMES, type C
 import type { HostileFigures } from './graphql.js';
 import { CONNECTIONS, SECONDS, WARMUP_SECONDS, type Comparison, type Figures } from './load.js';
 import { CLIMATE_PATH, MAX_PAYMENTS, type AccessFigures, type PaidRun } from './paid.js';
+import {
+  CALLBACK_PAYMENTS, CALLBACK_WAIT_MS, FRESH_TARGET_PER_SECOND, FRESH_WARMUP, REPLAY_TARGET_PER_SECOND, REPLAY_WARMUP, type PaymentRun, type PaymentsOutcome,
+} from './payments.js';
 import { ROOT } from './processes.js';
 import { SPLIT_LAYOUT_NOTE, type GatewayRun, type SplitQuery } from './split-layout.js';
 
@@ -29,6 +32,7 @@ export interface BenchResults {
   memory: MemoryFigures;
   access: AccessFigures;
   compliance: ComplianceFigures;
+  payments: PaymentsOutcome;
 }
 
 function git(args: readonly string[]): string {
@@ -263,6 +267,48 @@ export function complianceSection(figures: ComplianceFigures, tally = new Tally(
   ]);
 }
 
+/** Section 7 alone (BENCH_ONLY=payments prints it; the full report includes it). */
+export function paymentsSection(outcome: PaymentsOutcome, tally = new Tally()): string[] {
+  const title = '7. Payments on PostgreSQL: initiation end to end, idempotent replays, the callback outbox';
+  if ('problem' in outcome) return section(title, [`Not measured: ${outcome.problem}`], []);
+  const { figures } = outcome;
+  const { callbacks: c } = figures;
+  const runCells = (label: string, run: PaymentRun, target?: number) => [
+    `${label} (${count(run.answered)} of ${count(run.requests)} answered${run.cut ? ', cut at the run bound' : ''})`,
+    rate(run.figures), String(run.figures.p50), String(run.figures.p99), String(run.figures.errors), `${count(run.settled)} (${percent(run.settled / Math.max(1, run.answered))})`,
+    run.railCpuMsPerAnswer === undefined ? '—' : run.railCpuMsPerAnswer.toFixed(2),
+    run.railCpuMsPerAnswer === undefined || run.railCpuMsPerAnswer === 0 ? '—' : count(Math.round(1000 / run.railCpuMsPerAnswer)),
+    target === undefined ? '—' : `>= ${count(target)}/s`,
+    target === undefined ? '—' : tally.check(run.figures.requestsPerSecond >= target && run.figures.errors === 0 && !run.cut),
+  ];
+  const intro = [
+    `One all-in-one rail (\`gateway/main.ts\`, NODE_ENV=production: compliance, fees and payments in one process, the embedded chain and the rail's in-process settlement) on ${figures.database}, in a schema created for the run and dropped after it (DATABASE_SCHEMA; the pool's default size). Before it started, the bench migrated that schema and created an institution bearer key whose per-minute limit is never reached (each request is still looked up and counted); once it listened, the admin registered a creditor wallet under an active LEI of the GLEIF snapshot.`,
+    '',
+    `- Fresh payments: POST /integration/payments/initiate, native body of 10.00 USD to the registered creditor, each request with its own tmsReference and debtor wallet (bodies built before the run; autocannon \`amount\`, exactly one request per body). Each runs the whole flow: the idempotency claim, VoP through the compliance subgraph, AML screening, the fee, the settlement on the embedded chain and the stored result. After a warm-up of ${count(FRESH_WARMUP)} payments. SETTLED is the share of answers whose status is SETTLED.`,
+    `- Replays: the exact body of one settled payment, sent again (after ${count(REPLAY_WARMUP)} replays as a warm-up): the stored result is answered, nothing is sent.`,
+    `- Callbacks: ${count(CALLBACK_PAYMENTS)} fresh payments with a callbackUrl on a Fastify receiver in the bench process (loopback, so CALLBACK_ALLOW_PRIVATE_TARGETS=true), then the outbox rows of those payments polled in PostgreSQL every 100 ms until all are DELIVERED or FAILED, at most ${CALLBACK_WAIT_MS / 1000} s. The rate is the delivered rows over the time from the first initiation to the last row delivered; the receiver checks every X-Rail-Signature with the rail's WEBHOOK_SIGNING_KEY. The rail's worker claims up to 20 due rows a run, a run starting 1 s after the previous one ended (decision 0027), so that schedule bounds the rate, not the receiver.`,
+    '',
+    'Every run is bounded: a fixed number of requests, each cut after 30 s, the run stopped after 180 s. Req/s is the answers over the time from the start to the last answer; an error is a socket error or an answer other than 200. The target is held against req/s, with no error. "Rail CPU ms per answer" is the CPU time (user + system, /proc/<pid>/stat) the rail\'s process used during the run over its answers: it leaves out the time spent waiting for a core on a loaded machine, and PostgreSQL\'s own CPU (another process); "1000 / CPU ms" is the rate that CPU cost alone would allow on one free core, an upper bound and not a measurement.',
+  ];
+  return section(title, intro, [
+    ...table(['request', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'SETTLED', 'rail CPU ms per answer', '1000 / CPU ms', 'target', 'result'], [
+      runCells('fresh native payment, end to end', figures.fresh, FRESH_TARGET_PER_SECOND),
+      runCells('replay of a settled payment', figures.replays, REPLAY_TARGET_PER_SECOND),
+      runCells('fresh payment with a callbackUrl (the callback run)', c.initiation),
+    ]),
+    ...(figures.fresh.unexpected ? ['', `First fresh answer other than 200: \`${figures.fresh.unexpected.replace(/`/g, "'").slice(0, 160)}\``] : []),
+    ...(figures.replays.unexpected ? ['', `First replay answer other than 200: \`${figures.replays.unexpected.replace(/`/g, "'").slice(0, 160)}\``] : []),
+    '',
+    ...table(['callback outbox', 'value'], [
+      ['rows DELIVERED / FAILED / PENDING at the end', `${count(c.delivered)} / ${count(c.failed)} / ${count(c.pending)} of ${count(c.payments)}${c.waitedOut ? ` (the ${CALLBACK_WAIT_MS / 1000} s wait ran out)` : ''}`],
+      ['first initiation to the last row delivered', `${c.seconds.toFixed(1)} s`],
+      ['deliveries per second (rows delivered / that time)', c.deliveriesPerSecond.toFixed(1)],
+      ['at the receiver: deliveries, valid signatures, repeats', `${count(c.received)}, ${count(c.validSignatures)}, ${count(c.duplicates)}`],
+      ['at the receiver: first to last delivery', `${c.receiverSeconds.toFixed(1)} s, ${c.receiverPerSecond.toFixed(1)}/s`],
+    ]),
+  ]);
+}
+
 export function renderReport(results: BenchResults): string {
   const tally = new Tally();
   const sections = [
@@ -272,6 +318,7 @@ export function renderReport(results: BenchResults): string {
     startSection(results.coldStart, results.memory, tally),
     accessSection(results.access),
     complianceSection(results.compliance, tally),
+    paymentsSection(results.payments, tally),
   ];
   return [
     '# Benchmarks',

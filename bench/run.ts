@@ -1,13 +1,14 @@
 import { writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { measureColdStart, sampleResidentMemory } from './cold-start.js';
 import { benchCompliance } from './compliance.js';
 import { benchGraphQL, benchHostileRequest } from './graphql.js';
 import { CONNECTIONS, SECONDS, WARMUP_SECONDS } from './load.js';
 import { benchAccess } from './paid.js';
+import { benchPayments } from './payments.js';
 import { killAllNow, pinLoadGeneratorAndServers, removeTempFolders, ROOT, startRail, startTarget, stopAll, stopServers } from './processes.js';
-import { accessSection, complianceSection, renderReport, REPORT_PATH, type BenchResults } from './report.js';
+import { accessSection, complianceSection, paymentsSection, renderReport, REPORT_PATH, type BenchResults } from './report.js';
 import { benchRest, startBareFastify } from './rest.js';
 import { benchSplitLayout, SPLIT_LAYOUT_NOTE } from './split-layout.js';
 
@@ -20,9 +21,10 @@ import { benchSplitLayout, SPLIT_LAYOUT_NOTE } from './split-layout.js';
  *   4. a cold `npm start` to its first answer, and the rail's memory under the loads of 1-2
  *   5. access control on the paid report route: 402, x402 payments, an API key, against bare Fastify
  *   6. compliance: SDN screening per name, VoP by API key, the vendor query, the matcher's precision and recall
- * then writes docs/benchmarks.md and prints it. BENCH_ONLY=access (npm run bench:access) or
- * BENCH_ONLY=compliance (npm run bench:compliance) runs section 5 or 6 alone and prints it, leaving
- * docs/benchmarks.md as it is. Every child process is
+ *   7. payments on PostgreSQL: fresh native payments end to end, idempotent replays, the callback outbox
+ * then writes docs/benchmarks.md and prints it. BENCH_ONLY=access (npm run bench:access),
+ * BENCH_ONLY=compliance (npm run bench:compliance) or BENCH_ONLY=payments (npm run bench:payments)
+ * runs section 5, 6 or 7 alone and prints it, leaving docs/benchmarks.md as it is. Every child process is
  * killed at the end, even on failure. Figures, not assertions: CI never runs this.
  */
 
@@ -45,12 +47,12 @@ async function benchAllInOne(): Promise<Pick<BenchResults, 'rest' | 'graphql' | 
   }
 }
 
-/** BENCH_ONLY: unset for the whole run, `access` for section 5 alone, `compliance` for section 6 alone. */
-function onlySection(): 'access' | 'compliance' | undefined {
+/** BENCH_ONLY: unset for the whole run, `access`, `compliance` or `payments` for section 5, 6 or 7 alone. */
+function onlySection(): 'access' | 'compliance' | 'payments' | undefined {
   const only = process.env.BENCH_ONLY;
   if (only === undefined || only === '') return undefined;
-  if (only === 'access' || only === 'compliance') return only;
-  throw new Error(`BENCH_ONLY may be unset, "access" or "compliance", not "${only}"`);
+  if (only === 'access' || only === 'compliance' || only === 'payments') return only;
+  throw new Error(`BENCH_ONLY may be unset, "access", "compliance" or "payments", not "${only}"`);
 }
 
 async function main(): Promise<void> {
@@ -70,6 +72,12 @@ async function main(): Promise<void> {
     console.log(`\n${complianceSection(await benchCompliance()).join('\n')}`);
     return;
   }
+  if (only === 'payments') {
+    console.log('\n7. payments on PostgreSQL (alone: docs/benchmarks.md is left as it is)');
+    console.log(`\n${paymentsSection(await benchPayments()).join('\n')}`);
+    console.log(`\n1-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${cpus().length} cores`);
+    return;
+  }
 
   console.log('\n4. cold start (first, on a quiet machine)');
   const coldStart = await measureColdStart();
@@ -86,7 +94,10 @@ async function main(): Promise<void> {
   console.log('\n6. compliance');
   const compliance = await benchCompliance();
 
-  const report = renderReport({ startedAt, pinning, loadAtStart, durationSeconds: (Date.now() - startedAt.getTime()) / 1000, coldStart, split, access, compliance, ...allInOne });
+  console.log('\n7. payments on PostgreSQL');
+  const payments = await benchPayments();
+
+  const report = renderReport({ startedAt, pinning, loadAtStart, durationSeconds: (Date.now() - startedAt.getTime()) / 1000, coldStart, split, access, compliance, payments, ...allInOne });
   writeFileSync(join(ROOT, REPORT_PATH), report);
   console.log(`\n${report}\n(written to ${REPORT_PATH})`);
 }
