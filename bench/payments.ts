@@ -268,7 +268,8 @@ async function benchCallbacks(rail: Server, database: DatabaseHandle, bearer: Re
     progressRun(`rail POST ${INITIATE}, callbackUrl on a local receiver`, initiation);
     // Only rows of this run's payments count; found once initiated (the outbox is keyed by railPaymentId).
     const ids = await railPaymentIds(rail.port, bearer, bodies);
-    const deadline = started + CALLBACK_WAIT_MS;
+    // The wait starts once every payment is answered, so a slow initiation does not shorten it.
+    const deadline = performance.now() + CALLBACK_WAIT_MS;
     let states = await outboxStates(database, ids);
     while ((states.DELIVERED ?? 0) + (states.FAILED ?? 0) < ids.length && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
