@@ -169,6 +169,20 @@ describe('POST /agent/settle with X-Agent-Id (agent mandate, verified live)', ()
     expect(both.body.violations.map((violation: { rule: string }) => violation.rule)).toEqual(['MAX_NOTIONAL', 'DAILY_CAP']);
   });
 
+  it('two settlements at once that each fit the daily cap but not together: one settles, the other is held (the cap is re-checked at the claim)', async () => {
+    const agentId = await registeredAgent({ maxNotionalUsd: 1500, dailyCapUsd: 2000 });
+    const recipient = await registeredRecipient();
+    const treasuryBefore = await balanceOf(treasury());
+    const answers = await Promise.all([1, 2].map(() => settle(settleBody(recipient), { 'x-agent-id': agentId })));
+    expect(answers.map((answer) => answer.body.status).sort()).toEqual(['PENDING', 'SETTLED']);
+    const held = answers.find((answer) => answer.body.held)!;
+    expect(held.body).toMatchObject({ railPaymentId: null, result: null, violations: [{ rule: 'DAILY_CAP' }] });
+    // One transfer of 1,250.50 left the treasury, not two (two would be at least 2,501 USDC).
+    const spent = treasuryBefore - (await balanceOf(treasury()));
+    expect(spent).toBeGreaterThanOrEqual(1_250_500_000n);
+    expect(spent).toBeLessThan(2_501_000_000n);
+  });
+
   it('a non-USD amount is checked at its USD value by the FX rate (units of EUR per USD)', async () => {
     const rate = await call('GET', '/integration/rates/EUR');
     expect(rate.status).toBe(200);

@@ -6,7 +6,7 @@ import type { SettleBody } from './agent-inputs.js';
 import type { AgentSettlementStore } from './agent-store.js';
 import { Ap2MandateError, type Ap2MandateVerifier, type VerifiedAp2Mandate } from './ap2-verifier.js';
 import { checkAgentMandate, usdcAmountAtUnitsPerUsd, type AgentMandateRule, type NativePayment, type PaymentResult, type PaymentStatus, type RuleViolation } from './domain/index.js';
-import { newRailPaymentId, type PaymentsService } from './service.js';
+import { DailyCapReached, newRailPaymentId, type PaymentsService } from './service.js';
 import type { ComplianceClient } from './upstream/compliance.js';
 import type { FeesClient } from './upstream/fees.js';
 
@@ -119,6 +119,7 @@ export function createSettlementAgent(deps: SettlementAgentDeps) {
       const recipient = await compliance.lookupWallet(body.recipientAddress);
       let agent: SettlementAnswer['agent'] = null;
       let agentName: string | undefined;
+      let dailyCap: { capUsd: string; since: Date } | undefined;
       if (agentId !== undefined) {
         const [verification, record] = await Promise.all([compliance.verifyAgent(agentId), compliance.getAgent(agentId)]);
         const terms = record?.mandate ?? null;
@@ -138,6 +139,9 @@ export function createSettlementAgent(deps: SettlementAgentDeps) {
           return { status: 'PENDING', held: true, railPaymentId: null, result: null, violations: decision.violations, agent: { agentId, checked: decision.checked }, mandate: mandate ? mandateView(mandate) : null };
         }
         agent = { agentId, checked: decision.checked };
+        // PROCEED means the credential verified: its daily cap is re-checked atomically at the claim.
+        const capUsd = verification?.verified ? verification.credential.attestation.dailyCapUsd : null;
+        if (capUsd !== null) dailyCap = { capUsd: String(capUsd), since: startOfUtcDay(now) };
         agentName = record?.name;
       }
 
@@ -162,7 +166,15 @@ export function createSettlementAgent(deps: SettlementAgentDeps) {
         remittanceInfo: clip(mandate ? `AP2 ${mandate.type} ${mandate.reference}` : `Settlement agent ${agentId}`),
         ...(mandate ? { quoteId: mandate.quoteId } : {}),
       };
-      const result = await deps.payments.initiate(request, payment, { railPaymentId, ...(agent ? { agent: { agentId: agent.agentId, amountUsd } } : {}) });
+      let result: PaymentResult;
+      try {
+        result = await deps.payments.initiate(request, payment, { railPaymentId, ...(agent ? { agent: { agentId: agent.agentId, amountUsd, ...(dailyCap ? { dailyCap } : {}) } } : {}) });
+      } catch (error) {
+        // Another settlement of this agent took the rest of its cap between the check and the claim.
+        if (!(error instanceof DailyCapReached) || !agent) throw error;
+        const violation: RuleViolation = { rule: 'DAILY_CAP', message: `USD ${Number(error.settledUsd).toFixed(2)} settled today plus USD ${Number(amountUsd).toFixed(2)} is above the daily cap of USD ${Number(dailyCap?.capUsd).toFixed(2)}.` };
+        return { status: 'PENDING', held: true, railPaymentId: null, result: null, violations: [violation], agent, mandate: mandate ? mandateView(mandate) : null };
+      }
       return { status: result.status, held: false, railPaymentId: result.railPaymentId, result, violations: [], agent, mandate: mandate ? mandateView(mandate) : null };
     },
   };

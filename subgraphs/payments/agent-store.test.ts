@@ -3,6 +3,7 @@ import { payments } from '../../drizzle/schema.js';
 import type { DatabaseHandle } from '../../platform/db.js';
 import { TEST_NOW, testDatabases } from '../../test/helpers.js';
 import { createAgentSettlementStore } from './agent-store.js';
+import { createPaymentStore } from './store.js';
 
 const T0 = new Date(TEST_NOW);
 const DAY_START = new Date(Date.UTC(T0.getUTCFullYear(), T0.getUTCMonth(), T0.getUTCDate()));
@@ -39,6 +40,22 @@ describe.each(testDatabases())('settlement agent store on $driver', (testDatabas
     ]);
     expect(Number(await store.settledSinceUsd(agent, DAY_START))).toBe(1250.500001);
     expect(await store.settledSinceUsd(unique('agt'), DAY_START)).toBe('0');
+  });
+
+  it('claims of one agent at the same moment keep its daily cap: of five that each fit alone, only those that fit together are claimed', async () => {
+    const paymentsStore = createPaymentStore(handle.db, { enqueue: async () => ({ id: 'unused', enqueued: false }) });
+    const agentId = unique('agt');
+    const claims = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => {
+        const railPaymentId = unique('pay_cap');
+        const payment = { tmsReference: railPaymentId, amount: '800', currency: 'USD', settlementAsset: 'USDC', creditor: { name: 'Creditor', walletAddress: '0x0000000000000000000000000000000000000001' }, debtor: { name: 'Agent', walletAddress: '0x0000000000000000000000000000000000000002' } };
+        return paymentsStore.claim({ railPaymentId, payment, requestSha256: railPaymentId, pending: {} as never, agent: { agentId, amountUsd: '800', dailyCap: { capUsd: '2000', since: DAY_START } } }, T0);
+      }),
+    );
+    // 2 x 800 fits 2,000; a third would be 2,400.
+    expect(claims.filter((claim) => claim.kind === 'claimed')).toHaveLength(2);
+    expect(claims.filter((claim) => claim.kind === 'over-daily-cap')).toHaveLength(3);
+    expect(Number(await createAgentSettlementStore(handle.db).settledSinceUsd(agentId, DAY_START))).toBe(1600);
   });
 
   it('recordMandateUse records a reference once', async () => {

@@ -31,6 +31,13 @@ export interface InitiateOptions {
   agent?: AgentClaim;
 }
 
+/** A settlement agent's claim found its daily cap taken at the claim (another settlement got there first): the agent holds it. */
+export class DailyCapReached extends Error {
+  constructor(readonly settledUsd: string) {
+    super(`the agent's daily cap was reached at the claim (USD ${settledUsd} settled today)`);
+  }
+}
+
 /** A railPaymentId: `pay_` and a UUID. */
 export const RAIL_PAYMENT_ID_PATTERN = /^pay_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A new railPaymentId. */
@@ -195,6 +202,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       const quoted = payment.quoteId ? await verifiedQuoteOf(payment, payment.quoteId) : undefined;
       const claim = await deps.store.claim({ railPaymentId, payment, requestSha256: requestDigestOf(payment), pending: pendingResult(frame), ...(options.agent ? { agent: options.agent } : {}) }, now);
       if (claim.kind === 'replay') return resultOf(claim.row);
+      if (claim.kind === 'over-daily-cap') throw new DailyCapReached(claim.settledUsd);
       const { step, quoteId } = await run(frame, quoted);
       const result = finalResult(frame, step);
       const written = await deps.store.complete(railPaymentId, { result, ...(quoteId ? { quoteId } : {}), ...(payment.callbackUrl ? { callbackUrl: payment.callbackUrl } : {}) }, deps.clock.now());

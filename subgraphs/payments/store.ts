@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import { payments } from '../../drizzle/schema.js';
 import type { Database } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
@@ -12,7 +12,7 @@ const STORE_TIMEOUT_MS = 5000;
 export type PaymentRow = typeof payments.$inferSelect;
 
 /** A claim's answer: this request owns the payment and runs it, or another request already did (or is doing) it. */
-export type Claim = { kind: 'claimed'; row: PaymentRow } | { kind: 'replay'; row: PaymentRow };
+export type Claim = { kind: 'claimed'; row: PaymentRow } | { kind: 'replay'; row: PaymentRow } | { kind: 'over-daily-cap'; settledUsd: string };
 
 export interface PaymentToClaim {
   railPaymentId: string;
@@ -30,6 +30,11 @@ export interface AgentClaim {
   agentId: string;
   /** Decimal text. */
   amountUsd: string;
+  /**
+   * The agent's daily cap (USD, decimal text) and the start of its day: the claim re-checks the cap
+   * atomically, one claim of the agent at a time, so two settlements at once cannot both pass it.
+   */
+  dailyCap?: { capUsd: string; since: Date };
 }
 
 export interface PaymentCompletion {
@@ -67,38 +72,71 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
     return row;
   }
 
+  /** INSERT ... ON CONFLICT (tms_reference) DO NOTHING, on the database or inside a transaction: the row, or none when the reference is taken. */
+  async function insertClaim(executor: Pick<Database, 'insert'>, claim: PaymentToClaim, now: Date): Promise<PaymentRow | undefined> {
+    const [row] = await executor
+      .insert(payments)
+      .values({
+        railPaymentId: claim.railPaymentId,
+        tmsReference: claim.payment.tmsReference,
+        requestSha256: claim.requestSha256,
+        request: claim.payment,
+        status: 'PENDING',
+        result: claim.pending,
+        quoteId: null,
+        submittedAt: now,
+        settledAt: null,
+        txHash: null,
+        agentId: claim.agent?.agentId ?? null,
+        agentAmountUsd: claim.agent?.amountUsd ?? null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing({ target: payments.tmsReference })
+      .returning()
+      .execute();
+    return row;
+  }
+
+  /** The reference is taken: the stored payment for the same request, 409 for another. */
+  async function replayOf(claim: PaymentToClaim): Promise<Claim> {
+    const existing = await findByTmsReference(claim.payment.tmsReference);
+    // The conflicting row is committed (ON CONFLICT waited for it) and rows are never deleted.
+    if (!existing) throw new Error(`payments: no row for the conflicting tmsReference after a claim`);
+    if (existing.requestSha256 !== claim.requestSha256) throw new AppError('PAY_ERR_IDEMPOTENCY_CONFLICT');
+    return { kind: 'replay', row: existing };
+  }
+
+  async function claimOnce(claim: PaymentToClaim, now: Date): Promise<Claim> {
+    const row = await bounded(insertClaim(db, claim, now), 'insert into payments (claim)');
+    return row ? { kind: 'claimed', row } : replayOf(claim);
+  }
+
+  /**
+   * An agent's claims are taken one at a time (a transaction-scoped advisory lock on the agent, on
+   * every replica), each re-reading what the agent settled since the start of its day: the daily
+   * cap holds under concurrency, which a check before the claim alone cannot promise.
+   */
+  async function claimWithinDailyCap(claim: PaymentToClaim, agentId: string, amountUsd: string, cap: { capUsd: string; since: Date }, now: Date): Promise<Claim> {
+    const work = db.transaction(async (tx): Promise<Claim | undefined> => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`agent-daily-cap:${agentId}`}))`);
+      const settled = sql`coalesce(sum(${payments.agentAmountUsd}), 0)`;
+      const [today] = await tx
+        .select({ settledUsd: sql<string>`${settled}::text`, fits: sql<boolean>`${settled} + ${amountUsd}::numeric <= ${cap.capUsd}::numeric` })
+        .from(payments)
+        .where(and(eq(payments.agentId, agentId), gte(payments.submittedAt, cap.since), inArray(payments.status, ['SETTLED', 'PENDING'])));
+      if (!today?.fits) return { kind: 'over-daily-cap', settledUsd: today?.settledUsd ?? '0' };
+      const row = await insertClaim(tx, claim, now);
+      return row ? { kind: 'claimed', row } : undefined;
+    });
+    return (await bounded(work, 'claim an agent settlement within its daily cap')) ?? replayOf(claim);
+  }
+
   return {
     async claim(claim: PaymentToClaim, now: Date): Promise<Claim> {
-      const inserted = await bounded(
-        db
-          .insert(payments)
-          .values({
-            railPaymentId: claim.railPaymentId,
-            tmsReference: claim.payment.tmsReference,
-            requestSha256: claim.requestSha256,
-            request: claim.payment,
-            status: 'PENDING',
-            result: claim.pending,
-            quoteId: null,
-            submittedAt: now,
-            settledAt: null,
-            txHash: null,
-            agentId: claim.agent?.agentId ?? null,
-            agentAmountUsd: claim.agent?.amountUsd ?? null,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .onConflictDoNothing({ target: payments.tmsReference })
-          .returning()
-          .execute(),
-        'insert into payments (claim)',
-      );
-      if (inserted[0]) return { kind: 'claimed', row: inserted[0] };
-      const existing = await findByTmsReference(claim.payment.tmsReference);
-      // The conflicting row is committed (ON CONFLICT waited for it) and rows are never deleted.
-      if (!existing) throw new Error(`payments: no row for the conflicting tmsReference after a claim`);
-      if (existing.requestSha256 !== claim.requestSha256) throw new AppError('PAY_ERR_IDEMPOTENCY_CONFLICT');
-      return { kind: 'replay', row: existing };
+      const cap = claim.agent?.dailyCap;
+      if (claim.agent && cap) return claimWithinDailyCap(claim, claim.agent.agentId, claim.agent.amountUsd, cap, now);
+      return claimOnce(claim, now);
     },
 
     /** Writes the final result; false when the payment had already left PENDING (nothing written). */
