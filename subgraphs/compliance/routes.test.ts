@@ -5,7 +5,7 @@ import { createPaymentHeader } from 'x402/client';
 import { settleResponseFromHeader, type PaymentRequirements } from 'x402/types';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
-import { startTestServer, type TestServer } from '../../test/helpers.js';
+import { injectJson, startTestServer, type TestServer } from '../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY } from './kya-testing.js';
 import { VOP_HISTORY_LENGTH } from './store.js';
 
@@ -39,15 +39,7 @@ afterAll(async () => {
 const nowSeconds = () => Math.floor(server.clock.now().getTime() / 1000);
 const freshWallet = (): string => getAddress(`0x${randomBytes(20).toString('hex')}`);
 
-async function call(method: 'GET' | 'POST' | 'DELETE', url: string, options: { payload?: unknown; headers?: Record<string, string>; raw?: string } = {}) {
-  const response = await server.app.inject({
-    method,
-    url,
-    headers: { ...(options.raw !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
-    ...(options.raw !== undefined ? { payload: options.raw } : options.payload !== undefined ? { payload: options.payload as object } : {}),
-  });
-  return { status: response.statusCode, body: response.json() as Record<string, any>, headers: response.headers };
-}
+const call = (method: 'GET' | 'POST' | 'DELETE', url: string, options: Parameters<typeof injectJson>[3] = {}) => injectJson(server, method, url, options);
 
 async function register(body: Record<string, unknown>) {
   const response = await call('POST', '/compliance/register', { payload: body, headers: ADMIN });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { settlementRouterAbi } from '../../contracts/artifacts/SettlementRouter.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
-import { startTestServer, type TestServer } from '../../test/helpers.js';
+import { injectJson, startTestServer, type TestServer } from '../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY } from '../compliance/kya-testing.js';
 import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from './rail.js';
 
@@ -38,15 +38,7 @@ const nowSeconds = () => Math.floor(server.clock.now().getTime() / 1000);
 const balanceOf = (address: Address) => rail.publicClient.readContract({ address: rail.contracts.token!, abi: railUSDAbi, functionName: 'balanceOf', args: [address] });
 const treasury = () => rail.embedded!.accounts[EMBEDDED_TREASURY_ACCOUNT_INDEX]!.address;
 
-async function call(method: 'GET' | 'POST', url: string, options: { payload?: unknown; headers?: Record<string, string>; raw?: string } = {}) {
-  const response = await server.app.inject({
-    method,
-    url,
-    headers: { ...(options.raw !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
-    ...(options.raw !== undefined ? { payload: options.raw } : options.payload !== undefined ? { payload: options.payload as object } : {}),
-  });
-  return { status: response.statusCode, body: response.json() as Record<string, any>, headers: response.headers };
-}
+const call = (method: 'GET' | 'POST', url: string, options: Parameters<typeof injectJson>[3] = {}) => injectJson(server, method, url, options);
 
 async function registeredCreditor(): Promise<Address> {
   const wallet = freshWallet();

@@ -4,9 +4,10 @@
 
 import {
   isCountermeasuresCall, maturityOf, amountStdDev, type AmlAction, type AmlConfidence, type AmlDirection, type AmlEventLevel, type AmlMaturity,
-  type AmlProfileStats, type AmlRecommendation, type AmlRiskTier, type AmlSignalCategory, type AmlSignalCode, type AmlWeights, type FatfStanding,
+  type AmlProfileStats, type AmlRecommendation, type AmlRiskTier, type AmlSignalCategory, type AmlSignalCode, type AmlWeights,
   type SanctionsFinding,
 } from './aml.js';
+import type { FatfStanding } from './entity-esg.js';
 
 /** What one screen is assessed on: the profile before it, the window counts, the findings, the clock. */
 export interface AmlScreenFacts {

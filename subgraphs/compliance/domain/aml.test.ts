@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { amlWeights, parseAmlWeights } from '../data/aml-weights.js';
 import { fatfLists, sdnList } from '../data/index.js';
 import { assessScreen, detectSignals, levelOf, tierOf, type AmlScreenFacts } from './aml-assessment.js';
+import { fatfStandingOf } from './entity-esg.js';
 import {
-  amlWeightProblems, amountStdDev, EMPTY_AML_PROFILE, fatfStandingOf, maturityOf, recordScreen, screenSanctions, type AmlProfileStats,
+  amlWeightProblems, amountStdDev, EMPTY_AML_PROFILE, maturityOf, recordScreen, screenSanctions, type AmlProfileStats,
   type AmlSignalCode, type AmlWeights,
 } from './aml.js';
 import { buildSanctionsIndex } from './sanctions-screening.js';

@@ -4,7 +4,7 @@
 // FLAG. Pure: the profile, the window counts, the sanctions findings and the clock are passed in.
 // The model is explained signal by signal in docs/aml-model.md; its weights are data/aml-weights.json.
 
-import { fatfStatusOf } from './entity-esg.js';
+import { type FatfStanding } from './entity-esg.js';
 import type { FatfList, SdnType } from './reference-data.js';
 import type { SanctionsIndex } from './sanctions-screening.js';
 import { looksLikeWalletAddress } from './sanctions-verdict.js';
@@ -213,24 +213,6 @@ export function screenSanctions(index: SanctionsIndex, subject: { wallet: string
     }
   }
   return findings;
-}
-
-export interface FatfStanding {
-  country: string;
-  list: 'CALL_FOR_ACTION' | 'INCREASED_MONITORING';
-  /** FATF's call (countermeasures, enhanced due diligence ...); null on the increased-monitoring list. */
-  call: string | null;
-  plenary: string;
-  statementDate: string;
-}
-
-/** Where a country (ISO 3166-1 alpha-2) stands on the current FATF lists (entity-esg's fatfStatusOf), with FATF's call; null when on neither. */
-export function fatfStandingOf(country: string, list: FatfList): FatfStanding | null {
-  const code = country.toUpperCase();
-  const status = fatfStatusOf(code, list);
-  if (status === 'NOT_LISTED') return null;
-  const call = status === 'CALL_FOR_ACTION' ? (list.blacklist.find((entry) => entry.code === code)?.call ?? null) : null;
-  return { country: code, list: status, call, plenary: list.plenary, statementDate: list.statementDate };
 }
 
 /** FATF asks its members to apply countermeasures (not only enhanced due diligence) to this jurisdiction. */

@@ -118,6 +118,24 @@ export function fatfStatusOf(country: string, fatf: FatfList): FatfStatus {
   return 'NOT_LISTED';
 }
 
+export interface FatfStanding {
+  country: string;
+  list: 'CALL_FOR_ACTION' | 'INCREASED_MONITORING';
+  /** FATF's call (countermeasures, enhanced due diligence ...); null on the increased-monitoring list. */
+  call: string | null;
+  plenary: string;
+  statementDate: string;
+}
+
+/** Where a country (ISO 3166-1 alpha-2) stands on the FATF lists, with FATF's call; null when on neither. */
+export function fatfStandingOf(country: string, list: FatfList): FatfStanding | null {
+  const code = country.toUpperCase();
+  const status = fatfStatusOf(code, list);
+  if (status === 'NOT_LISTED') return null;
+  const call = status === 'CALL_FOR_ACTION' ? (list.blacklist.find((entry) => entry.code === code)?.call ?? null) : null;
+  return { country: code, list: status, call, plenary: list.plenary, statementDate: list.statementDate };
+}
+
 /**
  * The tier of a composite score: 85-100 EXCELLENT, 70-84 GOOD, 50-69 AVERAGE, 30-49 BELOW_AVERAGE,
  * 0-29 POOR (Document 2 §3). As with the VoP bands, a fractional score belongs to the band whose

@@ -27,8 +27,8 @@ export { buildPepIndex, type PepIndex, type PepMatch, type PepScreenOptions } fr
 export { evaluateMatcher, type LabelledNamePair, type MatcherEvaluation, type ScoredNamePair } from './evaluation.js';
 export { nameMatcher } from './name-matcher.js';
 export {
-  assessEntityEsg, ENTITY_ESG_TIERS, entityEsgTierOf, ESG_COVERAGES, fatfStatusOf, narrateEntityEsg, type DeclaredEntityFacts, type EntityEsgAssessment,
-  type EntityEsgInput, type EntityEsgParameters, type EntityEsgSubject, type EntityEsgTier, type EsgCoverage, type EsgPillar, type FatfStatus,
+  assessEntityEsg, ENTITY_ESG_TIERS, entityEsgTierOf, ESG_COVERAGES, fatfStandingOf, fatfStatusOf, narrateEntityEsg, type DeclaredEntityFacts, type EntityEsgAssessment,
+  type EntityEsgInput, type EntityEsgParameters, type EntityEsgSubject, type EntityEsgTier, type EsgCoverage, type EsgPillar, type FatfStanding, type FatfStatus,
   type GovernanceInput, type LeiGovernanceFacts,
 } from './entity-esg.js';
 export {
@@ -47,10 +47,10 @@ export {
 } from './sanctions-verdict.js';
 export {
   AML_ACTIONS, AML_CONFIDENCES, AML_DIRECTIONS, AML_EVENT_LEVELS, AML_MATURITIES, AML_RECOMMENDATIONS, AML_RISK_TIERS, AML_SIGNAL_CATEGORIES,
-  AML_SIGNAL_CODES, AML_SIGNAL_SCALINGS, amlWeightProblems, amountStdDev, EMPTY_AML_PROFILE, fatfStandingOf, isCountermeasuresCall,
+  AML_SIGNAL_CODES, AML_SIGNAL_SCALINGS, amlWeightProblems, amountStdDev, EMPTY_AML_PROFILE, isCountermeasuresCall,
   maturityOf, recordScreen, SANCTIONS_FINDING_KINDS, screenSanctions, type AmlAction, type AmlConfidence, type AmlDirection, type AmlEventLevel,
   type AmlMaturity, type AmlProfileStats, type AmlRecommendation, type AmlRiskTier, type AmlSignalCategory, type AmlSignalCode, type AmlSignalParameters,
-  type AmlSignalScaling, type AmlWeights, type FatfStanding, type SanctionsFinding, type SanctionsFindingKind, type ScreenOutcome,
+  type AmlSignalScaling, type AmlWeights, type SanctionsFinding, type SanctionsFindingKind, type ScreenOutcome,
 } from './aml.js';
 export {
   assessScreen, detectSignals, inStructuringBand, levelOf, reasonAboutFlag, riskScoreOf, tierOf, usdText, type AmlAssessment, type AmlRuleReasoning,

@@ -4,6 +4,7 @@
 // SDN list, the jurisdictions read against the FATF lists, and a result with its reasons.
 // Pure: the LEI records, the sanctions index and the FATF list are passed in (decision 0018).
 
+import { fatfStandingOf } from './entity-esg.js';
 import type { FatfList, LeiRecord, SdnType } from './reference-data.js';
 import type { SanctionsIndex, SdnNameKind } from './sanctions-screening.js';
 import { SANCTIONS_MATCH_THRESHOLD } from './thresholds.js';
@@ -142,9 +143,8 @@ const ATTESTATION_NOTE =
 export const countryOfJurisdiction = (jurisdiction: string): string => jurisdiction.slice(0, 2).toUpperCase();
 
 function fatfListing(country: string, fatf: FatfList): Pick<JurisdictionRisk, 'fatfStatus' | 'fatfCall'> {
-  const black = fatf.blacklist.find((entry) => entry.code === country);
-  if (black) return { fatfStatus: 'CALL_FOR_ACTION', fatfCall: black.call };
-  return { fatfStatus: fatf.greylist.some((entry) => entry.code === country) ? 'INCREASED_MONITORING' : 'NOT_LISTED', fatfCall: null };
+  const standing = fatfStandingOf(country, fatf);
+  return { fatfStatus: standing?.list ?? 'NOT_LISTED', fatfCall: standing?.call ?? null };
 }
 
 /** Screens a record's legal name and other names; one match per SDN entry, its best score, best first. */
