@@ -26,6 +26,37 @@ export const feeQuotes = pgTable(
   (table) => [index('fee_quotes_issued_at_idx').on(table.issuedAt)],
 );
 
+/**
+ * One row per scheduled run of an oracle (stability, esg): the (oracle, slot) key is the lease, so
+ * of several replicas sharing the database one alone claims an interval (decision 0035). A run is
+ * RUNNING until it ends SUCCESS (with its output) or FAILED (with its error); a failed run never
+ * replaces the last good one, readers pick the latest SUCCESS.
+ */
+export const oracleRuns = pgTable(
+  'oracle_runs',
+  {
+    oracle: text('oracle').notNull(),
+    /** Start of the interval the run belongs to: now floored to updateFrequencySeconds. */
+    slot: timestamp('slot', { withTimezone: true, mode: 'date' }).notNull(),
+    status: text('status').notNull(),
+    /** hostname:pid of the process that claimed the slot. */
+    runner: text('runner').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    /** stability: stabilityScore; esg: scores.average. */
+    score: doublePrecision('score'),
+    /** stability: the band (stable, caution, unstable); esg: the fee tier. */
+    overall: text('overall'),
+    output: jsonb('output'),
+    error: text('error'),
+  },
+  (table) => [
+    primaryKey({ columns: [table.oracle, table.slot] }),
+    index('oracle_runs_latest_success_idx').on(table.oracle, table.slot).where(sql`status = 'SUCCESS'`),
+    check('oracle_runs_status_check', sql`${table.status} in ('RUNNING', 'SUCCESS', 'FAILED')`),
+  ],
+);
+
 // ---------------------------------------------------------------------------------------------
 // platform/access: x402 payments
 // ---------------------------------------------------------------------------------------------
