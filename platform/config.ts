@@ -198,6 +198,16 @@ export const configVariables = {
     liveTimeoutMs: variable('FORECAST_LIVE_TIMEOUT_MS', milliseconds(5_000), 'timeout of each live source call'),
     fredApiKey: variable('FRED_API_KEY', z.string().optional(), 'FRED key for live prices'),
   },
+  oracles: {
+    updateFrequencySeconds: variable(
+      'ORACLE_UPDATE_FREQUENCY_SECONDS',
+      z.coerce.number().int().min(10).max(86_400).default(300),
+      'seconds between scheduled runs of the stability and ESG oracles; one replica runs each interval (decision 0035)',
+    ),
+    runTimeoutMs: variable('ORACLE_RUN_TIMEOUT_MS', milliseconds(60_000), 'longest an oracle run may take before it is recorded FAILED'),
+    live: variable('ORACLE_LIVE', booleanText.default(false), 'read the stability signal feeds live (FRED with FRED_API_KEY, DefiLlama stablecoins, ...) instead of the shipped snapshot; a feed that fails falls back to the snapshot and says so'),
+    liveTimeoutMs: variable('ORACLE_LIVE_TIMEOUT_MS', milliseconds(5_000), 'timeout of each live signal feed call'),
+  },
   synthesis: {
     llmUrl: variable('SYNTHESIS_LLM_URL', z.url().optional(), 'an OpenAI-compatible chat-completions endpoint for the synthesis fields', 'unset (rule-based)'),
     llmModel: variable('SYNTHESIS_LLM_MODEL', z.string().optional(), 'its model name'),

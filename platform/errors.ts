@@ -33,6 +33,7 @@ export const errorCatalog = {
   FEE_ERR_QUOTE_NOT_FOUND: { status: 404, message: 'No quote with this quoteId was issued.' },
   FEE_ERR_INVALID_CURRENCY: { status: 400, message: 'The currency must be an ISO 4217 code: three capital letters.' },
   FEE_ERR_FX_RATE_NOT_FOUND: { status: 404, message: 'No FX rate against USD is shipped for this currency.' },
+  FEE_ERR_ORACLE_NOT_READY: { status: 503, message: 'The oracle has no successful run on record yet; retry after its first run.' },
   CMP_ERR_INVALID_REQUEST: { status: 400, message: 'The compliance request is malformed.' },
   CMP_ERR_INVALID_LEI: { status: 400, message: 'The LEI is malformed: 20 letters and digits with valid ISO 17442 check digits.' },
   CMP_ERR_LEI_NOT_FOUND: { status: 404, message: 'No entity with this LEI is in the LEI registry snapshot.' },
