@@ -10,7 +10,9 @@ import type { QuoteVerification } from './quote-verification.js';
  * type mutually assignable, and fees/shapes.test.ts keeps each one equal to its GraphQL type.
  */
 const bpsUsd = z.object({ bps: z.number(), usd: z.number() });
-const esgScoreSource = z.enum(['request', 'schema-default']).describe('request, or schema-default when esgScore was omitted');
+const esgScoreSource = z
+  .enum(['request', 'oracle', 'schema-default'])
+  .describe('request; oracle: omitted, the ESG oracle\'s latest scores.average; schema-default: omitted before any oracle run (50)');
 const esgFee = z.object({
   bps: z.number(),
   pct: z.number().describe('percent'),
@@ -54,6 +56,10 @@ export const quoteResponseSchema = z.object({
       feeUsd: z.number(),
       savingAtPerfectScoreUsd: z.number(),
       nextTier: z.object({ tier: z.string(), minScore: z.number(), feeBpsAtMinScore: z.number(), savingUsd: z.number() }).nullable(),
+      railScores: z
+        .object({ environmental: z.number(), social: z.number(), governance: z.number(), average: z.number(), runAt: timestamp })
+        .nullable()
+        .describe("the ESG oracle's latest run; null before any"),
     })
     .describe('score, tier, fee and the saving at the next tier'),
   volumeTier: z.string(),
@@ -84,8 +90,12 @@ export const quoteResponseSchema = z.object({
       coreDiscountPct: z.number(),
       issuedAt: timestamp,
       expiresAt: timestamp,
+      stability: z
+        .object({ score: z.number(), status: z.string(), pegDeviationBps: z.number(), pegAlert: z.boolean(), confidence: z.number(), runAt: timestamp })
+        .nullable()
+        .describe("the stability oracle's latest run; null before any"),
     })
-    .describe('network, chainId, issue and expiry times, parameter version'),
+    .describe('network, chainId, issue and expiry times, parameter version, the oracles\' latest runs'),
 });
 
 export const esgQuoteResponseSchema = z.object({
@@ -241,7 +251,7 @@ export const quoteVerificationResponseSchema = z.object({
   valid: z.boolean(),
   reason: z.enum(['valid', 'expired', 'malformed', 'signature-mismatch']),
   terms: z.object({ amountUsd: z.number(), hasFx: z.boolean(), esgScore: z.number(), monthlyVolumeUsd: z.number() }).describe('The terms the quote id was checked against'),
-  termsSource: z.enum(['request', 'ledger', 'defaults']).describe('Where esgScore and monthlyVolumeUsd came from'),
+  termsSource: z.enum(['request', 'ledger', 'oracle', 'defaults']).describe('Where esgScore and monthlyVolumeUsd came from'),
   totalFeeUsd: z.number().nullable().describe('The quoted fee (USDC) when valid'),
   issuedAt: timestamp.nullable(),
   expiresAt: timestamp.nullable(),

@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import { randomIds, type IdSource } from '../../platform/ids.js';
-import type { ContractAddresses, EsgScoreSource, Quote, QuoteIdCheck, QuoteSigner, QuoteTerms, StabilityEndpoints } from './domain/index.js';
+import type { ContractAddresses, EsgScoreSource, OracleReadings, Quote, QuoteIdCheck, QuoteSigner, QuoteTerms, StabilityEndpoints } from './domain/index.js';
 import {
   buildEsgFeeSchedule,
   buildEsgQuote,
@@ -10,6 +10,7 @@ import {
   checkQuoteId,
   computeFees,
   looksLikeQuoteId,
+  NO_ORACLE_READINGS,
   QUOTE_NONCE_HEX_LENGTH,
 } from './domain/index.js';
 import { competitiveBenchmarks, feeParameters } from './data/index.js';
@@ -51,6 +52,8 @@ export interface FeesServiceDeps {
   contracts: ContractAddresses;
   /** Source of each quote's nonce (platform/ids); the platform's `ids`. Default: crypto-random. */
   ids?: IdSource;
+  /** The oracles' latest runs, read without waiting (decision 0036); default: none on record. */
+  oracleReadings?: () => OracleReadings;
 }
 
 /** A fresh quote nonce as the domain wants it: QUOTE_NONCE_HEX_LENGTH hex digits from the IdSource's random bytes. */
@@ -64,15 +67,19 @@ const NOTE_MATCH = 'The router computes the same fees to the base unit: settleme
 const NOTE_MISMATCH = 'The router computes different fees: do not settle against this quote; the router parameters differ from the published fee schedule.';
 const NOTE_UNVERIFIED = 'The fees could not be checked on chain; feesMatch is null, not false. Retry before settling.';
 
-/** Omitted esgScore takes the spec's schema default (docs/decisions/0003-esg-score-default.md). */
-function resolveEsgScore(esgScore: number | undefined): { esgScore: number; source: EsgScoreSource } {
-  return esgScore === undefined
-    ? { esgScore: feeParameters.defaultEsgScore, source: 'schema-default' }
-    : { esgScore, source: 'request' };
+/**
+ * An omitted esgScore is the ESG oracle's live score, its latest scores.average, as Document 1
+ * says; before any oracle run it is the schema default 50 (decisions 0003 and 0036).
+ */
+function resolveEsgScore(esgScore: number | undefined, oracleAverage: number | undefined): { esgScore: number; source: EsgScoreSource } {
+  if (esgScore !== undefined) return { esgScore, source: 'request' };
+  if (oracleAverage !== undefined) return { esgScore: oracleAverage, source: 'oracle' };
+  return { esgScore: feeParameters.defaultEsgScore, source: 'schema-default' };
 }
 
-export function toQuoteTerms(request: QuoteRequest): { terms: QuoteTerms; esgScoreSource: EsgScoreSource } {
-  const { esgScore, source } = resolveEsgScore(request.esgScore);
+/** A quote request's terms; `oracleAverage` is the ESG oracle's latest average, when there is one. */
+export function toQuoteTerms(request: QuoteRequest, oracleAverage?: number): { terms: QuoteTerms; esgScoreSource: EsgScoreSource } {
+  const { esgScore, source } = resolveEsgScore(request.esgScore, oracleAverage);
   return {
     terms: { amountUsd: request.amountUsd, hasFx: request.hasFx ?? false, esgScore, monthlyVolumeUsd: request.monthlyVolumeUsd ?? 0 },
     esgScoreSource: source,
@@ -82,6 +89,8 @@ export function toQuoteTerms(request: QuoteRequest): { terms: QuoteTerms; esgSco
 /** The fees capabilities, called alike by routes.ts and resolvers.ts. */
 export function createFeesService(deps: FeesServiceDeps) {
   const ids = deps.ids ?? randomIds;
+  const oracleReadings = deps.oracleReadings ?? (() => NO_ORACLE_READINGS);
+  const oracleEsgAverage = () => oracleReadings().esg?.average;
   return {
     manifest() {
       return buildManifest({
@@ -97,7 +106,7 @@ export function createFeesService(deps: FeesServiceDeps) {
     feeSchedule: () => buildFeeSchedule(deps.clock.now(), feeParameters, competitiveBenchmarks),
     /** A pure computation plus a non-blocking hand-off to the ledger: no database on the request's path. */
     issueQuote(request: QuoteRequest): Quote {
-      const { terms, esgScoreSource } = toQuoteTerms(request);
+      const { terms, esgScoreSource } = toQuoteTerms(request, oracleEsgAverage());
       const quote = buildQuote(terms, {
         now: deps.clock.now(),
         parameters: feeParameters,
@@ -106,6 +115,7 @@ export function createFeesService(deps: FeesServiceDeps) {
         nonce: drawQuoteNonce(ids),
         esgScoreSource,
         network: BASE_NETWORK,
+        oracle: oracleReadings(),
       });
       deps.ledger.record(quote);
       return quote;
@@ -115,28 +125,33 @@ export function createFeesService(deps: FeesServiceDeps) {
      * HMAC alone: a settlement verifies the quote it uses this way (the ledger may not hold it yet).
      */
     verifyQuoteId(quoteId: string, request: QuoteRequest): QuoteIdCheck {
-      const { terms } = toQuoteTerms(request);
+      const { terms } = toQuoteTerms(request, oracleEsgAverage());
       return checkQuoteId(quoteId, terms, deps.signer, feeParameters.quoteValiditySeconds, deps.clock.now());
     },
     /**
      * POST /stability/quote/verify (decision 0026): the quote id checked for the terms a payment
      * uses it with, by its HMAC and expiry. Omitted esgScore/monthlyVolumeUsd are the ledger's
-     * (when it already holds the quote and answers) or the defaults; the HMAC decides either way.
+     * (when it already holds the quote and answers), else the oracle's or the defaults; the HMAC decides.
      */
     async verifyQuoteForTerms(request: QuoteVerifyRequest): Promise<QuoteVerification> {
       let issued: Quote | undefined;
       if (request.esgScore === undefined && request.monthlyVolumeUsd === undefined && looksLikeQuoteId(request.quoteId)) {
         issued = await deps.store.findQuotes([request.quoteId]).then((found) => found.get(request.quoteId), () => undefined);
       }
-      const chosen = termsToVerify(request, issued);
-      return quoteVerificationOf(request.quoteId, chosen, checkQuoteId(request.quoteId, chosen.terms, deps.signer, feeParameters.quoteValiditySeconds, deps.clock.now()));
+      const now = deps.clock.now();
+      const candidates = termsToVerify(request, issued, oracleEsgAverage()).map((chosen) => ({
+        chosen,
+        check: checkQuoteId(request.quoteId, chosen.terms, deps.signer, feeParameters.quoteValiditySeconds, now),
+      }));
+      const { chosen, check } = candidates.find((candidate) => candidate.check.valid) ?? candidates.at(-1)!;
+      return quoteVerificationOf(request.quoteId, chosen, check);
     },
     /** GET /stability/fx/:currency (decision 0026): the latest FX rate against USD, units of the currency per 1 USD. */
     fxRate: (currency: string): FxRateAnswer => fxRateOf(currency, deps.clock.now()),
     /** Ids without the quote id form were never issued: they are not looked up (a NUL byte would fail the query). */
     findQuotes: (quoteIds: readonly string[]) => deps.store.findQuotes(quoteIds.filter(looksLikeQuoteId)),
     esgQuote(request: EsgQuoteRequest) {
-      const { esgScore, source } = resolveEsgScore(request.esgScore);
+      const { esgScore, source } = resolveEsgScore(request.esgScore, oracleEsgAverage());
       return buildEsgQuote({ amountUsd: request.amountUsd, esgScore }, source, deps.clock.now(), feeParameters);
     },
     esgFeeSchedule: () => buildEsgFeeSchedule(deps.clock.now(), feeParameters),

@@ -15,7 +15,17 @@ export interface QuoteContext {
   nonce: string;
   esgScoreSource: EsgScoreSource;
   network: { name: string; chainId: number };
+  /** The oracles' latest successful runs (decision 0036); null where none is on record. */
+  oracle: OracleReadings;
 }
+
+/** What a quote reports of the oracles' latest runs. */
+export interface OracleReadings {
+  stability: { score: number; status: string; pegDeviationBps: number; pegAlert: boolean; confidence: number; runAt: string } | null;
+  esg: { environmental: number; social: number; governance: number; average: number; runAt: string } | null;
+}
+
+export const NO_ORACLE_READINGS: OracleReadings = { stability: null, esg: null };
 
 export interface Quote {
   schema: string;
@@ -39,6 +49,8 @@ export interface EsgImpact {
   /** What this transaction would save at a perfect score of 100 (equal to the ESG fee). */
   savingAtPerfectScoreUsd: number;
   nextTier: { tier: string; minScore: number; feeBpsAtMinScore: number; savingUsd: number } | null;
+  /** The rail's E, S and G scores of the ESG oracle's latest run, whose average is the default esgScore. */
+  railScores: OracleReadings['esg'];
 }
 
 export interface CompetitiveComparison {
@@ -64,9 +76,11 @@ export interface OracleContext {
   coreDiscountPct: number;
   issuedAt: string;
   expiresAt: string;
+  /** The stability oracle's latest run: score, band, peg deviation and the inputs' confidence. */
+  stability: OracleReadings['stability'];
 }
 
-function describeEsgImpact(terms: QuoteTerms, fees: FeeBreakdown, parameters: FeeParameters): EsgImpact {
+function describeEsgImpact(terms: QuoteTerms, fees: FeeBreakdown, parameters: FeeParameters, oracle: OracleReadings): EsgImpact {
   const current = classifyEsgScore(terms.esgScore, parameters.esgTiers);
   const index = parameters.esgTiers.indexOf(current);
   const better = index > 0 ? parameters.esgTiers[index - 1] : undefined;
@@ -85,6 +99,7 @@ function describeEsgImpact(terms: QuoteTerms, fees: FeeBreakdown, parameters: Fe
     feeUsd: fees.esg.usd,
     savingAtPerfectScoreUsd: fees.esg.usd,
     nextTier,
+    railScores: oracle.esg,
   };
 }
 
@@ -131,7 +146,7 @@ export function buildQuote(terms: QuoteTerms, context: QuoteContext): Quote {
       total: breakdown.total,
     },
     settlement: breakdown.settlement,
-    esgImpact: describeEsgImpact(terms, breakdown, parameters),
+    esgImpact: describeEsgImpact(terms, breakdown, parameters, context.oracle),
     volumeTier: breakdown.volumeTier,
     competitive: compareWithBenchmarks(terms, breakdown, context.benchmarks),
     oracleContext: {
@@ -142,6 +157,7 @@ export function buildQuote(terms: QuoteTerms, context: QuoteContext): Quote {
       coreDiscountPct: breakdown.coreDiscountPct,
       issuedAt: now.toISOString(),
       expiresAt: expiresAt.toISOString(),
+      stability: context.oracle.stability,
     },
   };
 }

@@ -23,10 +23,12 @@ export {
 } from './quote-id.js';
 export {
   buildQuote,
+  NO_ORACLE_READINGS,
   QUOTE_SCHEMA,
   type CompetitiveComparison,
   type EsgImpact,
   type OracleContext,
+  type OracleReadings,
   type Quote,
   type QuoteContext,
 } from './build-quote.js';

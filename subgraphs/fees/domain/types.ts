@@ -57,7 +57,8 @@ export interface QuoteTerms {
   monthlyVolumeUsd: number;
 }
 
-export type EsgScoreSource = 'request' | 'schema-default';
+/** request: given; oracle: omitted, the ESG oracle's latest scores.average; schema-default: omitted and no oracle run on record yet (50). */
+export type EsgScoreSource = 'request' | 'oracle' | 'schema-default';
 
 export interface BpsAndUsd {
   bps: number;
