@@ -204,6 +204,11 @@ export const configVariables = {
       z.coerce.number().int().min(10).max(86_400).default(300),
       'seconds between scheduled runs of the stability and ESG oracles; one replica runs each interval (decision 0035)',
     ),
+    scheduler: variable(
+      'ORACLE_SCHEDULER',
+      booleanText.default(true),
+      'run the oracles on schedule in this process; false: serve only the runs other replicas record (decision 0035)',
+    ),
     runTimeoutMs: variable('ORACLE_RUN_TIMEOUT_MS', milliseconds(60_000), 'longest an oracle run may take before it is recorded FAILED'),
     live: variable('ORACLE_LIVE', booleanText.default(false), 'read the stability signal feeds live (FRED with FRED_API_KEY, DefiLlama stablecoins, ...) instead of the shipped snapshot; a feed that fails falls back to the snapshot and says so'),
     liveTimeoutMs: variable('ORACLE_LIVE_TIMEOUT_MS', milliseconds(5_000), 'timeout of each live signal feed call'),

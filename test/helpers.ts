@@ -18,6 +18,8 @@ export function testConfig(environment: Record<string, string> = {}): Config {
     QUOTE_SIGNING_KEY: TEST_SIGNING_KEY,
     // Issued quotes reach the ledger in 10 ms batches: tests that look one up wait that long, not 100 ms.
     WRITE_BEHIND_FLUSH_MS: '10',
+    // Quotes keep the default ESG score 50 unless a test runs the oracles (ORACLE_SCHEDULER=true).
+    ORACLE_SCHEDULER: 'false',
     ...environment,
   });
 }
