@@ -64,7 +64,7 @@ describe('stability views', () => {
     expect(buildReliability(view(run(0, 'SUCCESS', stabilityOutput(95, { peg: { ...stabilityOutput(95).peg, deviationBps: 50, alert: true } }), 95)), at, INTERVAL, thresholds).isHealthy).toBe(false);
     const feedDown = stabilityOutput(95, { feeds: [{ feed: 'FRED T10Y2Y', mode: 'live', status: 'fallback', reason: 'timed out' }] });
     expect(buildReliability(view(run(0, 'SUCCESS', feedDown, 95)), at, INTERVAL, thresholds).isHealthy).toBe(false);
-    const failedAfter = buildReliability(view(good, [run(5, 'FAILED', null, null), good]), minutes(6), INTERVAL, thresholds);
+    const failedAfter = buildReliability(view(good, [run<StabilityRunOutput>(5, 'FAILED', null, null), good]), minutes(6), INTERVAL, thresholds);
     expect(failedAfter).toMatchObject({ isHealthy: false, oracle: { status: 'FAILED', uptimeSeconds: 0 }, stability: { currentScore: 92 } });
     expect(buildReliability(view(good), minutes(11), INTERVAL, thresholds).isHealthy).toBe(false);
   });
@@ -118,6 +118,6 @@ describe('ESG views', () => {
     const body = buildEsgReliability({ latest: good, recent: [good] }, minutes(1), INTERVAL);
     expect(body).toMatchObject({ isHealthy: true, oracle: { status: 'SUCCESS', uptimePct: 100 }, scores: { current: 70, averageScore24h: 70, history: [{ timestamp: T0.getTime() / 1000, ...output.scores }] } });
     expect(buildEsgHealth({ latest: good, recent: [good] }, minutes(1), INTERVAL)).toEqual({ status: 'healthy', esgOracle: 'SUCCESS', uptimeSeconds: 59, uptimeHuman: '0h 0m 59s', timestamp: minutes(1).toISOString() });
-    expect(buildEsgHealth({ latest: good, recent: [run(5, 'FAILED', null, null), good] }, minutes(6), INTERVAL)).toMatchObject({ status: 'degraded', esgOracle: 'FAILED' });
+    expect(buildEsgHealth({ latest: good, recent: [run<EsgRunOutput>(5, 'FAILED', null, null), good] }, minutes(6), INTERVAL)).toMatchObject({ status: 'degraded', esgOracle: 'FAILED' });
   });
 });
