@@ -117,7 +117,7 @@ export function buildStabilityHealth(view: RunsView<StabilityRunOutput>, now: Da
   const state = oracleState(view, now, intervalSeconds);
   const degraded = !state.fresh || state.status !== 'SUCCESS' || output.feeds.some((feed) => feed.status !== 'ok');
   return {
-    status: degraded ? 'degraded' : 'healthy',
+    status: degraded ? ('degraded' as const) : ('healthy' as const),
     oracle: state.status,
     uptimeSeconds: state.uptimeSeconds,
     uptimeHuman: humanDuration(state.uptimeSeconds),
@@ -181,7 +181,7 @@ export function buildEsgReliability(view: RunsView<EsgRunOutput>, now: Date, int
 export function buildEsgHealth(view: RunsView<EsgRunOutput>, now: Date, intervalSeconds: number) {
   const state = oracleState(view, now, intervalSeconds);
   return {
-    status: state.fresh && state.status === 'SUCCESS' ? 'healthy' : 'degraded',
+    status: state.fresh && state.status === 'SUCCESS' ? ('healthy' as const) : ('degraded' as const),
     esgOracle: state.status,
     uptimeSeconds: state.uptimeSeconds,
     uptimeHuman: humanDuration(state.uptimeSeconds),
