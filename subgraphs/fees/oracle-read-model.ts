@@ -43,6 +43,8 @@ export function createOracleReadModel<Output>(options: OracleReadModelOptions): 
   const { oracle, store, clock } = options;
   const runsPerDay = Math.ceil(DAY_SECONDS / options.intervalSeconds) + 1;
   let current: OracleRunView<Output> | undefined;
+  // Refresh cadence is real elapsed time (monotonic), not the injected clock: a held test clock must not freeze the view.
+  let readAtMs = 0;
   let reading: Promise<OracleRunView<Output>> | undefined;
 
   async function read(): Promise<OracleRunView<Output>> {
@@ -51,16 +53,17 @@ export function createOracleReadModel<Output>(options: OracleReadModelOptions): 
     const [latest, recent] = await Promise.all([store.latestSuccess(oracle), store.recent(oracle, since, runsPerDay)]);
     if (!latest) throw notReady(options.intervalSeconds);
     current = { latest: latest as OracleRunRecord<Output>, recent, readAt: now };
+    readAtMs = performance.now();
     return current;
   }
 
-  function stale(view: OracleRunView<Output>): boolean {
-    return clock.now().getTime() - view.readAt.getTime() >= options.refreshMs;
+  function stale(): boolean {
+    return performance.now() - readAtMs >= options.refreshMs;
   }
 
   return {
     async view() {
-      if (current && !stale(current)) return current;
+      if (current && !stale()) return current;
       reading ??= read().finally(() => {
         reading = undefined;
       });
@@ -76,7 +79,7 @@ export function createOracleReadModel<Output>(options: OracleReadModelOptions): 
     },
     cached: () => current,
     invalidate() {
-      if (current) current = { ...current, readAt: new Date(0) };
+      readAtMs = Number.NEGATIVE_INFINITY;
     },
   };
 }
