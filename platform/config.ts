@@ -211,6 +211,8 @@ export const configVariables = {
     ),
     runTimeoutMs: variable('ORACLE_RUN_TIMEOUT_MS', milliseconds(60_000), 'longest an oracle run may take before it is recorded FAILED'),
     live: variable('ORACLE_LIVE', booleanText.default(false), 'read the stability signal feeds live (FRED with FRED_API_KEY, DefiLlama stablecoins, ...) instead of the shipped snapshot; a feed that fails falls back to the snapshot and says so'),
+    fredUrl: variable('ORACLE_FRED_URL', z.url().default('https://api.stlouisfed.org/fred'), 'base URL of the FRED API for the live stability feeds (key: FRED_API_KEY)'),
+    defillamaUrl: variable('ORACLE_DEFILLAMA_URL', z.url().default('https://stablecoins.llama.fi'), 'base URL of DefiLlama\'s stablecoins API for the live supply and price feed'),
     liveTimeoutMs: variable('ORACLE_LIVE_TIMEOUT_MS', milliseconds(5_000), 'timeout of each live signal feed call'),
   },
   synthesis: {

@@ -2,10 +2,15 @@ import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
 import { createFeesContext, createFeesResolvers } from './resolvers.js';
 import { feesRoutes } from './routes.js';
-import { createFeesService } from './service.js';
+import { BASE_NETWORK, createFeesService } from './service.js';
 import { createWriteBehind, type WriteBehind } from '../../platform/write-behind.js';
 import type { Quote } from './domain/index.js';
 import { createFeeStore, type FeeStore } from './store.js';
+import { stabilityParameters } from './data/signals.js';
+import { createFeesOracleJobs } from './oracle-jobs.js';
+import { createOracleRunStore } from './oracle-run-store.js';
+import { createOracleService } from './oracle-service.js';
+import { createFeesOracles } from './oracles.js';
 
 export const name = 'fees';
 export const typeDefs = loadSubgraphTypeDefs(name);
@@ -15,12 +20,22 @@ export function build(platform: PlatformServices): Subgraph {
   const { contracts } = platform.config;
   const store = createFeeStore(platform.database.db, { timeoutMs: platform.config.database.statementTimeoutMs });
   const issuedQuotes = createIssuedQuoteQueue(platform, store);
+  const { oracles: oracleConfig, forecast } = platform.config;
+  const oracles = createFeesOracles(
+    platform,
+    createFeesOracleJobs({
+      store: createOracleRunStore(platform.database.db, platform.config.database.statementTimeoutMs),
+      synthesiser: platform.synthesiser,
+      feeds: { live: oracleConfig.live, fredApiKey: forecast.fredApiKey, baseUrls: { fred: oracleConfig.fredUrl, defillama: oracleConfig.defillamaUrl }, timeoutMs: oracleConfig.liveTimeoutMs },
+    }),
+  );
   const service = createFeesService({
     clock: platform.clock,
     signer: platform.signer,
     ids: platform.ids,
     store,
     ledger: { record: (quote) => issuedQuotes.enqueue(quote) },
+    oracleReadings: () => oracles.readings(),
     chain: platform.chain,
     chainTimeoutMs: platform.config.chain.timeoutMs,
     contracts: {
@@ -31,15 +46,20 @@ export function build(platform: PlatformServices): Subgraph {
       basketPeg: contracts.basketPeg ?? null,
     },
   });
-  const resolvers = createFeesResolvers(service);
+  const oracleService = createOracleService({ oracles, clock: platform.clock, network: BASE_NETWORK, parameters: stabilityParameters });
+  const resolvers = createFeesResolvers(service, oracleService);
   return {
     name,
     typeDefs,
     schema: buildFederatedSchema(typeDefs, resolvers),
     restPrefixes: ['/stability', '/esg'],
-    routes: feesRoutes(service),
+    routes: feesRoutes(service, oracleService),
     createContext: (request) => ({ request, ...createFeesContext(service) }),
-    close: () => issuedQuotes.close(),
+    start: () => oracles.start(),
+    close: async () => {
+      await oracles.close();
+      await issuedQuotes.close();
+    },
   };
 }
 

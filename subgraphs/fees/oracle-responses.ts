@@ -46,7 +46,7 @@ export const reliabilityResponseSchema = z.object({
     threshold: z.object({ stable: z.number().int(), caution: z.number().int(), unstable: z.number().int() }),
   }),
   peg: z.object({
-    deviationBps: z.number(),
+    deviationBps: z.number().nullable().describe('Supply-weighted deviation of the basket\'s stablecoins from 1 USD, from live prices; null when not measured (snapshot mode)'),
     deviationThresholdBps: z.number().int(),
     basketWeights: z.record(z.string(), z.number()),
     verificationCycleSeconds: z.number().int(),

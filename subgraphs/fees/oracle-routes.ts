@@ -10,8 +10,10 @@ import {
   stabilityHealthResponseSchema,
 } from './oracle-responses.js';
 import type { OracleService } from './oracle-service.js';
+import { quoteErrorSchema } from './responses.js';
 
-const notReady = { description: 'No successful oracle run on record yet (FEE_ERR_ORACLE_NOT_READY); Retry-After says when to retry' };
+/** No successful run on record yet (FEE_ERR_ORACLE_NOT_READY) or the record unreadable: the prefix's error body, with Retry-After. */
+const notReady = quoteErrorSchema;
 
 /** The stability oracle's trust signals under {stability_url} (Document 1 §4; decision 0035). */
 export function stabilityOracleRoutes(service: OracleService): FastifyPluginAsync {

@@ -7,17 +7,17 @@ import {
   buildOracleStatus,
   buildReliability,
   buildStabilityHealth,
-  type EsgRunOutput,
-  type StabilityRunOutput,
-  type StabilityThresholds,
 } from './domain/oracle-views.js';
+import { reliabilityDecision } from './domain/stability/pipeline.js';
+import type { StabilityParameters } from './data/signals.js';
+import type { EsgOutput, StabilityOutput } from './oracle-jobs.js';
 import type { FeesOracles } from './oracles.js';
 
 export interface OracleServiceDeps {
-  oracles: FeesOracles<StabilityRunOutput, EsgRunOutput>;
+  oracles: FeesOracles<StabilityOutput, EsgOutput>;
   clock: Clock;
   network: { name: string; chainId: number };
-  thresholds: StabilityThresholds;
+  parameters: StabilityParameters;
 }
 
 /** The stability and ESG oracles' answers from their recorded runs, called alike by routes and resolvers. */
@@ -27,7 +27,14 @@ export function createOracleService(deps: OracleServiceDeps) {
   const stability = () => oracles.stability.view();
   const esg = () => oracles.esg.view();
   return {
-    reliability: async () => buildReliability(await stability(), clock.now(), interval, deps.thresholds),
+    reliability: async () => buildReliability(await stability(), clock.now(), interval, deps.parameters.bands),
+    /** GET /reliability with the action its decision table gives (the graph's `decision` field). */
+    async reliabilityWithDecision() {
+      const reliability = buildReliability(await stability(), clock.now(), interval, deps.parameters.bands);
+      const decision = reliabilityDecision({ isHealthy: reliability.isHealthy, score: reliability.stability.currentScore, pegDeviationBps: reliability.peg.deviationBps }, deps.parameters);
+      return { ...reliability, decision };
+    },
+    usdHealth: async () => (await stability()).latest.output!.usdHealth,
     health: async () => buildStabilityHealth(await stability(), clock.now(), interval, deps.network),
     status: async () => buildOracleStatus(await stability()),
     history: async () => buildOracleHistory(await stability()),

@@ -1,11 +1,12 @@
 import DataLoader from 'dataloader';
-import { DateTimeResolver } from 'graphql-scalars';
+import { DateTimeResolver, JSONObjectResolver } from 'graphql-scalars';
 import { AppError } from '../../platform/errors.js';
 import { parseGraphQLInput } from '../../platform/graphql.js';
 import { DecimalScalar } from '../../platform/scalars.js';
 import { looksLikeQuoteId, type Quote } from './domain/index.js';
 import { esgQuoteBodySchema, quoteBodySchema, quoteVerifyBodySchema, verifyFeesBodySchema } from './inputs.js';
 import type { FeesService } from './service.js';
+import type { OracleService } from './oracle-service.js';
 
 export interface FeesContext {
   quoteById: DataLoader<string, Quote | null>;
@@ -35,10 +36,17 @@ function dropNulls(input: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null));
 }
 
-export function createFeesResolvers(service: FeesService) {
+/** basketWeights as a list, for the graph. */
+function weightsList(weights: Record<string, number>): Array<{ asset: string; weight: number }> {
+  return Object.entries(weights).map(([asset, weight]) => ({ asset, weight }));
+}
+
+export function createFeesResolvers(service: FeesService, oracles: OracleService) {
   return {
     DateTime: DateTimeResolver,
     Decimal: DecimalScalar,
+    JSONObject: JSONObjectResolver,
+    PegState: { basketWeights: (peg: { basketWeights: Record<string, number> }) => weightsList(peg.basketWeights) },
     Query: {
       stabilityManifest: () => service.manifest(),
       feeSchedule: () => service.feeSchedule(),
@@ -49,11 +57,17 @@ export function createFeesResolvers(service: FeesService) {
       feeVerification: (_: unknown, args: { input: Record<string, unknown> }) =>
         service.verifyFees(parseGraphQLInput(verifyFeesBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
       usdFxRate: (_: unknown, args: { currency: string }) => service.fxRate(args.currency),
+      stabilityReliability: () => oracles.reliabilityWithDecision(),
+      stabilityStatus: () => oracles.status(),
+      stabilityHistory: () => oracles.history(),
+      usdHealth: () => oracles.usdHealth(),
+      railEsgScore: () => oracles.esgScore(),
+      esgReliability: () => oracles.esgReliability(),
       quoteVerification: (_: unknown, args: { input: Record<string, unknown> }) =>
         service.verifyQuoteForTerms(parseGraphQLInput(quoteVerifyBodySchema, dropNulls(args.input), 'FEE_ERR_INVALID_QUOTE_PARAMS')),
     },
     LegalEntity: {
-      /** Compliance gives the entity's ESG score (@requires); the fee is the quote at that score, the default 50 when it has none. */
+      /** Compliance gives the entity's ESG score (@requires); the fee is the quote at that score, the rail's oracle default when it has none (decision 0036). */
       paymentFee: (entity: { lei: string; esgScore?: number | null }, args: { amountUsd: number; hasFx?: boolean | null; monthlyVolumeUsd?: number | null }) =>
         service.issueQuote(
           parseGraphQLInput(quoteBodySchema, { amountUsd: args.amountUsd, hasFx: args.hasFx, monthlyVolumeUsd: args.monthlyVolumeUsd, esgScore: entity.esgScore }, 'FEE_ERR_INVALID_QUOTE_PARAMS'),

@@ -91,7 +91,7 @@ export const quoteResponseSchema = z.object({
       issuedAt: timestamp,
       expiresAt: timestamp,
       stability: z
-        .object({ score: z.number(), status: z.string(), pegDeviationBps: z.number(), pegAlert: z.boolean(), confidence: z.number(), runAt: timestamp })
+        .object({ score: z.number(), status: z.string(), pegDeviationBps: z.number().nullable(), pegAlert: z.boolean(), confidence: z.number(), runAt: timestamp })
         .nullable()
         .describe("the stability oracle's latest run; null before any"),
     })

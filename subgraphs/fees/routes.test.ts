@@ -275,7 +275,7 @@ describe('OpenAPI documents', () => {
     expect(status).toBe(200);
     expect(body.openapi).toMatch(/^3\.0\./);
     expect(body.info.version).toBe('2.1.0');
-    expect(Object.keys(body.paths).sort()).toEqual(['/fee-schedule', '/fx/{currency}', '/manifest', '/quote', '/quote/verify', '/verify-fees']);
+    expect(Object.keys(body.paths).sort()).toEqual(['/api/history', '/api/status', '/fee-schedule', '/fx/{currency}', '/health', '/manifest', '/quote', '/quote/verify', '/reliability', '/verify-fees']);
     const parameters = body.paths['/quote'].get.parameters.map((parameter: { name: string; required: boolean }) => [parameter.name, parameter.required]);
     expect(parameters).toEqual(expect.arrayContaining([['amountUsd', true], ['hasFx', false], ['esgScore', false], ['monthlyVolumeUsd', false]]));
     expect(Object.keys(body.paths['/quote'].post.requestBody.content['application/json'].schema.properties).sort()).toEqual(['amountUsd', 'esgScore', 'hasFx', 'monthlyVolumeUsd']);
@@ -283,6 +283,6 @@ describe('OpenAPI documents', () => {
 
   it('/esg/openapi.json documents the ESG paths only', async () => {
     const { body } = await get('/esg/openapi.json');
-    expect(Object.keys(body.paths).sort()).toEqual(['/fee-schedule', '/quote']);
+    expect(Object.keys(body.paths).sort()).toEqual(['/esg-score', '/fee-schedule', '/health', '/quote', '/reliability']);
   });
 });

@@ -26,6 +26,8 @@ import {
   verifyFeesResponseSchema,
 } from './responses.js';
 import type { FeesService } from './service.js';
+import { esgOracleRoutes, stabilityOracleRoutes } from './oracle-routes.js';
+import type { OracleService } from './oracle-service.js';
 
 
 /**
@@ -44,7 +46,7 @@ function quoteServiceErrorShape(prefix: string, example: Record<string, unknown>
   };
 }
 
-function stabilityRoutes(service: FeesService): FastifyPluginAsync {
+function stabilityRoutes(service: FeesService, oracles: OracleService): FastifyPluginAsync {
   return async (instance) => {
     const app = instance as unknown as HttpServer;
     await registerOpenApi(app, {
@@ -54,6 +56,7 @@ function stabilityRoutes(service: FeesService): FastifyPluginAsync {
       description: 'Fee model, manifest and quotes of the stability oracle (Document 1).',
     });
     app.errorShapes.register(quoteServiceErrorShape('/stability', quoteRequestExample));
+    await app.register(stabilityOracleRoutes(oracles));
     app.get('/stability/manifest', { schema: { summary: 'Protocol manifest; call once and cache', response: { 200: manifestResponseSchema } } }, async () =>
       service.manifest(),
     );
@@ -104,7 +107,7 @@ function stabilityRoutes(service: FeesService): FastifyPluginAsync {
   };
 }
 
-function esgRoutes(service: FeesService): FastifyPluginAsync {
+function esgRoutes(service: FeesService, oracles: OracleService): FastifyPluginAsync {
   return async (instance) => {
     const app = instance as unknown as HttpServer;
     await registerOpenApi(app, {
@@ -114,6 +117,7 @@ function esgRoutes(service: FeesService): FastifyPluginAsync {
       description: 'ESG fee quotes and the ESG fee schedule (Document 1).',
     });
     app.errorShapes.register(quoteServiceErrorShape('/esg', esgQuoteRequestExample));
+    await app.register(esgOracleRoutes(oracles));
     app.get('/esg/fee-schedule', { schema: { summary: 'ESG fee table across all score tiers', response: { 200: esgFeeScheduleResponseSchema } } }, async () => service.esgFeeSchedule());
     app.get(
       '/esg/quote',
@@ -128,9 +132,9 @@ function esgRoutes(service: FeesService): FastifyPluginAsync {
   };
 }
 
-export function feesRoutes(service: FeesService): FastifyPluginAsync {
+export function feesRoutes(service: FeesService, oracles: OracleService): FastifyPluginAsync {
   return async (app) => {
-    await app.register(stabilityRoutes(service));
-    await app.register(esgRoutes(service));
+    await app.register(stabilityRoutes(service, oracles));
+    await app.register(esgRoutes(service, oracles));
   };
 }

@@ -21,7 +21,7 @@ export interface QuoteContext {
 
 /** What a quote reports of the oracles' latest runs. */
 export interface OracleReadings {
-  stability: { score: number; status: string; pegDeviationBps: number; pegAlert: boolean; confidence: number; runAt: string } | null;
+  stability: { score: number; status: string; pegDeviationBps: number | null; pegAlert: boolean; confidence: number; runAt: string } | null;
   esg: { environmental: number; social: number; governance: number; average: number; runAt: string } | null;
 }
 

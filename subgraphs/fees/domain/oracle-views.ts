@@ -12,37 +12,31 @@ export const HISTORY_LENGTH = 24;
 
 export type DataQuality = 'LIVE' | 'PARTIAL' | 'ESTIMATED';
 
-/** A signal feed as a run saw it. */
-export interface FeedState {
-  feed: string;
-  mode: 'live' | 'snapshot';
-  status: 'ok' | 'fallback' | 'unavailable';
-  reason?: string;
-  asOf?: string | null;
-}
+import type { FeedState } from './stability/types.js';
 
 /** What the views read of a stability run's output (the pipeline's assessment plus its intelligence). */
-export interface StabilityRunOutput {
+// Type aliases (not interfaces), so that a run's output is a JSON object (Record<string, unknown>) to the serialisers.
+export type StabilityRunOutput = {
   stabilityScore: number;
   overall: string;
   confidence: number;
   dataQuality: DataQuality;
   asOf: string;
-  peg: { deviationBps: number; deviationThresholdBps: number; basketWeights: Record<string, number>; alert: boolean; verificationCycleSeconds: number };
-  usdHealth: object;
+  peg: { deviationBps: number | null; deviationThresholdBps: number; basketWeights: Record<string, number>; alert: boolean; verificationCycleSeconds: number };
+  usdHealth: Record<string, unknown>;
   feeds: FeedState[];
   alerts: string[];
   intelligence?: IntelligenceObject;
-}
+};
 
 /** What the views read of an ESG run's output. */
-export interface EsgRunOutput {
+export type EsgRunOutput = {
   scores: { environmental: number; social: number; governance: number; average: number };
   fee: { pct: number; bps: number; tier: string; formula: string };
   dataQuality: DataQuality;
   asOf: string;
   intelligence?: IntelligenceObject;
-}
+};
 
 export interface RunsView<Output> {
   latest: OracleRunRecord<Output>;
