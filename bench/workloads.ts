@@ -19,6 +19,8 @@ export const REST_WORKLOADS: readonly RestWorkload[] = [
   { label: 'GET /stability/quote?amountUsd=10000&hasFx=true&esgScore=75', load: { path: '/stability/quote?amountUsd=10000&hasFx=true&esgScore=75' }, target: 0.5 },
   { label: 'POST /stability/quote (same terms, JSON body)', load: { path: '/stability/quote', method: 'POST', body: JSON.stringify(QUOTE_TERMS) }, target: 0.5 },
   { label: 'GET /esg/quote?amountUsd=10000&esgScore=75', load: { path: '/esg/quote?amountUsd=10000&esgScore=75' }, target: 0.5 },
+  { label: 'GET /stability/reliability (issue 11)', load: { path: '/stability/reliability' }, target: 0.5 },
+  { label: 'GET /esg/esg-score (issue 11)', load: { path: '/esg/esg-score' }, target: 0.5 },
   { label: 'GET /forecast/heat-check', load: { path: '/forecast/heat-check' }, target: 0.5 },
   { label: 'GET /forecast/commodity/WHEAT', load: { path: '/forecast/commodity/WHEAT' }, target: 0.5 },
   { label: 'GET /forecast/regions', load: { path: '/forecast/regions' }, target: 0.5 },
