@@ -66,9 +66,9 @@ describe('fees subgraph: amounts as input', () => {
 describe('fees subgraph: nullable root fields', () => {
   it('finding: a failing root field is null with its error, and its sibling fields still answer', async () => {
     const result = await ask<Record<string, unknown>>(
-      '{ stabilityManifest { schema endpoints { quote } } feeQuote(input: { amountUsd: -1 }) { quoteId } esgFeeSchedule { maxBps } }',
+      '{ stabilityManifest { schema endpoints } feeQuote(input: { amountUsd: -1 }) { quoteId } esgFeeSchedule { maxBps } }',
     );
-    expect(result.data).toEqual({ stabilityManifest: { schema: 'srg-manifest/1.0', endpoints: { quote: 'GET /quote' } }, feeQuote: null, esgFeeSchedule: { maxBps: 50 } });
+    expect(result.data).toEqual({ stabilityManifest: { schema: 'srg-manifest/1.0', endpoints: expect.objectContaining({ quote: 'GET /quote', reliability: 'GET /reliability' }) }, feeQuote: null, esgFeeSchedule: { maxBps: 50 } });
     expect(result.errors).toHaveLength(1);
     expect(result.errors![0]).toMatchObject({ path: ['feeQuote'], extensions: { code: 'FEE_ERR_INVALID_QUOTE_PARAMS' } });
   });

@@ -1,8 +1,8 @@
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
 import { createFeesContext, createFeesResolvers } from './resolvers.js';
-import { feesRoutes } from './routes.js';
-import { BASE_NETWORK, createFeesService } from './service.js';
+import { feesRoutes, type EndpointRegistry } from './routes.js';
+import { BASE_NETWORK, createFeesService, STABILITY_ENDPOINTS } from './service.js';
 import { createWriteBehind, type WriteBehind } from '../../platform/write-behind.js';
 import type { Quote } from './domain/index.js';
 import { createFeeStore, type FeeStore } from './store.js';
@@ -20,6 +20,7 @@ export function build(platform: PlatformServices): Subgraph {
   const { contracts } = platform.config;
   const store = createFeeStore(platform.database.db, { timeoutMs: platform.config.database.statementTimeoutMs });
   const issuedQuotes = createIssuedQuoteQueue(platform, store);
+  const endpointRegistry: EndpointRegistry = {};
   const { oracles: oracleConfig, forecast } = platform.config;
   const oracles = createFeesOracles(
     platform,
@@ -36,6 +37,7 @@ export function build(platform: PlatformServices): Subgraph {
     store,
     ledger: { record: (quote) => issuedQuotes.enqueue(quote) },
     oracleReadings: () => oracles.readings(),
+    endpoints: { stability: () => endpointRegistry.stability?.() ?? STABILITY_ENDPOINTS, esg: () => endpointRegistry.esg?.() ?? {} },
     chain: platform.chain,
     chainTimeoutMs: platform.config.chain.timeoutMs,
     contracts: {
@@ -53,7 +55,7 @@ export function build(platform: PlatformServices): Subgraph {
     typeDefs,
     schema: buildFederatedSchema(typeDefs, resolvers),
     restPrefixes: ['/stability', '/esg'],
-    routes: feesRoutes(service, oracleService),
+    routes: feesRoutes(service, oracleService, { registry: endpointRegistry, publicBaseUrl: platform.config.server.publicBaseUrl }),
     createContext: (request) => ({ request, ...createFeesContext(service) }),
     start: () => oracles.start(),
     close: async () => {

@@ -119,6 +119,23 @@ export const esgHealthResponseSchema = z.object({
   timestamp,
 });
 
+export const esgManifestResponseSchema = z.object({
+  schema: z.string().describe('srg-esg-manifest/1.0'),
+  name: z.string(),
+  version: z.string(),
+  description: z.string(),
+  category: z.string(),
+  network: z.string(),
+  chainId: z.number().int(),
+  capabilities: z.array(z.string()),
+  fee: z.object({ esgMaxBps: z.number(), esgFormula: z.string() }),
+  methodology: z.string(),
+  contracts: z.object({ esgOracle: z.string().nullable() }),
+  endpoints: z.record(z.string(), z.string()).describe('generated from the routes: name to method and path relative to {esg_url}'),
+  onboarding: z.object({ humanRequired: z.boolean() }),
+  timestamp,
+});
+
 type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
 

@@ -134,9 +134,7 @@ export const manifestResponseSchema = z.object({
     stabilityPID: contractAddress,
     basketPeg: contractAddress,
   }),
-  endpoints: z
-    .object({ manifest: z.string(), feeSchedule: z.string(), quote: z.string(), quotePost: z.string(), verifyFees: z.string(), openapi: z.string() })
-    .describe('map of available endpoints: method and path relative to {stability_url}'),
+  endpoints: z.record(z.string(), z.string()).describe('map of available endpoints, generated from the routes: name to method and path relative to {stability_url}'),
   onboarding: z.object({ humanRequired: z.boolean() }),
   timestamp,
 });

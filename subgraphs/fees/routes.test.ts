@@ -41,13 +41,23 @@ describe('GET /stability/manifest', () => {
       },
       // The worker's embedded rail may be up already (another test used it): then its token is advertised.
       contracts: { token: server.platform!.chain.current()?.contracts.token ?? null, esgOracle: null, redistribution: null, stabilityPID: null, basketPeg: null },
+      // Generated from the registered routes (decision 0033): every route of the service, and the discovery documents.
       endpoints: {
-        manifest: 'GET /manifest',
+        apiHistory: 'GET /api/history',
+        apiStatus: 'GET /api/status',
         feeSchedule: 'GET /fee-schedule',
+        fx: 'GET /fx/{currency}',
+        health: 'GET /health',
+        manifest: 'GET /manifest',
         quote: 'GET /quote',
         quotePost: 'POST /quote',
+        quoteVerify: 'POST /quote/verify',
+        reliability: 'GET /reliability',
         verifyFees: 'GET /verify-fees',
         openapi: 'GET /openapi.json',
+        aiPlugin: 'GET /.well-known/ai-plugin.json',
+        llms: 'GET /llms.txt',
+        llmsFull: 'GET /llms-full.txt',
       },
       onboarding: { humanRequired: false },
       timestamp: TEST_NOW,
@@ -283,6 +293,6 @@ describe('OpenAPI documents', () => {
 
   it('/esg/openapi.json documents the ESG paths only', async () => {
     const { body } = await get('/esg/openapi.json');
-    expect(Object.keys(body.paths).sort()).toEqual(['/esg-score', '/fee-schedule', '/health', '/quote', '/reliability']);
+    expect(Object.keys(body.paths).sort()).toEqual(['/esg-score', '/fee-schedule', '/health', '/manifest', '/quote', '/reliability']);
   });
 });

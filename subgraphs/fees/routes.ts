@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../platform/errors.js';
 import type { HttpServer, ServiceErrorShape } from '../../platform/http.js';
+import { endpointMap, registerDiscoveryDocuments, type DiscoveryInfo, type OpenApiDocument } from '../../platform/discovery.js';
 import { registerOpenApi } from '../../platform/openapi.js';
 import { STABILITY_API_VERSION } from './domain/index.js';
 import {
@@ -28,6 +29,7 @@ import {
 import type { FeesService } from './service.js';
 import { esgOracleRoutes, stabilityOracleRoutes } from './oracle-routes.js';
 import type { OracleService } from './oracle-service.js';
+import { esgManifestResponseSchema } from './oracle-responses.js';
 
 
 /**
@@ -46,7 +48,42 @@ function quoteServiceErrorShape(prefix: string, example: Record<string, unknown>
   };
 }
 
-function stabilityRoutes(service: FeesService, oracles: OracleService): FastifyPluginAsync {
+/** Where each service's endpoint map is read from once its routes are registered (the manifests, REST and GraphQL alike). */
+export interface EndpointRegistry {
+  stability?: () => Record<string, string>;
+  esg?: () => Record<string, string>;
+}
+
+export interface DiscoveryOptions {
+  registry: EndpointRegistry;
+  publicBaseUrl: string | undefined;
+}
+
+const STABILITY_DISCOVERY: DiscoveryInfo = {
+  prefix: '/stability',
+  nameForHuman: 'Settlement rail stability oracle',
+  nameForModel: 'settlement_rail_stability',
+  descriptionForHuman: 'Exact fee quotes, on-chain fee verification and live stability signals for stablecoin settlement on Base.',
+  descriptionForModel:
+    'Call GET /manifest once, GET /fee-schedule, then GET or POST /quote for an exact fee with a quoteId, GET /verify-fees to compare it with the settlement router, and GET /reliability before settling: proceed when isHealthy; hold when peg.deviationBps >= 50; defer large settlements below a stability score of 75.',
+  fullText: true,
+};
+
+const ESG_DISCOVERY: DiscoveryInfo = {
+  prefix: '/esg',
+  nameForHuman: 'Settlement rail ESG oracle',
+  nameForModel: 'settlement_rail_esg',
+  descriptionForHuman: "Live E, S and G scores of the rail and the ESG fee derived from them.",
+  descriptionForModel: 'GET /esg-score gives scores.average: use it as the esgScore of the stability quote. GET /quote prices the ESG fee of one transaction; GET /fee-schedule lists every tier.',
+  fullText: false,
+};
+
+function registerDiscovery(app: HttpServer, info: DiscoveryInfo, options: DiscoveryOptions): () => Record<string, string> {
+  registerDiscoveryDocuments(app, info, options.publicBaseUrl);
+  return () => endpointMap(app.swagger() as unknown as OpenApiDocument, info);
+}
+
+function stabilityRoutes(service: FeesService, oracles: OracleService, discovery: DiscoveryOptions): FastifyPluginAsync {
   return async (instance) => {
     const app = instance as unknown as HttpServer;
     await registerOpenApi(app, {
@@ -57,6 +94,7 @@ function stabilityRoutes(service: FeesService, oracles: OracleService): FastifyP
     });
     app.errorShapes.register(quoteServiceErrorShape('/stability', quoteRequestExample));
     await app.register(stabilityOracleRoutes(oracles));
+    discovery.registry.stability = registerDiscovery(app, STABILITY_DISCOVERY, discovery);
     app.get('/stability/manifest', { schema: { summary: 'Protocol manifest; call once and cache', response: { 200: manifestResponseSchema } } }, async () =>
       service.manifest(),
     );
@@ -107,7 +145,7 @@ function stabilityRoutes(service: FeesService, oracles: OracleService): FastifyP
   };
 }
 
-function esgRoutes(service: FeesService, oracles: OracleService): FastifyPluginAsync {
+function esgRoutes(service: FeesService, oracles: OracleService, discovery: DiscoveryOptions): FastifyPluginAsync {
   return async (instance) => {
     const app = instance as unknown as HttpServer;
     await registerOpenApi(app, {
@@ -118,6 +156,8 @@ function esgRoutes(service: FeesService, oracles: OracleService): FastifyPluginA
     });
     app.errorShapes.register(quoteServiceErrorShape('/esg', esgQuoteRequestExample));
     await app.register(esgOracleRoutes(oracles));
+    discovery.registry.esg = registerDiscovery(app, ESG_DISCOVERY, discovery);
+    app.get('/esg/manifest', { schema: { summary: 'Discovery; call once and cache', response: { 200: esgManifestResponseSchema } } }, async () => service.esgManifest());
     app.get('/esg/fee-schedule', { schema: { summary: 'ESG fee table across all score tiers', response: { 200: esgFeeScheduleResponseSchema } } }, async () => service.esgFeeSchedule());
     app.get(
       '/esg/quote',
@@ -132,9 +172,9 @@ function esgRoutes(service: FeesService, oracles: OracleService): FastifyPluginA
   };
 }
 
-export function feesRoutes(service: FeesService, oracles: OracleService): FastifyPluginAsync {
+export function feesRoutes(service: FeesService, oracles: OracleService, discovery: DiscoveryOptions): FastifyPluginAsync {
   return async (app) => {
-    await app.register(stabilityRoutes(service, oracles));
-    await app.register(esgRoutes(service, oracles));
+    await app.register(stabilityRoutes(service, oracles, discovery));
+    await app.register(esgRoutes(service, oracles, discovery));
   };
 }

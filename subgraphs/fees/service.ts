@@ -5,6 +5,7 @@ import {
   buildEsgFeeSchedule,
   buildEsgQuote,
   buildFeeSchedule,
+  buildEsgManifest,
   buildManifest,
   buildQuote,
   checkQuoteId,
@@ -28,7 +29,7 @@ export interface IssuedQuoteLedger {
 
 export const BASE_NETWORK = { name: 'base', chainId: 8453 } as const;
 
-/** What the manifest advertises, relative to {stability_url}: exactly the paths routes.ts serves. */
+/** The endpoint map of a service with no routes registered (unit tests of the service); the server generates it from its routes. */
 export const STABILITY_ENDPOINTS: StabilityEndpoints = {
   manifest: 'GET /manifest',
   feeSchedule: 'GET /fee-schedule',
@@ -37,7 +38,7 @@ export const STABILITY_ENDPOINTS: StabilityEndpoints = {
   verifyFees: 'GET /verify-fees',
   openapi: 'GET /openapi.json',
 };
-const STABILITY_CAPABILITIES = ['manifest', 'fee-schedule', 'fee-quote', 'fee-verification', 'openapi'];
+const STABILITY_CAPABILITIES = ['manifest', 'fee-schedule', 'fee-quote', 'fee-verification', 'reliability', 'oracle-history', 'usd-health', 'openapi', 'ai-plugin', 'llms-txt', 'widget'];
 
 export interface FeesServiceDeps {
   /** The rail the router is read from (GET /verify-fees); undefined: no chain at all. */
@@ -52,6 +53,8 @@ export interface FeesServiceDeps {
   contracts: ContractAddresses;
   /** Source of each quote's nonce (platform/ids); the platform's `ids`. Default: crypto-random. */
   ids?: IdSource;
+  /** Each service's endpoint map, generated from its registered routes (decision 0033); default: STABILITY_ENDPOINTS, and none for the ESG oracle. */
+  endpoints?: { stability(): StabilityEndpoints; esg(): StabilityEndpoints };
   /** The oracles' latest runs, read without waiting (decision 0036); default: none on record. */
   oracleReadings?: () => OracleReadings;
 }
@@ -99,8 +102,19 @@ export function createFeesService(deps: FeesServiceDeps) {
         network: BASE_NETWORK,
         // The configured token, else the embedded rail's deployed one once the rail is up.
         contracts: { ...deps.contracts, token: deps.contracts.token ?? deps.chain?.current()?.contracts.token ?? null },
-        endpoints: STABILITY_ENDPOINTS,
+        endpoints: deps.endpoints?.stability() ?? STABILITY_ENDPOINTS,
         capabilities: STABILITY_CAPABILITIES,
+      });
+    },
+    /** GET /esg/manifest (decision 0033). */
+    esgManifest() {
+      return buildEsgManifest({
+        now: deps.clock.now(),
+        parameters: feeParameters,
+        network: BASE_NETWORK,
+        esgOracle: deps.contracts.esgOracle,
+        endpoints: deps.endpoints?.esg() ?? {},
+        methodology: 'rail-esg/1 (docs/esg-oracle-methodology.md)',
       });
     },
     feeSchedule: () => buildFeeSchedule(deps.clock.now(), feeParameters, competitiveBenchmarks),

@@ -12,15 +12,8 @@ export interface ContractAddresses {
   basketPeg: string | null;
 }
 
-/** The paths a client may call, relative to {stability_url} (method and path, e.g. `GET /quote`). */
-export interface StabilityEndpoints {
-  manifest: string;
-  feeSchedule: string;
-  quote: string;
-  quotePost: string;
-  verifyFees: string;
-  openapi: string;
-}
+/** The paths a client may call, relative to the service's base URL (name → method and path, e.g. quote: `GET /quote`), generated from the routes (decision 0033). */
+export type StabilityEndpoints = Record<string, string>;
 
 export interface ManifestFees {
   coreBps: number;
@@ -93,3 +86,27 @@ export function buildManifest(context: ManifestContext): Manifest {
     timestamp: context.now.toISOString(),
   };
 }
+
+export const ESG_MANIFEST_SCHEMA = 'srg-esg-manifest/1.0';
+
+/** GET /esg/manifest (shape "not shown"; decision 0033): the stability manifest's conventions for the ESG oracle. */
+export function buildEsgManifest(context: { now: Date; parameters: FeeParameters; network: { name: string; chainId: number }; esgOracle: string | null; endpoints: StabilityEndpoints; methodology: string }) {
+  return {
+    schema: ESG_MANIFEST_SCHEMA,
+    name: 'Settlement Rail ESG Oracle',
+    version: STABILITY_API_VERSION,
+    description: "Live E, S and G scores of the rail over its corridor jurisdictions, and the ESG fee component derived from their average. Read /esg-score; use scores.average as the stability quote's esgScore.",
+    category: 'stablecoin-settlement-rail',
+    network: context.network.name,
+    chainId: context.network.chainId,
+    capabilities: ['esg-score', 'esg-fee-schedule', 'esg-quote', 'reliability', 'widget'],
+    fee: { esgMaxBps: context.parameters.esgMaxBps, esgFormula: context.parameters.esgFormula },
+    methodology: context.methodology,
+    contracts: { esgOracle: context.esgOracle },
+    endpoints: context.endpoints,
+    onboarding: { humanRequired: false },
+    timestamp: context.now.toISOString(),
+  };
+}
+
+export type EsgManifest = ReturnType<typeof buildEsgManifest>;

@@ -33,7 +33,9 @@ export {
   type QuoteContext,
 } from './build-quote.js';
 export {
+  buildEsgManifest,
   buildManifest,
+  type EsgManifest,
   MANIFEST_SCHEMA,
   STABILITY_API_VERSION,
   type ContractAddresses,
