@@ -10,6 +10,7 @@ import { stabilityParameters } from './data/signals.js';
 import { createFeesOracleJobs } from './oracle-jobs.js';
 import { createOracleRunStore } from './oracle-run-store.js';
 import { createOracleService } from './oracle-service.js';
+import { COMPLIANCE_SERVICE, createEntityEsgClient } from './upstream/compliance.js';
 import { createFeesOracles } from './oracles.js';
 
 export const name = 'fees';
@@ -55,7 +56,12 @@ export function build(platform: PlatformServices): Subgraph {
     typeDefs,
     schema: buildFederatedSchema(typeDefs, resolvers),
     restPrefixes: ['/stability', '/esg'],
-    routes: feesRoutes(service, oracleService, { registry: endpointRegistry, publicBaseUrl: platform.config.server.publicBaseUrl }),
+    routes: feesRoutes(service, oracleService, {
+      registry: endpointRegistry,
+      publicBaseUrl: platform.config.server.publicBaseUrl,
+      readings: () => oracles.readings(),
+      entityEsg: platform.access.internalKey ? createEntityEsgClient({ transport: platform.upstream.transport(COMPLIANCE_SERVICE), internalKey: platform.access.internalKey }) : undefined,
+    }),
     createContext: (request) => ({ request, ...createFeesContext(service) }),
     start: () => oracles.start(),
     close: async () => {

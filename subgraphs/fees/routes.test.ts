@@ -54,6 +54,7 @@ describe('GET /stability/manifest', () => {
         quoteVerify: 'POST /quote/verify',
         reliability: 'GET /reliability',
         verifyFees: 'GET /verify-fees',
+        widgetCorridors: 'GET /widget/corridors',
         openapi: 'GET /openapi.json',
         aiPlugin: 'GET /.well-known/ai-plugin.json',
         llms: 'GET /llms.txt',
@@ -285,7 +286,7 @@ describe('OpenAPI documents', () => {
     expect(status).toBe(200);
     expect(body.openapi).toMatch(/^3\.0\./);
     expect(body.info.version).toBe('2.1.0');
-    expect(Object.keys(body.paths).sort()).toEqual(['/api/history', '/api/status', '/fee-schedule', '/fx/{currency}', '/health', '/manifest', '/quote', '/quote/verify', '/reliability', '/verify-fees']);
+    expect(Object.keys(body.paths).sort()).toEqual(['/api/history', '/api/status', '/fee-schedule', '/fx/{currency}', '/health', '/manifest', '/quote', '/quote/verify', '/reliability', '/verify-fees', '/widget/corridors']);
     const parameters = body.paths['/quote'].get.parameters.map((parameter: { name: string; required: boolean }) => [parameter.name, parameter.required]);
     expect(parameters).toEqual(expect.arrayContaining([['amountUsd', true], ['hasFx', false], ['esgScore', false], ['monthlyVolumeUsd', false]]));
     expect(Object.keys(body.paths['/quote'].post.requestBody.content['application/json'].schema.properties).sort()).toEqual(['amountUsd', 'esgScore', 'hasFx', 'monthlyVolumeUsd']);
@@ -293,6 +294,6 @@ describe('OpenAPI documents', () => {
 
   it('/esg/openapi.json documents the ESG paths only', async () => {
     const { body } = await get('/esg/openapi.json');
-    expect(Object.keys(body.paths).sort()).toEqual(['/esg-score', '/fee-schedule', '/health', '/manifest', '/quote', '/reliability']);
+    expect(Object.keys(body.paths).sort()).toEqual(['/esg-score', '/fee-schedule', '/health', '/manifest', '/quote', '/reliability', '/widget/esg']);
   });
 });

@@ -30,6 +30,9 @@ import type { FeesService } from './service.js';
 import { esgOracleRoutes, stabilityOracleRoutes } from './oracle-routes.js';
 import type { OracleService } from './oracle-service.js';
 import { esgManifestResponseSchema } from './oracle-responses.js';
+import { corridorsWidgetRoute, esgWidgetRoute } from './widget-routes.js';
+import type { EntityEsgClient } from './upstream/compliance.js';
+import type { OracleReadings } from './domain/index.js';
 
 
 /**
@@ -57,6 +60,9 @@ export interface EndpointRegistry {
 export interface DiscoveryOptions {
   registry: EndpointRegistry;
   publicBaseUrl: string | undefined;
+  /** For the widgets: the oracles' latest runs, and the compliance oracle's entity ESG. */
+  readings: () => OracleReadings;
+  entityEsg: EntityEsgClient | undefined;
 }
 
 const STABILITY_DISCOVERY: DiscoveryInfo = {
@@ -94,6 +100,7 @@ function stabilityRoutes(service: FeesService, oracles: OracleService, discovery
     });
     app.errorShapes.register(quoteServiceErrorShape('/stability', quoteRequestExample));
     await app.register(stabilityOracleRoutes(oracles));
+    await app.register(corridorsWidgetRoute(discovery.readings));
     discovery.registry.stability = registerDiscovery(app, STABILITY_DISCOVERY, discovery);
     app.get('/stability/manifest', { schema: { summary: 'Protocol manifest; call once and cache', response: { 200: manifestResponseSchema } } }, async () =>
       service.manifest(),
@@ -156,6 +163,7 @@ function esgRoutes(service: FeesService, oracles: OracleService, discovery: Disc
     });
     app.errorShapes.register(quoteServiceErrorShape('/esg', esgQuoteRequestExample));
     await app.register(esgOracleRoutes(oracles));
+    await app.register(esgWidgetRoute(discovery.entityEsg));
     discovery.registry.esg = registerDiscovery(app, ESG_DISCOVERY, discovery);
     app.get('/esg/manifest', { schema: { summary: 'Discovery; call once and cache', response: { 200: esgManifestResponseSchema } } }, async () => service.esgManifest());
     app.get('/esg/fee-schedule', { schema: { summary: 'ESG fee table across all score tiers', response: { 200: esgFeeScheduleResponseSchema } } }, async () => service.esgFeeSchedule());

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { UpstreamAnswerError, upstreamErrorText, type UpstreamTransport } from '../../../platform/upstream.js';
+import type { EsgWidgetResult } from '../widget-render.js';
+
+/**
+ * The fees subgraph's client of the compliance oracle's public REST interface: GET
+ * /compliance/esg/score/:lei for the ESG widget, with X-Internal-Key (an internal call, never charged).
+ */
+export const COMPLIANCE_SERVICE = 'compliance';
+
+const entityEsgSchema = z.object({
+  lei: z.string(),
+  entityName: z.string(),
+  composite: z.number(),
+  environmental: z.number(),
+  social: z.number(),
+  governance: z.number(),
+  feeTier: z.string(),
+  coverage: z.string(),
+});
+
+export interface EntityEsgClient {
+  /** The entity ESG score of an LEI; null when compliance answers 404. */
+  entityEsg(lei: string): Promise<EsgWidgetResult | null>;
+}
+
+export function createEntityEsgClient(options: { transport: UpstreamTransport; internalKey: string }): EntityEsgClient {
+  return {
+    async entityEsg(lei) {
+      const response = await options.transport({ method: 'GET', path: `/compliance/esg/score/${encodeURIComponent(lei)}`, headers: { 'x-internal-key': options.internalKey } });
+      if (response.status === 404) return null;
+      if (response.status !== 200) throw new UpstreamAnswerError(COMPLIANCE_SERVICE, response.status, upstreamErrorText(response));
+      const parsed = entityEsgSchema.safeParse(response.body);
+      if (!parsed.success) throw new UpstreamAnswerError(COMPLIANCE_SERVICE, response.status, 'an entity ESG answer of another shape');
+      return parsed.data;
+    },
+  };
+}
