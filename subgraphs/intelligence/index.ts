@@ -6,6 +6,7 @@ import { createIntelligenceResolvers } from './resolvers.js';
 import { reportsRoutes } from './routes.js';
 import { createIntelligenceService } from './service.js';
 import { createReportStore } from './store.js';
+import { createOracleReportSources } from './upstream/oracles.js';
 
 export const name = 'intelligence';
 export const typeDefs = loadSubgraphTypeDefs(name);
@@ -18,6 +19,7 @@ export function build(platform: PlatformServices): Subgraph {
     access: platform.access,
     store: createReportStore(platform.database.db),
     climate: forecastService(platform),
+    oracles: createOracleReportSources({ fees: platform.upstream.transport('fees'), compliance: platform.upstream.transport('compliance'), internalKey: platform.access.internalKey }),
   });
   return {
     name,

@@ -1,6 +1,8 @@
 import { DateTimeResolver, JSONObjectResolver } from 'graphql-scalars';
 import type { SubgraphContext } from '../../platform/subgraph.js';
 import type { IntelligenceService } from './service.js';
+import { parseGraphQLInput } from '../../platform/graphql.js';
+import { esgReportQuerySchema, esgSubjectOf } from './inputs.js';
 
 /** The graph's reports: paid like their REST paths, the resource named by the public GraphQL URL. */
 export function createIntelligenceResolvers(service: IntelligenceService, graphqlUrl: string) {
@@ -9,6 +11,9 @@ export function createIntelligenceResolvers(service: IntelligenceService, graphq
     JSONObject: JSONObjectResolver,
     Query: {
       climateReport: (_: unknown, __: unknown, context: SubgraphContext) => service.climateReport(context.request, `${graphqlUrl}#climateReport`),
+      macroReport: (_: unknown, __: unknown, context: SubgraphContext) => service.macroReport(context.request, `${graphqlUrl}#macroReport`),
+      esgReport: (_: unknown, args: { lei?: string | null; address?: string | null }, context: SubgraphContext) =>
+        service.esgReport(context.request, `${graphqlUrl}#esgReport`, esgSubjectOf(parseGraphQLInput(esgReportQuerySchema, { ...(args.lei ? { lei: args.lei } : {}), ...(args.address ? { address: args.address } : {}) }, 'GEN_ERR_BAD_REQUEST'))),
     },
   };
 }

@@ -223,6 +223,8 @@ describe('discovery and health', () => {
           facilitator: 'http://localhost:80',
           description: 'Climate intelligence report: physical risk, commodity stress and climate outlook',
         },
+        'GET /report/macro': expect.objectContaining({ price: { amount: '1000000', currency: 'USDC', decimals: 6 } }),
+        'GET /report/esg': expect.objectContaining({ price: { amount: '1000000', currency: 'USDC', decimals: 6 } }),
       },
     });
   });
@@ -238,6 +240,8 @@ describe('discovery and health', () => {
         endpoint: { method: 'GET', url: 'http://localhost:80/reports/report/climate' },
         payment: { x402Version: 1, accepts: [expect.objectContaining({ maxAmountRequired: '2000000', resource: 'http://localhost:80/reports/report/climate', asset: rail.payment!.token })] },
       }),
+      expect.objectContaining({ id: 'macro-report' }),
+      expect.objectContaining({ id: 'esg-report' }),
     ]);
   });
 

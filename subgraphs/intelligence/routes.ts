@@ -7,6 +7,7 @@ import { registerOpenApi } from '../../platform/openapi.js';
 import { REPORT_PRODUCTS, reportOffer } from './data/catalog.js';
 import { agentCardSchema, reportPaymentRequiredSchema, reportResponseSchema, reportsErrorSchema, reportsHealthSchema } from './responses.js';
 import type { IntelligenceService } from './service.js';
+import { esgReportQuerySchema, esgSubjectOf } from './inputs.js';
 
 export const REPORTS_PREFIX = '/reports';
 export const REPORTS_VERSION = '1.0.0';
@@ -40,6 +41,25 @@ export function reportsRoutes(service: IntelligenceService, options: ReportsRout
       // No HEAD twin: a HEAD would be charged for a report it never receives.
       { exposeHeadRoute: false, schema: { summary: 'Climate report: physical risk, commodity stress, climate outlook (2.00 USDC)', response: { 200: reportResponseSchema, ...errors } } },
       async (request) => service.climateReport(request.requestContext, resourceOf(request)),
+    );
+
+    const macroPath = `${REPORTS_PREFIX}/report/macro`;
+    prices.price('GET', macroPath, reportOffer('macro'));
+    app.get(
+      macroPath,
+      { exposeHeadRoute: false, schema: { summary: 'Macro report: stability score, macro regime, 90-day outlook (1.00 USDC)', response: { 200: reportResponseSchema, ...errors } } },
+      async (request) => service.macroReport(request.requestContext, resourceOf(request)),
+    );
+
+    const esgPath = `${REPORTS_PREFIX}/report/esg`;
+    prices.price('GET', esgPath, reportOffer('esg'));
+    app.get(
+      esgPath,
+      {
+        exposeHeadRoute: false,
+        schema: { summary: 'ESG report of a wallet (address) or an LEI (lei), exactly one (1.00 USDC)', querystring: esgReportQuerySchema, response: { 200: reportResponseSchema, 400: reportsErrorSchema, ...errors } },
+      },
+      async (request) => service.esgReport(request.requestContext, resourceOf(request), esgSubjectOf(request.query)),
     );
 
     prices.registerDiscovery(app);

@@ -18,7 +18,7 @@ interface ReportProduct {
 
 /**
  * The reports on sale. The climate report's price is the spec's (2000000 base units, USD 2.00);
- * the other report types follow with the oracles, compliance and payments.
+ * macro and ESG are ours (decision 0038); compliance and treasury follow.
  */
 export const REPORT_PRODUCTS = {
   climate: {
@@ -31,6 +31,17 @@ export const REPORT_PRODUCTS = {
       'Climate outlook for the next three months from the seasonal calendar',
       'Recommendations, the oracle data used and its sources',
     ],
+  },
+  // Prices are "not shown" for the other reports (decision 0038): 1.00 USDC, half the climate report, as each reads one oracle's answers.
+  macro: {
+    amount: 1_000_000n,
+    description: 'Macro report: stability score, macro regime and 90-day outlook from the stability oracle',
+    whatYouGet: ['Risk level with a summary and key findings', 'Stability score and its 24-hour average', 'Macro regime: yield curve, breakeven inflation, Fed balance sheet, gold', '90-day outlook from the USD structural outlook and the recorded runs', 'Recommendations, the oracle data used and its sources'],
+  },
+  esg: {
+    amount: 1_000_000n,
+    description: 'ESG report: a counterparty\'s entity ESG (by LEI or wallet) beside the rail\'s E, S and G',
+    whatYouGet: ['Risk level from the counterparty\'s composite ESG score', 'Entity E, S, G, fee tier and coverage', 'The rail\'s E, S, G and ESG fee', 'Recommendations, the oracle data used and its sources'],
   },
 } as const satisfies Record<string, ReportProduct>;
 
