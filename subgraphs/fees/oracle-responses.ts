@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { manifestHeaderFields } from './responses.js';
 import type { buildEsgHealth, buildEsgReliability, buildEsgScore, buildOracleHistory, buildOracleStatus, buildReliability, buildStabilityHealth } from './domain/oracle-views.js';
 
 /**
@@ -121,13 +122,7 @@ export const esgHealthResponseSchema = z.object({
 
 export const esgManifestResponseSchema = z.object({
   schema: z.string().describe('srg-esg-manifest/1.0'),
-  name: z.string(),
-  version: z.string(),
-  description: z.string(),
-  category: z.string(),
-  network: z.string(),
-  chainId: z.number().int(),
-  capabilities: z.array(z.string()),
+  ...manifestHeaderFields,
   fee: z.object({ esgMaxBps: z.number(), esgFormula: z.string() }),
   methodology: z.string(),
   contracts: z.object({ esgOracle: z.string().nullable() }),

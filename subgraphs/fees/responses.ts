@@ -108,8 +108,8 @@ export const esgQuoteResponseSchema = z.object({
 
 const contractAddress = z.string().nullable().describe('EVM address; null until the deployment supplies it');
 
-export const manifestResponseSchema = z.object({
-  schema: z.string().describe('srg-manifest/1.0'),
+/** The fields every manifest of ours opens with (the stability and ESG oracles'). */
+export const manifestHeaderFields = {
   name: z.string(),
   version: z.string(),
   description: z.string(),
@@ -117,6 +117,11 @@ export const manifestResponseSchema = z.object({
   network: z.string(),
   chainId: z.number().int(),
   capabilities: z.array(z.string()),
+};
+
+export const manifestResponseSchema = z.object({
+  schema: z.string().describe('srg-manifest/1.0'),
+  ...manifestHeaderFields,
   fees: z.object({
     coreBps: z.number(),
     fxBps: z.number(),
