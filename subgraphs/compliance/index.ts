@@ -40,7 +40,7 @@ export function shippedLeiRegistry(): LeiRegistry {
         { lei: record.lei, legalName: record.legalName, leiStatus: record.status, jurisdiction: record.jurisdiction, otherNames: record.otherNames.map((other) => other.name) },
       ]),
     ));
-  return { isValidLei, find: (lei) => index().get(lei) };
+  return { isValidLei, find: (lei) => index().get(lei), entries: () => index().values() };
 }
 
 /** Verification of payee, the wallet registry, LEI, regulatory calendar and know-your-agent (Document 2), REST under /compliance. */

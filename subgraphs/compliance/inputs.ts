@@ -15,6 +15,7 @@ export const countryCode = z.string().regex(/^[A-Za-z]{2}$/, 'must be an ISO 316
 
 export const walletParamsSchema = z.object({ wallet: walletAddress });
 export const leiParamsSchema = z.object({ lei: z.string().max(64) });
+export const leiSearchQuerySchema = z.strictObject({ name });
 
 export const vopVerifyBodySchema = z.strictObject({
   walletAddress,

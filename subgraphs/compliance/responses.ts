@@ -62,6 +62,13 @@ export const vopHistorySchema = z.object({
   ),
 });
 
+/** GET /compliance/lei/search (decision 0034). */
+export const leiSearchSchema = z.object({
+  query: z.string(),
+  count: z.number().int(),
+  matches: z.array(z.object({ lei: z.string(), legalName: z.string(), leiStatus: z.string(), jurisdiction: z.string().nullable(), matchedName: z.string(), score: z.number().describe('VoP name similarity, 0-100') })),
+});
+
 export const leiRecordSchema = z.object({
   lei: z.string(),
   legalName: z.string(),

@@ -464,3 +464,15 @@ describe('discovery, OpenAPI, regulatory calendar and the KYA mount', () => {
     expect((await call('GET', '/compliance/agent/agt_nope')).body).toEqual({ error: expect.any(String), code: 'CMP_ERR_INVALID_REQUEST' });
   });
 });
+
+describe('GET /compliance/lei/search (decision 0034)', () => {
+  it('finds an LEI by its legal name, case and legal form aside, best first; nothing for an unknown name; a blank name is a 400', async () => {
+    const found = await server.app.inject({ method: 'GET', url: '/compliance/lei/search?name=UBISECURE%20OY' });
+    expect(found.statusCode).toBe(200);
+    expect(found.json().matches[0]).toMatchObject({ lei: '529900T8BM49AURSDO55', legalName: 'Ubisecure Oy', matchedName: 'Ubisecure Oy', score: expect.any(Number) });
+    expect(found.json().matches[0].score).toBeGreaterThanOrEqual(75);
+    const none = await server.app.inject({ method: 'GET', url: '/compliance/lei/search?name=Zzyzx%20Quux%20Holdings' });
+    expect(none.json()).toEqual({ query: 'Zzyzx Quux Holdings', count: 0, matches: [] });
+    expect((await server.app.inject({ method: 'GET', url: '/compliance/lei/search?name=%20' })).statusCode).toBe(400);
+  });
+});

@@ -4,7 +4,7 @@ import { requireAdminKey } from '../../platform/access/shared-secret.js';
 import { AppError } from '../../platform/errors.js';
 import { genericErrorBody, type HttpServer, type ServiceErrorShape } from '../../platform/http.js';
 import { registerOpenApi } from '../../platform/openapi.js';
-import { leiParamsSchema, registerBodySchema, vopVerifyBodySchema, walletParamsSchema } from './inputs.js';
+import { leiParamsSchema, leiSearchQuerySchema, registerBodySchema, vopVerifyBodySchema, walletParamsSchema } from './inputs.js';
 import {
   complianceErrorSchema,
   deregisteredSchema,
@@ -14,6 +14,7 @@ import {
   vopHistorySchema,
   vopPaymentRequiredSchema,
   vopResultSchema,
+  leiSearchSchema,
 } from './responses.js';
 import { amlRoutes } from './aml-routes.js';
 import type { AmlService } from './aml-service.js';
@@ -119,6 +120,9 @@ export function complianceRoutes(service: ComplianceService, options: Compliance
     );
     app.get(`${COMPLIANCE_PREFIX}/vop/history/:wallet`, { schema: { summary: 'The last 50 VoP checks of a wallet', params: walletParamsSchema, response: { 200: vopHistorySchema, ...errors } } }, async (request) =>
       service.history(request.params.wallet),
+    );
+    app.get(`${COMPLIANCE_PREFIX}/lei/search`, { schema: { summary: 'LEIs whose legal or other name matches a name (VoP similarity at 75 or above), best first, at most 5', querystring: leiSearchQuerySchema, response: { 200: leiSearchSchema, ...errors } } }, async (request) =>
+      service.searchLei(request.query.name),
     );
     app.get(`${COMPLIANCE_PREFIX}/lei/:lei`, { schema: { summary: 'LEI registry record and the wallets registered under it', params: leiParamsSchema, response: { 200: leiRecordSchema, ...errors } } }, async (request) =>
       service.lei(request.params.lei),

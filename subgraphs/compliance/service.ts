@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
 import { paidWork, type Access, type Offer } from '../../platform/access/admission.js';
 import { requireAdminKey } from '../../platform/access/shared-secret.js';
+import { searchLeiByName } from './domain/lei-search.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/request-context.js';
@@ -29,6 +30,8 @@ export interface LeiRegistry {
   /** ISO 17442: 20 characters with valid MOD 97-10 check digits. */
   isValidLei(lei: string): boolean;
   find(lei: string): LeiEntry | undefined;
+  /** Every record, for the name search; a registry without it finds no name. */
+  entries?(): Iterable<LeiEntry>;
 }
 
 /** The name comparison of VoP, and the normalised tokens the gray-zone assessment reads. */
@@ -146,6 +149,12 @@ export function createComplianceService(deps: ComplianceServiceDeps) {
       if (!entry) throw new AppError('CMP_ERR_LEI_NOT_FOUND');
       const wallets = await deps.store.walletsByLei([entry.lei]);
       return { ...entry, otherNames: [...entry.otherNames], wallets: wallets.map(presentRegistration) };
+    },
+
+    /** GET /lei/search?name=: LEIs whose legal or other name matches, best first (decision 0034). */
+    searchLei(name: string) {
+      const matches = searchLeiByName(deps.leiRegistry.entries?.() ?? [], name, deps.matcher.similarity);
+      return { query: name, count: matches.length, matches };
     },
 
     /** GET /compliance/regulatory-calendar: the 16 events in effective-date order, each with its citation. */

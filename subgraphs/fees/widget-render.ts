@@ -60,16 +60,17 @@ export interface EsgWidgetResult {
   coverage: string;
 }
 
-export function renderEsgWidget(view: { query?: string; result?: EsgWidgetResult; error?: string }): string {
+export function renderEsgWidget(view: { query?: string; result?: EsgWidgetResult; error?: string; matchedName?: string }): string {
   return page(
     'Entity ESG score',
-    h('form', { method: 'get', action: '' }, h('input', { name: 'q', value: view.query ?? '', placeholder: 'LEI (20 characters)', 'aria-label': 'LEI' }), h('button', { type: 'submit' }, 'Score')),
+    h('form', { method: 'get', action: '' }, h('input', { name: 'q', value: view.query ?? '', placeholder: 'Company name or LEI', 'aria-label': 'Company name or LEI' }), h('button', { type: 'submit' }, 'Score')),
     view.error ? h('p', { id: 'error', class: 'error' }, view.error) : null,
     view.result
       ? h(
           'section',
           { id: 'result' },
           h('p', { id: 'entity' }, `${view.result.entityName} (LEI `, h('q', null, view.result.lei), ')'),
+          view.matchedName ? h('p', { id: 'matched' }, 'Found by name: ', h('q', null, view.matchedName)) : null,
           h('p', { id: 'score', class: 'score' }, `${view.result.composite} / 100`),
           h(
             'ul',

@@ -30,22 +30,23 @@ export function corridorsWidgetRoute(readings: () => OracleReadings): FastifyPlu
   };
 }
 
-/** GET /esg/widget/esg?q=<LEI>: a company's entity ESG score with its E/S/G breakdown, from the compliance oracle (decision 0034). */
+/** GET /esg/widget/esg?q=<company name or LEI>: a company's entity ESG score with its E/S/G breakdown, from the compliance oracle (decision 0034). */
 export function esgWidgetRoute(client: EntityEsgClient | undefined): FastifyPluginAsync {
   return async (instance) => {
     const app = instance as unknown as HttpServer;
-    app.get('/esg/widget/esg', { schema: { summary: 'Embeddable HTML: LEI in, entity ESG score with its E/S/G breakdown out' } }, async (request, reply) => {
+    app.get('/esg/widget/esg', { schema: { summary: 'Embeddable HTML: company name or LEI in, entity ESG score with its E/S/G breakdown out' } }, async (request, reply) => {
       const parsed = esgWidgetQuery.safeParse(request.query);
-      if (!parsed.success) return sendPage(reply, 400, renderEsgWidget({ error: `Enter an LEI of at most ${MAX_QUERY} characters.` }));
+      if (!parsed.success) return sendPage(reply, 400, renderEsgWidget({ error: `Enter a company name or LEI of at most ${MAX_QUERY} characters.` }));
       const query = parsed.data.q?.trim();
       if (!query) return sendPage(reply, 200, renderEsgWidget({}));
-      const lei = query.toUpperCase();
-      if (!LEI.test(lei)) return sendPage(reply, 400, renderEsgWidget({ query, error: 'Enter the company\'s LEI (20 characters, ISO 17442): a search by name is not offered yet.' }));
       if (!client) return sendPage(reply, 503, renderEsgWidget({ query, error: 'The compliance oracle is not reachable from this process.' }));
       try {
-        const result = await client.entityEsg(lei);
+        // An LEI is scored as given; any other text is a company name, looked up in the LEI registry.
+        const best = LEI.test(query.toUpperCase()) ? null : (await client.searchLei(query))[0];
+        if (best === undefined) return sendPage(reply, 404, renderEsgWidget({ query, error: 'No company with a matching name is in the LEI registry snapshot; try its LEI.' }));
+        const result = await client.entityEsg(best?.lei ?? query.toUpperCase());
         if (!result) return sendPage(reply, 404, renderEsgWidget({ query, error: 'No entity with this LEI is known to the compliance oracle.' }));
-        return sendPage(reply, 200, renderEsgWidget({ query, result }));
+        return sendPage(reply, 200, renderEsgWidget({ query, result, ...(best ? { matchedName: best.matchedName } : {}) }));
       } catch {
         return sendPage(reply, 503, renderEsgWidget({ query, error: 'The compliance oracle did not answer; retry shortly.' }));
       }

@@ -57,6 +57,13 @@ describe.skipIf(!status.present)('the oracle widgets in headless Chromium (decis
     await page.close();
   });
 
+  it('a company name finds its LEI in the registry and shows the same breakdown', async () => {
+    const { page } = await open(`/esg/widget/esg?q=${encodeURIComponent('Ubisecure Oy')}`);
+    expect(await page.locator('#matched').innerText()).toBe('Found by name: Ubisecure Oy');
+    expect(await page.locator('#breakdown li').count()).toBe(3);
+    await page.close();
+  });
+
   it.each(INJECTIONS)('shows %s as text and never runs it', async (payload) => {
     const { page, dialogs, pwned } = await open(`/esg/widget/esg?q=${encodeURIComponent(payload)}`);
     expect(await pwned()).toBeUndefined();

@@ -4,7 +4,8 @@ import type { EsgWidgetResult } from '../widget-render.js';
 
 /**
  * The fees subgraph's client of the compliance oracle's public REST interface: GET
- * /compliance/esg/score/:lei for the ESG widget, with X-Internal-Key (an internal call, never charged).
+ * /compliance/esg/score/:lei and /compliance/lei/search for the ESG widget, with X-Internal-Key (an
+ * internal call, never charged).
  */
 export const COMPLIANCE_SERVICE = 'compliance';
 
@@ -19,9 +20,20 @@ const entityEsgSchema = z.object({
   coverage: z.string(),
 });
 
+const leiSearchSchema = z.object({ matches: z.array(z.object({ lei: z.string(), legalName: z.string(), matchedName: z.string(), score: z.number() })) });
+
+export interface LeiMatch {
+  lei: string;
+  legalName: string;
+  matchedName: string;
+  score: number;
+}
+
 export interface EntityEsgClient {
   /** The entity ESG score of an LEI; null when compliance answers 404. */
   entityEsg(lei: string): Promise<EsgWidgetResult | null>;
+  /** GET /compliance/lei/search?name=: the LEIs whose names match, best first. */
+  searchLei(name: string): Promise<LeiMatch[]>;
 }
 
 export function createEntityEsgClient(options: { transport: UpstreamTransport; internalKey: string }): EntityEsgClient {
@@ -33,6 +45,13 @@ export function createEntityEsgClient(options: { transport: UpstreamTransport; i
       const parsed = entityEsgSchema.safeParse(response.body);
       if (!parsed.success) throw new UpstreamAnswerError(COMPLIANCE_SERVICE, response.status, 'an entity ESG answer of another shape');
       return parsed.data;
+    },
+    async searchLei(name) {
+      const response = await options.transport({ method: 'GET', path: `/compliance/lei/search?name=${encodeURIComponent(name)}`, headers: { 'x-internal-key': options.internalKey } });
+      if (response.status !== 200) throw new UpstreamAnswerError(COMPLIANCE_SERVICE, response.status, upstreamErrorText(response));
+      const parsed = leiSearchSchema.safeParse(response.body);
+      if (!parsed.success) throw new UpstreamAnswerError(COMPLIANCE_SERVICE, response.status, 'an LEI search answer of another shape');
+      return parsed.data.matches;
     },
   };
 }
