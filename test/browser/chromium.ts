@@ -4,7 +4,7 @@
 // the binary must be there and its absence fails the test instead of hiding it.
 
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -19,4 +19,24 @@ export function chromiumStatus(environment: NodeJS.ProcessEnv = process.env): Ch
 /** A headless Chromium of its own (no sandbox: CI runs as root), closed by the caller. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'], timeout: 30_000 });
+}
+
+export interface WatchedPage {
+  page: Page;
+  /** Messages of the dialogs the page opened (dismissed). */
+  dialogs: string[];
+  /** window.__pwned, which an injection payload of the tests sets if it ever runs. */
+  pwned: () => Promise<unknown>;
+}
+
+/** Opens a URL and records what a script run would leave: dialogs, and window.__pwned after load. */
+export async function openWatched(browser: Browser, url: string): Promise<WatchedPage> {
+  const page = await browser.newPage();
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, dialogs, pwned: () => page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned) };
 }

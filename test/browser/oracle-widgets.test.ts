@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers.js';
-import { chromiumStatus, launchChromium } from './chromium.js';
+import { chromiumStatus, launchChromium, openWatched } from './chromium.js';
 
 const status = chromiumStatus();
 if (!status.present) console.warn(`Oracle widgets browser test skipped: ${status.reason}`);
@@ -28,16 +28,7 @@ describe.skipIf(!status.present)('the oracle widgets in headless Chromium (decis
     await server?.app.close();
   });
 
-  async function open(path: string): Promise<{ page: Page; dialogs: string[]; pwned: () => Promise<unknown> }> {
-    const page = await browser.newPage();
-    const dialogs: string[] = [];
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
-    await page.goto(`${base}${path}`, { waitUntil: 'load' });
-    return { page, dialogs, pwned: () => page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned) };
-  }
+  const open = (path: string) => openWatched(browser, `${base}${path}`);
 
   it('the corridors widget shows a badge per USD corridor and the oracle band', async () => {
     const { page } = await open('/stability/widget/corridors');

@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpServer, type HttpServer } from '../../platform/http.js';
 import { createLogger } from '../../platform/log.js';
 import { startTestServer, type TestServer } from '../helpers.js';
-import { chromiumStatus, launchChromium } from './chromium.js';
+import { chromiumStatus, launchChromium, openWatched } from './chromium.js';
 
 const status = chromiumStatus();
 if (!status.present) console.warn(`Sanctions widget browser test skipped: ${status.reason}`);
@@ -48,17 +48,7 @@ describe.skipIf(!status.present)('the sanctions widget in headless Chromium', ()
     await server?.app.close();
   });
 
-  /** Opens a page and records what a script run would leave: dialogs, and window.__pwned after load. */
-  async function open(path: string, origin = base): Promise<{ page: Page; dialogs: string[]; pwned: () => Promise<unknown> }> {
-    const page = await browser.newPage();
-    const dialogs: string[] = [];
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
-    await page.goto(`${origin}${path}`, { waitUntil: 'load' });
-    return { page, dialogs, pwned: () => page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned) };
-  }
+  const open = (path: string, origin = base) => openWatched(browser, `${origin}${path}`);
 
   it('shows the verdict a person reads: BLOCKED for a wallet on the SDN list, with its signal', async () => {
     const { page } = await open('/compliance/widget/sanctions?q=0x098B716B8Aaf21512996dC57EB0615e2383E2f96');
