@@ -47,7 +47,8 @@ export const oracleRuns = pgTable(
     score: doublePrecision('score'),
     /** stability: the band (stable, caution, unstable); esg: the fee tier. */
     overall: text('overall'),
-    output: jsonb('output'),
+    // json, not jsonb: the output is served as recorded, its key order kept (jsonb reorders keys).
+    output: json('output'),
     error: text('error'),
   },
   (table) => [

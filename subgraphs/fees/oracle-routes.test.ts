@@ -85,3 +85,17 @@ describe('the stability and ESG oracles over REST and GraphQL', () => {
     expect(data.railEsgScore.scores.average).toBeGreaterThan(0);
   });
 });
+
+describe('the recorded output keeps its key order', () => {
+  it('usdHealth is served in the order the spec lists its fields', async () => {
+    const database = await openTestPglite();
+    const server = await startTestServer({ database, subgraphs: ['fees'], gateway: false, environment: { ORACLE_SCHEDULER: 'true' } });
+    try {
+      const body = (await server.app.inject({ method: 'GET', url: '/stability/reliability' })).json<{ usdHealth: Record<string, unknown> }>();
+      expect(Object.keys(body.usdHealth).slice(0, 4)).toEqual(['score', 'structuralOutlook', 'scoreChange90d', 'confidenceInOfficialData']);
+    } finally {
+      await server.close();
+      await database.close();
+    }
+  });
+});

@@ -1,0 +1,1 @@
+ALTER TABLE "oracle_runs" ALTER COLUMN "output" SET DATA TYPE json;
