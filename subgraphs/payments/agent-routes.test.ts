@@ -268,3 +268,17 @@ describe('GET /agent/.well-known/ap2.json', () => {
     expect(JSON.stringify(body)).not.toMatch(/"x"|"y"|"d"/);
   });
 });
+
+describe('GET /agent/openapi.json', () => {
+  it('documents the settlement agent\'s paths, the settle body and its answers (OpenAPI 3.0)', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/agent/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toMatch(/^3\.0\./);
+    expect(Object.keys(document.paths).sort()).toEqual(['/.well-known/ap2.json', '/settle']);
+    expect(Object.keys(document.paths['/settle'].post.requestBody.content['application/json'].schema.properties).sort()).toEqual(
+      expect.arrayContaining(['amount', 'destinationCurrency', 'mandate', 'recipientAddress', 'sourceCurrency']),
+    );
+    expect(Object.keys(document.paths['/settle'].post.responses).sort()).toEqual(['200', '400', '403', '404', '503']);
+  });
+});

@@ -6,6 +6,8 @@ import { readAgentId, readSettleBody, settleBodySchema, settleHeadersSchema } fr
 import { agentErrorSchema, settlementAnswerSchema } from './agent-responses.js';
 import type { SettlementAgent } from './agent-service.js';
 import type { Ap2CapabilityDocument } from './domain/index.js';
+import { registerOpenApi } from '../../platform/openapi.js';
+import { INTEGRATION_API_VERSION } from './routes.js';
 
 /** {agent_url}. */
 export const AGENT_PREFIX = '/agent';
@@ -30,6 +32,12 @@ export interface AgentRouteOptions {
 export function agentRoutes(agent: SettlementAgent, options: AgentRouteOptions): FastifyPluginAsync {
   return async (instance) => {
     const app = instance as unknown as HttpServer;
+    await registerOpenApi(app, {
+      prefix: AGENT_PREFIX,
+      title: 'Settlement agent',
+      version: INTEGRATION_API_VERSION,
+      description: 'Settlement under an agent mandate (X-Agent-Id) or an AP2 payment mandate (Document 2 §4).',
+    });
     app.errorShapes.register(agentErrorShape);
     const errors = { 400: agentErrorSchema, 403: agentErrorSchema, 404: agentErrorSchema, 503: agentErrorSchema };
 
