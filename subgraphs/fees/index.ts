@@ -23,10 +23,12 @@ export function build(platform: PlatformServices): Subgraph {
   const issuedQuotes = createIssuedQuoteQueue(platform, store);
   const endpointRegistry: EndpointRegistry = {};
   const { oracles: oracleConfig, forecast } = platform.config;
+  const runStore = createOracleRunStore(platform.database.db, platform.config.database.statementTimeoutMs);
   const oracles = createFeesOracles(
     platform,
+    runStore,
     createFeesOracleJobs({
-      store: createOracleRunStore(platform.database.db, platform.config.database.statementTimeoutMs),
+      store: runStore,
       synthesiser: platform.synthesiser,
       feeds: { live: oracleConfig.live, fredApiKey: forecast.fredApiKey, baseUrls: { fred: oracleConfig.fredUrl, defillama: oracleConfig.defillamaUrl }, timeoutMs: oracleConfig.liveTimeoutMs },
     }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { manifestHeaderFields } from './responses.js';
+import { manifestHeaderFields, type Assert, type MutuallyAssignable } from './responses.js';
 import type { buildEsgHealth, buildEsgReliability, buildEsgScore, buildOracleHistory, buildOracleStatus, buildReliability, buildStabilityHealth } from './domain/oracle-views.js';
 
 /**
@@ -131,8 +131,6 @@ export const esgManifestResponseSchema = z.object({
   timestamp,
 });
 
-type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Assert<T extends true> = T;
 
 export type OracleResponseSchemasMatchTheViews = [
   Assert<MutuallyAssignable<z.infer<typeof esgScoreResponseSchema>, ReturnType<typeof buildEsgScore>>>,

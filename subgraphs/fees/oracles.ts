@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { PlatformServices } from '../../platform/subgraph.js';
 import type { OracleReadings } from './domain/index.js';
 import { createOracleReadModel, type OracleReadModel } from './oracle-read-model.js';
-import { createOracleRunStore, type OracleRunStore } from './oracle-run-store.js';
+import type { OracleRunStore } from './oracle-run-store.js';
 import { createOracleScheduler, type OracleJob } from './oracle-scheduler.js';
 
 /** How often a replica re-reads the runs it serves (another replica may have run the oracle). */
@@ -35,10 +35,9 @@ export interface FeesOracleJobs<Stability, Esg> {
 }
 
 /** The stability and ESG oracles' runs: one scheduler for both, one read model each (decision 0035). */
-export function createFeesOracles<Stability, Esg>(platform: PlatformServices, jobs: FeesOracleJobs<Stability, Esg>): FeesOracles<Stability, Esg> {
+export function createFeesOracles<Stability, Esg>(platform: PlatformServices, store: OracleRunStore, jobs: FeesOracleJobs<Stability, Esg>): FeesOracles<Stability, Esg> {
   const { config, clock, logger } = platform;
   const intervalSeconds = config.oracles.updateFrequencySeconds;
-  const store = createOracleRunStore(platform.database.db, config.database.statementTimeoutMs);
   const readModel = <Output>(oracle: string) =>
     createOracleReadModel<Output>({ oracle, store, clock, logger, intervalSeconds, refreshMs: Math.min(READ_MODEL_REFRESH_MS, intervalSeconds * 1000) });
   const stability = readModel<Stability>(jobs.stability.oracle);

@@ -261,9 +261,9 @@ export const quoteVerificationResponseSchema = z.object({
 });
 
 /** True when each of A and B is assignable to the other. */
-type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Compiles only when T is `true`: a type-level assertion. */
-type Assert<T extends true> = T;
+export type Assert<T extends true> = T;
 
 /** One shape, defined once: a field added to a domain type and not here (or the reverse) fails `tsc`. */
 export type ResponseSchemasMatchTheDomain = [

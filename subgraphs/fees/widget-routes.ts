@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { HttpServer } from '../../platform/http.js';
 import corridorParameters from './data/corridor-parameters.json' with { type: 'json' };
 import { fxSeries } from './data/fx.js';
-import { corridorStates } from './domain/corridors.js';
+import { corridorStates, type CorridorInput } from './domain/corridors.js';
 import type { OracleReadings } from './domain/index.js';
 import type { EntityEsgClient } from './upstream/compliance.js';
 import { ORACLE_WIDGET_CSP, renderCorridorsWidget, renderEsgWidget } from './widget-render.js';
@@ -16,14 +16,20 @@ function sendPage(reply: FastifyReply, status: number, html: string) {
   return reply.code(status).type('text/html; charset=utf-8').header('content-security-policy', ORACLE_WIDGET_CSP).header('cache-control', 'no-store').send(html);
 }
 
+let corridorInputs: CorridorInput[] | undefined;
+/** The shipped H.10 series as numbers, parsed once (the snapshot does not change while the process runs). */
+function shippedCorridorInputs(): CorridorInput[] {
+  corridorInputs ??= [...fxSeries().values()].map((entry) => ({ currency: entry.currency, observations: entry.observations.map((row) => ({ date: row.date, rate: Number(row.value) })) }));
+  return corridorInputs;
+}
+
 /** GET /stability/widget/corridors: OPTIMAL / CAUTION / ADVERSE per USD corridor (decision 0034). */
 export function corridorsWidgetRoute(readings: () => OracleReadings): FastifyPluginAsync {
   return async (instance) => {
     const app = instance as unknown as HttpServer;
     app.get('/stability/widget/corridors', { schema: { summary: 'Embeddable HTML badges: OPTIMAL, CAUTION or ADVERSE per USD corridor', hide: false } }, async (_request, reply) => {
       const stability = readings().stability;
-      const series = [...fxSeries().values()].map((entry) => ({ currency: entry.currency, observations: entry.observations.map((row) => ({ date: row.date, rate: Number(row.value) })) }));
-      const corridors = corridorStates(series, (stability?.status as 'stable' | 'caution' | 'unstable' | undefined) ?? null, corridorParameters);
+      const corridors = corridorStates(shippedCorridorInputs(), (stability?.status as 'stable' | 'caution' | 'unstable' | undefined) ?? null, corridorParameters);
       const asOf = corridors.reduce((latest, corridor) => (corridor.asOf && corridor.asOf > latest ? corridor.asOf : latest), '');
       return sendPage(reply, 200, renderCorridorsWidget(corridors, { band: stability?.status ?? null, score: stability?.score ?? null, asOf }));
     });
