@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { apiKeys } from '../../drizzle/schema.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db.js';
@@ -43,6 +43,23 @@ const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
  */
 export function createApiKeys(deps: { db: Database; clock: Clock; ids: IdSource; rateLimits?: RateLimitStore }) {
   const rateLimits = deps.rateLimits ?? createDatabaseRateLimitStore(deps.db);
+  const activeKeyByHash = deps.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), eq(apiKeys.kind, sql.placeholder('kind')), isNull(apiKeys.revokedAt)))
+    .prepare('api_keys_active_by_hash');
+  /**
+   * Lookups of one key while the same lookup is at the database share its answer: a burst of
+   * requests with one institution's key costs one read per round trip, and a revocation is seen by
+   * every request that arrives after it committed (no answer is kept once its read returned).
+   */
+  const lookups = new Map<string, Promise<ApiKeyRecord | null>>();
+  async function lookUp(kind: KeyKind, keyHash: string): Promise<ApiKeyRecord | null> {
+    const [row] = await activeKeyByHash.execute({ keyHash, kind });
+    if (!row) return null;
+    const { keyHash: _keyHash, ...record } = row;
+    return record;
+  }
   return {
     /** Issues a key; the key itself is returned this once and never stored. */
     async create(kind: KeyKind, label: string, requestsPerMinute = DEFAULT_REQUESTS_PER_MINUTE): Promise<{ record: ApiKeyRecord; key: string }> {
@@ -63,10 +80,13 @@ export function createApiKeys(deps: { db: Database; clock: Clock; ids: IdSource;
     /** The active key of this kind the caller presented, or null (unknown, revoked or of another kind). */
     async authenticate(kind: KeyKind, key: string): Promise<ApiKeyRecord | null> {
       if (!key.startsWith(KEY_PREFIX[kind]) || key.length > 128) return null;
-      const [row] = await deps.db.select().from(apiKeys).where(and(eq(apiKeys.keyHash, hashKey(key)), eq(apiKeys.kind, kind), isNull(apiKeys.revokedAt)));
-      if (!row) return null;
-      const { keyHash: _keyHash, ...record } = row;
-      return record;
+      const keyHash = hashKey(key);
+      const lookupKey = `${kind}:${keyHash}`;
+      const shared = lookups.get(lookupKey);
+      if (shared) return shared;
+      const lookup = lookUp(kind, keyHash).finally(() => lookups.delete(lookupKey));
+      lookups.set(lookupKey, lookup);
+      return lookup;
     },
     /** Counts this request against the key's current minute and says where it stands. */
     async count(record: ApiKeyRecord): Promise<RateLimitState> {

@@ -11,7 +11,7 @@ import { createLogger } from '../log.js';
 import { openTestPglite, testConfig, testDatabases } from '../../test/helpers.js';
 import { startTcpProxy } from '../../test/tcp-proxy.js';
 import { createApiKeys, type ApiKeys } from './api-keys.js';
-import { createDatabaseRateLimitStore, createRedisRateLimitStore, rateLimitStoreFor, type RateLimitStore } from './rate-limit.js';
+import { coalesceHits, createDatabaseRateLimitStore, createRedisRateLimitStore, rateLimitStoreFor, type RateLimitStore } from './rate-limit.js';
 import { requireKey } from './require-key.js';
 
 /** The Redis every machine of the project runs (and CI); each run keeps its keys under a prefix of its own. */
@@ -224,4 +224,67 @@ describe('the server counts in Redis when REDIS_URL is set', () => {
       await server.close();
     }
   }, 60_000);
+});
+
+describe('hits of one key coalesced while a count is at the store (decision 0039)', () => {
+  /** A store whose counts answer when the test says: each call recorded with its increment. */
+  function heldStore() {
+    const calls: { keyId: string; requests: number; answer(): void; fail(error: Error): void }[] = [];
+    const totals = new Map<string, number>();
+    const store: RateLimitStore = {
+      kind: 'database',
+      hit: (keyId, windowStart, _windowMs, requests = 1) =>
+        new Promise<number>((resolve, reject) => {
+          calls.push({
+            keyId,
+            requests,
+            answer: () => {
+              const window = `${keyId}@${windowStart.toISOString()}`;
+              const total = (totals.get(window) ?? 0) + requests;
+              totals.set(window, total);
+              resolve(total);
+            },
+            fail: reject,
+          });
+        }),
+      close: async () => {},
+    };
+    return { calls, store };
+  }
+  const window = new Date('2026-11-25T03:00:00.000Z');
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('sends the first hit at once, the 10 that came meanwhile as one increment of 10, each with its exact place', async () => {
+    const { calls, store } = heldStore();
+    const coalesced = coalesceHits(store);
+    const first = coalesced.hit('key_a', window, WINDOW_MS);
+    const rest = Array.from({ length: 10 }, () => coalesced.hit('key_a', window, WINDOW_MS));
+    // 1. Only the first is at the store; the other ten wait for it.
+    expect(calls.map((call) => call.requests)).toEqual([1]);
+    calls[0]!.answer();
+    expect(await first).toBe(1);
+    await settle();
+    // 2. The ten go together: the store adds 10 (1 + 10 = 11) and each learns 2..11 in arrival order.
+    expect(calls.map((call) => call.requests)).toEqual([1, 10]);
+    calls[1]!.answer();
+    expect(await Promise.all(rest)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+
+  it('keeps keys and windows apart, and a failed count fails only its own hits', async () => {
+    const { calls, store } = heldStore();
+    const coalesced = coalesceHits(store);
+    const a = coalesced.hit('key_a', window, WINDOW_MS);
+    const b = coalesced.hit('key_b', window, WINDOW_MS);
+    const nextWindow = coalesced.hit('key_a', new Date(window.getTime() + WINDOW_MS), WINDOW_MS);
+    expect(calls.map((call) => call.keyId)).toEqual(['key_a', 'key_b', 'key_a']);
+    const waiting = coalesced.hit('key_a', window, WINDOW_MS);
+    calls[0]!.fail(new InfrastructureError('count a request', new Error('down')));
+    await expect(a).rejects.toBeInstanceOf(InfrastructureError);
+    await settle();
+    calls[3]!.answer();
+    expect(await waiting).toBe(1);
+    calls[1]!.answer();
+    calls[2]!.answer();
+    expect([await b, await nextWindow]).toEqual([1, 1]);
+  });
 });

@@ -13,12 +13,12 @@ import { boundedCall } from '../timeout.js';
 export interface RateLimitStore {
   readonly kind: 'database' | 'redis';
   /**
-   * Counts one request of `keyId` in the window that starts at `windowStart` and lasts `windowMs`,
-   * and returns the requests counted in that window, this one included. Counting and reading are
+   * Counts `requests` (default 1) of `keyId` in the window that starts at `windowStart` and lasts
+   * `windowMs`, and returns the requests counted in that window, these included. Counting and reading are
    * one atomic step, so concurrent requests never lose or share an increment. Rejects with an
    * InfrastructureError (answered 503 GEN_ERR_UNAVAILABLE) when the store does not answer in time.
    */
-  hit(keyId: string, windowStart: Date, windowMs: number): Promise<number>;
+  hit(keyId: string, windowStart: Date, windowMs: number, requests?: number): Promise<number>;
   /** Releases the store's connections (the Redis client); the database store owns none. */
   close(): Promise<void>;
 }
@@ -31,23 +31,25 @@ export const REDIS_KEY_PREFIX = 'ratelimit:';
 
 /**
  * The windows in the table rate_limit_windows, one row per key and window: one statement,
- * INSERT ... ON CONFLICT DO UPDATE SET requests = requests + 1 RETURNING, counts and reads.
+ * INSERT ... ON CONFLICT DO UPDATE SET requests = requests + n RETURNING, counts and reads.
  */
 export function createDatabaseRateLimitStore(db: Database, options: { timeoutMs?: number } = {}): RateLimitStore {
   const timeoutMs = options.timeoutMs ?? DATABASE_RATE_LIMIT_TIMEOUT_MS;
-  return {
+  // Prepared once: the statement is the same for every request, only its values change.
+  const upsert = db
+    .insert(rateLimitWindows)
+    .values({ keyId: sql.placeholder('keyId'), windowStart: sql.placeholder('windowStart'), requests: sql.placeholder('requests') })
+    .onConflictDoUpdate({ target: [rateLimitWindows.keyId, rateLimitWindows.windowStart], set: { requests: sql`${rateLimitWindows.requests} + excluded.requests` } })
+    .returning({ requests: rateLimitWindows.requests })
+    .prepare('rate_limit_windows_hit');
+  return coalesceHits({
     kind: 'database',
-    async hit(keyId, windowStart) {
-      const upsert = db
-        .insert(rateLimitWindows)
-        .values({ keyId, windowStart, requests: 1 })
-        .onConflictDoUpdate({ target: [rateLimitWindows.keyId, rateLimitWindows.windowStart], set: { requests: sql`${rateLimitWindows.requests} + 1` } })
-        .returning({ requests: rateLimitWindows.requests });
-      const [row] = await boundedCall(upsert, timeoutMs, 'count a request in rate_limit_windows');
-      return row?.requests ?? 1;
+    async hit(keyId, windowStart, _windowMs, requests = 1) {
+      const [row] = await boundedCall(upsert.execute({ keyId, windowStart, requests }), timeoutMs, 'count a request in rate_limit_windows');
+      return row?.requests ?? requests;
     },
     async close() {},
-  };
+  });
 }
 
 export interface RedisRateLimitStoreOptions {
@@ -104,13 +106,13 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
     return Promise.reject(new Error(`Redis is not connected (${client.status})`));
   }
 
-  return {
+  return coalesceHits({
     kind: 'redis',
-    async hit(keyId, windowStart, windowMs) {
+    async hit(keyId, windowStart, windowMs, requests = 1) {
       const key = `${keyPrefix}${keyId}:${windowStart.getTime()}`;
       const count = async () => {
         await connected();
-        const replies = await client.multi().incr(key).pexpire(key, windowMs).exec();
+        const replies = await client.multi().incrby(key, requests).pexpire(key, windowMs).exec();
         const incr = replies?.[0];
         if (!incr) throw new Error('Redis discarded the MULTI');
         if (incr[0]) throw incr[0];
@@ -123,11 +125,66 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
       if (client.status !== 'ready') return client.disconnect();
       await boundedCall(client.quit(), timeoutMs, 'close the Redis connection').catch(() => client.disconnect());
     },
-  };
+  });
 }
 
 /** Redis when REDIS_URL is set (config.access.redisUrl), the database otherwise. The caller closes it. */
 export function rateLimitStoreFor(config: Config, db: Database, logger: Logger): RateLimitStore {
   const url = config.access.redisUrl;
   return url ? createRedisRateLimitStore({ url, logger }) : createDatabaseRateLimitStore(db);
+}
+
+interface WaitingHit {
+  resolve(count: number): void;
+  reject(error: unknown): void;
+}
+
+/** One key's window: whether its count is at the store, and the hits that came meanwhile. */
+interface HitLane {
+  keyId: string;
+  windowStart: Date;
+  windowMs: number;
+  waiting: WaitingHit[];
+}
+
+/**
+ * Hits of one key and window that arrive while its count is at the store wait for that count to
+ * return, then go to the store together as one increment (decision 0039):
+ * 1. every request is still counted once, atomically, before it is admitted, and learns its exact
+ *    place in the window (the store's total after the increment, less the hits counted after it),
+ *    so the limit and X-RateLimit-Remaining are what one statement per request would give;
+ * 2. a key under load costs one statement per round trip instead of one per request, and those
+ *    statements no longer queue on the one row of the window (each would wait for the last's lock);
+ * 3. a hit never waits for more than the count in flight: the first of a quiet key goes at once.
+ * A failed count fails every hit of its increment (each answered 503), none of the next.
+ */
+export function coalesceHits(store: RateLimitStore): RateLimitStore {
+  const lanes = new Map<string, HitLane>();
+
+  function send(laneKey: string, lane: HitLane): void {
+    const batch = lane.waiting.splice(0);
+    store.hit(lane.keyId, lane.windowStart, lane.windowMs, batch.length).then(
+      (total) => batch.forEach((hit, index) => hit.resolve(total - batch.length + index + 1)),
+      (error: unknown) => batch.forEach((hit) => hit.reject(error)),
+    ).finally(() => {
+      if (lane.waiting.length > 0) send(laneKey, lane);
+      else lanes.delete(laneKey);
+    });
+  }
+
+  return {
+    kind: store.kind,
+    hit(keyId, windowStart, windowMs, requests = 1) {
+      if (requests !== 1) return store.hit(keyId, windowStart, windowMs, requests);
+      const laneKey = `${keyId}\u0000${windowStart.getTime()}`;
+      return new Promise<number>((resolve, reject) => {
+        const lane = lanes.get(laneKey);
+        if (lane) return void lane.waiting.push({ resolve, reject });
+        const started: HitLane = { keyId, windowStart, windowMs, waiting: [{ resolve, reject }] };
+        lanes.set(laneKey, started);
+        send(laneKey, started);
+      });
+    },
+    close: () => store.close(),
+  };
 }
