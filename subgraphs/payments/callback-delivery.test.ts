@@ -15,7 +15,7 @@ import { ACTIVE_LEI_ENTRY } from '../compliance/kya-testing.js';
 
 const ADMIN_KEY = 'callback-test-admin-key-0123456789abcdef01';
 const WEBHOOK_SIGNING_KEY = 'callback-test-webhook-key-0123456789abcdef';
-/** Longest the test waits for the worker (it runs every second); a bound, not an assertion. */
+/** Longest the test waits for the worker (woken by the payment's commit); a bound, not an assertion. */
 const WAIT_MS = 20_000;
 
 interface Received {
@@ -72,7 +72,7 @@ async function payWithCallback(running: TestServer): Promise<Record<string, any>
   return body;
 }
 
-/** The outbox row once it has left PENDING (the worker runs every second), or the last one seen. */
+/** The outbox row once it has left PENDING (polled), or the last one seen. */
 async function settledCallback(running: TestServer, railPaymentId: string) {
   const deadline = Date.now() + WAIT_MS;
   for (;;) {

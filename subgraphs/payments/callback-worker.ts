@@ -27,7 +27,7 @@ export interface CallbackWorkerOptions {
   logger: Logger;
   /** Unique per worker (per process): the lease holder's name. */
   workerId: string;
-  /** Callbacks claimed per run; default 20. */
+  /** Callbacks claimed per run, and so the most deliveries in flight at once; default 20. */
   batchSize?: number;
   /** How long a claimed row stays this worker's; default 2 x timeoutMs + 5 s (it must outlast an attempt). */
   leaseMs?: number;
@@ -51,8 +51,16 @@ export interface CallbackRunSummary {
 export interface CallbackWorker {
   /** Claims the due callbacks and makes one attempt at each. Concurrent calls share one run. */
   runOnce(): Promise<CallbackRunSummary>;
-  /** Runs every `intervalMs` (the next run starts that long after the previous one ended). */
+  /**
+   * Starts the loop: a run at once, then the next run at once after a run that claimed a full
+   * batch (more may be due), else `intervalMs` after the previous one ended.
+   */
   start(intervalMs: number): void;
+  /**
+   * A callback was just committed (by this process): run now, or right after the run under way
+   * (whose claim may have missed it). Does nothing unless started.
+   */
+  wake(): void;
   /** Stops the loop, waits for a run under way, releases the HTTP client. */
   stop(): Promise<void>;
 }
@@ -122,6 +130,17 @@ function publicOnlyLookup(
  *    by X-Rail-PaymentId (X-Rail-Attempt tells the repeats apart).
  * 3. Runs never overlap: the loop schedules the next run after the previous one ended, and
  *    runOnce called during a run returns that run.
+ * 4. The loop drains: after a run that claimed a full batch the next starts at once, so the
+ *    outbox is delivered as fast as it fills; the interval applies only once a run found less.
+ *    A run that failed waits the interval (a failing database is not hammered).
+ * 5. At most `batchSize` deliveries are in flight per worker: a run sends all it claimed at once
+ *    and the next run claims only after it ended. Claiming no more than can be sent at once keeps
+ *    every claimed row's attempt inside its lease (a row queued behind slow receivers could
+ *    outlive its lease and be sent twice), and bounds the sockets, the receivers' load (batchSize
+ *    per worker) and the record transactions competing for the connection pool.
+ * 6. wake() serves the process that committed a callback: its first attempt goes out right after
+ *    the commit, not up to an interval later. Other processes find the row on their next periodic
+ *    run (no LISTEN/NOTIFY: the interval bounds their delay, and any worker may take the row).
  */
 export function createCallbackWorker(options: CallbackWorkerOptions): CallbackWorker {
   const { store, clock, timeoutMs, logger, workerId } = options;
@@ -132,8 +151,12 @@ export function createCallbackWorker(options: CallbackWorkerOptions): CallbackWo
   const ownAgent = options.fetch ? undefined : new Agent(allowPrivate ? {} : { connect: { lookup: publicOnlyLookup } });
   const send: CallbackFetch = options.fetch ?? ((url, init) => undiciFetch(url, { ...init, dispatcher: ownAgent }));
   let current: Promise<CallbackRunSummary> | undefined;
+  /** The loop's next run, while it waits for it (undefined while a run of the loop is under way). */
   let timer: NodeJS.Timeout | undefined;
   let running = false;
+  let intervalMs = 0;
+  /** wake() was called after the current run began: its claim may have missed the new row. */
+  let wokenDuringRun = false;
 
   /** Refuses a target before anything is sent: scheme, literal non-public IPs, names resolving to one. */
   async function refusal(rawUrl: string): Promise<string | undefined> {
@@ -214,32 +237,56 @@ export function createCallbackWorker(options: CallbackWorkerOptions): CallbackWo
   }
 
   function runOnce(): Promise<CallbackRunSummary> {
-    current ??= run().finally(() => {
-      current = undefined;
-    });
+    if (!current) {
+      wokenDuringRun = false; // this run's claim sees every row committed before now
+      current = run().finally(() => {
+        current = undefined;
+      });
+    }
     return current;
   }
 
-  function loop(intervalMs: number): void {
-    timer = setTimeout(() => {
-      runOnce()
-        .catch((error: unknown) => logger.error({ workerId, err: error }, 'payment callback run failed'))
-        .finally(() => {
-          if (running) loop(intervalMs);
-        });
-    }, intervalMs);
+  /** The loop's next run after `delayMs` (0: at once), replacing a later one already planned. */
+  function schedule(delayMs: number): void {
+    clearTimeout(timer);
+    timer = setTimeout(loopRun, delayMs);
+  }
+
+  function loopRun(): void {
+    timer = undefined;
+    runOnce()
+      .then(
+        (summary) => summary.claimed >= batchSize,
+        (error: unknown) => {
+          logger.error({ workerId, err: error }, 'payment callback run failed');
+          return false;
+        },
+      )
+      .then((fullBatch) => {
+        if (!running) return;
+        schedule(fullBatch || wokenDuringRun ? 0 : intervalMs);
+      });
   }
 
   return {
     runOnce,
-    start(intervalMs) {
+    start(everyMs) {
       if (running) return;
       running = true;
-      loop(intervalMs);
+      intervalMs = everyMs;
+      schedule(0);
+    },
+    wake() {
+      if (!running) return;
+      // A run under way (the loop's, or a runOnce joined by the loop) may have claimed before the
+      // commit: the loop runs again right after it. While the loop waits, it runs now.
+      if (current || !timer) wokenDuringRun = true;
+      if (timer) schedule(0);
     },
     async stop() {
       running = false;
       clearTimeout(timer);
+      timer = undefined;
       await current?.catch(() => undefined);
       await ownAgent?.close();
     },

@@ -1,7 +1,7 @@
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
 import { withSettlementAgent } from './agent.js';
-import { withCallbackDelivery } from './callback-delivery.js';
+import { createCallbackDelivery } from './callback-delivery.js';
 import { createCallbackStore } from './callback-store.js';
 import { createPaymentGraphStore } from './graph-store.js';
 import { createIntegrationHealth } from './health.js';
@@ -22,9 +22,11 @@ export function build(platform: PlatformServices): Subgraph {
   const { config } = platform;
   const timeoutMs = config.database.statementTimeoutMs;
   const callbacks = createCallbackStore(platform.database.db, { timeoutMs });
+  // The callback worker, woken by this process's own commits of a callback (decision 0024 §12).
+  const delivery = createCallbackDelivery(platform, callbacks);
   const { internalKey } = platform.access;
   const service = createPaymentsService({
-    store: createPaymentStore(platform.database.db, callbacks, { timeoutMs }),
+    store: createPaymentStore(platform.database.db, callbacks, { timeoutMs, onCallbackQueued: delivery.wake }),
     compliance: internalKey ? createComplianceClient({ transport: platform.upstream.transport(COMPLIANCE_SERVICE), internalKey }) : undefined,
     fees: createFeesClient({ transport: platform.upstream.transport(FEES_SERVICE) }),
     rail: createRailSettlement({ chain: platform.chain, timeoutMs: config.chain.timeoutMs, settlerKey: config.access.settlerKey }),
@@ -35,7 +37,7 @@ export function build(platform: PlatformServices): Subgraph {
   const initiation = createInitiation({ service, ids: platform.ids });
   const graphStore = createPaymentGraphStore(platform.database.db, { timeoutMs });
   const resolvers = createPaymentsResolvers(service, platform.access.keys, initiation);
-  return withCallbackDelivery(platform, callbacks, withSettlementAgent(platform, service, {
+  return delivery.mount(withSettlementAgent(platform, service, {
     name,
     typeDefs,
     schema: buildFederatedSchema(typeDefs, resolvers),

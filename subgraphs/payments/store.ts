@@ -48,6 +48,12 @@ export interface PaymentCompletion {
 export interface PaymentStoreOptions {
   /** Bound of every call; default 5 s. */
   timeoutMs?: number;
+  /**
+   * Called after complete's transaction committed a new callback row (never before the commit,
+   * never when no row was enqueued): wakes this process's callback worker so the first attempt
+   * goes out at once (decision 0024 §12). Must not throw: the result is already stored.
+   */
+  onCallbackQueued?: () => void;
 }
 
 const epochDate = (seconds: number) => new Date(seconds * 1000);
@@ -156,11 +162,14 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
           })
           .where(and(eq(payments.railPaymentId, railPaymentId), eq(payments.status, 'PENDING' satisfies PaymentStatus)))
           .returning({ railPaymentId: payments.railPaymentId });
-        if (updated.length === 0) return false;
-        if (completion.callbackUrl) await callbacks.enqueue(tx, { railPaymentId, url: completion.callbackUrl, body: JSON.stringify(result) }, now);
-        return true;
+        if (updated.length === 0) return { completed: false, enqueued: false };
+        if (!completion.callbackUrl) return { completed: true, enqueued: false };
+        const { enqueued } = await callbacks.enqueue(tx, { railPaymentId, url: completion.callbackUrl, body: JSON.stringify(result) }, now);
+        return { completed: true, enqueued };
       });
-      return bounded(work, 'update payments (complete)');
+      const { completed, enqueued } = await bounded(work, 'update payments (complete)');
+      if (enqueued) options.onCallbackQueued?.();
+      return completed;
     },
 
     async findById(railPaymentId: string): Promise<PaymentRow | undefined> {
