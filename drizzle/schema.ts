@@ -570,11 +570,19 @@ export const payments = pgTable(
     agentId: text('agent_id'),
     /** USD value of an agent's settlement as its mandate was checked, summed for the agent's daily cap. */
     agentAmountUsd: numeric('agent_amount_usd', { precision: 38, scale: 18 }),
+    /**
+     * What the payment had reached when its settlement was about to be sent (quote, VoP, AML, rate),
+     * written just before the send: a payment left PENDING by a process that stopped is recovered
+     * from it and the chain (decision 0039). Null until then.
+     */
+    settling: jsonb('settling'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (table) => [
     check('payments_status', sql`${table.status} in ('SETTLED', 'PENDING', 'BLOCKED', 'FAILED')`),
+    // The payments in progress, oldest first, for the recovery of those a stopped process left.
+    index('payments_pending').on(table.updatedAt).where(sql`${table.status} = 'PENDING'`),
     index('payments_agent_day').on(table.agentId, table.submittedAt).where(sql`${table.agentId} is not null`),
     // A wallet's and a legal entity's payments in the graph (Wallet.payments, LegalEntity.payments), by either party.
     index('payments_creditor_wallet').on(sql`lower(${table.request} -> 'creditor' ->> 'walletAddress')`, table.submittedAt),

@@ -9,6 +9,8 @@ import { createInitiation } from './initiation.js';
 import { createRailSettlement } from './rail.js';
 import { createPaymentsContext, createPaymentsResolvers } from './resolvers.js';
 import { INTEGRATION_PREFIX, paymentsRoutes } from './routes.js';
+import { createPaymentRecovery, recoveryDelaysFor, withPaymentRecovery } from './payment-recovery.js';
+import { createRailLookup } from './rail-lookup.js';
 import { createPaymentsService } from './service.js';
 import { createPaymentStore } from './store.js';
 import { COMPLIANCE_SERVICE, createComplianceClient } from './upstream/compliance.js';
@@ -25,11 +27,22 @@ export function build(platform: PlatformServices): Subgraph {
   // The callback worker, woken by this process's own commits of a callback (decision 0024 §12).
   const delivery = createCallbackDelivery(platform, callbacks);
   const { internalKey } = platform.access;
+  const store = createPaymentStore(platform.database.db, callbacks, { timeoutMs, onCallbackQueued: delivery.wake });
+  const rail = createRailSettlement({ chain: platform.chain, timeoutMs: config.chain.timeoutMs, settlerKey: config.access.settlerKey });
+  // Payments a stopped process left PENDING, ended from what they recorded and the chain (decision 0039).
+  const recovery = createPaymentRecovery({
+    store,
+    lookup: createRailLookup({ chain: platform.chain, timeoutMs: config.chain.timeoutMs }),
+    clock: platform.clock,
+    network: () => rail.network(),
+    delays: recoveryDelaysFor(config.chain.timeoutMs),
+    logger: platform.logger,
+  });
   const service = createPaymentsService({
-    store: createPaymentStore(platform.database.db, callbacks, { timeoutMs, onCallbackQueued: delivery.wake }),
+    store,
     compliance: internalKey ? createComplianceClient({ transport: platform.upstream.transport(COMPLIANCE_SERVICE), internalKey }) : undefined,
     fees: createFeesClient({ transport: platform.upstream.transport(FEES_SERVICE) }),
-    rail: createRailSettlement({ chain: platform.chain, timeoutMs: config.chain.timeoutMs, settlerKey: config.access.settlerKey }),
+    rail,
     clock: platform.clock,
     ids: platform.ids,
     logger: platform.logger,
@@ -37,7 +50,7 @@ export function build(platform: PlatformServices): Subgraph {
   const initiation = createInitiation({ service, ids: platform.ids });
   const graphStore = createPaymentGraphStore(platform.database.db, { timeoutMs });
   const resolvers = createPaymentsResolvers(service, platform.access.keys, initiation);
-  return delivery.mount(withSettlementAgent(platform, service, {
+  return withPaymentRecovery(platform, recovery, delivery.mount(withSettlementAgent(platform, service, {
     name,
     typeDefs,
     schema: buildFederatedSchema(typeDefs, resolvers),
@@ -52,5 +65,5 @@ export function build(platform: PlatformServices): Subgraph {
       }),
     }),
     createContext: (request) => createPaymentsContext(graphStore, platform.access.keys, request),
-  }));
+  })));
 }

@@ -137,6 +137,16 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     } catch (error) {
       return { step: failed('the fee quote could not be obtained', error, { vop, aml, exchangeRate: rate.rate }) };
     }
+    let owned: boolean;
+    try {
+      // Recorded before anything is sent, so a payment whose process stops from here on is recovered from it and the chain (decision 0039).
+      const recordedAt = deps.clock.now();
+      owned = await deps.store.recordSettling(frame.railPaymentId, { quoteId: quote.quoteId, vop, aml, exchangeRate: rate.rate, recordedAtMs: recordedAt.getTime() }, recordedAt);
+    } catch (error) {
+      return { step: failed('the settlement could not be recorded before sending', error, { vop, aml, exchangeRate: rate.rate }), quoteId: quote.quoteId };
+    }
+    // The payment left PENDING meanwhile (a recovery ended it): nothing is sent, and its stored result is the answer.
+    if (!owned) return { step: { kind: 'failed', reason: 'the payment was ended by its recovery before its settlement was sent; nothing was settled.', vop, aml, exchangeRate: rate.rate } };
     try {
       const receipt = await deps.rail.settle({
         payee: payment.creditor.walletAddress as `0x${string}`,

@@ -1,13 +1,16 @@
-import { and, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import { payments } from '../../drizzle/schema.js';
 import type { Database } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { boundedCall } from '../../platform/timeout.js';
 import type { CallbackStore } from './callback-store.js';
-import type { NativePayment, PaymentResult, PaymentStatus } from './domain/index.js';
+import type { NativePayment, PaymentResult, PaymentStatus, SettlingRecord } from './domain/index.js';
 import { canTransition } from './domain/index.js';
 
 const STORE_TIMEOUT_MS = 5000;
+/** About 10 MB of results at ~1 KB each: the last hour's payments of a busy institution. */
+export const FINAL_ROWS_CACHED = 10_000;
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -48,6 +51,8 @@ export interface PaymentCompletion {
 export interface PaymentStoreOptions {
   /** Bound of every call; default 5 s. */
   timeoutMs?: number;
+  /** Final rows kept in memory for replays; default FINAL_ROWS_CACHED. */
+  finalRowsCached?: number;
   /**
    * Called after complete's transaction committed a new callback row (never before the commit,
    * never when no row was enqueued): wakes this process's callback worker so the first attempt
@@ -68,14 +73,30 @@ const epochDate = (seconds: number) => new Date(seconds * 1000);
  * 2. complete moves the row out of PENDING once (the update is conditioned on PENDING and the
  *    transition checked by the domain) and, when the payment has a callbackUrl, writes its
  *    callback to the outbox in the same transaction: a final result always has its callback.
+ * 3. recordSettling marks, still only while PENDING, what the payment reached just before its
+ *    settlement is sent; pendingSince lists what a stopped process may have left (decision 0039).
  */
 export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 'enqueue'>, options: PaymentStoreOptions = {}) {
   const timeoutMs = options.timeoutMs ?? STORE_TIMEOUT_MS;
   const bounded = <T>(work: Promise<T>, operation: string) => boundedCall(work, timeoutMs, operation);
+  const byTmsReference = db.select().from(payments).where(eq(payments.tmsReference, sql.placeholder('tmsReference'))).prepare('payments_by_tms_reference');
+  const byRailPaymentId = db.select().from(payments).where(eq(payments.railPaymentId, sql.placeholder('railPaymentId'))).prepare('payments_by_rail_payment_id');
+  /**
+   * Final rows by tmsReference (decision 0039): a row out of PENDING never changes again (complete
+   * writes only from PENDING, and rows are never deleted), so a replay answered from here is the
+   * one the database would give, on any replica. PENDING rows are never kept.
+   */
+  const finalRows = new LRUCache<string, PaymentRow>({ max: options.finalRowsCached ?? FINAL_ROWS_CACHED });
+  const keepIfFinal = (row: PaymentRow | undefined) => {
+    if (row && row.status !== 'PENDING') finalRows.set(row.tmsReference, row);
+    return row;
+  };
 
   async function findByTmsReference(tmsReference: string): Promise<PaymentRow | undefined> {
-    const [row] = await bounded(db.select().from(payments).where(eq(payments.tmsReference, tmsReference)).execute(), 'select from payments by tms_reference');
-    return row;
+    const known = finalRows.get(tmsReference);
+    if (known) return known;
+    const [row] = await bounded(byTmsReference.execute({ tmsReference }), 'select from payments by tms_reference');
+    return keepIfFinal(row);
   }
 
   /** INSERT ... ON CONFLICT (tms_reference) DO NOTHING, on the database or inside a transaction: the row, or none when the reference is taken. */
@@ -114,6 +135,8 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
   }
 
   async function claimOnce(claim: PaymentToClaim, now: Date): Promise<Claim> {
+    // A reference known final is a replay: answered without a statement.
+    if (finalRows.has(claim.payment.tmsReference)) return replayOf(claim);
     const row = await bounded(insertClaim(db, claim, now), 'insert into payments (claim)');
     return row ? { kind: 'claimed', row } : replayOf(claim);
   }
@@ -155,7 +178,8 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
           .set({
             status: result.status,
             result,
-            quoteId: completion.quoteId ?? null,
+            // A quote recorded at the settling stays when the completion names none.
+            quoteId: completion.quoteId ?? sql`${payments.quoteId}`,
             settledAt: result.settledAt > 0 ? epochDate(result.settledAt) : null,
             txHash: result.settlement.txHash || null,
             updatedAt: now,
@@ -172,9 +196,40 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
       return completed;
     },
 
+    /**
+     * Records what the payment reached just before its settlement is sent (decision 0039); false
+     * when it has left PENDING meanwhile (a recovery ended it): then nothing may be sent.
+     */
+    async recordSettling(railPaymentId: string, settling: SettlingRecord, now: Date): Promise<boolean> {
+      const rows = await bounded(
+        db
+          .update(payments)
+          .set({ settling, quoteId: settling.quoteId, updatedAt: now })
+          .where(and(eq(payments.railPaymentId, railPaymentId), eq(payments.status, 'PENDING' satisfies PaymentStatus)))
+          .returning({ railPaymentId: payments.railPaymentId })
+          .execute(),
+        'update payments (settling)',
+      );
+      return rows.length === 1;
+    },
+
+    /** PENDING payments whose last step is at or before `lastStepBefore`, oldest first: the candidates for recovery. */
+    async pendingSince(lastStepBefore: Date, limit: number): Promise<PaymentRow[]> {
+      return bounded(
+        db
+          .select()
+          .from(payments)
+          .where(and(eq(payments.status, 'PENDING' satisfies PaymentStatus), lte(payments.updatedAt, lastStepBefore)))
+          .orderBy(asc(payments.updatedAt))
+          .limit(limit)
+          .execute(),
+        'select pending payments',
+      );
+    },
+
     async findById(railPaymentId: string): Promise<PaymentRow | undefined> {
-      const [row] = await bounded(db.select().from(payments).where(eq(payments.railPaymentId, railPaymentId)).execute(), 'select from payments by rail_payment_id');
-      return row;
+      const [row] = await bounded(byRailPaymentId.execute({ railPaymentId }), 'select from payments by rail_payment_id');
+      return keepIfFinal(row);
     },
 
     findByTmsReference,

@@ -63,3 +63,6 @@ export {
   canTransition, complianceOf, finalResult, isFinalStatus, PAYMENT_TRANSITIONS, pendingResult, USDC_DECIMALS, usdcAmountOf, usdcTextOfUnits, usdcUnitsOf,
 } from './payment-flow.js';
 export { usdcAmountAtUnitsPerUsd, usdcUnitsAtUnitsPerUsd } from './fx-conversion.js';
+// A payment left PENDING by a stopped process (decision 0039).
+export type { RecoveryDelays, SettlementOnChain, SettlingRecord } from './payment-recovery.js';
+export { recoverableFrom, recoveredStep } from './payment-recovery.js';

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../platform/db.js';
+import { AppError, InfrastructureError } from '../../platform/errors.js';
+import { testDatabases } from '../../test/helpers.js';
+import { createCallbackStore } from './callback-store.js';
+import { finalResult, pendingResult, type NativePayment, type ResultFrame } from './domain/index.js';
+import { createPaymentStore, type PaymentStore, type PaymentToClaim } from './store.js';
+
+// The payments store on each driver: claims by tmsReference, replays, and the final rows kept for
+// replays (decision 0039).
+
+const NOW = new Date('2026-11-25T03:00:00.000Z');
+let sequence = 0;
+
+function paymentOf(amount = '10.00'): NativePayment {
+  sequence += 1;
+  return {
+    tmsReference: `TMS-STORE-${process.pid}-${Date.now().toString(36)}-${sequence}`,
+    amount,
+    currency: 'USD',
+    creditor: { name: 'Shell Catalysts & Technologies Pte. Ltd.', walletAddress: '0x1111111111111111111111111111111111111111' },
+    debtor: { name: 'Acme Treasury Ltd', walletAddress: '0x2222222222222222222222222222222222222222' },
+  } as NativePayment;
+}
+
+function claimOf(payment: NativePayment, digest = 'a'.repeat(64)): PaymentToClaim & { frame: ResultFrame } {
+  const railPaymentId = `pay_00000000-0000-4000-8000-${String(sequence).padStart(12, '0')}`;
+  const frame: ResultFrame = { railPaymentId, payment, submittedAt: NOW.getTime() / 1000, network: 'embedded-base' };
+  return { railPaymentId, payment, requestSha256: digest, pending: pendingResult(frame), frame };
+}
+
+describe.each(testDatabases())('the payments store on $driver', (testDatabase) => {
+  let handle: DatabaseHandle;
+  let store: PaymentStore;
+  beforeAll(async () => {
+    handle = await testDatabase.open();
+    store = createPaymentStore(handle.db, createCallbackStore(handle.db));
+  });
+  afterAll(async () => {
+    await testDatabase.dispose(handle);
+  });
+
+  it('claims a reference once: the same request replays the stored row, another body is a 409', async () => {
+    const claim = claimOf(paymentOf());
+    expect((await store.claim(claim, NOW)).kind).toBe('claimed');
+    const replay = await store.claim({ ...claim, railPaymentId: 'pay_other' }, NOW);
+    expect(replay.kind === 'replay' && replay.row.railPaymentId).toBe(claim.railPaymentId);
+    await expect(store.claim({ ...claim, requestSha256: 'b'.repeat(64) }, NOW)).rejects.toMatchObject({ code: 'PAY_ERR_IDEMPOTENCY_CONFLICT' } satisfies Partial<AppError>);
+  });
+
+  it('never keeps a PENDING row: a replay after complete answers the final result', async () => {
+    const claim = claimOf(paymentOf());
+    await store.claim(claim, NOW);
+    const pending = await store.claim(claim, NOW);
+    expect(pending.kind === 'replay' && pending.row.status).toBe('PENDING');
+    const failed = finalResult(claim.frame, { kind: 'failed', reason: 'the rail did not answer; nothing was settled.' });
+    expect(await store.complete(claim.railPaymentId, { result: failed }, NOW)).toBe(true);
+    const replay = await store.claim(claim, NOW);
+    expect(replay.kind === 'replay' && replay.row.status).toBe('FAILED');
+    expect((await store.findByTmsReference(claim.payment.tmsReference))?.result).toEqual(failed);
+  });
+
+  // What the recovery of payments a stopped process left reads and writes (decision 0039).
+  const settlingOf = (quoteId: string, at: Date) => ({
+    quoteId,
+    vop: { requestId: 'vop_1', result: 'VERIFIED', proceedSafe: true, score: 100, resolvedBy: 'LEI_EXACT_MATCH', message: 'ok', attestation: { fatfR16Compliant: true, regulatoryNote: 'note' } },
+    aml: { action: 'PROCEED' as const, riskScore: 3, riskTier: 'LOW', sanctionsHit: false },
+    exchangeRate: '1',
+    recordedAtMs: at.getTime(),
+  });
+
+  it('records the settling of a PENDING payment (and its quote), refuses it once the payment has ended', async () => {
+    const claim = claimOf(paymentOf());
+    await store.claim(claim, NOW);
+    const at = new Date(NOW.getTime() + 2_000);
+    expect(await store.recordSettling(claim.railPaymentId, settlingOf('srq-1-recorded', at), at)).toBe(true);
+    const row = await store.findById(claim.railPaymentId);
+    expect({ settling: row?.settling, quoteId: row?.quoteId, updatedAt: row?.updatedAt }).toEqual({ settling: settlingOf('srq-1-recorded', at), quoteId: 'srq-1-recorded', updatedAt: at });
+    await store.complete(claim.railPaymentId, { result: finalResult(claim.frame, { kind: 'failed', reason: 'recovered' }) }, at);
+    expect(await store.recordSettling(claim.railPaymentId, settlingOf('srq-1-late', at), at)).toBe(false);
+    expect((await store.findById(claim.railPaymentId))?.quoteId).toBe('srq-1-recorded');
+  });
+
+  it('lists PENDING payments last stepped at or before a moment, oldest first, never ended ones', async () => {
+    const base = new Date('2031-01-01T00:00:00.000Z');
+    const at = (minutes: number) => new Date(base.getTime() + minutes * 60_000);
+    const [older, newer, ended, tooRecent] = [claimOf(paymentOf()), claimOf(paymentOf()), claimOf(paymentOf()), claimOf(paymentOf())];
+    await store.claim(newer, at(2));
+    await store.claim(older, at(1));
+    await store.claim(ended, at(0));
+    await store.complete(ended.railPaymentId, { result: finalResult(ended.frame, { kind: 'failed', reason: 'done' }) }, at(0));
+    await store.claim(tooRecent, at(4));
+    const listed = (await store.pendingSince(at(3), 10)).filter((row) => row.updatedAt >= base).map((row) => row.railPaymentId);
+    expect(listed).toEqual([older.railPaymentId, newer.railPaymentId]);
+  });
+});
+
+describe.each(testDatabases())('final rows answered without the database on $driver', (testDatabase) => {
+  it('a final row read once replays while the database is gone; a new reference then fails as infrastructure', async () => {
+    const handle = await testDatabase.open();
+    const store = createPaymentStore(handle.db, createCallbackStore(handle.db), { timeoutMs: 2000 });
+    const claim = claimOf(paymentOf());
+    await store.claim(claim, NOW);
+    const failed = finalResult(claim.frame, { kind: 'failed', reason: 'no FX rate; nothing was sent.' });
+    await store.complete(claim.railPaymentId, { result: failed }, NOW);
+    // 1. The first replay reads the final row from the database and keeps it.
+    expect((await store.claim(claim, NOW)).kind).toBe('replay');
+    // 2. The database goes away: the replay still answers (no statement), and another body under the reference is still a 409.
+    await testDatabase.dispose(handle);
+    const replay = await store.claim(claim, NOW);
+    expect(replay.kind === 'replay' && replay.row.result).toEqual(failed);
+    await expect(store.claim({ ...claim, requestSha256: 'c'.repeat(64) }, NOW)).rejects.toMatchObject({ code: 'PAY_ERR_IDEMPOTENCY_CONFLICT' });
+    // 3. Anything that needs the database fails as infrastructure, not as a wrong answer.
+    await expect(store.claim(claimOf(paymentOf()), NOW)).rejects.toBeInstanceOf(InfrastructureError);
+  });
+});
