@@ -23,7 +23,8 @@ import { startRail, stopServers, type Server } from './processes.js';
  *     (bodies built before the run), to a creditor wallet the admin registered under an active LEI
  *     of the GLEIF snapshot: VoP, AML screening, the fee, the settlement on chain and the stored
  *     result, per request; a warm-up batch first, then FRESH_PAYMENTS on CONNECTIONS;
- *   - replays: one settled payment's exact body posted REPLAYS times (the stored result, nothing sent);
+ *   - replays: the fresh payments' exact bodies posted again in rotation, REPLAYS in all (the stored
+ *     result, nothing sent);
  *   - the callback outbox: CALLBACK_PAYMENTS payments with a callbackUrl on a Fastify receiver in this
  *     process (CALLBACK_ALLOW_PRIVATE_TARGETS=true), waited for until every outbox row is DELIVERED
  *     or CALLBACK_WAIT_MS has passed; each delivery's X-Rail-Signature checked.
@@ -352,12 +353,13 @@ async function runPayments(databaseUrl: string, schemaName: string): Promise<Pay
     progress(`creditor registered under ${creditor.lei}; one payment settled`, `${await serverVersion(database)}, schema ${schemaName}`);
 
     progressRun('warm-up: fresh payments', await postEach(rail, bearer, paymentBodies(creditor, 'warmup', FRESH_WARMUP)));
-    const fresh = await postEach(rail, bearer, paymentBodies(creditor, 'fresh', FRESH_PAYMENTS));
+    const freshBodies = paymentBodies(creditor, 'fresh', FRESH_PAYMENTS);
+    const fresh = await postEach(rail, bearer, freshBodies);
     progressRun(`rail POST ${INITIATE}, a fresh payment each, ${CONNECTIONS} connections`, fresh);
 
     await postEach(rail, bearer, Array.from({ length: REPLAY_WARMUP }, () => replayBody!));
-    const replays = await postEach(rail, bearer, Array.from({ length: REPLAYS }, () => replayBody!));
-    progressRun(`rail POST ${INITIATE}, one settled payment replayed, ${CONNECTIONS} connections`, replays);
+    const replays = await postEach(rail, bearer, Array.from({ length: REPLAYS }, (_, index) => freshBodies[index % freshBodies.length]!));
+    progressRun(`rail POST ${INITIATE}, the fresh payments replayed in rotation, ${CONNECTIONS} connections`, replays);
 
     const callbacks = await benchCallbacks(rail, database, bearer, creditor, webhookKey);
     return { database: await serverVersion(database), fresh, replays, callbacks };

@@ -60,6 +60,8 @@ export function serverEnvironment(extra: Record<string, string> = {}): Record<st
     PORT: '0',
     LOG_LEVEL: 'warn',
     SHUTDOWN_GRACE_MS: '2000',
+    // BENCH_SERVER_NODE_OPTIONS reaches the servers (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for a profile of a run).
+    ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
     ...extra,
   };
 }
