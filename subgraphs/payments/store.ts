@@ -92,6 +92,60 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
     return row;
   };
 
+  // The statements of every payment, prepared once (decision 0039). Nullable values go as raw
+  // placeholders with a cast (drizzle would run a column's encoder on a null placeholder), times as
+  // ISO text (the postgres-js driver sends timestamptz parameters as text).
+  const insertPlainClaim = db
+    .insert(payments)
+    .values({
+      railPaymentId: sql.placeholder('railPaymentId'),
+      tmsReference: sql.placeholder('tmsReference'),
+      requestSha256: sql.placeholder('requestSha256'),
+      request: sql.placeholder('request'),
+      status: 'PENDING',
+      result: sql.placeholder('result'),
+      submittedAt: sql.placeholder('now'),
+      createdAt: sql.placeholder('now'),
+      updatedAt: sql.placeholder('now'),
+    })
+    .onConflictDoNothing({ target: payments.tmsReference })
+    .returning()
+    .prepare('payments_claim');
+  const stillPending = and(eq(payments.railPaymentId, sql.placeholder('railPaymentId')), eq(payments.status, 'PENDING' satisfies PaymentStatus));
+  const completeWithoutCallback = db
+    .update(payments)
+    .set({
+      status: sql`${sql.placeholder('status')}`,
+      result: sql`${sql.placeholder('resultJson')}::jsonb`,
+      quoteId: sql`coalesce(${sql.placeholder('quoteId')}::text, ${payments.quoteId})`,
+      settledAt: sql`${sql.placeholder('settledAt')}::timestamptz`,
+      txHash: sql`${sql.placeholder('txHash')}::text`,
+      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+    })
+    .where(stillPending)
+    .returning({ railPaymentId: payments.railPaymentId })
+    .prepare('payments_complete');
+  const recordSettlingRow = db
+    .update(payments)
+    .set({ settling: sql`${sql.placeholder('settlingJson')}::jsonb`, quoteId: sql`${sql.placeholder('quoteId')}::text`, updatedAt: sql`${sql.placeholder('now')}::timestamptz` })
+    .where(stillPending)
+    .returning({ railPaymentId: payments.railPaymentId })
+    .prepare('payments_record_settling');
+
+  /** The final write's values: what the result says of the row's own columns. */
+  function finalColumns(railPaymentId: string, completion: PaymentCompletion, now: Date) {
+    const { result } = completion;
+    return {
+      railPaymentId,
+      status: result.status,
+      resultJson: JSON.stringify(result),
+      quoteId: completion.quoteId ?? null,
+      settledAt: result.settledAt > 0 ? epochDate(result.settledAt).toISOString() : null,
+      txHash: result.settlement.txHash || null,
+      now: now.toISOString(),
+    };
+  }
+
   async function findByTmsReference(tmsReference: string): Promise<PaymentRow | undefined> {
     const known = finalRows.get(tmsReference);
     if (known) return known;
@@ -137,7 +191,12 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
   async function claimOnce(claim: PaymentToClaim, now: Date): Promise<Claim> {
     // A reference known final is a replay: answered without a statement.
     if (finalRows.has(claim.payment.tmsReference)) return replayOf(claim);
-    const row = await bounded(insertClaim(db, claim, now), 'insert into payments (claim)');
+    const insert = claim.agent
+      ? insertClaim(db, claim, now)
+      : insertPlainClaim
+          .execute({ railPaymentId: claim.railPaymentId, tmsReference: claim.payment.tmsReference, requestSha256: claim.requestSha256, request: claim.payment, result: claim.pending, now })
+          .then(([row]) => row);
+    const row = await bounded(insert, 'insert into payments (claim)');
     return row ? { kind: 'claimed', row } : replayOf(claim);
   }
 
@@ -172,23 +231,26 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
     async complete(railPaymentId: string, completion: PaymentCompletion, now: Date): Promise<boolean> {
       const { result } = completion;
       if (!canTransition('PENDING', result.status)) throw new RangeError(`a payment cannot move from PENDING to ${result.status}`);
+      const values = finalColumns(railPaymentId, completion, now);
+      // Without a callback the final write is one statement; with one, the same statement and the callback in one transaction.
+      if (!completion.callbackUrl) return (await bounded(completeWithoutCallback.execute(values), 'update payments (complete)')).length === 1;
+      const { callbackUrl } = completion;
       const work = db.transaction(async (tx) => {
         const updated = await tx
           .update(payments)
           .set({
-            status: result.status,
+            status: values.status,
             result,
             // A quote recorded at the settling stays when the completion names none.
-            quoteId: completion.quoteId ?? sql`${payments.quoteId}`,
+            quoteId: values.quoteId ?? sql`${payments.quoteId}`,
             settledAt: result.settledAt > 0 ? epochDate(result.settledAt) : null,
-            txHash: result.settlement.txHash || null,
+            txHash: values.txHash,
             updatedAt: now,
           })
           .where(and(eq(payments.railPaymentId, railPaymentId), eq(payments.status, 'PENDING' satisfies PaymentStatus)))
           .returning({ railPaymentId: payments.railPaymentId });
         if (updated.length === 0) return { completed: false, enqueued: false };
-        if (!completion.callbackUrl) return { completed: true, enqueued: false };
-        const { enqueued } = await callbacks.enqueue(tx, { railPaymentId, url: completion.callbackUrl, body: JSON.stringify(result) }, now);
+        const { enqueued } = await callbacks.enqueue(tx, { railPaymentId, url: callbackUrl, body: JSON.stringify(result) }, now);
         return { completed: true, enqueued };
       });
       const { completed, enqueued } = await bounded(work, 'update payments (complete)');
@@ -201,15 +263,7 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
      * when it has left PENDING meanwhile (a recovery ended it): then nothing may be sent.
      */
     async recordSettling(railPaymentId: string, settling: SettlingRecord, now: Date): Promise<boolean> {
-      const rows = await bounded(
-        db
-          .update(payments)
-          .set({ settling, quoteId: settling.quoteId, updatedAt: now })
-          .where(and(eq(payments.railPaymentId, railPaymentId), eq(payments.status, 'PENDING' satisfies PaymentStatus)))
-          .returning({ railPaymentId: payments.railPaymentId })
-          .execute(),
-        'update payments (settling)',
-      );
+      const rows = await bounded(recordSettlingRow.execute({ railPaymentId, settlingJson: JSON.stringify(settling), quoteId: settling.quoteId, now: now.toISOString() }), 'update payments (settling)');
       return rows.length === 1;
     },
 
