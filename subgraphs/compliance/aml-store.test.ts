@@ -1,12 +1,14 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { amlScreenings } from '../../drizzle/schema.js';
+import { amlCounterparties, amlScreenings } from '../../drizzle/schema.js';
 import { ManualClock } from '../../platform/clock.js';
 import type { DatabaseHandle } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
+import { EMPTY_AML_PROFILE, type AmlProfileStats } from './domain/aml.js';
 import { TEST_NOW, testDatabases } from '../../test/helpers.js';
 import type { AmlScreenBody } from './aml-inputs.js';
 import type { AmlService } from './aml-service.js';
+import { createAmlStore, type AmlLockedState, type AmlScreenKey, type AmlScreenWrite, type AmlStore } from './aml-store.js';
 import { testAmlService } from './aml-testing.js';
 
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
@@ -17,11 +19,13 @@ const body = (overrides: Partial<AmlScreenBody> = {}): AmlScreenBody => ({
 describe.each(testDatabases())('AML screening store on $driver', (testDatabase) => {
   let handle: DatabaseHandle;
   let service: AmlService;
+  let store: AmlStore;
   const clock = new ManualClock(TEST_NOW);
 
   beforeAll(async () => {
     handle = await testDatabase.open();
     service = testAmlService({ db: handle.db, clock });
+    store = createAmlStore(handle.db);
   });
   afterAll(async () => testDatabase.dispose(handle));
 
@@ -100,5 +104,77 @@ describe.each(testDatabases())('AML screening store on $driver', (testDatabase) 
       wallet: wallet(0x99), maturity: 'UNKNOWN', txCount: 0, txVolumeAvg: 0, txVolumeStdDev: null, txVolumeTotal: 0, txVolumeMax: 0, counterpartyCount: 0,
       screenCount: 0, blockedCount: 0, riskScore: null, firstSeenAt: null, lastSeenAt: null, lastScreenedAt: null,
     });
+  });
+
+  // The screen's statements (built once, the reads under the lock merged into one) against the store
+  // itself: the state `decide` is given and the rows answered, at the boundaries of each read.
+  const at = (seconds: number) => new Date(Date.parse(TEST_NOW) + seconds * 1000);
+  const key = (walletKey: string, paymentId: string, counterpartyKey: string, since: { velocity: Date; structuring: Date }): AmlScreenKey => ({
+    walletKey, paymentId, counterpartyKey, velocitySince: since.velocity, structuringSince: since.structuring,
+  });
+  const farBack = { velocity: at(-86_400), structuring: at(-86_400) };
+
+  /** A decide that keeps the states it was given and writes `profile` with a screen checked at `checkedAt`. */
+  function recorder(checkedAt: Date, options: { profile?: Partial<Omit<AmlProfileStats, 'screenCount'>>; nearThreshold?: boolean; countCounterparty?: boolean } = {}) {
+    const states: AmlLockedState[] = [];
+    const decide = (state: AmlLockedState): AmlScreenWrite => {
+      states.push(state);
+      return {
+        profile: { ...state.profile, lastScreenedAt: checkedAt, ...options.profile, screenCount: state.sequence },
+        // Keys out of jsonb's order, a nested array with a null: the stored result is answered as jsonb gives it back.
+        screening: { fingerprint: `fp-${state.sequence}`, direction: 'SEND', amountUsd: 100.25, nearThreshold: options.nearThreshold ?? false, riskScore: 10, action: 'PROCEED', level: 'INFO', result: { zeta: 1, alpha: [1, 'x', null], checkedAt: checkedAt.toISOString() }, checkedAt },
+        countCounterparty: options.countCounterparty ?? true,
+      };
+    };
+    return { states, decide };
+  }
+
+  it('no profile yet: the empty profile, a new counterparty, nothing in the windows, sequence 1; nullable columns written as null', async () => {
+    const first = recorder(at(0), { profile: { riskScore: null, firstSeenAt: null, lastSeenAt: null } });
+    const outcome = await store.screen(key('w-first', 'p-1', 'c-1', farBack), first.decide);
+    expect(first.states).toEqual([{ profile: EMPTY_AML_PROFILE, newCounterparty: true, recentScreens: 0, recentNearThreshold: 0, sequence: 1 }]);
+    expect(outcome).toEqual({
+      kind: 'SCREENED',
+      row: { paymentId: 'p-1', walletKey: 'w-first', fingerprint: 'fp-1', sequence: 1, direction: 'SEND', amountUsd: 100.25, nearThreshold: false, riskScore: 10, action: 'PROCEED', level: 'INFO', result: { zeta: 1, alpha: [1, 'x', null], checkedAt: at(0).toISOString() }, checkedAt: at(0) },
+    });
+    expect(await store.profile('w-first')).toEqual({ ...EMPTY_AML_PROFILE, screenCount: 1, lastScreenedAt: at(0) });
+  });
+
+  it('an existing profile: read as last written, the counterparty known once counted, the windows strictly after their start', async () => {
+    const written: Omit<AmlProfileStats, 'screenCount'> = {
+      txCount: 3, amountMeanUsd: 0.1 + 0.2, amountM2: 1e-9, volumeTotalUsd: 1234567.891, amountMaxUsd: 999.99, counterpartyCount: 2, blockedCount: 1,
+      riskScore: 12.5, firstSeenAt: at(-100), lastSeenAt: at(-1), lastScreenedAt: at(0),
+    };
+    await store.screen(key('w-known', 'p-0', 'c-a', farBack), recorder(at(0), { profile: written, nearThreshold: true }).decide);
+    await store.screen(key('w-known', 'p-30', 'c-a', farBack), recorder(at(30), { profile: written, nearThreshold: true }).decide);
+    await store.screen(key('w-known', 'p-31', 'c-uncounted', farBack), recorder(at(31), { profile: written, countCounterparty: false }).decide);
+    // Velocity from t=30: only the screen at 31 is after it. Structuring from t=0: the near-threshold screen at 30, not the one at 0.
+    const seen = recorder(at(90), { profile: written });
+    await store.screen(key('w-known', 'p-90', 'c-a', { velocity: at(30), structuring: at(0) }), seen.decide);
+    // Both from far back: 4 screens, 2 near the threshold; a counterparty screened but not counted is still new.
+    await store.screen(key('w-known', 'p-91', 'c-uncounted', farBack), seen.decide);
+    expect(seen.states).toEqual([
+      { profile: { ...written, screenCount: 3 }, newCounterparty: false, recentScreens: 1, recentNearThreshold: 1, sequence: 4 },
+      { profile: { ...written, screenCount: 4 }, newCounterparty: true, recentScreens: 4, recentNearThreshold: 2, sequence: 5 },
+    ]);
+    // Counted at 0, 30 and 90 (first seen at 0, last at 90); the uncounted one first counted at 90.
+    const counterparties = await handle.db.select().from(amlCounterparties).where(eq(amlCounterparties.walletKey, 'w-known')).orderBy(amlCounterparties.counterpartyKey);
+    expect(counterparties).toEqual([
+      { walletKey: 'w-known', counterpartyKey: 'c-a', txCount: 3, firstSeenAt: at(0), lastSeenAt: at(90) },
+      { walletKey: 'w-known', counterpartyKey: 'c-uncounted', txCount: 1, firstSeenAt: at(90), lastSeenAt: at(90) },
+    ]);
+  });
+
+  it('a repeated paymentId: the stored row as it was answered, decide not called, nothing written; another wallet screens it anew', async () => {
+    const screened = await store.screen(key('w-replay', 'p-same', 'c-1', farBack), recorder(at(0)).decide);
+    const profile = await store.profile('w-replay');
+    const again = recorder(at(60));
+    const replayed = await store.screen(key('w-replay', 'p-same', 'c-other', farBack), again.decide);
+    expect(again.states).toEqual([]);
+    expect(replayed.kind).toBe('REPLAYED');
+    expect(JSON.stringify(replayed.row)).toBe(JSON.stringify(screened.row));
+    expect(replayed.row.checkedAt).toEqual(at(0));
+    expect(await store.profile('w-replay')).toEqual(profile);
+    expect((await store.screen(key('w-replay-2', 'p-same', 'c-1', farBack), recorder(at(0)).decide)).kind).toBe('SCREENED');
   });
 });

@@ -40,11 +40,30 @@ const key = (walletAddress: string) => walletAddress.toLowerCase();
 /** The compliance subgraph's tables; every call bounded in time. */
 export function createComplianceStore(db: Database, ids: { token(bytes: number): string }) {
   const bounded = <T>(work: Promise<T>, operation: string) => boundedCall(work, STORE_TIMEOUT_MS, operation);
+  // The two statements of every VoP check (every payment makes one), built once (prepared) rather than on each call.
+  const activeRegistrationQuery = db
+    .select()
+    .from(complianceWallets)
+    .where(and(eq(complianceWallets.walletAddress, sql.placeholder('walletAddress')), eq(complianceWallets.active, true)))
+    .prepare('compliance_active_registration');
+  const recordCheckQuery = db
+    .insert(vopChecks)
+    .values({
+      requestId: sql.placeholder('requestId'),
+      walletAddress: sql.placeholder('walletAddress'),
+      submittedName: sql.placeholder('submittedName'),
+      submittedLei: sql.placeholder('submittedLei'),
+      result: sql.placeholder('result'),
+      // Passed as it is: the column's encoder (String) would make a null score the text 'null'.
+      score: sql`${sql.placeholder('score')}`,
+      resolvedBy: sql.placeholder('resolvedBy'),
+      checkedAt: sql.placeholder('checkedAt'),
+    })
+    .prepare('compliance_record_vop_check');
 
   return {
     async activeRegistration(walletAddress: string): Promise<WalletRegistration | undefined> {
-      const query = db.select().from(complianceWallets).where(and(eq(complianceWallets.walletAddress, key(walletAddress)), eq(complianceWallets.active, true))).execute();
-      const [row] = await bounded(query, 'select from compliance_wallets');
+      const [row] = await bounded(activeRegistrationQuery.execute({ walletAddress: key(walletAddress) }), 'select from compliance_wallets');
       return row as WalletRegistration | undefined;
     },
 
@@ -99,7 +118,8 @@ export function createComplianceStore(db: Database, ids: { token(bytes: number):
     },
 
     async recordCheck(check: VopCheckRecord): Promise<void> {
-      await bounded(db.insert(vopChecks).values({ ...check, walletAddress: key(check.walletAddress) }).execute(), 'insert into vop_checks');
+      const score = check.score === null ? null : String(check.score);
+      await bounded(recordCheckQuery.execute({ ...check, walletAddress: key(check.walletAddress), score }), 'insert into vop_checks');
     },
 
     /** The last 50 checks of each wallet, newest first: one query per batch of wallets, ranked in the database. */
