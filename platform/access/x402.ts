@@ -1,11 +1,12 @@
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
-import { BaseError, ContractFunctionRevertedError, isErc6492Signature, parseAbi, parseErc6492Signature, parseSignature, type Address, type Hex } from 'viem';
+import { isErc6492Signature, parseAbi, parseErc6492Signature, parseSignature, type Address, type Hex } from 'viem';
 import { verify as verifyOnRail } from 'x402/facilitator';
 import { decodePayment } from 'x402/schemes';
 import { settleResponseHeader, type PaymentPayload, type PaymentRequirements, type SettleResponse, type VerifyResponse } from 'x402/types';
 import { useFacilitator } from 'x402/verify';
 import { x402Payments } from '../../drizzle/schema.js';
 import type { ChainConnection, PaymentRail, RailChain } from '../chain/index.js';
+import { SendFailure, sendContractCall, sendQueueFor } from '../chain/send-queue.js';
 import type { Database } from '../db.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -94,10 +95,12 @@ class UncertainSettlement extends Error {}
 
 /**
  * The rail as its own facilitator: x402's `verify`, and our own settlement. One account settles
- * every payment, so its transactions are sent one at a time (each takes the account's next
- * nonce); waiting for the receipts is not serialised, so settlements overlap on chain.
+ * every payment, so its transactions take their turn in the account's send queue of the process
+ * (platform/chain/send-queue.ts, decision 0040), shared with the payments treasury when that is
+ * the same account (RPC_URL); waiting for the receipts is not serialised, so settlements overlap
+ * on chain.
  */
-function railFacilitator(connection: ChainConnection, rail: PaymentRail, sendInTurn: <T>(send: () => Promise<T>) => Promise<T>): Facilitator {
+function railFacilitator(connection: ChainConnection, rail: PaymentRail): Facilitator {
   return {
     // x402 types its clients with its own copies of viem's generics; ours are the same viem clients.
     verify: (payload, requirements) => verifyOnRail(connection.publicClient as never, payload, requirements),
@@ -107,36 +110,29 @@ function railFacilitator(connection: ChainConnection, rail: PaymentRail, sendInT
       const { authorization, signature } = (payload as EvmPaymentPayload).payload;
       const { from, to, value, validAfter, validBefore, nonce } = authorization;
       const terms = [from as Address, to as Address, BigInt(value), BigInt(validAfter), BigInt(validBefore), nonce as Hex] as const;
+      const call = { address: requirements.asset as Address, abi: TRANSFER_WITH_AUTHORIZATION_ABI, functionName: 'transferWithAuthorization' } as const;
       const send = () => {
-        if (isErc6492Signature(signature)) {
-          const unwrapped = parseErc6492Signature(signature).signature;
-          return settler.writeContract({ address: requirements.asset as Address, abi: TRANSFER_WITH_AUTHORIZATION_ABI, functionName: 'transferWithAuthorization', args: [...terms, unwrapped] });
-        }
+        if (isErc6492Signature(signature)) return sendContractCall(connection, settler.account, { ...call, args: [...terms, parseErc6492Signature(signature).signature] });
         const { r, s, v, yParity } = parseSignature(signature);
-        return settler.writeContract({ address: requirements.asset as Address, abi: TRANSFER_WITH_AUTHORIZATION_ABI, functionName: 'transferWithAuthorization', args: [...terms, Number(v ?? 27n + BigInt(yParity)), r, s] });
+        return sendContractCall(connection, settler.account, { ...call, args: [...terms, Number(v ?? 27n + BigInt(yParity)), r, s] });
       };
-      const transaction = await sendInTurn(send).catch((error: unknown) => {
-        // A revert in the simulation means nothing was sent; any other failure may have happened after sending.
-        if (error instanceof BaseError && error.walk((cause) => cause instanceof ContractFunctionRevertedError)) throw error;
-        throw new UncertainSettlement('the transfer may have been sent', { cause: error });
-      });
+      const transaction = await send().then(
+        (transfer) => transfer.hash,
+        (error: unknown) => {
+          // Sent without the node's answer: its receipt decides. Any other failure sent nothing (the simulation reverted, the node refused it).
+          if (error instanceof SendFailure && error.maybeSent) return error.maybeSent.hash;
+          throw error;
+        },
+      );
       await sent(transaction);
       const receipt = await connection.publicClient.waitForTransactionReceipt({ hash: transaction, timeout: SETTLEMENT_TIMEOUT_SECONDS * 1000 }).catch((error: unknown) => {
+        // Never mined: it may have been dropped, and the settler's later nonces wait on it. The next send asks the chain.
+        sendQueueFor(connection, settler.account.address).resync();
         throw new UncertainSettlement(`no receipt for ${transaction}`, { cause: error });
       });
       if (receipt.status !== 'success') return { success: false, errorReason: 'invalid_transaction_state', transaction, network: X402_NETWORK, payer: from };
       return { success: true, transaction, network: X402_NETWORK, payer: from };
     },
-  };
-}
-
-/** Runs each task after the previous one settled, whatever its outcome. */
-function createTurns() {
-  let last: Promise<unknown> = Promise.resolve();
-  return <T>(task: () => Promise<T>): Promise<T> => {
-    const next = last.then(task, task);
-    last = next.catch(() => undefined);
-    return next;
   };
 }
 
@@ -189,7 +185,6 @@ const UNSETTLED_STATES: PaymentState[] = ['CLAIMED', 'SETTLING'];
 export function createX402(options: X402Options) {
   const facilitatorTimeoutMs = options.facilitatorTimeoutMs ?? 15_000;
   const databaseTimeoutMs = options.databaseTimeoutMs ?? 5_000;
-  const sendInTurn = createTurns();
   const { db } = options;
 
   async function railFor(): Promise<{ connection: ChainConnection; rail: PaymentRail; facilitator: Facilitator }> {
@@ -198,7 +193,7 @@ export function createX402(options: X402Options) {
     });
     const rail = connection.payment;
     if (!rail) throw paymentsUnavailable(connection.paymentError);
-    const facilitator = options.facilitatorUrl ? remoteFacilitator(options.facilitatorUrl, facilitatorTimeoutMs) : railFacilitator(connection, rail, sendInTurn);
+    const facilitator = options.facilitatorUrl ? remoteFacilitator(options.facilitatorUrl, facilitatorTimeoutMs) : railFacilitator(connection, rail);
     return { connection, rail, facilitator };
   }
 

@@ -26,7 +26,10 @@ export interface EmbeddedChain {
 export async function startEmbeddedChain(): Promise<EmbeddedChain> {
   // Blocks may share a second: mined faster than one a second, the chain's clock would otherwise
   // run ahead of the wall clock, and authorizations valid "before now + 60 s" would start failing.
-  const hre = await createHardhatRuntimeEnvironment({ networks: { rail: { type: 'edr-simulated', chainId: base.id, allowBlocksWithSameTimestamp: true } } }, {}, process.cwd());
+  // A transaction that reverts or runs out of gas is mined and answered with its hash, as a real
+  // node does (Hardhat's default answers an error although it mined it, nonce used; decision 0040).
+  const network = { type: 'edr-simulated', chainId: base.id, allowBlocksWithSameTimestamp: true, throwOnTransactionFailures: false } as const;
+  const hre = await createHardhatRuntimeEnvironment({ networks: { rail: network } }, {}, process.cwd());
   const connection = await hre.network.connect({ network: 'rail' });
   const provider = connection.provider as unknown as EIP1193Provider;
   const transport = custom(provider);

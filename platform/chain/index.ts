@@ -1,4 +1,4 @@
-import { createPublicClient, createWalletClient, http, parseAbi, type Account, type Address, type Chain, type PublicClient, type Transport, type WalletClient } from 'viem';
+import { createPublicClient, createWalletClient, http, parseAbi, type Address, type Chain, type LocalAccount, type PublicClient, type Transport, type WalletClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { getEip712Domain } from 'viem/actions';
 import { base } from 'viem/chains';
@@ -33,8 +33,12 @@ export interface PaymentRail {
   payTo: Address;
   /** The token's EIP-712 domain, which the payer signs under. */
   tokenDomain: { name: string; version: string };
-  /** The account that submits transferWithAuthorization (the facilitator's role); undefined when FACILITATOR_URL settles. */
-  settler: WalletClient<Transport, Chain, Account> | undefined;
+  /**
+   * The account that submits transferWithAuthorization (the facilitator's role); undefined when
+   * FACILITATOR_URL settles. A local signer: its transactions are signed here and sent through
+   * the account's send queue (send-queue.ts).
+   */
+  settler: WalletClient<Transport, Chain, LocalAccount> | undefined;
 }
 
 export interface ChainConnection {

@@ -1,35 +1,62 @@
 import { randomBytes } from 'node:crypto';
-import { toHex, type Address } from 'viem';
+import { toHex, type Address, type EIP1193Provider, type Hash } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createPaymentHeader } from 'x402/client';
 import { createConfiguredRailChain } from '../../gateway/platform-services.js';
+import { createX402 } from '../../platform/access/x402.js';
 import { DEVELOPMENT_MNEMONIC } from '../../platform/chain/embedded-chain.js';
 import type { ChainConnection, RailChain } from '../../platform/chain/index.js';
-import { startTestServer, testConfig, type TestServer } from '../../test/helpers.js';
+import { FEE_READ_PERIOD_MS } from '../../platform/chain/send-queue.js';
+import type { DatabaseHandle } from '../../platform/db.js';
+import { openTestPglite, sharedTestChain, startTestServer, TEST_NOW, testConfig, type TestServer } from '../../test/helpers.js';
 import { freshWallet } from './integration-testing.js';
-import { createRailSettlement, type SettlementOrder } from './rail.js';
+import { createRailSettlement, RailError, type SettlementOrder } from './rail.js';
 
 // The treasury on RPC_URL is the RAIL_SETTLER_KEY account, whether or not x402 payments are taken:
 // with PAY_TO unset (no x402 payee) the chain has no x402 settler, and payments used to FAIL with
-// "the rail has no settlement account (RAIL_SETTLER_KEY)" although the key was set.
+// "the rail has no settlement account (RAIL_SETTLER_KEY)" although the key was set. With PAY_TO
+// set, the same account settles x402 payments too: one send queue orders both (decision 0040).
 
 const settler = mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex: 5 });
 const settlerKey = toHex(settler.getHdKey().privateKey!);
 const order = (payee: Address): SettlementOrder => ({ payee, amount: 3_000_000n, hasFx: false, esgScore: 50, monthlyVolumeUsd: 0, quoteId: `srq-1-${randomBytes(16).toString('hex')}` });
 
+/** The JSON-RPC methods the server's /rpc was asked, in order: every request of a chain on RPC_URL. */
+const asked: string[] = [];
+/** While set, /rpc answers eth_estimateGas with this gas instead of the node's estimate: a node that underestimates. */
+let estimateOverride: bigint | undefined;
+
+/** The worker's embedded chain with its provider's request wrapped (the /rpc route answers through it). */
+function observedChain(chain: RailChain): RailChain {
+  const observe = (connection: ChainConnection): ChainConnection => {
+    const provider = connection.embedded!.provider;
+    const request = async (call: { method: string; params?: unknown }) => {
+      asked.push(call.method);
+      if (call.method === 'eth_estimateGas' && estimateOverride !== undefined) return toHex(estimateOverride);
+      return provider.request(call as never);
+    };
+    return { ...connection, embedded: { ...connection.embedded!, provider: { ...provider, request } as EIP1193Provider } };
+  };
+  return { ...chain, connect: () => chain.connect().then(observe) };
+}
+
 let server: TestServer;
 let rpcUrl: string;
 let embedded: ChainConnection;
+let database: DatabaseHandle;
 const chains: RailChain[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ subgraphs: ['fees'] });
+  server = await startTestServer({ subgraphs: ['fees'], chain: observedChain(sharedTestChain()) });
   rpcUrl = `${await server.app.listen({ port: 0, host: '127.0.0.1' })}/rpc`;
-  embedded = await server.platform!.chain.connect();
+  embedded = await sharedTestChain().connect();
+  database = await openTestPglite();
 }, 60_000);
 afterAll(async () => {
   for (const chain of chains) await chain.close();
   await server?.close();
+  await database?.close();
 });
 
 function rpcChain(environment: Record<string, string>): RailChain {
@@ -61,5 +88,92 @@ describe('settlement on RPC_URL', () => {
   it('still names the missing key when RAIL_SETTLER_KEY is unset', async () => {
     const chain = rpcChain({});
     await expect(createRailSettlement({ chain, timeoutMs: 5_000 }).settle(order(freshWallet()))).rejects.toThrow(/no settlement account \(RAIL_SETTLER_KEY\)/);
+  });
+});
+
+describe('one account settling x402 payments and payments (RPC_URL with PAY_TO, RAIL_SETTLER_KEY both)', () => {
+  const PRICE = { amount: 2_000_000n, description: 'A test report' };
+  const RESOURCE = 'http://127.0.0.1/paid';
+
+  it('settles an x402 payment and payments sent at the same moment, all on consecutive nonces of that account', async () => {
+    const chain = rpcChain({ RAIL_SETTLER_KEY: settlerKey, PAY_TO: freshWallet() });
+    const connection = await chain.connect();
+    expect(connection.payment?.settler?.account.address).toBe(settler.address);
+    const rail = createRailSettlement({ chain, timeoutMs: 5_000, settlerKey });
+    const x402 = createX402({ chain, db: database.db, clock: { now: () => new Date(TEST_NOW) } });
+    // 1. The router's allowance first, so each settlement below is one transaction.
+    await rail.settle(order(freshWallet()));
+    // 2. Authorizations signed by two payers, then everything at once.
+    const requirements = await x402.requirementsFor(PRICE, RESOURCE);
+    const payer = (index: number) => embedded.embedded!.walletFor(embedded.embedded!.accounts[index]!);
+    const headers = await Promise.all([6, 7].map((index) => createPaymentHeader(payer(index) as never, 1, requirements)));
+    const [paid, settled] = await Promise.all([Promise.all(headers.map((header) => x402.pay(header, PRICE, RESOURCE))), Promise.all([1, 2, 3].map(() => rail.settle(order(freshWallet()))))]);
+    // 3. All succeeded, from the one account, on nonces n, n+1, ..., n+4.
+    const hashes = [...paid.map((outcome) => (outcome.ok ? (outcome.transaction as Hash) : expect.fail(`x402 refused: ${outcome.reason}`))), ...settled.map((receipt) => receipt.txHash)];
+    const sent = await Promise.all(hashes.map((hash) => embedded.publicClient.getTransaction({ hash })));
+    const receipts = await Promise.all(hashes.map((hash) => embedded.publicClient.getTransactionReceipt({ hash })));
+    expect(receipts.map((receipt) => receipt.status)).toEqual(hashes.map(() => 'success'));
+    expect(new Set(sent.map((transaction) => transaction.from.toLowerCase()))).toEqual(new Set([settler.address.toLowerCase()]));
+    const nonces = sent.map((transaction) => transaction.nonce).sort((a, b) => a - b);
+    expect(nonces).toEqual(nonces.map((_, index) => nonces[0]! + index));
+  });
+});
+
+describe('JSON-RPC requests per settlement (decision 0040)', () => {
+  it('asks the node three times per settlement once the nonce and fees are known: the estimate, the send, the receipt', async () => {
+    const chain = rpcChain({ RAIL_SETTLER_KEY: settlerKey });
+    const rail = createRailSettlement({ chain, timeoutMs: 5_000, settlerKey });
+    // The fee period is measured with Date.now: held still, the fees read by the first settlement stay fresh.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      // 1. The first settlement reads the allowance, the nonce and the fees.
+      await rail.settle(order(freshWallet()));
+      expect(asked).toContain('eth_getTransactionCount');
+      // 2. Before decision 0040 every settlement asked six: eth_getTransactionCount, eth_getBlockByNumber,
+      //    eth_maxPriorityFeePerGas, eth_estimateGas, eth_sendRawTransaction, eth_getTransactionReceipt.
+      asked.length = 0;
+      await rail.settle(order(freshWallet()));
+      expect(asked.toSorted()).toEqual(['eth_estimateGas', 'eth_getTransactionReceipt', 'eth_sendRawTransaction']);
+      // 3. A fee period later the fees are read again (2 more), the nonce still is not.
+      vi.setSystemTime(Date.now() + FEE_READ_PERIOD_MS);
+      asked.length = 0;
+      await rail.settle(order(freshWallet()));
+      expect(asked.toSorted()).toEqual(['eth_estimateGas', 'eth_getBlockByNumber', 'eth_getTransactionReceipt', 'eth_maxPriorityFeePerGas', 'eth_sendRawTransaction']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('reads the nonce again when the node refuses it (another process sent from the same key), and settles', async () => {
+    const chain = rpcChain({ RAIL_SETTLER_KEY: settlerKey });
+    const rail = createRailSettlement({ chain, timeoutMs: 5_000, settlerKey });
+    await rail.settle(order(freshWallet()));
+    // 1. Another sender takes the nonce this process's queue holds for the account.
+    const other = embedded.embedded!.walletFor(settler);
+    await embedded.publicClient.waitForTransactionReceipt({ hash: await other.sendTransaction({ to: freshWallet(), value: 1n }) });
+    // 2. The settlement is refused once (nonce too low), then sent with the chain's nonce.
+    asked.length = 0;
+    const receipt = await rail.settle(order(freshWallet()));
+    expect(asked.filter((method) => method === 'eth_sendRawTransaction')).toHaveLength(2);
+    expect(asked).toContain('eth_getTransactionCount');
+    expect((await embedded.publicClient.getTransactionReceipt({ hash: receipt.txHash })).status).toBe('success');
+  });
+
+  it('fails a settlement that runs out of gas with the reason and its hash, and the next one settles', async () => {
+    const chain = rpcChain({ RAIL_SETTLER_KEY: settlerKey });
+    const rail = createRailSettlement({ chain, timeoutMs: 5_000, settlerKey });
+    await rail.settle(order(freshWallet()));
+    // settle() uses about 103,000 gas to a known payee and 120,000 to a new one (decision 0040): 50,000 runs out.
+    estimateOverride = 50_000n;
+    const failure = await rail.settle(order(freshWallet())).then(
+      () => expect.fail('settled on 50,000 gas'),
+      (error: unknown) => error,
+    );
+    estimateOverride = undefined;
+    expect(failure).toBeInstanceOf(RailError);
+    expect((failure as RailError).message).toBe("the settlement transaction ran out of gas (limit 50000, the node's estimate)");
+    const mined = await embedded.publicClient.getTransactionReceipt({ hash: (failure as RailError).txHash! });
+    expect({ status: mined.status, gasUsed: mined.gasUsed }).toEqual({ status: 'reverted', gasUsed: 50_000n });
+    expect((await rail.settle(order(freshWallet()))).payer).toBe(settler.address);
   });
 });

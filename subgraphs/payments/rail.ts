@@ -1,9 +1,9 @@
-import { createWalletClient, custom, maxUint256, parseEventLogs, parseUnits, type Account, type Address, type Chain, type Hash, type Transport, type WalletClient } from 'viem';
+import { maxUint256, parseEventLogs, parseUnits, type Abi, type Address, type ContractFunctionName, type Hash, type LocalAccount } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { base } from 'viem/chains';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { settlementRouterAbi } from '../../contracts/artifacts/SettlementRouter.js';
 import type { ChainConnection, RailChain } from '../../platform/chain/index.js';
+import { SendFailure, sendContractCall, sendQueueFor, type ContractCall, type SentTransaction } from '../../platform/chain/send-queue.js';
 import { withTimeout } from '../../platform/timeout.js';
 import { USDC_DECIMALS } from './domain/index.js';
 
@@ -17,9 +17,11 @@ import { USDC_DECIMALS } from './domain/index.js';
  * debtor's wallet is recorded with the payment, not debited): on the embedded rail it is
  * development account #8 (funded with 1,000,000 rUSD at deployment; #0 deploys and settles x402,
  * #9 receives fees); on RPC_URL it is the RAIL_SETTLER_KEY account (`settlerKey`), whether or not
- * x402 payments are taken (PAY_TO, FACILITATOR_URL). Its transactions are sent one
- * at a time per process (one account's nonces must follow each other); the router's allowance is
- * set once, at the first settlement.
+ * x402 payments are taken (with PAY_TO set and FACILITATOR_URL not, it is the x402 settler too). Its
+ * transactions take their turn in the account's one send queue of the process
+ * (platform/chain/send-queue.ts, decision 0040), shared with x402's settlements; the receipts are
+ * waited for outside it, so settlements overlap on chain. The router's allowance is set once,
+ * before the first settlement.
  */
 
 export const EMBEDDED_TREASURY_ACCOUNT_INDEX = 8;
@@ -58,53 +60,72 @@ export interface RailSettlement {
   settle(order: SettlementOrder): Promise<SettlementReceipt>;
 }
 
-type Settler = WalletClient<Transport, Chain, Account>;
-
-/**
- * On RPC_URL the x402 settler exists only with PAY_TO and without FACILITATOR_URL; a payment needs
- * none of those, so the treasury is made from RAIL_SETTLER_KEY itself, on the connection's client.
- */
-function rpcTreasury(connection: ChainConnection, settlerKey: string | undefined): Settler | undefined {
-  if (connection.payment?.settler) return connection.payment.settler;
-  if (!settlerKey) return undefined;
-  return createWalletClient({ account: privateKeyToAccount(settlerKey as Hash), chain: connection.publicClient.chain ?? base, transport: custom(connection.publicClient) });
-}
-
 export function createRailSettlement(options: { chain: RailChain; timeoutMs: number; /** RAIL_SETTLER_KEY: the treasury on RPC_URL. */ settlerKey?: string }): RailSettlement {
   const { chain, timeoutMs, settlerKey } = options;
-  let queue: Promise<unknown> = Promise.resolve();
-  let approvedFor: string | undefined;
-  const treasuries = new WeakMap<ChainConnection, Settler>();
+  // On RPC_URL the x402 settler exists only with PAY_TO and without FACILITATOR_URL; a payment needs none of those.
+  const keyAccount = settlerKey ? privateKeyToAccount(settlerKey as Hash) : undefined;
+  /** The router's allowance, set once per (token, router, treasury); forgotten when setting it failed. */
+  const approvals = new Map<string, Promise<void>>();
 
-  function treasuryOf(connection: ChainConnection): Settler | undefined {
-    if (connection.embedded) {
-      const account = connection.embedded.accounts[EMBEDDED_TREASURY_ACCOUNT_INDEX];
-      return account ? connection.embedded.walletFor(account) : undefined;
-    }
-    const known = treasuries.get(connection) ?? rpcTreasury(connection, settlerKey);
-    if (known) treasuries.set(connection, known);
-    return known;
+  function treasuryOf(connection: ChainConnection): LocalAccount | undefined {
+    if (connection.embedded) return connection.embedded.accounts[EMBEDDED_TREASURY_ACCOUNT_INDEX];
+    return connection.payment?.settler?.account ?? keyAccount;
   }
 
-  async function settleNow(order: SettlementOrder): Promise<SettlementReceipt> {
+  /**
+   * Sends in the treasury's turn; its receipt is waited for outside it. A send whose turn did not
+   * come within timeoutMs is not sent. One the node may have taken without answering is returned:
+   * its receipt decides.
+   */
+  async function send<const abi extends Abi, functionName extends ContractFunctionName<abi, 'nonpayable'>>(connection: ChainConnection, account: LocalAccount, call: ContractCall<abi, functionName>, what: string): Promise<SentTransaction> {
+    try {
+      return await sendContractCall(connection, account, call, { signal: AbortSignal.timeout(timeoutMs) });
+    } catch (error) {
+      if (error instanceof SendFailure && error.maybeSent) return error.maybeSent;
+      throw new RailError(`${what} was not sent: ${error instanceof SendFailure ? error.message : 'an unexpected error'}`, undefined, { cause: error });
+    }
+  }
+
+  async function receiptOf(connection: ChainConnection, account: LocalAccount, sent: SentTransaction, what: string) {
+    try {
+      return await withTimeout(connection.publicClient.waitForTransactionReceipt({ hash: sent.hash }), timeoutMs * 6, `${what} receipt`);
+    } catch (error) {
+      // Never mined: it may have been dropped, and the nonces after it wait on it. The next send asks the chain.
+      sendQueueFor(connection, account.address).resync();
+      throw new RailError(`${what} was sent but not confirmed in time`, sent.hash, { cause: error });
+    }
+  }
+
+  async function approveRouter(connection: ChainConnection, account: LocalAccount, token: Address, router: Address): Promise<void> {
+    const allowance = await withTimeout(connection.publicClient.readContract({ address: token, abi: railUSDAbi, functionName: 'allowance', args: [account.address, router] }), timeoutMs, 'read the router allowance');
+    if (allowance >= maxUint256 / 2n) return;
+    const sent = await send(connection, account, { address: token, abi: railUSDAbi, functionName: 'approve', args: [router, maxUint256] }, 'the router approval');
+    const receipt = await receiptOf(connection, account, sent, 'the router approval');
+    if (receipt.status !== 'success') throw new RailError('the router approval reverted', sent.hash);
+  }
+
+  function approved(connection: ChainConnection, account: LocalAccount, token: Address, router: Address): Promise<void> {
+    const key = `${token}:${router}:${account.address}`;
+    let approval = approvals.get(key);
+    if (!approval) {
+      approval = approveRouter(connection, account, token, router);
+      approvals.set(key, approval);
+      approval.catch(() => approvals.delete(key));
+    }
+    return approval;
+  }
+
+  async function settle(order: SettlementOrder): Promise<SettlementReceipt> {
     const connection = await withTimeout(chain.connect(), timeoutMs * 6, 'connect to the rail');
     const { token, router } = connection.contracts;
-    const settler = treasuryOf(connection);
+    const account = treasuryOf(connection);
     if (!token || !router) throw new RailError('the rail has no token or settlement router configured (CONTRACT_TOKEN, CONTRACT_ROUTER)');
-    if (!settler) throw new RailError('the rail has no settlement account (RAIL_SETTLER_KEY)');
-    const account = settler.account;
-    const { publicClient } = connection;
-    const approval = `${token}:${router}:${account.address}`;
-    if (approvedFor !== approval) {
-      const allowance = await withTimeout(publicClient.readContract({ address: token, abi: railUSDAbi, functionName: 'allowance', args: [account.address, router] }), timeoutMs, 'read the router allowance');
-      if (allowance < maxUint256 / 2n) {
-        const hash = await withTimeout(settler.writeContract({ address: token, abi: railUSDAbi, functionName: 'approve', args: [router, maxUint256], account, chain: settler.chain }), timeoutMs, 'approve the router');
-        await withTimeout(publicClient.waitForTransactionReceipt({ hash }), timeoutMs, 'the approval receipt');
-      }
-      approvedFor = approval;
-    }
-    const hash = await withTimeout(
-      settler.writeContract({
+    if (!account) throw new RailError('the rail has no settlement account (RAIL_SETTLER_KEY)');
+    await approved(connection, account, token, router);
+    const sent = await send(
+      connection,
+      account,
+      {
         address: router,
         abi: settlementRouterAbi,
         functionName: 'settle',
@@ -117,30 +138,22 @@ export function createRailSettlement(options: { chain: RailChain; timeoutMs: num
           parseUnits(order.monthlyVolumeUsd.toFixed(USDC_DECIMALS), USDC_DECIMALS),
           order.quoteId,
         ],
-        account,
-        chain: settler.chain,
-      }),
-      timeoutMs,
-      'send the settlement',
+      },
+      'the settlement',
     );
-    let receipt: Awaited<ReturnType<typeof publicClient.waitForTransactionReceipt>>;
-    try {
-      receipt = await withTimeout(publicClient.waitForTransactionReceipt({ hash }), timeoutMs * 6, 'the settlement receipt');
-    } catch (error) {
-      throw new RailError('the settlement was sent but not confirmed in time', hash, { cause: error });
+    const receipt = await receiptOf(connection, account, sent, 'the settlement');
+    if (receipt.status !== 'success') {
+      // All the gas used: it ran out (the state changed between the estimate and the block).
+      if (receipt.gasUsed >= sent.gas) throw new RailError(`the settlement transaction ran out of gas (limit ${sent.gas}, the node's estimate)`, sent.hash);
+      throw new RailError('the settlement transaction reverted', sent.hash);
     }
-    if (receipt.status !== 'success') throw new RailError('the settlement transaction reverted', hash);
     const [settled] = parseEventLogs({ abi: settlementRouterAbi, eventName: 'Settled', logs: receipt.logs });
-    if (!settled) throw new RailError('the settlement transaction emitted no Settled event', hash);
-    return { txHash: hash, fee: settled.args.fee, payer: settled.args.payer };
+    if (!settled) throw new RailError('the settlement transaction emitted no Settled event', sent.hash);
+    return { txHash: sent.hash, fee: settled.args.fee, payer: settled.args.payer };
   }
 
   return {
     network: () => (chain.mode === 'rpc' ? 'base-mainnet' : 'embedded-base'),
-    settle(order) {
-      const run = queue.then(() => settleNow(order));
-      queue = run.catch(() => undefined);
-      return run;
-    },
+    settle,
   };
 }
