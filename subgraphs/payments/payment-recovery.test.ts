@@ -11,7 +11,7 @@ import { finalResult, pendingResult, usdcTextOfUnits, type NativePayment, type P
 import { freshWallet } from './integration-testing.js';
 import { createPaymentRecovery, type RecoverySummary } from './payment-recovery.js';
 import { createRailLookup } from './rail-lookup.js';
-import { createRailSettlement } from './rail.js';
+import { createRailSettlement, RailError, type RailSettlement } from './rail.js';
 import { createPaymentsService } from './service.js';
 import { createPaymentStore, type PaymentStore } from './store.js';
 import { COMPLIANCE_SERVICE, createComplianceClient } from './upstream/compliance.js';
@@ -133,47 +133,77 @@ describe('payments left PENDING by a stopped process', () => {
   }, 60_000);
 });
 
-describe('a process that comes back after the recovery ended its payment', () => {
-  it('sends nothing and answers the recovered result', async () => {
-    const INTERNAL_KEY = 'recovery-test-internal-key-0123456789abcdef';
-    const full = await startTestServer({ subgraphs: ['compliance', 'fees', 'payments'], environment: { INTERNAL_KEY } });
-    try {
-      const platform = full.platform!;
-      let sends = 0;
-      const recovered: PaymentResult[] = [];
-      // The recovery ends the payment between its screening and the record of its send (the race the record closes).
-      const racedStore: PaymentStore = {
-        ...store,
-        async recordSettling(railPaymentId, settling, now) {
-          const row = (await store.findById(railPaymentId))!;
-          const frame = { railPaymentId, payment: row.request as NativePayment, submittedAt: Math.floor(row.submittedAt.getTime() / 1000), network: 'embedded-base' };
-          const result = finalResult(frame, { kind: 'failed', reason: 'the process running this payment stopped before its settlement was sent (recovered); nothing was settled.' });
-          expect(await store.complete(railPaymentId, { result }, now)).toBe(true);
-          recovered.push(result);
-          return store.recordSettling(railPaymentId, settling, now);
-        },
-      };
-      const service = createPaymentsService({
-        store: racedStore,
-        compliance: createComplianceClient({ transport: platform.upstream.transport(COMPLIANCE_SERVICE), internalKey: INTERNAL_KEY }),
-        fees: createFeesClient({ transport: platform.upstream.transport(FEES_SERVICE) }),
-        rail: {
-          network: () => 'embedded-base',
-          settle: async () => {
-            sends += 1;
-            throw new Error('must not be sent');
-          },
-        },
-        clock: full.clock,
-        ids: platform.ids,
-        logger: createLogger({ logLevel: 'silent' }),
-      });
-      const answer = await service.initiate(createRequestContext({}, full.clock), paymentTo(freshWallet()));
-      expect(sends).toBe(0);
-      expect(recovered).toHaveLength(1);
-      expect(answer).toEqual(recovered[0]);
-    } finally {
-      await full.close();
-    }
+describe('the payment flow and its recovery', () => {
+  const INTERNAL_KEY = 'recovery-test-internal-key-0123456789abcdef';
+  let full: TestServer;
+  beforeAll(async () => {
+    full = await startTestServer({ subgraphs: ['compliance', 'fees', 'payments'], environment: { INTERNAL_KEY } });
+  }, 60_000);
+  afterAll(async () => {
+    await full?.close();
+  });
+
+  /** The payments service on the full server's compliance and fees, with the given store and rail. */
+  function serviceWith(paymentStore: PaymentStore, rail: RailSettlement) {
+    const platform = full.platform!;
+    return createPaymentsService({
+      store: paymentStore,
+      compliance: createComplianceClient({ transport: platform.upstream.transport(COMPLIANCE_SERVICE), internalKey: INTERNAL_KEY }),
+      fees: createFeesClient({ transport: platform.upstream.transport(FEES_SERVICE) }),
+      rail,
+      clock: full.clock,
+      ids: platform.ids,
+      logger: createLogger({ logLevel: 'silent' }),
+    });
+  }
+
+  it('a process that comes back after the recovery ended its payment sends nothing and answers the recovered result', async () => {
+    let sends = 0;
+    const recovered: PaymentResult[] = [];
+    // The recovery ends the payment between its screening and the record of its send (the race the record closes).
+    const racedStore: PaymentStore = {
+      ...store,
+      async recordSettling(railPaymentId, settling, now) {
+        const row = (await store.findById(railPaymentId))!;
+        const frame = { railPaymentId, payment: row.request as NativePayment, submittedAt: Math.floor(row.submittedAt.getTime() / 1000), network: 'embedded-base' };
+        const result = finalResult(frame, { kind: 'failed', reason: 'the process running this payment stopped before its settlement was sent (recovered); nothing was settled.' });
+        expect(await store.complete(railPaymentId, { result }, now)).toBe(true);
+        recovered.push(result);
+        return store.recordSettling(railPaymentId, settling, now);
+      },
+    };
+    const rail: RailSettlement = {
+      network: () => 'embedded-base',
+      settle: async () => {
+        sends += 1;
+        throw new Error('must not be sent');
+      },
+    };
+    const answer = await serviceWith(racedStore, rail).initiate(createRequestContext({}, full.clock), paymentTo(freshWallet()));
+    expect(sends).toBe(0);
+    expect(recovered).toHaveLength(1);
+    expect(answer).toEqual(recovered[0]);
+  }, 60_000);
+
+  it('a settlement sent but not confirmed leaves the payment PENDING, and the recovery ends it as the chain says', async () => {
+    const unconfirmedHash = `0x${'ab'.repeat(32)}` as const;
+    const rail: RailSettlement = {
+      network: () => 'embedded-base',
+      settle: async () => {
+        throw new RailError('the settlement was sent but not confirmed in time', unconfirmedHash, { unconfirmed: true });
+      },
+    };
+    const payment = paymentTo(freshWallet());
+    // 1. Answered PENDING (not FAILED: the transaction may still be mined), with the send recorded.
+    const answer = await serviceWith(store, rail).initiate(createRequestContext({}, full.clock), payment);
+    expect(answer.status).toBe('PENDING');
+    const row = (await store.findById(answer.railPaymentId))!;
+    expect({ status: row.status, quoteId: (row.settling as SettlingRecord | null)?.quoteId }).toEqual({ status: 'PENDING', quoteId: row.quoteId });
+    // 2. Ten minutes after the record, the chain has no settlement of its quote: FAILED, once.
+    const recovery = createPaymentRecovery({ store, lookup: createRailLookup({ chain: server.platform!.chain, timeoutMs: 5_000 }), clock: full.clock, network: () => 'embedded-base', delays, logger: createLogger({ logLevel: 'silent' }) });
+    full.clock.advance(11 * MINUTE);
+    const summary = await recovery.runOnce();
+    expect(summary.failed).toBeGreaterThanOrEqual(1);
+    expect((await resultOf(answer.railPaymentId)).status).toBe('FAILED');
   }, 60_000);
 });

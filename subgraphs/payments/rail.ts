@@ -45,12 +45,15 @@ export interface SettlementReceipt {
 
 export class RailError extends Error {
   override name = 'RailError';
+  /** Sent, but whether it was mined is not known: the chain decides later (decision 0039), not this error. */
+  readonly unconfirmed: boolean;
   constructor(
     message: string,
     readonly txHash?: Hash,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; unconfirmed?: boolean },
   ) {
     super(message, options);
+    this.unconfirmed = options?.unconfirmed ?? false;
   }
 }
 
@@ -92,7 +95,7 @@ export function createRailSettlement(options: { chain: RailChain; timeoutMs: num
     } catch (error) {
       // Never mined: it may have been dropped, and the nonces after it wait on it. The next send asks the chain.
       sendQueueFor(connection, account.address).resync();
-      throw new RailError(`${what} was sent but not confirmed in time`, sent.hash, { cause: error });
+      throw new RailError(`${what} was sent but not confirmed in time`, sent.hash, { cause: error, unconfirmed: true });
     }
   }
 
