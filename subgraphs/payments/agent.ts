@@ -1,4 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { Hash } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { AppError } from '../../platform/errors.js';
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { createAgentSettlementStore } from './agent-store.js';
@@ -7,15 +9,16 @@ import { createSettlementAgent } from './agent-service.js';
 import { createAp2MandateVerifier } from './ap2-verifier.js';
 import { ap2CapabilityData } from './data/ap2-capabilities.js';
 import { buildAp2Capabilities } from './domain/index.js';
-import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from './rail.js';
+import { railTreasuryOf } from './rail.js';
 import type { PaymentsService } from './service.js';
 import { COMPLIANCE_SERVICE, createComplianceClient } from './upstream/compliance.js';
 import { createFeesClient, FEES_SERVICE } from './upstream/fees.js';
 
-/** The wallet the rail settles from (decision 0025): the embedded treasury account, or RAIL_SETTLER_KEY's on RPC_URL. */
+/** The wallet the rail settles from (decision 0025): the one rail.ts settles from, whether or not x402 payments are taken. */
 async function treasuryWallet(platform: PlatformServices): Promise<string> {
   const connection = await platform.chain.connect();
-  const address = connection.embedded ? connection.embedded.accounts[EMBEDDED_TREASURY_ACCOUNT_INDEX]?.address : connection.payment?.settler?.account.address;
+  const { settlerKey } = platform.config.access;
+  const address = railTreasuryOf(connection, settlerKey ? privateKeyToAccount(settlerKey as Hash) : undefined)?.address;
   if (!address) throw new AppError('GEN_ERR_UNAVAILABLE', { message: 'The rail has no settling account (RAIL_SETTLER_KEY is not configured).' });
   return address;
 }

@@ -11,7 +11,7 @@ import { FEE_READ_PERIOD_MS } from '../../platform/chain/send-queue.js';
 import type { DatabaseHandle } from '../../platform/db.js';
 import { openTestPglite, sharedTestChain, startTestServer, TEST_NOW, testConfig, type TestServer } from '../../test/helpers.js';
 import { freshWallet } from './integration-testing.js';
-import { createRailSettlement, RailError, type SettlementOrder } from './rail.js';
+import { createRailSettlement, RailError, railTreasuryOf, type SettlementOrder } from './rail.js';
 
 // The treasury on RPC_URL is the RAIL_SETTLER_KEY account, whether or not x402 payments are taken:
 // with PAY_TO unset (no x402 payee) the chain has no x402 settler, and payments used to FAIL with
@@ -175,5 +175,17 @@ describe('JSON-RPC requests per settlement (decision 0040)', () => {
     const mined = await embedded.publicClient.getTransactionReceipt({ hash: (failure as RailError).txHash! });
     expect({ status: mined.status, gasUsed: mined.gasUsed }).toEqual({ status: 'reverted', gasUsed: 50_000n });
     expect((await rail.settle(order(freshWallet()))).payer).toBe(settler.address);
+  });
+});
+
+describe('the account payments settle from (railTreasuryOf), the settlement agent\'s debtor too', () => {
+  it('is the embedded treasury, else the x402 settler, else the RAIL_SETTLER_KEY account, else none', async () => {
+    const keyAccount = mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex: 6 });
+    expect(railTreasuryOf(embedded, keyAccount)?.address).toBe(embedded.embedded!.accounts[8]!.address);
+    // On RPC_URL without PAY_TO there is no x402 settler: the key's account (the agent used to answer 503 here).
+    const withoutPayee = await rpcChain({ RAIL_SETTLER_KEY: settlerKey }).connect();
+    expect(withoutPayee.payment).toBeUndefined();
+    expect(railTreasuryOf(withoutPayee, keyAccount)?.address).toBe(keyAccount.address);
+    expect(railTreasuryOf(withoutPayee, undefined)).toBeUndefined();
   });
 });

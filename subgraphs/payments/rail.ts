@@ -63,6 +63,12 @@ export interface RailSettlement {
   settle(order: SettlementOrder): Promise<SettlementReceipt>;
 }
 
+/** The account payments settle from (see above): the embedded treasury, else the x402 settler, else RAIL_SETTLER_KEY's. */
+export function railTreasuryOf(connection: ChainConnection, settlerKeyAccount: LocalAccount | undefined): LocalAccount | undefined {
+  if (connection.embedded) return connection.embedded.accounts[EMBEDDED_TREASURY_ACCOUNT_INDEX];
+  return connection.payment?.settler?.account ?? settlerKeyAccount;
+}
+
 export function createRailSettlement(options: { chain: RailChain; timeoutMs: number; /** RAIL_SETTLER_KEY: the treasury on RPC_URL. */ settlerKey?: string }): RailSettlement {
   const { chain, timeoutMs, settlerKey } = options;
   // On RPC_URL the x402 settler exists only with PAY_TO and without FACILITATOR_URL; a payment needs none of those.
@@ -70,10 +76,7 @@ export function createRailSettlement(options: { chain: RailChain; timeoutMs: num
   /** The router's allowance, set once per (token, router, treasury); forgotten when setting it failed. */
   const approvals = new Map<string, Promise<void>>();
 
-  function treasuryOf(connection: ChainConnection): LocalAccount | undefined {
-    if (connection.embedded) return connection.embedded.accounts[EMBEDDED_TREASURY_ACCOUNT_INDEX];
-    return connection.payment?.settler?.account ?? keyAccount;
-  }
+  const treasuryOf = (connection: ChainConnection) => railTreasuryOf(connection, keyAccount);
 
   /**
    * Sends in the treasury's turn; its receipt is waited for outside it. A send whose turn did not
