@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers.js';
+import type { DatabaseHandle } from '../../platform/db.js';
+import { openTestPglite, startTestServer, type TestServer } from '../helpers.js';
 import { chromiumStatus, launchChromium, openWatched } from './chromium.js';
 
 const status = chromiumStatus();
@@ -14,11 +15,14 @@ const INJECTIONS = ['<script>window.__pwned = 1</script>', '"><img src=x onerror
 
 describe.skipIf(!status.present)('the oracle widgets in headless Chromium (decision 0034)', () => {
   let server: TestServer;
+  let database: DatabaseHandle;
   let browser: Browser;
   let base: string;
 
   beforeAll(async () => {
-    server = await startTestServer({ subgraphs: ['compliance', 'fees'], environment: { ORACLE_SCHEDULER: 'true' } });
+    // A database of its own: the oracle runs it records would otherwise reach the later tests of the worker's shared PGlite.
+    database = await openTestPglite();
+    server = await startTestServer({ database, subgraphs: ['compliance', 'fees'], environment: { ORACLE_SCHEDULER: 'true' } });
     await server.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
     browser = await launchChromium();
@@ -26,6 +30,7 @@ describe.skipIf(!status.present)('the oracle widgets in headless Chromium (decis
   afterAll(async () => {
     await browser?.close();
     await server?.app.close();
+    await database?.close();
   });
 
   const open = (path: string) => openWatched(browser, `${base}${path}`);
