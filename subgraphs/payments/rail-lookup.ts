@@ -41,9 +41,11 @@ export function createRailLookup(options: { chain: RailChain; timeoutMs: number 
         timeoutMs,
         'read the Settled event',
       );
-      if (!event?.transactionHash || event.blockNumber === null) return { kind: 'event-not-found' };
+      const fee = event?.args.fee;
+      // A log without its fee is not the router's Settled event as compiled here: never guessed.
+      if (!event?.transactionHash || event.blockNumber === null || fee === undefined) return { kind: 'event-not-found' };
       const block = await withTimeout(publicClient.getBlock({ blockNumber: event.blockNumber }), timeoutMs, 'read the settlement block');
-      return { kind: 'settled', settlement: { txHash: event.transactionHash, fee: usdcTextOfUnits(event.args.fee ?? 0n), settledAt: Number(block.timestamp) } };
+      return { kind: 'settled', settlement: { txHash: event.transactionHash, fee: usdcTextOfUnits(fee), settledAt: Number(block.timestamp) } };
     },
   };
 }

@@ -82,7 +82,8 @@ function requestDigestOf(payment: NativePayment): string {
  *    rate), and its final result is written once, with its callback in the same transaction.
  */
 export function createPaymentsService(deps: PaymentsServiceDeps) {
-  async function run(frame: ResultFrame, quoted?: QuotedTerms): Promise<{ step: FlowStep; quoteId?: string; unconfirmedTx?: string }> {
+  /** A payment's flow ends with its final step, or unconfirmed: sent, its outcome for the recovery to read from the chain. */
+  async function run(frame: ResultFrame, quoted?: QuotedTerms): Promise<{ step: FlowStep; quoteId?: string } | 'unconfirmed'> {
     const { payment } = frame;
     const compliance = deps.compliance!;
     let vop: VopOutcome;
@@ -162,7 +163,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       // Sent but not confirmed: it may still be mined, so the payment stays PENDING for its recovery to read the chain (decision 0039).
       if (error instanceof RailError && error.unconfirmed) {
         deps.logger.warn({ railPaymentId: frame.railPaymentId, txHash: error.txHash }, 'payment: the settlement was sent but not confirmed; left PENDING for recovery');
-        return { step: failed('the settlement on the rail was not confirmed', error), quoteId: quote.quoteId, unconfirmedTx: error.txHash ?? '' };
+        return 'unconfirmed';
       }
       const txHash = error instanceof RailError ? error.txHash : undefined;
       return { step: failed('the settlement on the rail failed', error, { vop, aml, exchangeRate: rate.rate, ...(txHash ? { txHash } : {}) }), quoteId: quote.quoteId };
@@ -218,8 +219,9 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       const claim = await deps.store.claim({ railPaymentId, payment, requestSha256: requestDigestOf(payment), pending: pendingResult(frame), ...(options.agent ? { agent: options.agent } : {}) }, now);
       if (claim.kind === 'replay') return resultOf(claim.row);
       if (claim.kind === 'over-daily-cap') throw new DailyCapReached(claim.settledUsd);
-      const { step, quoteId, unconfirmedTx } = await run(frame, quoted);
-      if (unconfirmedTx !== undefined) return requireFound(await deps.store.findById(railPaymentId));
+      const outcome = await run(frame, quoted);
+      if (outcome === 'unconfirmed') return requireFound(await deps.store.findById(railPaymentId));
+      const { step, quoteId } = outcome;
       const result = finalResult(frame, step);
       const written = await deps.store.complete(railPaymentId, { result, ...(quoteId ? { quoteId } : {}), ...(payment.callbackUrl ? { callbackUrl: payment.callbackUrl } : {}) }, deps.clock.now());
       return written ? result : requireFound(await deps.store.findById(railPaymentId));

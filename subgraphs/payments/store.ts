@@ -63,6 +63,17 @@ export interface PaymentStoreOptions {
 
 const epochDate = (seconds: number) => new Date(seconds * 1000);
 
+/** The values of a payment's final write (times as ISO text, nulls kept). */
+type FinalColumns = {
+  railPaymentId: string;
+  status: PaymentStatus;
+  resultJson: string;
+  quoteId: string | null;
+  settledAt: string | null;
+  txHash: string | null;
+  now: string;
+};
+
 /**
  * The payments table; every call bounded in time.
  * 1. claim inserts the PENDING row with INSERT ... ON CONFLICT (tms_reference) DO NOTHING: of
@@ -112,16 +123,22 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
     .returning()
     .prepare('payments_claim');
   const stillPending = and(eq(payments.railPaymentId, sql.placeholder('railPaymentId')), eq(payments.status, 'PENDING' satisfies PaymentStatus));
+  /**
+   * The final write's SET, one definition for both paths: with placeholders (prepared, no callback)
+   * or with the values themselves (inside the callback's transaction). A quote recorded at the
+   * settling stays when the completion names none.
+   */
+  const finalSet = (value: (name: keyof FinalColumns) => unknown) => ({
+    status: sql`${value('status')}`,
+    result: sql`${value('resultJson')}::jsonb`,
+    quoteId: sql`coalesce(${value('quoteId')}::text, ${payments.quoteId})`,
+    settledAt: sql`${value('settledAt')}::timestamptz`,
+    txHash: sql`${value('txHash')}::text`,
+    updatedAt: sql`${value('now')}::timestamptz`,
+  });
   const completeWithoutCallback = db
     .update(payments)
-    .set({
-      status: sql`${sql.placeholder('status')}`,
-      result: sql`${sql.placeholder('resultJson')}::jsonb`,
-      quoteId: sql`coalesce(${sql.placeholder('quoteId')}::text, ${payments.quoteId})`,
-      settledAt: sql`${sql.placeholder('settledAt')}::timestamptz`,
-      txHash: sql`${sql.placeholder('txHash')}::text`,
-      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
-    })
+    .set(finalSet((name) => sql.placeholder(name)))
     .where(stillPending)
     .returning({ railPaymentId: payments.railPaymentId })
     .prepare('payments_complete');
@@ -133,7 +150,7 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
     .prepare('payments_record_settling');
 
   /** The final write's values: what the result says of the row's own columns. */
-  function finalColumns(railPaymentId: string, completion: PaymentCompletion, now: Date) {
+  function finalColumns(railPaymentId: string, completion: PaymentCompletion, now: Date): FinalColumns {
     const { result } = completion;
     return {
       railPaymentId,
@@ -238,15 +255,7 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
       const work = db.transaction(async (tx) => {
         const updated = await tx
           .update(payments)
-          .set({
-            status: values.status,
-            result,
-            // A quote recorded at the settling stays when the completion names none.
-            quoteId: values.quoteId ?? sql`${payments.quoteId}`,
-            settledAt: result.settledAt > 0 ? epochDate(result.settledAt) : null,
-            txHash: values.txHash,
-            updatedAt: now,
-          })
+          .set(finalSet((name) => values[name]))
           .where(and(eq(payments.railPaymentId, railPaymentId), eq(payments.status, 'PENDING' satisfies PaymentStatus)))
           .returning({ railPaymentId: payments.railPaymentId });
         if (updated.length === 0) return { completed: false, enqueued: false };
