@@ -1,6 +1,6 @@
 import { Big } from 'big.js';
 import fc from 'fast-check';
-import { keccak256, parseUnits, toHex, type Address } from 'viem';
+import { getAddress, keccak256, parseEventLogs, parseUnits, toHex, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedChain, type EmbeddedChain } from '../platform/chain/embedded-chain.js';
 import { feeParameters } from '../subgraphs/fees/data/index.js';
@@ -91,6 +91,42 @@ describe('SettlementRouter.settle', () => {
     expect((await balanceOf(contracts.feeRecipient)) - feesBefore).toBe(parseUnits('138.5', 6));
     expect(await chain.publicClient.readContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'settledQuotes', args: [keccak256(toHex(quoteId))] })).toBe(true);
     await expect(wallet.writeContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'settle', args, account: payer, chain: wallet.chain })).rejects.toThrow(/QuoteAlreadySettled/);
+  });
+});
+
+describe('SettlementRouter.settleBatch', () => {
+  it('settles every order as settle() would, each with its own Settled fee, the fees in one transfer; one refused order refuses the whole batch', async () => {
+    const payer = chain.accounts[3]!;
+    const wallet = chain.walletFor(payer);
+    const approve = await wallet.writeContract({ address: contracts.token, abi: railUSDAbi, functionName: 'approve', args: [contracts.router, parseUnits('1000000', 6)], account: payer, chain: wallet.chain });
+    await chain.publicClient.waitForTransactionReceipt({ hash: approve });
+    const quoteId = (label: string) => `srq-batch-${label}-${Date.now()}`;
+    // Two orders of the settle() test's terms and one without FX at another score and volume tier.
+    const orders = [
+      { payee: '0x00000000000000000000000000000000000b0001', amount: parseUnits('10000', 6), hasFx: true, esgScore: 75_000_000n, monthlyVolume: 0n, quoteId: quoteId('a') },
+      { payee: '0x00000000000000000000000000000000000b0002', amount: parseUnits('10000', 6), hasFx: true, esgScore: 75_000_000n, monthlyVolume: 0n, quoteId: quoteId('b') },
+      { payee: '0x00000000000000000000000000000000000b0003', amount: parseUnits('250.5', 6), hasFx: false, esgScore: 12_345_678n, monthlyVolume: parseUnits('2000000', 6), quoteId: quoteId('c') },
+    ] as const;
+    const previews = await Promise.all(orders.map((order) => chain.publicClient.readContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'previewFees', args: [order.amount, order.hasFx, order.esgScore, order.monthlyVolume] })));
+    const before = await Promise.all([...orders.map((order) => balanceOf(order.payee)), balanceOf(contracts.feeRecipient)]);
+    const hash = await wallet.writeContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'settleBatch', args: [contracts.token, orders], account: payer, chain: wallet.chain });
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe('success');
+    const settled = parseEventLogs({ abi: settlementRouterAbi, eventName: 'Settled', logs: receipt.logs });
+    expect(settled.map((event) => ({ quoteId: event.args.quoteId, payee: event.args.payee, amount: event.args.amount, fee: event.args.fee }))).toEqual(
+      orders.map((order, index) => ({ quoteId: order.quoteId, payee: getAddress(order.payee), amount: order.amount, fee: previews[index]!.total })),
+    );
+    // 138.5 bps of 10,000 USD each, as settle() charges them (its test above).
+    expect(previews[0]!.total).toBe(parseUnits('138.5', 6));
+    const after = await Promise.all([...orders.map((order) => balanceOf(order.payee)), balanceOf(contracts.feeRecipient)]);
+    expect(after.map((balance, index) => balance - before[index]!)).toEqual([...previews.map((preview) => preview.net), previews.reduce((sum, preview) => sum + preview.total, 0n)]);
+    const feeTransfers = parseEventLogs({ abi: railUSDAbi, eventName: 'Transfer', logs: receipt.logs }).filter((event) => event.args.to === contracts.feeRecipient);
+    expect(feeTransfers).toHaveLength(1);
+    // A batch holding an order already settled is refused whole: nothing of it moves.
+    const again = [{ ...orders[2], quoteId: quoteId('d') }, orders[0]] as const;
+    await expect(wallet.writeContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'settleBatch', args: [contracts.token, again], account: payer, chain: wallet.chain })).rejects.toThrow(/QuoteAlreadySettled/);
+    expect(await chain.publicClient.readContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'settledQuotes', args: [keccak256(toHex(again[0].quoteId))] })).toBe(false);
+    await expect(wallet.writeContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'settleBatch', args: [contracts.token, []], account: payer, chain: wallet.chain })).rejects.toThrow(/EmptyBatch/);
   });
 });
 

@@ -21,7 +21,7 @@ const rpcRequest = z.object({
   params: z.array(z.unknown()).max(16).optional(),
 });
 
-type RpcAnswer = { jsonrpc: '2.0'; id: string | number | null } & ({ result: unknown } | { error: { code: number; message: string } });
+type RpcAnswer = { jsonrpc: '2.0'; id: string | number | null } & ({ result: unknown } | { error: { code: number; message: string; data?: unknown } });
 
 const MAX_BATCH = 20;
 
@@ -35,9 +35,12 @@ async function answer(chain: RailChain, raw: unknown): Promise<RpcAnswer> {
     const result = await embedded!.provider.request({ method, params } as never);
     return { jsonrpc: '2.0', id, result };
   } catch (error) {
-    // The node's own message (a revert reason, a nonce too low) is what the wallet needs to see.
+    // The node's own message (a revert reason, a nonce too low) is what the wallet needs to see, and
+    // its code and data: a revert (code 3) carries the contract's error in its data, as a node's does.
     const message = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : 'request failed';
-    return { jsonrpc: '2.0', id, error: { code: -32000, message } };
+    const { code, data } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; data?: unknown };
+    const revertData = typeof data === 'string' && /^0x[0-9a-f]*$/i.test(data) ? { data } : typeof data === 'object' && data !== null && typeof (data as { data?: unknown }).data === 'string' ? { data: (data as { data: string }).data } : {};
+    return { jsonrpc: '2.0', id, error: { code: Number.isInteger(code) ? (code as number) : -32000, message, ...revertData } };
   }
 }
 

@@ -1,7 +1,8 @@
-import { createWalletClient, createPublicClient, http, parseUnits } from 'viem';
+import { BaseError, ContractFunctionRevertedError, createPublicClient, createWalletClient, encodeErrorResult, encodeFunctionData, http, parseUnits } from 'viem';
 import { base } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../contracts/artifacts/RailUSD.js';
+import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 describe('POST /rpc: the embedded chain for outside wallets', () => {
@@ -28,6 +29,20 @@ describe('POST /rpc: the embedded chain for outside wallets', () => {
       { jsonrpc: '2.0', id: 'a', result: '0x2105' },
       { jsonrpc: '2.0', id: 'b', result: '8453' },
     ]);
+  });
+
+  it('answers a revert as a node does: code 3 and the contract error in its data, which viem decodes', async () => {
+    const { contracts, embedded } = await server.platform!.chain.connect();
+    const from = embedded!.accounts[7]!.address;
+    const args = [contracts.token!, from, 1n, false, 0n, 0n, ''] as const;
+    const data = encodeFunctionData({ abi: settlementRouterAbi, functionName: 'settle', args });
+    const answer = await call({ jsonrpc: '2.0', id: 4, method: 'eth_estimateGas', params: [{ from, to: contracts.router!, data }] });
+    expect(answer).toMatchObject({ id: 4, error: { code: 3, data: encodeErrorResult({ abi: settlementRouterAbi, errorName: 'EmptyQuoteId' }) } });
+    const reader = createPublicClient({ chain: base, transport: http(url) });
+    const refusal = await reader.estimateContractGas({ address: contracts.router!, abi: settlementRouterAbi, functionName: 'settle', args, account: from }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(BaseError);
+    const reverted = (refusal as BaseError).walk((cause) => cause instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null;
+    expect(reverted?.data?.errorName).toBe('EmptyQuoteId');
   });
 
   it('lets a wallet in another client sign and send a token transfer that lands on chain', async () => {

@@ -28,6 +28,16 @@ contract SettlementRouter is Ownable {
         uint256 coreDiscountPct; // whole percent
     }
 
+    /// One settlement of settleBatch: settle()'s arguments after the token.
+    struct Order {
+        address payee;
+        uint256 amount;
+        bool hasFx;
+        uint256 esgScore;
+        uint256 monthlyVolume;
+        string quoteId;
+    }
+
     struct FeeBreakdown {
         uint256 coreRate; // 1e-7 bps
         uint256 fxRate;
@@ -64,6 +74,7 @@ contract SettlementRouter is Ownable {
     error TiersNotAscending();
     error QuoteAlreadySettled();
     error EmptyQuoteId();
+    error EmptyBatch();
 
     constructor(address owner_, address feeRecipient_) Ownable(owner_) {
         feeRecipient = feeRecipient_;
@@ -124,13 +135,40 @@ contract SettlementRouter is Ownable {
         uint256 monthlyVolume,
         string calldata quoteId
     ) external returns (FeeBreakdown memory fees) {
+        fees = _settle(token, payee, amount, hasFx, esgScore, monthlyVolume, quoteId);
+        if (fees.total > 0) token.safeTransferFrom(msg.sender, feeRecipient, fees.total);
+    }
+
+    /**
+     * @notice Settles every order as settle() does, in one transaction: all of them or none (one
+     * refused order reverts the batch). Each order pays its net and emits its Settled event with
+     * its own fee; the fees go to the fee recipient in one transfer.
+     */
+    function settleBatch(IERC20 token, Order[] calldata orders) external returns (uint256 totalFees) {
+        if (orders.length == 0) revert EmptyBatch();
+        for (uint256 i = 0; i < orders.length; i++) {
+            Order calldata order = orders[i];
+            totalFees += _settle(token, order.payee, order.amount, order.hasFx, order.esgScore, order.monthlyVolume, order.quoteId).total;
+        }
+        if (totalFees > 0) token.safeTransferFrom(msg.sender, feeRecipient, totalFees);
+    }
+
+    /// Records the quoteId, pays the net to the payee and emits Settled; the caller moves the fee.
+    function _settle(
+        IERC20 token,
+        address payee,
+        uint256 amount,
+        bool hasFx,
+        uint256 esgScore,
+        uint256 monthlyVolume,
+        string calldata quoteId
+    ) private returns (FeeBreakdown memory fees) {
         if (bytes(quoteId).length == 0) revert EmptyQuoteId();
         bytes32 quoteIdHash = keccak256(bytes(quoteId));
         if (settledQuotes[quoteIdHash]) revert QuoteAlreadySettled();
         settledQuotes[quoteIdHash] = true;
         fees = previewFees(amount, hasFx, esgScore, monthlyVolume);
         token.safeTransferFrom(msg.sender, payee, fees.net);
-        if (fees.total > 0) token.safeTransferFrom(msg.sender, feeRecipient, fees.total);
         emit Settled(quoteIdHash, msg.sender, payee, address(token), amount, fees.total, quoteId);
     }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { toHex, type Address, type EIP1193Provider, type Hash } from 'viem';
+import { parseUnits, toHex, type Address, type EIP1193Provider, type Hash } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
@@ -11,7 +11,9 @@ import { FEE_READ_PERIOD_MS } from '../../platform/chain/send-queue.js';
 import type { DatabaseHandle } from '../../platform/db.js';
 import { openTestPglite, sharedTestChain, startTestServer, TEST_NOW, testConfig, type TestServer } from '../../test/helpers.js';
 import { freshWallet } from './integration-testing.js';
-import { createRailSettlement, RailError, railTreasuryOf, type SettlementOrder } from './rail.js';
+import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
+import { settlementRouterAbi } from '../../contracts/artifacts/SettlementRouter.js';
+import { createRailSettlement, MAX_SETTLEMENT_BATCH, RailError, railTreasuryOf, type SettlementOrder } from './rail.js';
 
 // The treasury on RPC_URL is the RAIL_SETTLER_KEY account, whether or not x402 payments are taken:
 // with PAY_TO unset (no x402 payee) the chain has no x402 settler, and payments used to FAIL with
@@ -108,8 +110,10 @@ describe('one account settling x402 payments and payments (RPC_URL with PAY_TO, 
     const payer = (index: number) => embedded.embedded!.walletFor(embedded.embedded!.accounts[index]!);
     const headers = await Promise.all([6, 7].map((index) => createPaymentHeader(payer(index) as never, 1, requirements)));
     const [paid, settled] = await Promise.all([Promise.all(headers.map((header) => x402.pay(header, PRICE, RESOURCE))), Promise.all([1, 2, 3].map(() => rail.settle(order(freshWallet()))))]);
-    // 3. All succeeded, from the one account, on nonces n, n+1, ..., n+4.
-    const hashes = [...paid.map((outcome) => (outcome.ok ? (outcome.transaction as Hash) : expect.fail(`x402 refused: ${outcome.reason}`))), ...settled.map((receipt) => receipt.txHash)];
+    // 3. All succeeded, from the one account, on consecutive nonces: the two x402 transfers and the
+    //    payments' transaction (the three payments sent at one moment settle together, decision 0041).
+    expect(new Set(settled.map((receipt) => receipt.txHash)).size).toBe(1);
+    const hashes = [...paid.map((outcome) => (outcome.ok ? (outcome.transaction as Hash) : expect.fail(`x402 refused: ${outcome.reason}`))), settled[0]!.txHash];
     const sent = await Promise.all(hashes.map((hash) => embedded.publicClient.getTransaction({ hash })));
     const receipts = await Promise.all(hashes.map((hash) => embedded.publicClient.getTransactionReceipt({ hash })));
     expect(receipts.map((receipt) => receipt.status)).toEqual(hashes.map(() => 'success'));
@@ -187,5 +191,60 @@ describe('the account payments settle from (railTreasuryOf), the settlement agen
     expect(withoutPayee.payment).toBeUndefined();
     expect(railTreasuryOf(withoutPayee, keyAccount)?.address).toBe(keyAccount.address);
     expect(railTreasuryOf(withoutPayee, undefined)).toBeUndefined();
+  });
+});
+
+describe('payments sent together settle in one transaction (decision 0041)', () => {
+  const sentTransactions = () => asked.filter((method) => method === 'eth_sendRawTransaction').length;
+  const feeOf = (terms: SettlementOrder) =>
+    embedded.publicClient
+      .readContract({ address: embedded.contracts.router!, abi: settlementRouterAbi, functionName: 'previewFees', args: [terms.amount, terms.hasFx, parseUnits(String(terms.esgScore), 6), parseUnits(String(terms.monthlyVolumeUsd), 6)] })
+      .then((fees) => fees.total);
+
+  it('settles orders given at one moment in one transaction, each with the fee of its own Settled event', async () => {
+    const rail = createRailSettlement({ chain: rpcChain({ RAIL_SETTLER_KEY: settlerKey }), timeoutMs: 5_000, settlerKey });
+    await rail.settle(order(freshWallet()));
+    const orders = [order(freshWallet()), { ...order(freshWallet()), amount: 12_345_678n, hasFx: true }, { ...order(freshWallet()), amount: 999n, esgScore: 87.5, monthlyVolumeUsd: 2_000_000 }];
+    asked.length = 0;
+    const receipts = await Promise.all(orders.map((terms) => rail.settle(terms)));
+    expect(sentTransactions()).toBe(1);
+    expect(new Set(receipts.map((receipt) => receipt.txHash)).size).toBe(1);
+    expect(receipts.map((receipt) => receipt.fee)).toEqual(await Promise.all(orders.map(feeOf)));
+    expect(new Set(receipts.map((receipt) => receipt.payer))).toEqual(new Set([settler.address]));
+    const balances = await Promise.all(orders.map((terms) => embedded.publicClient.readContract({ address: embedded.contracts.token!, abi: railUSDAbi, functionName: 'balanceOf', args: [terms.payee] })));
+    expect(balances).toEqual(orders.map((terms, index) => terms.amount - receipts[index]!.fee));
+  });
+
+  it('sends an order at once when nothing is being sent, and gathers those arriving meanwhile into the next transaction', async () => {
+    const rail = createRailSettlement({ chain: rpcChain({ RAIL_SETTLER_KEY: settlerKey }), timeoutMs: 5_000, settlerKey });
+    await rail.settle(order(freshWallet()));
+    const first = rail.settle(order(freshWallet()));
+    // The first order's transaction is on its way (its gas estimate is at the node) before the others are given.
+    await vi.waitFor(() => expect(asked).toContain('eth_estimateGas'));
+    asked.length = 0;
+    const later = await Promise.all([1, 2, 3].map(() => rail.settle(order(freshWallet()))));
+    const alone = await first;
+    expect(new Set(later.map((receipt) => receipt.txHash)).size).toBe(1);
+    expect(later[0]!.txHash).not.toBe(alone.txHash);
+  });
+
+  it(`puts at most ${MAX_SETTLEMENT_BATCH} orders in one transaction`, async () => {
+    const rail = createRailSettlement({ chain: rpcChain({ RAIL_SETTLER_KEY: settlerKey }), timeoutMs: 10_000, settlerKey });
+    await rail.settle(order(freshWallet()));
+    const receipts = await Promise.all(Array.from({ length: MAX_SETTLEMENT_BATCH + 1 }, () => rail.settle({ ...order(freshWallet()), amount: 1_000n })));
+    const sizes = [...Map.groupBy(receipts, (receipt) => receipt.txHash).values()].map((group) => group.length).sort((a, b) => b - a);
+    expect(sizes).toEqual([MAX_SETTLEMENT_BATCH, 1]);
+  });
+
+  it('fails only the order the router refuses, with its reason, and settles the others of its batch', async () => {
+    const rail = createRailSettlement({ chain: rpcChain({ RAIL_SETTLER_KEY: settlerKey }), timeoutMs: 5_000, settlerKey });
+    const settledBefore = order(freshWallet());
+    await rail.settle(settledBefore);
+    const outcomes = await Promise.allSettled([rail.settle(order(freshWallet())), rail.settle({ ...settledBefore, payee: freshWallet() }), rail.settle(order(freshWallet()))]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const refused = (outcomes[1] as PromiseRejectedResult).reason as RailError;
+    expect(refused).toBeInstanceOf(RailError);
+    expect(refused.message).toBe('the settlement was not sent: the contract refused the call (QuoteAlreadySettled)');
+    expect(refused.txHash).toBeUndefined();
   });
 });

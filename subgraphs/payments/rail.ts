@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { maxUint256, parseEventLogs, parseUnits, type Abi, type Address, type ContractFunctionName, type Hash, type LocalAccount } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
@@ -25,6 +26,8 @@ import { USDC_DECIMALS } from './domain/index.js';
  */
 
 export const EMBEDDED_TREASURY_ACCOUNT_INDEX = 8;
+/** At most this many payments settle in one transaction (decision 0041). */
+export const MAX_SETTLEMENT_BATCH = 50;
 
 export interface SettlementOrder {
   payee: Address;
@@ -55,6 +58,14 @@ export class RailError extends Error {
     super(message, options);
     this.unconfirmed = options?.unconfirmed ?? false;
   }
+}
+
+/** A rejection as an Error, as DataLoader answers an order that failed (a RailError stays one, an unexpected error stays itself to be logged). */
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+/** The router refused the call at its gas estimate: nothing was sent. */
+function refusedByContract(error: unknown): boolean {
+  return error instanceof RailError && error.cause instanceof SendFailure && error.cause.refusal !== undefined;
 }
 
 export interface RailSettlement {
@@ -121,45 +132,82 @@ export function createRailSettlement(options: { chain: RailChain; timeoutMs: num
     return approval;
   }
 
-  async function settle(order: SettlementOrder): Promise<SettlementReceipt> {
+  /** The treasury, token and router of a connection that can settle, the router's allowance set. */
+  async function settlementAccount() {
     const connection = await withTimeout(chain.connect(), timeoutMs * 6, 'connect to the rail');
     const { token, router } = connection.contracts;
     const account = treasuryOf(connection);
     if (!token || !router) throw new RailError('the rail has no token or settlement router configured (CONTRACT_TOKEN, CONTRACT_ROUTER)');
     if (!account) throw new RailError('the rail has no settlement account (RAIL_SETTLER_KEY)');
     await approved(connection, account, token, router);
-    const sent = await send(
-      connection,
-      account,
-      {
-        address: router,
-        abi: settlementRouterAbi,
-        functionName: 'settle',
-        args: [
-          token,
-          order.payee,
-          order.amount,
-          order.hasFx,
-          parseUnits(order.esgScore.toFixed(USDC_DECIMALS), USDC_DECIMALS),
-          parseUnits(order.monthlyVolumeUsd.toFixed(USDC_DECIMALS), USDC_DECIMALS),
-          order.quoteId,
-        ],
-      },
-      'the settlement',
-    );
-    const receipt = await receiptOf(connection, account, sent, 'the settlement');
+    return { connection, account, token, router };
+  }
+
+  /** The router's Order (settle()'s arguments after the token; the score and volume in 6-decimal units). */
+  const routerOrder = (order: SettlementOrder) => ({
+    payee: order.payee,
+    amount: order.amount,
+    hasFx: order.hasFx,
+    esgScore: parseUnits(order.esgScore.toFixed(USDC_DECIMALS), USDC_DECIMALS),
+    monthlyVolume: parseUnits(order.monthlyVolumeUsd.toFixed(USDC_DECIMALS), USDC_DECIMALS),
+    quoteId: order.quoteId,
+  });
+
+  /**
+   * Sends `orders` in one transaction (settle() for one, settleBatch() for more) and waits for its
+   * receipt: each order's receipt from its own Settled event, or the one error of the transaction.
+   * `onSent` is called once the node took it (or nothing will be sent). A batch the router refuses
+   * (one of its orders would revert: the estimate says so, nothing is sent) is settled again order
+   * by order, so only the refused order fails, with its own reason.
+   */
+  async function settleInOne(orders: readonly SettlementOrder[], onSent: () => void): Promise<Array<SettlementReceipt | Error>> {
+    const { connection, account, token, router } = await settlementAccount();
+    const what = orders.length === 1 ? 'the settlement' : `the settlement of ${orders.length} payments in one transaction`;
+    let sent: SentTransaction;
+    try {
+      const [first] = orders.map(routerOrder);
+      sent =
+        orders.length === 1
+          ? await send(connection, account, { address: router, abi: settlementRouterAbi, functionName: 'settle', args: [token, first!.payee, first!.amount, first!.hasFx, first!.esgScore, first!.monthlyVolume, first!.quoteId] }, what)
+          : await send(connection, account, { address: router, abi: settlementRouterAbi, functionName: 'settleBatch', args: [token, orders.map(routerOrder)] }, what);
+    } catch (error) {
+      if (orders.length === 1 || !refusedByContract(error)) throw error;
+      onSent();
+      return Promise.all(orders.map((order) => settleInOne([order], () => undefined).then(([outcome]) => outcome!, asError)));
+    }
+    onSent();
+    const receipt = await receiptOf(connection, account, sent, what);
     if (receipt.status !== 'success') {
       // All the gas used: it ran out (the state changed between the estimate and the block).
       if (receipt.gasUsed >= sent.gas) throw new RailError(`the settlement transaction ran out of gas (limit ${sent.gas}, the node's estimate)`, sent.hash);
       throw new RailError('the settlement transaction reverted', sent.hash);
     }
-    const [settled] = parseEventLogs({ abi: settlementRouterAbi, eventName: 'Settled', logs: receipt.logs });
-    if (!settled) throw new RailError('the settlement transaction emitted no Settled event', sent.hash);
-    return { txHash: sent.hash, fee: settled.args.fee, payer: settled.args.payer };
+    const events = parseEventLogs({ abi: settlementRouterAbi, eventName: 'Settled', logs: receipt.logs });
+    return orders.map((order) => {
+      const settled = events.find((event) => event.args.quoteId === order.quoteId);
+      return settled ? { txHash: sent.hash, fee: settled.args.fee, payer: settled.args.payer } : new RailError('the settlement transaction emitted no Settled event', sent.hash);
+    });
   }
+
+  /**
+   * Orders wait while the previous transaction is being sent, and go together in the next one (at
+   * most MAX_SETTLEMENT_BATCH): DataLoader's batching, without its cache (each order is a write).
+   * An order arriving with nothing being sent goes at once, alone.
+   */
+  let previousSend: Promise<void> = Promise.resolve();
+  const batches = new DataLoader<SettlementOrder, SettlementReceipt>(
+    (orders) => {
+      let sent = () => {};
+      previousSend = new Promise<void>((resolve) => (sent = resolve));
+      return settleInOne(orders, sent)
+        .catch((error: unknown) => orders.map(() => asError(error)))
+        .finally(sent);
+    },
+    { cache: false, maxBatchSize: MAX_SETTLEMENT_BATCH, batchScheduleFn: (dispatch) => void previousSend.then(dispatch) },
+  );
 
   return {
     network: () => (chain.mode === 'rpc' ? 'base-mainnet' : 'embedded-base'),
-    settle,
+    settle: (order) => batches.load(order),
   };
 }
