@@ -152,4 +152,12 @@ describe('the request context knows when no one will read the answer', () => {
     await delivered.arrayBuffer();
     expect(watchedSignal?.aborted).toBe(false);
   });
+
+  it('finding: an in-process call (inject, no socket) was marked abandoned once answered; it is not', async () => {
+    const answered = await inject({ method: 'GET', url: '/svc/watched' });
+    expect(answered.statusCode).toBe(200);
+    // The response's close comes on the next tick after its end.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(watchedSignal?.aborted).toBe(false);
+  });
 });

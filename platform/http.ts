@@ -206,9 +206,10 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   app.addHook('onRequest', async (request, reply) => {
     const abandonment = new AbortController();
     abandonments.set(request, abandonment);
-    // The response closed before it finished: the client left, and nothing it asked for should be charged.
+    // The response closed before it was ended: the client left, and nothing it asked for should be charged.
+    // (writableEnded, not writableFinished: an in-process inject has no socket to finish on.)
     reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) abandonment.abort();
+      if (!reply.raw.writableEnded) abandonment.abort();
     });
     request.requestContext = createRequestContext(request.headers, clock, request.id, abandonment.signal);
     reply.header(REQUEST_ID_HEADER, request.id);
