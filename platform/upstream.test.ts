@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InfrastructureError } from './errors.js';
 import { createUpstream, type Injector } from './upstream.js';
 
@@ -12,6 +12,10 @@ app.post('/svc/echo', async (request) => ({ got: request.body, key: request.head
 app.get('/svc/text', async (_request, reply) => reply.type('text/plain').send('plain'));
 app.get('/svc/missing', async (_request, reply) => reply.code(404).send({ error: 'nope', code: 'X' }));
 app.get('/svc/slow', async () => new Promise((resolve) => setTimeout(() => resolve({ late: true }), 500)));
+const served = { fresh: 0, plain: 0, noStore: 0 };
+app.get('/svc/fresh', async (_request, reply) => reply.header('cache-control', 'public, max-age=60').send({ served: ++served.fresh }));
+app.get('/svc/plain', async () => ({ served: ++served.plain }));
+app.get('/svc/no-store', async (_request, reply) => reply.header('cache-control', 'no-store').send({ served: ++served.noStore }));
 let baseUrl: string;
 let refused: Server;
 let refusedUrl: string;
@@ -41,6 +45,31 @@ describe.each(['in-process', 'http'] as const)('%s transport', (layout) => {
     expect(echoed.headers['content-type']).toContain('application/json');
     expect((await transport({ method: 'GET', path: '/svc/text' })).body).toBe('plain');
     expect(await transport({ method: 'GET', path: '/svc/missing' })).toMatchObject({ status: 404, body: { error: 'nope', code: 'X' } });
+  });
+
+  it('answers a GET the service declared fresh (max-age) from memory until it is stale; nothing else', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const transport = upstream();
+      const [before, plainBefore, noStoreBefore] = [served.fresh, served.plain, served.noStore];
+      const first = await transport({ method: 'GET', path: '/svc/fresh' });
+      vi.setSystemTime(Date.now() + 30_000);
+      const again = await transport({ method: 'GET', path: '/svc/fresh' });
+      expect(again.body).toEqual(first.body);
+      expect(again.headers.age).toBe('30');
+      expect(served.fresh).toBe(before + 1);
+      // Stale after its 60 s: asked again.
+      vi.setSystemTime(Date.now() + 31_000);
+      expect((await transport({ method: 'GET', path: '/svc/fresh' })).body).toEqual({ served: before + 2 });
+      // Without freshness, or with no-store, every call reaches the service.
+      for (let call = 0; call < 2; call++) {
+        await transport({ method: 'GET', path: '/svc/plain' });
+        await transport({ method: 'GET', path: '/svc/no-store' });
+      }
+      expect([served.plain - plainBefore, served.noStore - noStoreBefore]).toEqual([2, 2]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('bounds every call: a slow answer is an InfrastructureError naming the call', async () => {

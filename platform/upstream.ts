@@ -1,3 +1,5 @@
+import CachePolicy from 'http-cache-semantics';
+import { LRUCache } from 'lru-cache';
 import { InfrastructureError } from './errors.js';
 import { withTimeout } from './timeout.js';
 
@@ -11,6 +13,8 @@ import { withTimeout } from './timeout.js';
  * 2. over HTTP (one subgraph per process): to the service's base URL in SERVICE_URLS.
  * Every call is bounded by UPSTREAM_TIMEOUT_MS; a transport failure (no answer, refused, timed
  * out) is an InfrastructureError naming the call, which the HTTP layer answers as 503.
+ * In both layouts a GET answer the service declares fresh (Cache-Control: max-age) is reused for as
+ * long as it says (withHttpCache).
  */
 
 export interface UpstreamRequest {
@@ -111,6 +115,33 @@ export function httpTransport(service: string, baseUrl: string, timeoutMs: numbe
   };
 }
 
+/** GET answers kept per service by withHttpCache (by path; the answers kept are small). */
+export const HTTP_CACHE_ENTRIES = 500;
+
+/**
+ * A private HTTP cache in front of `transport` (RFC 9111, as http-cache-semantics reads it): a GET
+ * answered with explicit freshness (Cache-Control max-age, Expires) is answered again from memory
+ * until it is stale, its Age header set; anything else (no freshness, no-store, another method, a
+ * request with Cache-Control: no-cache) goes to the service. The service decides what may be kept:
+ * the fees subgraph marks its FX rates, which change only with a new snapshot (decision 0044).
+ */
+export function withHttpCache(transport: UpstreamTransport, maxEntries = HTTP_CACHE_ENTRIES): UpstreamTransport {
+  const kept = new LRUCache<string, { policy: CachePolicy; response: UpstreamResponse }>({ max: maxEntries });
+  return async (request) => {
+    if (request.method !== 'GET') return transport(request);
+    const asked = { url: request.path, method: request.method, headers: requestHeaders(request) };
+    const hit = kept.get(request.path);
+    if (hit?.policy.satisfiesWithoutRevalidation(asked)) {
+      return { ...hit.response, headers: lowerCaseHeaders(Object.entries(hit.policy.responseHeaders())) };
+    }
+    const response = await transport(request);
+    const policy = new CachePolicy(asked, { status: response.status, headers: response.headers }, { shared: false });
+    if (policy.storable() && policy.timeToLive() > 0) kept.set(request.path, { policy, response });
+    else kept.delete(request.path);
+    return response;
+  };
+}
+
 export interface UpstreamOptions {
   /** SERVICE_URLS: services reached over HTTP; any other is reached in-process. */
   serviceUrls: Readonly<Record<string, string>>;
@@ -118,7 +149,7 @@ export interface UpstreamOptions {
   fetch?: typeof fetch;
 }
 
-/** The process's upstream: HTTP for the services SERVICE_URLS names, in-process for the rest once `attach` has given it the server. */
+/** The process's upstream: HTTP for the services SERVICE_URLS names, in-process for the rest once `attach` has given it the server; both behind withHttpCache. */
 export function createUpstream(options: UpstreamOptions): Upstream & { attach(app: Injector): void } {
   let attached: Injector | undefined;
   const transports = new Map<string, UpstreamTransport>();
@@ -130,7 +161,7 @@ export function createUpstream(options: UpstreamOptions): Upstream & { attach(ap
       let transport = transports.get(service);
       if (!transport) {
         const url = Object.hasOwn(options.serviceUrls, service) ? options.serviceUrls[service] : undefined;
-        transport = url ? httpTransport(service, url, options.timeoutMs, options.fetch) : injectTransport(service, () => attached, options.timeoutMs);
+        transport = withHttpCache(url ? httpTransport(service, url, options.timeoutMs, options.fetch) : injectTransport(service, () => attached, options.timeoutMs));
         transports.set(service, transport);
       }
       return transport;

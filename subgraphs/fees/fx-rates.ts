@@ -23,6 +23,13 @@ export interface FxRateAnswer {
 
 export const FX_DIRECTION = 'units of currency per 1 USD';
 
+/**
+ * How long an FX answer may be reused (its Cache-Control max-age, decision 0044): a rate changes
+ * only with a new snapshot, published daily; USD's updatedAt (the time of the answer) is at most
+ * this old when reused.
+ */
+export const FX_RATE_MAX_AGE_SECONDS = 60;
+
 /** `currency` must be an ISO 4217 code in capitals (400 otherwise); one without a shipped series is a 404. */
 export function fxRateOf(currency: string, now: Date): FxRateAnswer {
   if (!CURRENCY_CODE.test(currency)) throw new AppError('FEE_ERR_INVALID_CURRENCY');

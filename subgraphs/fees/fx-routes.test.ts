@@ -19,7 +19,7 @@ async function call(method: 'GET' | 'POST', url: string, payload?: string | obje
     url,
     ...(payload === undefined ? {} : { payload, headers: { 'content-type': 'application/json' } }),
   });
-  return { status: response.statusCode, body: response.json() };
+  return { status: response.statusCode, body: response.json(), headers: response.headers };
 }
 
 /** The last row of the shared snapshot itself (not the shipped copy), so a wrongly copied file fails. */
@@ -62,6 +62,11 @@ describe('GET /stability/fx/:currency', () => {
       expect(status).toBe(200);
       expect({ currency: body.currency, rate: body.rate, observationDate: body.observationDate }).toEqual({ currency, rate: last.value, observationDate: last.date });
     }
+  });
+
+  it('may be reused for a minute (Cache-Control), an error not', async () => {
+    expect((await call('GET', '/stability/fx/EUR')).headers['cache-control']).toBe('public, max-age=60');
+    expect((await call('GET', '/stability/fx/XAU')).headers['cache-control']).toBeUndefined();
   });
 
   it('USD is 1 by definition, stamped now', async () => {

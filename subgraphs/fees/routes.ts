@@ -26,6 +26,7 @@ import {
   quoteVerificationResponseSchema,
   verifyFeesResponseSchema,
 } from './responses.js';
+import { FX_RATE_MAX_AGE_SECONDS } from './fx-rates.js';
 import type { FeesService } from './service.js';
 import { esgOracleRoutes, stabilityOracleRoutes } from './oracle-routes.js';
 import type { OracleService } from './oracle-service.js';
@@ -147,7 +148,11 @@ function stabilityRoutes(service: FeesService, oracles: OracleService, discovery
           response: { 200: fxRateResponseSchema, 400: quoteErrorSchema, 404: quoteErrorSchema },
         },
       },
-      async (request) => service.fxRate(request.params.currency),
+      async (request, reply) => {
+        const answer = service.fxRate(request.params.currency);
+        reply.header('cache-control', `public, max-age=${FX_RATE_MAX_AGE_SECONDS}`);
+        return answer;
+      },
     );
   };
 }

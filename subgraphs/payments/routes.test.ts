@@ -6,6 +6,7 @@ import { settlementRouterAbi } from '../../contracts/artifacts/SettlementRouter.
 import type { ChainConnection } from '../../platform/chain/index.js';
 import { injectJson, startTestServer, type TestServer } from '../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY } from '../compliance/kya-testing.js';
+import { FX_RATE_MAX_AGE_SECONDS } from '../fees/fx-rates.js';
 import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from './rail.js';
 
 // The integration API through the all-in-one server (compliance, fees and payments in one process,
@@ -237,7 +238,11 @@ describe('GET /integration/payments, /integration/rates', () => {
   });
 
   it('GET /rates/USD without a key: par; XAU has no rate (404); a malformed code is 400', async () => {
-    expect(await call('GET', '/integration/rates/USD')).toMatchObject({ status: 200, body: { currency: 'USD', rate: '1', updatedAt: nowSeconds() } });
+    const usd = await call('GET', '/integration/rates/USD');
+    expect(usd).toMatchObject({ status: 200, body: { currency: 'USD', rate: '1' } });
+    // Stamped by fees when it answered: the answer may be reused for FX_RATE_MAX_AGE_SECONDS (decision 0044).
+    expect(usd.body.updatedAt).toBeGreaterThanOrEqual(nowSeconds() - FX_RATE_MAX_AGE_SECONDS);
+    expect(usd.body.updatedAt).toBeLessThanOrEqual(nowSeconds());
     expect(await call('GET', '/integration/rates/XAU')).toMatchObject({ status: 404, body: { code: 'PAY_ERR_RATE_UNAVAILABLE' } });
     expect(await call('GET', '/integration/rates/usd')).toMatchObject({ status: 400, body: { code: 'PAY_ERR_INVALID_REQUEST' } });
   });
