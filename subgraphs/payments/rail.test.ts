@@ -218,6 +218,7 @@ describe('payments sent together settle in one transaction (decision 0041)', () 
   it('sends an order at once when nothing is being sent, and gathers those arriving meanwhile into the next transaction', async () => {
     const rail = createRailSettlement({ chain: rpcChain({ RAIL_SETTLER_KEY: settlerKey }), timeoutMs: 5_000, settlerKey });
     await rail.settle(order(freshWallet()));
+    asked.length = 0;
     const first = rail.settle(order(freshWallet()));
     // The first order's transaction is on its way (its gas estimate is at the node) before the others are given.
     await vi.waitFor(() => expect(asked).toContain('eth_estimateGas'));
@@ -226,6 +227,18 @@ describe('payments sent together settle in one transaction (decision 0041)', () 
     const alone = await first;
     expect(new Set(later.map((receipt) => receipt.txHash)).size).toBe(1);
     expect(later[0]!.txHash).not.toBe(alone.txHash);
+  });
+
+  it('under load sends at most one transaction per lingerMs, with every order given meanwhile', async () => {
+    const rail = createRailSettlement({ chain: rpcChain({ RAIL_SETTLER_KEY: settlerKey }), timeoutMs: 5_000, settlerKey, lingerMs: 1_000 });
+    const previous = await rail.settle(order(freshWallet()));
+    // Given just after a transaction left: it waits for the rest of the second, and the orders
+    // given meanwhile go with it (without the linger it would have left at once, alone).
+    const next = rail.settle(order(freshWallet()));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const receipts = await Promise.all([next, ...[1, 2].map(() => rail.settle(order(freshWallet())))]);
+    expect(new Set(receipts.map((receipt) => receipt.txHash)).size).toBe(1);
+    expect(receipts[0]!.txHash).not.toBe(previous.txHash);
   });
 
   it(`puts at most ${MAX_SETTLEMENT_BATCH} orders in one transaction`, async () => {

@@ -28,6 +28,13 @@ import { USDC_DECIMALS } from './domain/index.js';
 export const EMBEDDED_TREASURY_ACCOUNT_INDEX = 8;
 /** At most this many payments settle in one transaction (decision 0041). */
 export const MAX_SETTLEMENT_BATCH = 50;
+/**
+ * Under load, a settlement transaction leaves at most every this many ms, with the payments ready
+ * by then (decision 0041): a block of the embedded EVM costs about 5 ms of CPU whatever it holds,
+ * and Base makes a block every 2 s, so 50 ms adds little to a payment's time and shares a block
+ * among many payments.
+ */
+export const SETTLEMENT_LINGER_MS = 50;
 
 export interface SettlementOrder {
   payee: Address;
@@ -80,8 +87,15 @@ export function railTreasuryOf(connection: ChainConnection, settlerKeyAccount: L
   return connection.payment?.settler?.account ?? settlerKeyAccount;
 }
 
-export function createRailSettlement(options: { chain: RailChain; timeoutMs: number; /** RAIL_SETTLER_KEY: the treasury on RPC_URL. */ settlerKey?: string }): RailSettlement {
-  const { chain, timeoutMs, settlerKey } = options;
+export function createRailSettlement(options: {
+  chain: RailChain;
+  timeoutMs: number;
+  /** RAIL_SETTLER_KEY: the treasury on RPC_URL. */
+  settlerKey?: string;
+  /** At most one settlement transaction per this many ms (default SETTLEMENT_LINGER_MS). */
+  lingerMs?: number;
+}): RailSettlement {
+  const { chain, timeoutMs, settlerKey, lingerMs = SETTLEMENT_LINGER_MS } = options;
   // On RPC_URL the x402 settler exists only with PAY_TO and without FACILITATOR_URL; a payment needs none of those.
   const keyAccount = settlerKey ? privateKeyToAccount(settlerKey as Hash) : undefined;
   /** The router's allowance, set once per (token, router, treasury); forgotten when setting it failed. */
@@ -192,18 +206,26 @@ export function createRailSettlement(options: { chain: RailChain; timeoutMs: num
   /**
    * Orders wait while the previous transaction is being sent, and go together in the next one (at
    * most MAX_SETTLEMENT_BATCH): DataLoader's batching, without its cache (each order is a write).
-   * An order arriving with nothing being sent goes at once, alone.
+   * Transactions leave at most one per lingerMs: under load the orders of that time share one. An
+   * order arriving when nothing was sent for lingerMs goes at once, alone.
    */
   let previousSend: Promise<void> = Promise.resolve();
+  let lastDispatchAt = -Infinity;
+  const afterLinger = (dispatch: () => void) => {
+    const wait = lastDispatchAt + lingerMs - performance.now();
+    if (wait <= 0) dispatch();
+    else setTimeout(dispatch, wait);
+  };
   const batches = new DataLoader<SettlementOrder, SettlementReceipt>(
     (orders) => {
+      lastDispatchAt = performance.now();
       let sent = () => {};
       previousSend = new Promise<void>((resolve) => (sent = resolve));
       return settleInOne(orders, sent)
         .catch((error: unknown) => orders.map(() => asError(error)))
         .finally(sent);
     },
-    { cache: false, maxBatchSize: MAX_SETTLEMENT_BATCH, batchScheduleFn: (dispatch) => void previousSend.then(dispatch) },
+    { cache: false, maxBatchSize: MAX_SETTLEMENT_BATCH, batchScheduleFn: (dispatch) => void previousSend.then(() => afterLinger(dispatch)) },
   );
 
   return {
