@@ -1,10 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../platform/clock.js';
+import { AppError } from '../../platform/errors.js';
+import { randomIds } from '../../platform/ids.js';
+import { createRequestContext } from '../../platform/request-context.js';
+import { TEST_NOW } from '../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY } from '../compliance/kya-testing.js';
-import { EXTENSION_PLACE } from './domain/index.js';
+import { samplePaymentResult } from './callback-testing.js';
+import { EXTENSION_PLACE, type NativePayment } from './domain/index.js';
+import { createInitiation, MAX_REMEMBERED_TEXT_LENGTH } from './initiation.js';
 import { freshWallet, startIntegrationHarness, type IntegrationHarness } from './integration-testing.js';
 import { LEI, pain001Document } from './iso20022-testing.js';
+import { requestDigestOf, type InitiateOptions, type PaymentsService } from './service.js';
 
 // pain.001 in, pacs.002 out, and the batch path, through the all-in-one server (compliance, fees and
 // payments in one process) on the worker's shared PGlite and the embedded rail. The fixture document
@@ -280,5 +288,70 @@ describe('POST /integration/payments/batch', () => {
       expect(body.code).toBe('PAY_ERR_INVALID_REQUEST');
     }
     expect((await call('POST', '/integration/payments/batch', { payload: { payments: [nativePayment()] } })).status).toBe(401);
+  });
+});
+
+describe('a native body remembered by its text (decision 0043)', () => {
+  const context = createRequestContext({}, new ManualClock(TEST_NOW));
+  const wallet = freshWallet();
+  const payment = { tmsReference: 'TMS-MEMO-1', amount: '10', currency: 'USD', creditor: { name: 'Creditor Ltd', walletAddress: wallet.toLowerCase() }, debtor: { name: 'Debtor Ltd', walletAddress: freshWallet() } };
+  const text = JSON.stringify(payment);
+
+  /** initiation over a service that records what it is given, answers a result, and refuses references starting REFUSED (409). */
+  function recorded() {
+    const calls: Array<{ payment: NativePayment; options: InitiateOptions | undefined }> = [];
+    const service = {
+      async initiate(_context: unknown, given: NativePayment, options?: InitiateOptions) {
+        calls.push({ payment: given, options });
+        if (given.tmsReference.startsWith('REFUSED')) throw new AppError('PAY_ERR_IDEMPOTENCY_CONFLICT');
+        return { ...samplePaymentResult(`pay_${randomIds.uuid()}`), tmsReference: given.tmsReference };
+      },
+    };
+    const initiation = createInitiation({ service: service as unknown as PaymentsService, ids: randomIds });
+    const send = (bodyText: string) => initiation.initiate(context, JSON.parse(bodyText), bodyText);
+    return { calls, initiation, send };
+  }
+
+  it('the same text is not read again: the service is given the payment read the first time, frozen, with its digest', async () => {
+    const { calls, send } = recorded();
+    await send(text);
+    await send(text);
+    expect(calls[0]!.options).toBeUndefined();
+    expect(calls[1]!.payment).toBe(calls[0]!.payment);
+    expect(calls[1]!.options).toEqual({ requestSha256: requestDigestOf(calls[0]!.payment) });
+    // The validated payment (wallet in its checksum form, the default asset), not the body as sent.
+    expect(calls[1]!.payment).toMatchObject({ settlementAsset: 'USDC', creditor: { walletAddress: wallet } });
+    expect([calls[1]!.payment, calls[1]!.payment.creditor, calls[1]!.payment.debtor].every(Object.isFrozen)).toBe(true);
+    // The same payment in other words (spaces) is another text: read, then known by that text too.
+    const spaced = JSON.stringify(payment, null, 2);
+    await send(spaced);
+    await send(spaced);
+    expect(calls[2]!.options).toBeUndefined();
+    expect(calls[2]!.payment).not.toBe(calls[0]!.payment);
+    expect(calls[3]!.payment).toBe(calls[2]!.payment);
+  });
+
+  it.each([
+    ['a text longer than MAX_REMEMBERED_TEXT_LENGTH', `${text}${' '.repeat(MAX_REMEMBERED_TEXT_LENGTH)}`],
+    ['a pain.001 document (its report is new at every call)', JSON.stringify(pain001Document())],
+  ])('read at every call: %s', async (_name, bodyText) => {
+    const { calls, send } = recorded();
+    await send(bodyText);
+    const once = calls.length;
+    await send(bodyText);
+    expect(calls.length).toBe(2 * once);
+    expect(calls.every((call) => call.options === undefined)).toBe(true);
+    expect(calls[once]!.payment).not.toBe(calls[0]!.payment);
+  });
+
+  it('read at every call: a body without its text (MCP), and a text the service refused', async () => {
+    const { calls, initiation, send } = recorded();
+    await initiation.initiate(context, JSON.parse(text));
+    await initiation.initiate(context, JSON.parse(text));
+    const refused = JSON.stringify({ ...payment, tmsReference: 'REFUSED-1' });
+    for (let k = 0; k < 2; k += 1) await expect(send(refused)).rejects.toMatchObject({ code: 'PAY_ERR_IDEMPOTENCY_CONFLICT' });
+    expect(calls.map((call) => call.options)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(calls[1]!.payment).not.toBe(calls[0]!.payment);
+    expect(calls[3]!.payment).not.toBe(calls[2]!.payment);
   });
 });

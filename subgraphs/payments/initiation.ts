@@ -1,10 +1,11 @@
+import { LRUCache } from 'lru-cache';
 import { AppError } from '../../platform/errors.js';
 import { toAppError } from '../../platform/http.js';
 import type { IdSource } from '../../platform/ids.js';
 import type { RequestContext } from '../../platform/request-context.js';
-import { buildPacs002ForMapping, MAX_REPORT_MESSAGE_ID_LENGTH, type IsoIssue, type Pacs002Document, type PaymentResult } from './domain/index.js';
+import { buildPacs002ForMapping, MAX_REPORT_MESSAGE_ID_LENGTH, type IsoIssue, type NativePayment, type Pacs002Document, type PaymentResult } from './domain/index.js';
 import { readBatch, readPaymentInitiation } from './inputs.js';
-import type { PaymentsService } from './service.js';
+import { requestDigestOf, type PaymentsService } from './service.js';
 
 /**
  * What POST /payments/initiate, the batch path and their MCP tools do with a body, alike
@@ -20,6 +21,24 @@ import type { PaymentsService } from './service.js';
  */
 
 const MAX_ISSUES_IN_MESSAGE = 10;
+/** Native bodies remembered by their text (decision 0043): as many as the store keeps final rows, within TEXT_REMEMBERED characters. */
+export const BODIES_REMEMBERED = 10_000;
+const TEXT_REMEMBERED = 16 * 1024 * 1024;
+/** A longer text is read every time (a native payment's fields fit in far less; the rest would be whitespace). */
+export const MAX_REMEMBERED_TEXT_LENGTH = 8_192;
+
+/** A native payment read from a body, and its digest: what readPaymentInitiation and requestDigestOf make of the same text, every time. */
+interface ReadNative {
+  payment: NativePayment;
+  requestSha256: string;
+}
+
+/** Shared by every request sending the same text: frozen, so no request can change what another reads. */
+function frozen(payment: NativePayment): NativePayment {
+  Object.freeze(payment.creditor);
+  Object.freeze(payment.debtor);
+  return Object.freeze(payment);
+}
 
 /** The 400 for a body's issues, each `path message`, the first 10 and a count of the rest. */
 export function invalidBody(issues: readonly IsoIssue[]): AppError {
@@ -45,12 +64,34 @@ function reportMessageId(ids: IdSource): string {
 
 export function createInitiation(deps: { service: PaymentsService; ids: IdSource }) {
   const { service } = deps;
+  /**
+   * Native payment bodies answered before, by their exact text (decision 0043): the same text parses
+   * to the same JSON, which validates to the same payment with the same digest, so a retry (a replay
+   * in practice) skips the validation and the canonical JSON and goes through the service as any
+   * request does: its claim, the 409 on another digest, a PENDING payment read from the database.
+   */
+  const nativeByText = new LRUCache<string, ReadNative>({ max: BODIES_REMEMBERED, maxSize: TEXT_REMEMBERED, sizeCalculation: (_read, text) => text.length });
+  function remember(bodyText: string | undefined, payment: NativePayment): void {
+    if (bodyText === undefined || bodyText.length > MAX_REMEMBERED_TEXT_LENGTH) return;
+    nativeByText.set(bodyText, { payment: frozen(payment), requestSha256: requestDigestOf(payment) });
+  }
+
   return {
-    /** POST /integration/payments/initiate: a PaymentResult for a native payment, the pacs.002 report for a pain.001. */
-    async initiate(context: RequestContext, body: unknown): Promise<PaymentResult | Pacs002Document> {
+    /**
+     * POST /integration/payments/initiate: a PaymentResult for a native payment, the pacs.002 report
+     * for a pain.001. `bodyText` is the JSON text `body` was parsed from, when the caller has it.
+     */
+    async initiate(context: RequestContext, body: unknown, bodyText?: string): Promise<PaymentResult | Pacs002Document> {
+      const known = bodyText === undefined ? undefined : nativeByText.get(bodyText);
+      if (known) return service.initiate(context, known.payment, { requestSha256: known.requestSha256 });
       const read = readPaymentInitiation(body);
       if (!read.ok) throw invalidBody(read.issues);
-      if (read.value.kind === 'native') return service.initiate(context, read.value.payment);
+      if (read.value.kind === 'native') {
+        const result = await service.initiate(context, read.value.payment);
+        // Only a body the service answered is remembered: it took the same digest, so this one cannot fail.
+        remember(bodyText, read.value.payment);
+        return result;
+      }
       const { mapping } = read.value;
       const results: PaymentResult[] = [];
       // In order, one at a time: the report lists them in document order, and one debtor's

@@ -7,7 +7,12 @@ import type { ChainConnection } from '../../platform/chain/index.js';
 import { injectJson, startTestServer, type TestServer } from '../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY } from '../compliance/kya-testing.js';
 import { FX_RATE_MAX_AGE_SECONDS } from '../fees/fx-rates.js';
+import { createCallbackStore } from './callback-store.js';
+import { finalResult, pendingResult } from './domain/index.js';
+import { readPaymentInitiation } from './inputs.js';
 import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from './rail.js';
+import { requestDigestOf } from './service.js';
+import { createPaymentStore } from './store.js';
 
 // The integration API through the all-in-one server (compliance, fees and payments in one process,
 // payments calling the other two in-process through the server's own routes), on the worker's
@@ -252,5 +257,74 @@ describe('GET /integration/payments, /integration/rates', () => {
     const { body } = await initiate(nativePayment(creditor, { currency: 'XAU' }));
     expect(body).toMatchObject({ status: 'FAILED', settlement: { txHash: '', exchangeRate: '' }, vop: { result: 'LEI_MATCH' }, compliance: { regulatoryNote: expect.stringContaining('no FX rate against USD for XAU') } });
     expect(await balanceOf(creditor)).toBe(0n);
+  });
+});
+
+describe('a retry of the exact body text (decision 0043: read once, then known by its text)', () => {
+  const post = (text: string, headers = bearer) =>
+    server.app.inject({ method: 'POST', url: '/integration/payments/initiate', headers: { 'content-type': 'application/json', ...headers }, payload: text });
+  /** The headers an answer must repeat: all but the request's own id and date, and the remaining count (checked on its own). */
+  const repeated = (headers: Record<string, unknown>) => {
+    const { 'x-request-id': _id, date: _date, 'x-ratelimit-remaining': _remaining, ...rest } = headers;
+    return rest;
+  };
+
+  it('answers the bytes and headers the stored result is answered with, each retry counted; another body is still 409', async () => {
+    const payment = nativePayment(await registeredCreditor(), { amount: '20' });
+    const text = JSON.stringify(payment);
+    const first = await post(text);
+    expect(first.statusCode).toBe(200);
+    // 1. The same text again, twice: known by its text.
+    const retries = [await post(text), await post(text)];
+    // 2. The same payment in other words (spaces): read again, replayed by its digest.
+    const reread = await post(JSON.stringify(payment, null, 1));
+    for (const answer of [...retries, reread]) {
+      expect(answer.statusCode).toBe(200);
+      expect(answer.body).toBe(retries[0]!.body);
+      expect(repeated(answer.headers)).toEqual(repeated(retries[0]!.headers));
+    }
+    expect(JSON.parse(retries[0]!.body)).toEqual(first.json());
+    // Each request takes one from the key's window: 1 + 2 + 1 in order.
+    const remaining = [first, ...retries, reread].map((answer) => Number(answer.headers['x-ratelimit-remaining']));
+    expect(remaining.slice(1)).toEqual(remaining.slice(0, -1).map((count) => count - 1));
+    // 3. Another body under the reference, after its text was known.
+    const conflict = await post(JSON.stringify({ ...payment, amount: '20.01' }));
+    expect(conflict.statusCode).toBe(409);
+    expect(conflict.json()).toEqual({ error: expect.stringContaining('different body'), code: 'PAY_ERR_IDEMPOTENCY_CONFLICT' });
+    expect((await post(text)).body).toBe(retries[0]!.body);
+  });
+
+  it('a known text still needs a valid key within its limit: 401 without one, 429 over it', async () => {
+    const text = JSON.stringify(nativePayment(await registeredCreditor(), { amount: '21' }));
+    const stored = await post(text);
+    expect((await post(text)).body).toBe(stored.body);
+    const unauthorized = await post(text, {});
+    expect(unauthorized.statusCode).toBe(401);
+    expect(unauthorized.json()).toEqual({ error: expect.any(String), code: 'GEN_ERR_UNAUTHORIZED' });
+    expect(unauthorized.headers['www-authenticate']).toBe('Bearer');
+    const limited = { authorization: `Bearer ${(await server.platform!.access.keys.create('bearer', 'one a minute', 1)).key}` };
+    expect((await post(text, limited)).body).toBe(stored.body);
+    const refused = await post(text, limited);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ error: expect.any(String), code: 'GEN_ERR_RATE_LIMITED' });
+    expect(refused.headers).toMatchObject({ 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'retry-after': expect.stringMatching(/^\d+$/) });
+  });
+
+  it('a payment still PENDING is read from the database at every retry: its final result is answered once it has one', async () => {
+    // 1. A payment claimed by another process, still running (the claim is all it wrote so far).
+    const db = server.platform!.database.db;
+    const elsewhere = createPaymentStore(db, createCallbackStore(db));
+    const text = JSON.stringify(nativePayment(await registeredCreditor(), { amount: '22' }));
+    const read = readPaymentInitiation(JSON.parse(text));
+    if (!read.ok || read.value.kind !== 'native') throw new Error('the fixture is a native payment');
+    const { payment } = read.value;
+    const frame = { railPaymentId: `pay_${crypto.randomUUID()}`, payment, submittedAt: nowSeconds(), network: 'embedded-base' };
+    await elsewhere.claim({ railPaymentId: frame.railPaymentId, payment, requestSha256: requestDigestOf(payment), pending: pendingResult(frame) }, server.clock.now());
+    // 2. Retries of one text while it runs: PENDING, the second known by its text.
+    for (let k = 0; k < 2; k += 1) expect((await post(text)).json()).toMatchObject({ railPaymentId: frame.railPaymentId, status: 'PENDING' });
+    // 3. The other process ends it: the next retry of the same text answers the final result.
+    const failed = finalResult(frame, { kind: 'failed', reason: 'the other process failed it; nothing was settled.' });
+    expect(await elsewhere.complete(frame.railPaymentId, { result: failed }, server.clock.now())).toBe(true);
+    expect((await post(text)).json()).toEqual(failed);
   });
 });

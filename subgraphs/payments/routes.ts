@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { requireKey } from '../../platform/access/require-key.js';
 import type { ApiKeys } from '../../platform/access/api-keys.js';
 import { AppError } from '../../platform/errors.js';
@@ -28,6 +28,39 @@ const integrationErrorShape: ServiceErrorShape = {
   body: (error) => ({ error: error.message, code: error.code }),
 };
 
+/** Each POST /payments/initiate request's JSON text, as it came (decision 0043). */
+const bodyTexts = new WeakMap<FastifyRequest, string>();
+
+/** Fastify's own JSON parser, with the server's settings, that keeps each body's text for its request. */
+function jsonParserKeepingText(app: HttpServer) {
+  const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = app.initialConfig;
+  const parse = app.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
+  return (request: FastifyRequest, text: string, done: (error: Error | null, body?: unknown) => void) => {
+    bodyTexts.set(request, text);
+    return parse(request, text, done);
+  };
+}
+
+const errors = { 400: integrationErrorSchema, 401: integrationErrorSchema, 404: integrationErrorSchema, 429: integrationErrorSchema };
+
+function registerInitiateRoute(app: HttpServer, initiation: Initiation, institution: { preValidation: preValidationHookHandler }): void {
+  app.post(
+    `${INTEGRATION_PREFIX}/payments/initiate`,
+    {
+      ...institution,
+      schema: {
+        summary: 'Initiate a payment: native -> PaymentResult, pain.001 -> pacs.002 report; the same tmsReference answers the stored result, another body under it is 409',
+        description: 'Body: the native payment or a pain.001 JSON document (decision 0022). Validated by readPaymentInitiation, which names each problem by its JSON path.',
+        body: paymentInitiationBodySchema,
+        response: { 200: initiationResponseSchema, 409: integrationErrorSchema, 503: integrationErrorSchema, ...errors },
+      },
+      // The body is read by readPaymentInitiation (issues by JSON path); the schema above documents it.
+      validatorCompiler: () => (data) => ({ value: data }),
+    },
+    async (request) => initiation.initiate(request.requestContext, request.body, bodyTexts.get(request)),
+  );
+}
+
 export interface PaymentsRouteOptions {
   /** Institution keys (Authorization: Bearer), with the 1,000 requests per minute of the spec and the X-RateLimit-* headers. */
   keys: ApiKeys;
@@ -50,23 +83,12 @@ export function paymentsRoutes(service: PaymentsService, options: PaymentsRouteO
     });
     // The key is checked before the body is read: a caller without one learns nothing about the fields.
     const institution = { preValidation: requireKey(options.keys, 'bearer') };
-    const errors = { 400: integrationErrorSchema, 401: integrationErrorSchema, 404: integrationErrorSchema, 429: integrationErrorSchema };
 
-    app.post(
-      `${INTEGRATION_PREFIX}/payments/initiate`,
-      {
-        ...institution,
-        schema: {
-          summary: 'Initiate a payment: native -> PaymentResult, pain.001 -> pacs.002 report; the same tmsReference answers the stored result, another body under it is 409',
-          description: 'Body: the native payment or a pain.001 JSON document (decision 0022). Validated by readPaymentInitiation, which names each problem by its JSON path.',
-          body: paymentInitiationBodySchema,
-          response: { 200: initiationResponseSchema, 409: integrationErrorSchema, 503: integrationErrorSchema, ...errors },
-        },
-        // The body is read by readPaymentInitiation (issues by JSON path); the schema above documents it.
-        validatorCompiler: () => (data) => ({ value: data }),
-      },
-      async (request) => options.initiation.initiate(request.requestContext, request.body),
-    );
+    // In a context of its own: only this route's JSON bodies keep their text, by which initiation knows a retry.
+    await app.register(async (scope) => {
+      scope.addContentTypeParser('application/json', { parseAs: 'string' }, jsonParserKeepingText(app));
+      registerInitiateRoute(scope, options.initiation, institution);
+    });
     app.get(
       `${INTEGRATION_PREFIX}/payments/:railPaymentId`,
       { ...institution, schema: { summary: 'A payment by its railPaymentId', params: paymentParamsSchema, response: { 200: paymentResultSchema, ...errors } } },

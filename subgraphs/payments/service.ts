@@ -29,6 +29,8 @@ export interface InitiateOptions {
   railPaymentId?: string;
   /** The settlement agent that asked for it, counted in its daily cap. */
   agent?: AgentClaim;
+  /** The payment's requestDigestOf, when the caller has it from an earlier read of the same body (initiation.ts, decision 0043). */
+  requestSha256?: string;
 }
 
 /** A settlement agent's claim found its daily cap taken at the claim (another settlement got there first): the agent holds it. */
@@ -63,7 +65,7 @@ interface QuotedTerms {
 const resultOf = (row: PaymentRow) => row.result as PaymentResult;
 
 /** The request's digest (RFC 8785 canonical JSON); text that is not well-formed Unicode (a lone surrogate) has none and is refused. */
-function requestDigestOf(payment: NativePayment): string {
+export function requestDigestOf(payment: NativePayment): string {
   try {
     return canonicalSha256(payment as unknown as JsonValue);
   } catch (error) {
@@ -216,7 +218,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       const railPaymentId = options.railPaymentId ?? newRailPaymentId(deps.ids);
       const frame: ResultFrame = { railPaymentId, payment, submittedAt: epochSeconds(now), network: deps.rail.network() };
       const quoted = payment.quoteId ? await verifiedQuoteOf(payment, payment.quoteId) : undefined;
-      const claim = await deps.store.claim({ railPaymentId, payment, requestSha256: requestDigestOf(payment), pending: pendingResult(frame), ...(options.agent ? { agent: options.agent } : {}) }, now);
+      const claim = await deps.store.claim({ railPaymentId, payment, requestSha256: options.requestSha256 ?? requestDigestOf(payment), pending: pendingResult(frame), ...(options.agent ? { agent: options.agent } : {}) }, now);
       if (claim.kind === 'replay') return resultOf(claim.row);
       if (claim.kind === 'over-daily-cap') throw new DailyCapReached(claim.settledUsd);
       const outcome = await run(frame, quoted);
