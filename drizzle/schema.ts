@@ -294,8 +294,9 @@ export const pepScreenCache = pgTable('pep_screen_cache', {
 
 /**
  * One behavioural profile per wallet (docs/aml-model.md): rolling statistics of the USD amounts of
- * its counted transactions (Welford: count, mean, sum of squared deviations), updated under a row
- * lock in the screening's transaction, so concurrent screens of one wallet never lose an update.
+ * its counted transactions (Welford: count, mean, sum of squared deviations), written only over the
+ * screen count it was computed from (or under its row lock), so concurrent screens of one wallet
+ * never lose an update (decision 0042).
  * BLOCKed screens are not counted as transactions; they count in screenCount and blockedCount.
  */
 export const amlProfiles = pgTable('aml_profiles', {
@@ -342,7 +343,7 @@ export const amlScreenings = pgTable(
     walletKey: text('wallet_key').notNull(),
     /** Digest of what was screened (counterparty, amount, currency, direction ...): a reused paymentId with other terms is refused. */
     fingerprint: text('fingerprint').notNull(),
-    /** The wallet's screen number (1, 2, ...), taken under the profile's lock: unique, so two screens can never read the same profile. */
+    /** The wallet's screen number (1, 2, ...): the profile's screen count + 1, unique, so two screens can never be written from the same profile. */
     sequence: integer('sequence').notNull(),
     direction: text('direction').$type<'SEND' | 'RECEIVE'>().notNull(),
     amountUsd: doublePrecision('amount_usd').notNull(),

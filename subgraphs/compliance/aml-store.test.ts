@@ -1,20 +1,34 @@
-import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { amlCounterparties, amlScreenings } from '../../drizzle/schema.js';
+import type { PGlite } from '@electric-sql/pglite';
+import { asc, count, eq } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import type { Sql } from 'postgres';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import * as schema from '../../drizzle/schema.js';
+import { amlCounterparties, amlProfiles, amlScreenings } from '../../drizzle/schema.js';
 import { ManualClock } from '../../platform/clock.js';
-import type { DatabaseHandle } from '../../platform/db.js';
-import { AppError } from '../../platform/errors.js';
+import type { Database, DatabaseHandle } from '../../platform/db.js';
+import { AppError, InfrastructureError } from '../../platform/errors.js';
 import { EMPTY_AML_PROFILE, type AmlProfileStats } from './domain/aml.js';
 import { TEST_NOW, testDatabases } from '../../test/helpers.js';
 import type { AmlScreenBody } from './aml-inputs.js';
 import type { AmlService } from './aml-service.js';
-import { createAmlStore, type AmlLockedState, type AmlScreenKey, type AmlScreenWrite, type AmlStore } from './aml-store.js';
+import { createAmlStore, type AmlScreeningRow, type AmlScreenKey, type AmlScreenState, type AmlScreenWrite, type AmlStore } from './aml-store.js';
 import { testAmlService } from './aml-testing.js';
 
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 const body = (overrides: Partial<AmlScreenBody> = {}): AmlScreenBody => ({
   wallet: wallet(1), counterparty: wallet(2), amount: 100, currency: 'USDC', paymentId: 'pay-1', direction: 'SEND', ...overrides,
 });
+
+/** A database on the same connection as `handle` whose statements are listed as sent (drizzle's query logger). */
+function loggedDatabase(handle: DatabaseHandle): { db: Database; statements: string[] } {
+  const statements: string[] = [];
+  const logger = { logQuery: (query: string) => void statements.push(query) };
+  const client = (handle.db as unknown as { $client: unknown }).$client;
+  const db = handle.driver === 'pglite' ? drizzlePglite({ client: client as PGlite, schema, logger }) : drizzlePostgres({ client: client as Sql, schema, logger });
+  return { db: db as unknown as Database, statements };
+}
 
 describe.each(testDatabases())('AML screening store on $driver', (testDatabase) => {
   let handle: DatabaseHandle;
@@ -106,23 +120,28 @@ describe.each(testDatabases())('AML screening store on $driver', (testDatabase) 
     });
   });
 
-  // The screen's statements (built once, the reads under the lock merged into one) against the store
-  // itself: the state `decide` is given and the rows answered, at the boundaries of each read.
+  // The screen's statements (built once: one read, one conditional write) against the store itself:
+  // the state `decide` is given and the rows answered, at the boundaries of each read.
   const at = (seconds: number) => new Date(Date.parse(TEST_NOW) + seconds * 1000);
   const key = (walletKey: string, paymentId: string, counterpartyKey: string, since: { velocity: Date; structuring: Date }): AmlScreenKey => ({
     walletKey, paymentId, counterpartyKey, velocitySince: since.velocity, structuringSince: since.structuring,
   });
   const farBack = { velocity: at(-86_400), structuring: at(-86_400) };
 
+  /** A screen's row as `recorder` writes it. */
+  const screeningOf = (sequence: number, checkedAt: Date, nearThreshold = false): AmlScreenWrite['screening'] => ({
+    // Keys out of jsonb's order, a nested array with a null: the stored result is answered as jsonb gives it back.
+    fingerprint: `fp-${sequence}`, direction: 'SEND', amountUsd: 100.25, nearThreshold, riskScore: 10, action: 'PROCEED', level: 'INFO', result: { zeta: 1, alpha: [1, 'x', null], checkedAt: checkedAt.toISOString() }, checkedAt,
+  });
+
   /** A decide that keeps the states it was given and writes `profile` with a screen checked at `checkedAt`. */
   function recorder(checkedAt: Date, options: { profile?: Partial<Omit<AmlProfileStats, 'screenCount'>>; nearThreshold?: boolean; countCounterparty?: boolean } = {}) {
-    const states: AmlLockedState[] = [];
-    const decide = (state: AmlLockedState): AmlScreenWrite => {
+    const states: AmlScreenState[] = [];
+    const decide = (state: AmlScreenState): AmlScreenWrite => {
       states.push(state);
       return {
         profile: { ...state.profile, lastScreenedAt: checkedAt, ...options.profile, screenCount: state.sequence },
-        // Keys out of jsonb's order, a nested array with a null: the stored result is answered as jsonb gives it back.
-        screening: { fingerprint: `fp-${state.sequence}`, direction: 'SEND', amountUsd: 100.25, nearThreshold: options.nearThreshold ?? false, riskScore: 10, action: 'PROCEED', level: 'INFO', result: { zeta: 1, alpha: [1, 'x', null], checkedAt: checkedAt.toISOString() }, checkedAt },
+        screening: screeningOf(state.sequence, checkedAt, options.nearThreshold),
         countCounterparty: options.countCounterparty ?? true,
       };
     };
@@ -176,5 +195,154 @@ describe.each(testDatabases())('AML screening store on $driver', (testDatabase) 
     expect(replayed.row.checkedAt).toEqual(at(0));
     expect(await store.profile('w-replay')).toEqual(profile);
     expect((await store.screen(key('w-replay-2', 'p-same', 'c-1', farBack), recorder(at(0)).decide)).kind).toBe('SCREENED');
+  });
+
+  // Concurrency. Screens of one wallet queue inside one store (one process), so the tests below
+  // race several stores over one database, as several processes would.
+  const stores = (n: number) => Array.from({ length: n }, () => createAmlStore(handle.db));
+  const sequencesOf = async (walletKey: string) =>
+    (await handle.db.select({ sequence: amlScreenings.sequence }).from(amlScreenings).where(eq(amlScreenings.walletKey, walletKey)).orderBy(asc(amlScreenings.sequence))).map((row) => row.sequence);
+  const counterpartiesOf = async (walletKey: string) =>
+    (await handle.db.select().from(amlCounterparties).where(eq(amlCounterparties.walletKey, walletKey)).orderBy(amlCounterparties.counterpartyKey)).map(({ walletKey: _, ...row }) => row);
+
+  /** A write made between a screen's read and its write: the query, which `release` executes at once. */
+  type Change = (db: Pick<Database, 'insert' | 'update'>) => { execute(): Promise<unknown> };
+  /**
+   * Holds the writes of the wallet's profile: screens started now read, and their writes wait until
+   * `release`, which first makes `change`, as another process writing in between would:
+   * - PostgreSQL: a transaction holds the profile's row lock (reads pass, the conditional write
+   *   waits); `release` makes the change in that transaction and commits it;
+   * - PGlite (one connection) runs statements in the order they are sent, and a screen sends its
+   *   read at once and its write right after `decide`: screens started together all read before
+   *   any writes, and a change sent from `decide` (`release` called there) runs before that write.
+   */
+  async function holdProfileWrites(walletKey: string): Promise<(change?: Change) => Promise<void>> {
+    if (handle.driver === 'pglite') return async (change) => void (await change?.(handle.db).execute());
+    let locked!: () => void;
+    let release!: (change: Change | undefined) => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const released = new Promise<Change | undefined>((resolve) => (release = resolve));
+    const holding = handle.db.transaction(async (tx) => {
+      await tx.select({ walletKey: amlProfiles.walletKey }).from(amlProfiles).where(eq(amlProfiles.walletKey, walletKey)).for('update');
+      locked();
+      await (await released)?.(tx).execute();
+    });
+    await isLocked;
+    return async (change) => {
+      release(change);
+      await holding;
+    };
+  }
+
+  it('one screen sends two statements (its read, its conditional write), a replay one; screens of one wallet in one store queue and send two each', async () => {
+    const logged = loggedDatabase(handle);
+    const counted = createAmlStore(logged.db);
+    expect((await counted.screen(key('w-count', 'p-1', 'c-1', farBack), recorder(at(0)).decide)).kind).toBe('SCREENED');
+    expect(logged.statements).toHaveLength(2);
+    expect(logged.statements[0]).toMatch(/^select /);
+    expect(logged.statements[1]).toMatch(/^with "profile_write" as \(insert into "aml_profiles" .* where "aml_profiles"\."screen_count" = \$\d+ returning/);
+    expect((await counted.screen(key('w-count', 'p-1', 'c-1', farBack), recorder(at(0)).decide)).kind).toBe('REPLAYED');
+    expect(logged.statements).toHaveLength(3);
+    // Ten at once: queued, none is overtaken (each would cost 2 statements more, and the locked retry's 4).
+    const ten = recorder(at(1));
+    await Promise.all(Array.from({ length: 10 }, (_, i) => counted.screen(key('w-count', `p-queued-${i}`, 'c-1', farBack), ten.decide)));
+    expect(logged.statements).toHaveLength(3 + 20);
+    expect(ten.states.map((state) => state.sequence)).toEqual(Array.from({ length: 10 }, (_, i) => i + 2));
+  });
+
+  it('a screen overtaken between its read and its write is decided again, under the lock, on what the other screen left', async () => {
+    await store.screen(key('w-overtaken', 'p-0', 'c-1', farBack), recorder(at(0)).decide);
+    const [first, second] = [recorder(at(10)), recorder(at(10))];
+    const release = await holdProfileWrites('w-overtaken');
+    // 1. Two stores (two processes) screen the wallet at once, with a new counterparty: both read sequence 2.
+    const [one, other] = stores(2);
+    const outcomes = Promise.all([one!.screen(key('w-overtaken', 'p-1', 'c-2', farBack), first.decide), other!.screen(key('w-overtaken', 'p-2', 'c-2', farBack), second.decide)]);
+    await vi.waitFor(() => expect(first.states.length + second.states.length).toBeGreaterThanOrEqual(2));
+    // 2. Written one after the other: the second write finds screen_count 2, not 1, and writes nothing.
+    await release();
+    const [written, overtaken] = (await outcomes).sort((a, b) => a.row.sequence - b.row.sequence);
+    expect([written, overtaken].map((outcome) => [outcome!.kind, outcome!.row.sequence])).toEqual([['SCREENED', 2], ['SCREENED', 3]]);
+    // 3. The overtaken screen was decided a second time, on the profile, windows and counterparty the first left.
+    const states = [...first.states, ...second.states].sort((a, b) => a.sequence - b.sequence);
+    const read = { recentScreens: 1, recentNearThreshold: 0, newCounterparty: true, sequence: 2, profile: { ...EMPTY_AML_PROFILE, screenCount: 1, lastScreenedAt: at(0) } };
+    expect(states).toEqual([read, read, { recentScreens: 2, recentNearThreshold: 0, newCounterparty: false, sequence: 3, profile: { ...EMPTY_AML_PROFILE, screenCount: 2, lastScreenedAt: at(10) } }]);
+    expect(await sequencesOf('w-overtaken')).toEqual([1, 2, 3]);
+    expect(await counterpartiesOf('w-overtaken')).toEqual([
+      { counterpartyKey: 'c-1', txCount: 1, firstSeenAt: at(0), lastSeenAt: at(0) },
+      { counterpartyKey: 'c-2', txCount: 2, firstSeenAt: at(10), lastSeenAt: at(10) },
+    ]);
+  });
+
+  it('the same (paymentId, wallet) stored between a screen\'s read and its write: the write fails whole on the key, and the screen answers the stored row (REPLAYED)', async () => {
+    await store.screen(key('w-planted', 'p-0', 'c-1', farBack), recorder(at(0)).decide);
+    const profile = await store.profile('w-planted');
+    const planted: AmlScreeningRow = { paymentId: 'p-1', walletKey: 'w-planted', sequence: 99, ...screeningOf(99, at(5)) };
+    const release = await holdProfileWrites('w-planted');
+    const screening = recorder(at(10));
+    let released: Promise<void> | undefined;
+    const outcome = await store.screen(key('w-planted', 'p-1', 'c-1', farBack), (state) => {
+      released ??= release((db) => db.insert(amlScreenings).values(planted));
+      return screening.decide(state);
+    });
+    await released;
+    expect(outcome).toEqual({ kind: 'REPLAYED', row: planted });
+    expect(screening.states).toHaveLength(1);
+    // Nothing of the failed write stayed: the profile and the counterparty as the first screen left them.
+    expect(await store.profile('w-planted')).toEqual(profile);
+    expect(await counterpartiesOf('w-planted')).toEqual([{ counterpartyKey: 'c-1', txCount: 1, firstSeenAt: at(0), lastSeenAt: at(0) }]);
+  });
+
+  it('a profile is written only over the one read: changed in between (here its screen_count alone), the write writes nothing and the screen is decided again on the changed profile', async () => {
+    await store.screen(key('w-changed', 'p-0', 'c-1', farBack), recorder(at(0)).decide);
+    const release = await holdProfileWrites('w-changed');
+    const screening = recorder(at(10));
+    let released: Promise<void> | undefined;
+    const outcome = await store.screen(key('w-changed', 'p-1', 'c-1', farBack), (state) => {
+      released ??= release((db) => db.update(amlProfiles).set({ screenCount: 2 }).where(eq(amlProfiles.walletKey, 'w-changed')));
+      return screening.decide(state);
+    });
+    await released;
+    expect(screening.states.map((state) => [state.profile.screenCount, state.sequence])).toEqual([[1, 2], [2, 3]]);
+    expect(outcome).toMatchObject({ kind: 'SCREENED', row: { sequence: 3 } });
+    expect((await store.profile('w-changed')).screenCount).toBe(3);
+  });
+
+  it('a unique violation under the lock as well (a sequence taken that the profile does not count): the screen fails after two tries (InfrastructureError) and writes nothing', async () => {
+    await store.screen(key('w-stray', 'p-0', 'c-1', farBack), recorder(at(0)).decide);
+    const profile = await store.profile('w-stray');
+    await handle.db.insert(amlScreenings).values({ paymentId: 'p-stray', walletKey: 'w-stray', sequence: 2, ...screeningOf(2, at(1)) });
+    const tries = recorder(at(10));
+    await expect(store.screen(key('w-stray', 'p-1', 'c-1', farBack), tries.decide)).rejects.toBeInstanceOf(InfrastructureError);
+    expect(tries.states.map((state) => state.sequence)).toEqual([2, 2]);
+    expect(await store.profile('w-stray')).toEqual(profile);
+    expect(await sequencesOf('w-stray')).toEqual([1, 2]);
+    expect(await counterpartiesOf('w-stray')).toEqual([{ counterpartyKey: 'c-1', txCount: 1, firstSeenAt: at(0), lastSeenAt: at(0) }]);
+  });
+
+  it('one (paymentId, wallet) screened 20 times at once by 5 stores: one SCREENED, 19 REPLAYED with the same row, counted once', async () => {
+    const screens = stores(5).flatMap((each) => Array.from({ length: 4 }, () => each.screen(key('w-same', 'p-same', 'c-1', farBack), recorder(at(0)).decide)));
+    const outcomes = await Promise.all(screens);
+    expect(outcomes.filter((outcome) => outcome.kind === 'SCREENED')).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome.kind === 'REPLAYED')).toHaveLength(19);
+    expect(new Set(outcomes.map((outcome) => JSON.stringify(outcome.row))).size).toBe(1);
+    expect(await sequencesOf('w-same')).toEqual([1]);
+    expect((await store.profile('w-same')).screenCount).toBe(1);
+    expect(await counterpartiesOf('w-same')).toEqual([{ counterpartyKey: 'c-1', txCount: 1, firstSeenAt: at(0), lastSeenAt: at(0) }]);
+  });
+
+  it('40 screens of one wallet at once through 5 services (5 processes): each counted once, sequences 1..40 without a gap, the profile and counterparties a serial run leaves', async () => {
+    const [concurrent, serial] = [wallet(0x4c), wallet(0x4d)];
+    const bodies = (w: string) => Array.from({ length: 40 }, (_, i) => body({ wallet: w, amount: 100 + i, counterparty: wallet(0x600 + (i % 3)), paymentId: `many-${i}` }));
+    const services = Array.from({ length: 5 }, () => testAmlService({ db: handle.db, clock }));
+    const answers = await Promise.all(bodies(concurrent).map((each, i) => services[i % 5]!.screen(each)));
+    for (const each of bodies(serial)) await service.screen(each);
+    expect(answers.map((answer) => answer.profile.txCount).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(await sequencesOf(concurrent)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    // The statistics do not depend on the order; the risk score (a weighted mean of the screens' scores, in order) does.
+    const { wallet: _c, riskScore: _cr, ...fromConcurrent } = await service.profile(concurrent);
+    const { wallet: _s, riskScore: _sr, ...fromSerial } = await service.profile(serial);
+    expect(fromConcurrent).toEqual(fromSerial);
+    expect(fromConcurrent).toMatchObject({ txCount: 40, screenCount: 40, blockedCount: 0, counterpartyCount: 3, txVolumeTotal: 4_780 });
+    expect(await counterpartiesOf(concurrent)).toEqual(await counterpartiesOf(serial));
   });
 });
