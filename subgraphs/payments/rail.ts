@@ -34,7 +34,7 @@ export const MAX_SETTLEMENT_BATCH = 50;
  * and Base makes a block every 2 s, so 50 ms adds little to a payment's time and shares a block
  * among many payments.
  */
-export const SETTLEMENT_LINGER_MS = 50;
+export const SETTLEMENT_LINGER_MS = 100;
 
 export interface SettlementOrder {
   payee: Address;
