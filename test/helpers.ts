@@ -1,10 +1,15 @@
+import type { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RailChain } from '../platform/chain/index.js';
 import { ManualClock } from '../platform/clock.js';
 import { loadConfig, type Config } from '../platform/config.js';
-import { dropSchema, openDatabase, type DatabaseHandle } from '../platform/db.js';
+import type { Sql } from 'postgres';
+import * as schema from '../drizzle/schema.js';
+import { dropSchema, openDatabase, type Database, type DatabaseHandle } from '../platform/db.js';
 import { createConfiguredRailChain } from '../gateway/platform-services.js';
 import { buildServer, type BuiltServer, type ServerOptions } from '../gateway/server.js';
 
@@ -155,4 +160,13 @@ export async function injectJson(
     ...(options.raw !== undefined ? { payload: options.raw } : options.payload !== undefined ? { payload: options.payload as object } : {}),
   });
   return { status: response.statusCode, body: response.json() as Record<string, any>, headers: response.headers };
+}
+
+/** A database on the same connection as `handle` whose statements are listed as sent (drizzle's query logger). */
+export function loggedDatabase(handle: DatabaseHandle): { db: Database; statements: string[] } {
+  const statements: string[] = [];
+  const logger = { logQuery: (query: string) => void statements.push(query) };
+  const client = (handle.db as unknown as { $client: unknown }).$client;
+  const db = handle.driver === 'pglite' ? drizzlePglite({ client: client as PGlite, schema, logger }) : drizzlePostgres({ client: client as Sql, schema, logger });
+  return { db: db as unknown as Database, statements };
 }

@@ -6,7 +6,7 @@ import { sequentialIds } from '../ids.js';
 import { createHttpServer, genericErrorBody } from '../http.js';
 import { apiKeys } from '../../drizzle/schema.js';
 import { createLogger } from '../log.js';
-import { TEST_NOW, testDatabases } from '../../test/helpers.js';
+import { loggedDatabase, TEST_NOW, testDatabases } from '../../test/helpers.js';
 import { createApiKeys, type ApiKeys } from './api-keys.js';
 import { requireKey } from './require-key.js';
 
@@ -53,6 +53,19 @@ describe.each(testDatabases())('API keys on $driver', (testDatabase) => {
       expect(response.headers['x-ratelimit-limit']).toBeUndefined();
     }
     expect(await keys.revoke(record.id)).toBe(false);
+  });
+
+  it('lets concurrent lookups of one key share one read, and reads again once it returned (a revocation is seen at once)', async () => {
+    const { record, key } = await keys.create('api', 'shared lookups');
+    const { db, statements } = loggedDatabase(handle);
+    const counted = createApiKeys({ db, clock, ids: sequentialIds() });
+    const keyReads = () => statements.filter((statement) => statement.includes('from "api_keys"')).length;
+    const found = await Promise.all(Array.from({ length: 10 }, () => counted.authenticate('api', key)));
+    expect(found.map((entry) => entry?.id)).toEqual(Array.from({ length: 10 }, () => record.id));
+    expect(keyReads()).toBe(1);
+    await keys.revoke(record.id);
+    expect(await counted.authenticate('api', key)).toBeNull();
+    expect(keyReads()).toBe(2);
   });
 
   it('takes institution keys as Authorization: Bearer', async () => {

@@ -1,16 +1,11 @@
-import type { PGlite } from '@electric-sql/pglite';
 import { asc, count, eq } from 'drizzle-orm';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import type { Sql } from 'postgres';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import * as schema from '../../drizzle/schema.js';
 import { amlCounterparties, amlProfiles, amlScreenings } from '../../drizzle/schema.js';
 import { ManualClock } from '../../platform/clock.js';
 import type { Database, DatabaseHandle } from '../../platform/db.js';
 import { AppError, InfrastructureError } from '../../platform/errors.js';
 import { EMPTY_AML_PROFILE, type AmlProfileStats } from './domain/aml.js';
-import { TEST_NOW, testDatabases } from '../../test/helpers.js';
+import { loggedDatabase, TEST_NOW, testDatabases } from '../../test/helpers.js';
 import type { AmlScreenBody } from './aml-inputs.js';
 import type { AmlService } from './aml-service.js';
 import { createAmlStore, type AmlScreeningRow, type AmlScreenKey, type AmlScreenState, type AmlScreenWrite, type AmlStore } from './aml-store.js';
@@ -20,15 +15,6 @@ const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 const body = (overrides: Partial<AmlScreenBody> = {}): AmlScreenBody => ({
   wallet: wallet(1), counterparty: wallet(2), amount: 100, currency: 'USDC', paymentId: 'pay-1', direction: 'SEND', ...overrides,
 });
-
-/** A database on the same connection as `handle` whose statements are listed as sent (drizzle's query logger). */
-function loggedDatabase(handle: DatabaseHandle): { db: Database; statements: string[] } {
-  const statements: string[] = [];
-  const logger = { logQuery: (query: string) => void statements.push(query) };
-  const client = (handle.db as unknown as { $client: unknown }).$client;
-  const db = handle.driver === 'pglite' ? drizzlePglite({ client: client as PGlite, schema, logger }) : drizzlePostgres({ client: client as Sql, schema, logger });
-  return { db: db as unknown as Database, statements };
-}
 
 describe.each(testDatabases())('AML screening store on $driver', (testDatabase) => {
   let handle: DatabaseHandle;
