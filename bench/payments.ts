@@ -67,6 +67,8 @@ export interface PaymentRun {
   cut: boolean;
   /** CPU time of the rail's process per answer (user + system, /proc), ms; undefined where /proc is not readable. PostgreSQL's own CPU is not in it. */
   railCpuMsPerAnswer?: number;
+  /** Blocks the embedded chain mined during the run (one per transaction: it mines each as it comes); undefined when /rpc did not answer. */
+  transactions?: number;
 }
 
 export interface CallbackFigures {
@@ -137,6 +139,21 @@ function paymentBodies(creditor: { name: string; lei: string; walletAddress: str
   );
 }
 
+/** The embedded chain's block number, through the rail's /rpc; undefined when it does not answer one. */
+async function blockNumber(rail: Server): Promise<number | undefined> {
+  const { status, text } = await send(rail.port, { path: '/rpc', method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) });
+  const result = status === 200 ? (JSON.parse(text) as { result?: unknown }).result : undefined;
+  return typeof result === 'string' ? Number(BigInt(result)) : undefined;
+}
+
+/** postEach, and the transactions the chain mined meanwhile. */
+async function postEachCountingTransactions(rail: Server, headers: Record<string, string>, bodies: readonly string[]): Promise<PaymentRun> {
+  const before = await blockNumber(rail);
+  const run = await postEach(rail, headers, bodies);
+  const after = await blockNumber(rail);
+  return before === undefined || after === undefined ? run : { ...run, transactions: after - before };
+}
+
 /**
  * Exactly one POST of each body (autocannon `amount`, the body set per request), every answer
  * expected 200. Req/s: the answers over the time from the start to the last answer.
@@ -201,6 +218,7 @@ function progressRun(label: string, run: PaymentRun): void {
   progressFigures(`${label} (${run.answered}/${run.requests}${run.cut ? ', CUT at the bound' : ''})`, run.figures);
   if (run.settled !== run.answered) progress('  SETTLED', `${run.settled} of ${run.answered}`);
   if (run.railCpuMsPerAnswer !== undefined) progress('  rail CPU per answer (PostgreSQL not included)', `${run.railCpuMsPerAnswer.toFixed(2)} ms`);
+  if (run.transactions) progress('  settlement transactions (blocks mined)', `${run.transactions}: ${(run.settled / run.transactions).toFixed(1)} payments a transaction`);
   if (run.unexpected) progress('  first answer not 200', run.unexpected.slice(0, 120));
 }
 
@@ -354,7 +372,7 @@ async function runPayments(databaseUrl: string, schemaName: string): Promise<Pay
 
     progressRun('warm-up: fresh payments', await postEach(rail, bearer, paymentBodies(creditor, 'warmup', FRESH_WARMUP)));
     const freshBodies = paymentBodies(creditor, 'fresh', FRESH_PAYMENTS);
-    const fresh = await postEach(rail, bearer, freshBodies);
+    const fresh = await postEachCountingTransactions(rail, bearer, freshBodies);
     progressRun(`rail POST ${INITIATE}, a fresh payment each, ${CONNECTIONS} connections`, fresh);
 
     await postEach(rail, bearer, Array.from({ length: REPLAY_WARMUP }, () => replayBody!));
