@@ -231,14 +231,24 @@ describe('payments sent together settle in one transaction (decision 0041)', () 
 
   it('under load sends at most one transaction per lingerMs, with every order given meanwhile', async () => {
     const rail = createRailSettlement({ chain: rpcChain({ RAIL_SETTLER_KEY: settlerKey }), timeoutMs: 5_000, settlerKey, lingerMs: 1_000 });
-    const previous = await rail.settle(order(freshWallet()));
+    await rail.settle(order(freshWallet()));
+    // Two orders in one transaction: the rail is under load.
+    const [previous] = await Promise.all([rail.settle(order(freshWallet())), rail.settle(order(freshWallet()))]);
     // Given just after a transaction left: it waits for the rest of the second, and the orders
     // given meanwhile go with it (without the linger it would have left at once, alone).
     const next = rail.settle(order(freshWallet()));
     await new Promise((resolve) => setTimeout(resolve, 20));
     const receipts = await Promise.all([next, ...[1, 2].map(() => rail.settle(order(freshWallet())))]);
     expect(new Set(receipts.map((receipt) => receipt.txHash)).size).toBe(1);
-    expect(receipts[0]!.txHash).not.toBe(previous.txHash);
+    expect(receipts[0]!.txHash).not.toBe(previous!.txHash);
+  });
+
+  it('never lingers for one caller settling one payment after another (a pain.001, the batch path)', async () => {
+    // A linger of a minute: were it applied, these would outlast the test's time limit.
+    const rail = createRailSettlement({ chain: rpcChain({ RAIL_SETTLER_KEY: settlerKey }), timeoutMs: 5_000, settlerKey, lingerMs: 60_000 });
+    const hashes = new Set<string>();
+    for (let payment = 0; payment < 4; payment++) hashes.add((await rail.settle(order(freshWallet()))).txHash);
+    expect(hashes.size).toBe(4);
   });
 
   it(`puts at most ${MAX_SETTLEMENT_BATCH} orders in one transaction`, async () => {

@@ -206,19 +206,23 @@ export function createRailSettlement(options: {
   /**
    * Orders wait while the previous transaction is being sent, and go together in the next one (at
    * most MAX_SETTLEMENT_BATCH): DataLoader's batching, without its cache (each order is a write).
-   * Transactions leave at most one per lingerMs: under load the orders of that time share one. An
-   * order arriving when nothing was sent for lingerMs goes at once, alone.
+   * Under load (the previous transaction held more than one order) transactions leave at most one
+   * per lingerMs, so the orders of that time share one. Otherwise an order goes as soon as the
+   * previous transaction was sent: a quiet rail, or one caller settling one payment after another
+   * (a pain.001's transactions, the batch path), never waits for the linger.
    */
   let previousSend: Promise<void> = Promise.resolve();
   let lastDispatchAt = -Infinity;
+  let underLoad = false;
   const afterLinger = (dispatch: () => void) => {
-    const wait = lastDispatchAt + lingerMs - performance.now();
+    const wait = underLoad ? lastDispatchAt + lingerMs - performance.now() : 0;
     if (wait <= 0) dispatch();
     else setTimeout(dispatch, wait);
   };
   const batches = new DataLoader<SettlementOrder, SettlementReceipt>(
     (orders) => {
       lastDispatchAt = performance.now();
+      underLoad = orders.length > 1;
       let sent = () => {};
       previousSend = new Promise<void>((resolve) => (sent = resolve));
       return settleInOne(orders, sent)
