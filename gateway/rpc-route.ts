@@ -39,7 +39,8 @@ async function answer(chain: RailChain, raw: unknown): Promise<RpcAnswer> {
     // its code and data: a revert (code 3) carries the contract's error in its data, as a node's does.
     const message = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : 'request failed';
     const { code, data } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; data?: unknown };
-    const revertData = typeof data === 'string' && /^0x[0-9a-f]*$/i.test(data) ? { data } : typeof data === 'object' && data !== null && typeof (data as { data?: unknown }).data === 'string' ? { data: (data as { data: string }).data } : {};
+    const nested = typeof data === 'object' && data !== null ? (data as { data?: unknown }).data : data;
+    const revertData = typeof nested === 'string' && /^0x[0-9a-f]*$/i.test(nested) ? { data: nested } : {};
     return { jsonrpc: '2.0', id, error: { code: Number.isInteger(code) ? (code as number) : -32000, message, ...revertData } };
   }
 }

@@ -67,6 +67,10 @@ describe.each(['in-process', 'http'] as const)('%s transport', (layout) => {
         await transport({ method: 'GET', path: '/svc/no-store' });
       }
       expect([served.plain - plainBefore, served.noStore - noStoreBefore]).toEqual([2, 2]);
+      // A request with a header of its own (a credential) is never answered from, nor kept in, the cache.
+      const keyed = served.fresh;
+      for (let call = 0; call < 2; call++) await transport({ method: 'GET', path: '/svc/fresh', headers: { 'x-internal-key': 'k' } });
+      expect(served.fresh - keyed).toBe(2);
     } finally {
       vi.useRealTimers();
     }

@@ -122,13 +122,15 @@ export const HTTP_CACHE_ENTRIES = 500;
  * A private HTTP cache in front of `transport` (RFC 9111, as http-cache-semantics reads it): a GET
  * answered with explicit freshness (Cache-Control max-age, Expires) is answered again from memory
  * until it is stale, its Age header set; anything else (no freshness, no-store, another method, a
- * request with Cache-Control: no-cache) goes to the service. The service decides what may be kept:
+ * request with headers of its own, such as a credential) goes to the service. The service decides what may be kept:
  * the fees subgraph marks its FX rates, which change only with a new snapshot (decision 0044).
  */
 export function withHttpCache(transport: UpstreamTransport, maxEntries = HTTP_CACHE_ENTRIES): UpstreamTransport {
   const kept = new LRUCache<string, { policy: CachePolicy; response: UpstreamResponse }>({ max: maxEntries });
   return async (request) => {
-    if (request.method !== 'GET') return transport(request);
+    // A request with headers of its own (a credential such as X-Internal-Key) is not cached: the
+    // cache is keyed by path, and one caller's answer must never reach another without the key.
+    if (request.method !== 'GET' || Object.keys(request.headers ?? {}).length > 0) return transport(request);
     const asked = { url: request.path, method: request.method, headers: requestHeaders(request) };
     const hit = kept.get(request.path);
     if (hit?.policy.satisfiesWithoutRevalidation(asked)) {

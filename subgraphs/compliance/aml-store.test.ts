@@ -1,4 +1,4 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { amlCounterparties, amlProfiles, amlScreenings } from '../../drizzle/schema.js';
 import { ManualClock } from '../../platform/clock.js';
@@ -304,6 +304,31 @@ describe.each(testDatabases())('AML screening store on $driver', (testDatabase) 
     expect(await sequencesOf('w-stray')).toEqual([1, 2]);
     expect(await counterpartiesOf('w-stray')).toEqual([{ counterpartyKey: 'c-1', txCount: 1, firstSeenAt: at(0), lastSeenAt: at(0) }]);
   });
+
+  it('finding: a screen stuck behind a lock held its wallet\'s queue; it now releases the next after the store timeout, and a queued screen whose caller had its 503 is never started', async () => {
+    await store.screen(key('w-stuck', 'p-0', 'c-1', farBack), recorder(at(0)).decide);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    // Another session holds the profile's row (on PGlite, its one connection) as a dead connection would.
+    const blocker = handle.db.transaction(async (tx) => {
+      await tx.execute(sql`select wallet_key from aml_profiles where wallet_key = 'w-stuck' for update`);
+      locked();
+      await gate;
+    });
+    await holding;
+    const outcomes = await Promise.allSettled(['p-1', 'p-2'].map((paymentId, index) => store.screen(key('w-stuck', paymentId, 'c-1', farBack), recorder(at(index + 1)).decide)));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(InfrastructureError);
+    release();
+    await blocker;
+    // The queue goes on: a new screen of the wallet is answered. (The first screen's statements were
+    // sent before its caller's timeout: they may still complete, or the server may cancel them.)
+    expect((await store.screen(key('w-stuck', 'p-3', 'c-1', farBack), recorder(at(3)).decide)).kind).toBe('SCREENED');
+    // The second, queued behind it when its caller had its answer, was never started.
+    expect(await handle.db.select({ paymentId: amlScreenings.paymentId }).from(amlScreenings).where(and(eq(amlScreenings.walletKey, 'w-stuck'), eq(amlScreenings.paymentId, 'p-2')))).toEqual([]);
+  }, 20_000);
 
   it('one (paymentId, wallet) screened 20 times at once by 5 stores: one SCREENED, 19 REPLAYED with the same row, counted once', async () => {
     const screens = stores(5).flatMap((each) => Array.from({ length: 4 }, () => each.screen(key('w-same', 'p-same', 'c-1', farBack), recorder(at(0)).decide)));

@@ -2,10 +2,13 @@ import { and, Column, desc, eq, getTableColumns, gt, is, ne, SQL, sql, type Plac
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { amlCounterparties, amlProfiles, amlScreenings } from '../../drizzle/schema.js';
 import type { Database } from '../../platform/db.js';
+import { InfrastructureError } from '../../platform/errors.js';
 import { boundedCall } from '../../platform/timeout.js';
 import { EMPTY_AML_PROFILE, type AmlProfileStats } from './domain/aml.js';
 
 const STORE_TIMEOUT_MS = 5000;
+/** A screen queued behind another of its wallet starts only with at least this much of its caller's STORE_TIMEOUT_MS left. */
+const QUEUED_START_MARGIN_MS = 500;
 
 export type AmlScreeningRow = typeof amlScreenings.$inferSelect;
 type ProfileRow = typeof amlProfiles.$inferSelect;
@@ -293,11 +296,20 @@ export function createAmlStore(db: Database) {
      * Why, and what was measured: decision 0042.
      */
     async screen(key: AmlScreenKey, decide: (state: AmlScreenState) => AmlScreenWrite): Promise<AmlScreenOutcome> {
-      const work = inWalletOrder(key.walletKey, async () => {
-        const first = await tryScreen(db, key, decide);
-        return first.kind === 'OVERTAKEN' ? screenUnderLock(key, decide) : first;
+      const operation = 'AML screen (aml_profiles, aml_screenings)';
+      // Bounded inside the queue as well as for the caller: a screen stuck on a dead connection
+      // releases the next one after STORE_TIMEOUT_MS, and a queued screen whose caller has (nearly)
+      // had its answer, the timeout, is not started, so it is not counted for a refused payment.
+      const deadline = Date.now() + STORE_TIMEOUT_MS;
+      const queued = inWalletOrder(key.walletKey, () => {
+        if (deadline - Date.now() < QUEUED_START_MARGIN_MS) return Promise.reject(new InfrastructureError(`${operation} (its turn did not come in time)`, new Error('timed out in the queue')));
+        const work = (async () => {
+          const first = await tryScreen(db, key, decide);
+          return first.kind === 'OVERTAKEN' ? screenUnderLock(key, decide) : first;
+        })();
+        return bounded(work, operation);
       });
-      return bounded(work, 'AML screen (aml_profiles, aml_screenings)');
+      return bounded(queued, operation);
     },
 
     /** Replaces the stored result of a screen (the synthesiser's wording of its reasoning). */

@@ -28,6 +28,8 @@ const order = (payee: Address): SettlementOrder => ({ payee, amount: 3_000_000n,
 const asked: string[] = [];
 /** While set, /rpc answers eth_estimateGas with this gas instead of the node's estimate: a node that underestimates. */
 let estimateOverride: bigint | undefined;
+/** The same for the next estimate only. */
+let nextEstimateOverride: bigint | undefined;
 
 /** The worker's embedded chain with its provider's request wrapped (the /rpc route answers through it). */
 function observedChain(chain: RailChain): RailChain {
@@ -35,6 +37,11 @@ function observedChain(chain: RailChain): RailChain {
     const provider = connection.embedded!.provider;
     const request = async (call: { method: string; params?: unknown }) => {
       asked.push(call.method);
+      if (call.method === 'eth_estimateGas' && nextEstimateOverride !== undefined) {
+        const gas = nextEstimateOverride;
+        nextEstimateOverride = undefined;
+        return toHex(gas);
+      }
       if (call.method === 'eth_estimateGas' && estimateOverride !== undefined) return toHex(estimateOverride);
       return provider.request(call as never);
     };
@@ -249,6 +256,22 @@ describe('payments sent together settle in one transaction (decision 0041)', () 
     const hashes = new Set<string>();
     for (let payment = 0; payment < 4; payment++) hashes.add((await rail.settle(order(freshWallet()))).txHash);
     expect(hashes.size).toBe(4);
+  });
+
+  it('settles each order of a batch that reverted in its block again alone (nothing of the batch happened)', async () => {
+    const rail = createRailSettlement({ chain: rpcChain({ RAIL_SETTLER_KEY: settlerKey }), timeoutMs: 5_000, settlerKey });
+    await rail.settle(order(freshWallet()));
+    // The batch's estimate is too low: it is mined and runs out of gas (as a batch whose order was
+    // settled by someone else between its estimate and its block would revert).
+    const blockBefore = await embedded.publicClient.getBlockNumber({ cacheTime: 0 });
+    nextEstimateOverride = 60_000n;
+    const receipts = await Promise.all([1, 2, 3].map(() => rail.settle(order(freshWallet()))));
+    expect(new Set(receipts.map((receipt) => receipt.txHash)).size).toBe(3);
+    const reverted = await embedded.publicClient.getBlock({ blockNumber: blockBefore + 1n });
+    const [batch] = reverted.transactions;
+    expect((await embedded.publicClient.getTransactionReceipt({ hash: batch! })).status).toBe('reverted');
+    expect(receipts.map((receipt) => receipt.txHash)).not.toContain(batch);
+    for (const receipt of receipts) expect((await embedded.publicClient.getTransactionReceipt({ hash: receipt.txHash })).status).toBe('success');
   });
 
   it(`puts at most ${MAX_SETTLEMENT_BATCH} orders in one transaction`, async () => {

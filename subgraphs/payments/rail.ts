@@ -31,7 +31,7 @@ export const MAX_SETTLEMENT_BATCH = 50;
 /**
  * Under load, a settlement transaction leaves at most every this many ms, with the payments ready
  * by then (decision 0041): a block of the embedded EVM costs about 5 ms of CPU whatever it holds,
- * and Base makes a block every 2 s, so 50 ms adds little to a payment's time and shares a block
+ * and Base makes a block every 2 s, so 100 ms adds little to a payment's time and shares a block
  * among many payments.
  */
 export const SETTLEMENT_LINGER_MS = 100;
@@ -171,8 +171,9 @@ export function createRailSettlement(options: {
    * Sends `orders` in one transaction (settle() for one, settleBatch() for more) and waits for its
    * receipt: each order's receipt from its own Settled event, or the one error of the transaction.
    * `onSent` is called once the node took it (or nothing will be sent). A batch the router refuses
-   * (one of its orders would revert: the estimate says so, nothing is sent) is settled again order
-   * by order, so only the refused order fails, with its own reason.
+   * (one of its orders would revert: the estimate says so, nothing is sent) or that reverts in its
+   * block (nothing of it happened) is settled again order by order, so only a refused order fails,
+   * with its own reason.
    */
   async function settleInOne(orders: readonly SettlementOrder[], onSent: () => void): Promise<Array<SettlementReceipt | Error>> {
     const { connection, account, token, router } = await settlementAccount();
@@ -187,10 +188,13 @@ export function createRailSettlement(options: {
     } catch (error) {
       if (orders.length === 1 || !refusedByContract(error)) throw error;
       onSent();
-      return Promise.all(orders.map((order) => settleInOne([order], () => undefined).then(([outcome]) => outcome!, asError)));
+      return settleEachAlone(orders);
     }
     onSent();
     const receipt = await receiptOf(connection, account, sent, what);
+    // A batch mined but reverted changed nothing (one of its orders was refused between the
+    // estimate and the block, or it ran out of gas): each order is settled again alone.
+    if (receipt.status !== 'success' && orders.length > 1) return settleEachAlone(orders);
     if (receipt.status !== 'success') {
       // All the gas used: it ran out (the state changed between the estimate and the block).
       if (receipt.gasUsed >= sent.gas) throw new RailError(`the settlement transaction ran out of gas (limit ${sent.gas}, the node's estimate)`, sent.hash);
@@ -201,6 +205,11 @@ export function createRailSettlement(options: {
       const settled = events.find((event) => event.args.quoteId === order.quoteId);
       return settled ? { txHash: sent.hash, fee: settled.args.fee, payer: settled.args.payer } : new RailError('the settlement transaction emitted no Settled event', sent.hash);
     });
+  }
+
+  /** Each order in a transaction of its own (through settle()), so only an order the router refuses fails. */
+  function settleEachAlone(orders: readonly SettlementOrder[]): Promise<Array<SettlementReceipt | Error>> {
+    return Promise.all(orders.map((order) => settleInOne([order], () => undefined).then(([outcome]) => outcome!, asError)));
   }
 
   /**
