@@ -27,10 +27,14 @@ const TEXT_REMEMBERED = 16 * 1024 * 1024;
 /** A longer text is read every time (a native payment's fields fit in far less; the rest would be whitespace). */
 export const MAX_REMEMBERED_TEXT_LENGTH = 8_192;
 
-/** A native payment read from a body, and its digest: what readPaymentInitiation and requestDigestOf make of the same text, every time. */
+/**
+ * A native payment read from a body, and its digest: what readPaymentInitiation and requestDigestOf
+ * make of the same text, every time. The digest is taken at the first retry: the first request's
+ * own was the service's, and most payments are never retried.
+ */
 interface ReadNative {
   payment: NativePayment;
-  requestSha256: string;
+  requestSha256?: string;
 }
 
 /** Shared by every request sending the same text: frozen, so no request can change what another reads. */
@@ -73,7 +77,7 @@ export function createInitiation(deps: { service: PaymentsService; ids: IdSource
   const nativeByText = new LRUCache<string, ReadNative>({ max: BODIES_REMEMBERED, maxSize: TEXT_REMEMBERED, sizeCalculation: (_read, text) => text.length });
   function remember(bodyText: string | undefined, payment: NativePayment): void {
     if (bodyText === undefined || bodyText.length > MAX_REMEMBERED_TEXT_LENGTH) return;
-    nativeByText.set(bodyText, { payment: frozen(payment), requestSha256: requestDigestOf(payment) });
+    nativeByText.set(bodyText, { payment: frozen(payment) });
   }
 
   return {
@@ -83,7 +87,7 @@ export function createInitiation(deps: { service: PaymentsService; ids: IdSource
      */
     async initiate(context: RequestContext, body: unknown, bodyText?: string): Promise<PaymentResult | Pacs002Document> {
       const known = bodyText === undefined ? undefined : nativeByText.get(bodyText);
-      if (known) return service.initiate(context, known.payment, { requestSha256: known.requestSha256 });
+      if (known) return service.initiate(context, known.payment, { requestSha256: (known.requestSha256 ??= requestDigestOf(known.payment)) });
       const read = readPaymentInitiation(body);
       if (!read.ok) throw invalidBody(read.issues);
       if (read.value.kind === 'native') {

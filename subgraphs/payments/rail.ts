@@ -179,12 +179,13 @@ export function createRailSettlement(options: {
     const { connection, account, token, router } = await settlementAccount();
     const what = orders.length === 1 ? 'the settlement' : `the settlement of ${orders.length} payments in one transaction`;
     let sent: SentTransaction;
+    const routed = orders.map(routerOrder);
+    const [only] = routed;
     try {
-      const [first] = orders.map(routerOrder);
       sent =
-        orders.length === 1
-          ? await send(connection, account, { address: router, abi: settlementRouterAbi, functionName: 'settle', args: [token, first!.payee, first!.amount, first!.hasFx, first!.esgScore, first!.monthlyVolume, first!.quoteId] }, what)
-          : await send(connection, account, { address: router, abi: settlementRouterAbi, functionName: 'settleBatch', args: [token, orders.map(routerOrder)] }, what);
+        routed.length === 1 && only
+          ? await send(connection, account, { address: router, abi: settlementRouterAbi, functionName: 'settle', args: [token, only.payee, only.amount, only.hasFx, only.esgScore, only.monthlyVolume, only.quoteId] }, what)
+          : await send(connection, account, { address: router, abi: settlementRouterAbi, functionName: 'settleBatch', args: [token, routed] }, what);
     } catch (error) {
       if (orders.length === 1 || !refusedByContract(error)) throw error;
       onSent();
