@@ -60,8 +60,9 @@ export async function buildServer(options: ServerOptions): Promise<BuiltServer> 
     let closing = false;
     // A response sent while stopping closes its connection, so a keep-alive client does not
     // hold the server open (or send its next request into a closed socket).
-    app.addHook('onSend', async (_request, reply) => {
+    app.addHook('onSend', (_request, reply, payload, done) => {
       if (closing) reply.header('connection', 'close');
+      done(null, payload);
     });
     return {
       app,

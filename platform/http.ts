@@ -1,6 +1,5 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import helmet from '@fastify/helmet';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -19,6 +18,7 @@ import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import { createMethodIndex, type MethodIndex } from './method-index.js';
 import { compileResponseSerializer } from './serializer.js';
+import { addSecurityHeaders } from './security-headers.js';
 import { createRequestContext, REQUEST_ID_HEADER, requestIdFrom, type RequestContext } from './request-context.js';
 
 export { clip, echo };
@@ -203,7 +203,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   app.decorate('errorShapes', errorShapes);
   app.decorate('publicBaseUrl', options.publicBaseUrl?.replace(/\/+$/, ''));
   app.decorateRequest('requestContext', null as unknown as RequestContext);
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks on every request take the callback form: an async hook costs a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     const abandonment = new AbortController();
     abandonments.set(request, abandonment);
     // The response closed before it was ended: the client left, and nothing it asked for should be charged.
@@ -213,11 +214,12 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     });
     request.requestContext = createRequestContext(request.headers, clock, request.id, abandonment.signal);
     reply.header(REQUEST_ID_HEADER, request.id);
+    done();
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const set = request.requestContext?.responseHeaders;
     if (set?.size) for (const [name, value] of set) reply.header(name, value);
-    return payload;
+    done(null, payload);
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(({ schema }) => compileResponseSerializer(schema as z.ZodType));
@@ -225,8 +227,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   const methods = createMethodIndex();
   app.addHook('onRoute', (route) => methods.add(route.method, route.url));
   app.setNotFoundHandler((request, reply) => answerUnroutable(request, reply, methods, errorShapes));
-  void app.register(helmet, {
-    global: true,
+  addSecurityHeaders(app, {
     // An API answers JSON only: nothing it sends may load or frame anything.
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
   });

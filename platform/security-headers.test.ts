@@ -1,0 +1,65 @@
+import Fastify from 'fastify';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+// helmet itself, counted: its middleware must be built per route, never per request.
+const built = vi.hoisted(() => ({ count: 0 }));
+vi.mock('helmet', async (importOriginal) => {
+  const original = await importOriginal<typeof import('helmet')>();
+  const counted = ((options?: Parameters<typeof original.default>[0]) => {
+    built.count += 1;
+    return original.default(options);
+  }) as typeof original.default;
+  return { ...original, default: counted };
+});
+
+const { addSecurityHeaders } = await import('./security-headers.js');
+
+const SERVER_WIDE = { contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"] } } };
+
+function server() {
+  const app = Fastify();
+  addSecurityHeaders(app, SERVER_WIDE);
+  app.get('/plain', async () => ({ ok: true }));
+  app.get('/framed', { helmet: { contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'self'"], frameAncestors: ['*'] } }, frameguard: false } }, async () => 'framed');
+  app.get('/bare', { helmet: false }, async () => 'bare');
+  return app;
+}
+
+describe('addSecurityHeaders', () => {
+  let app: ReturnType<typeof server> | undefined;
+  afterEach(async () => {
+    await app?.close();
+    built.count = 0;
+  });
+
+  it("gives every answer the server's headers, an unknown path's 404 included", async () => {
+    app = server();
+    for (const url of ['/plain', '/nowhere']) {
+      const { headers } = await app.inject({ url });
+      expect(headers['content-security-policy']).toBe("default-src 'none'");
+      expect(headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(headers['x-content-type-options']).toBe('nosniff');
+      expect(headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    }
+  });
+
+  it("merges a route's own options over the server's, header by header, and leaves out a route that says false", async () => {
+    app = server();
+    const framed = await app.inject({ url: '/framed' });
+    expect(framed.headers['content-security-policy']).toBe("default-src 'self';frame-ancestors *");
+    expect(framed.headers['x-frame-options']).toBeUndefined();
+    expect(framed.headers['x-content-type-options']).toBe('nosniff');
+    const bare = await app.inject({ url: '/bare' });
+    expect(bare.headers['content-security-policy']).toBeUndefined();
+    expect(bare.headers['x-content-type-options']).toBeUndefined();
+  });
+
+  it('builds each middleware once, when its route is added, not per request', async () => {
+    app = server();
+    await app.ready();
+    const afterRoutes = built.count;
+    expect(afterRoutes).toBe(3); // the server's, and /framed's for GET and for the HEAD route Fastify adds
+    await Promise.all(Array.from({ length: 20 }, (_, index) => app!.inject({ url: ['/plain', '/framed', '/bare', '/nowhere'][index % 4]! })));
+    expect(built.count).toBe(afterRoutes);
+  });
+});
