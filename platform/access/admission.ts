@@ -65,9 +65,9 @@ export async function admit(access: Access, request: RequestContext, offer: Offe
   }
   const key = presentedKey(request.headers, 'api');
   if (key !== undefined) {
-    const record = await access.keys.authenticate('api', key);
-    if (!record) return { ok: false, error: new AppError('GEN_ERR_UNAUTHORIZED') };
-    const state = await access.keys.count(record);
+    const admitted = await access.keys.admit('api', key);
+    if (!admitted) return { ok: false, error: new AppError('GEN_ERR_UNAUTHORIZED') };
+    const { state } = admitted;
     setHeaders(request, rateLimitHeaders(state));
     if (state.exceeded) return { ok: false, error: new AppError('GEN_ERR_RATE_LIMITED', { retryAfterSeconds: state.resetSeconds }) };
     return { ok: true, via: 'key' };

@@ -1,10 +1,11 @@
+import { eq, notInArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.js';
 import type { DatabaseHandle } from '../db.js';
 import { AppError } from '../errors.js';
 import { sequentialIds } from '../ids.js';
 import { createHttpServer, genericErrorBody } from '../http.js';
-import { apiKeys } from '../../drizzle/schema.js';
+import { apiKeys, rateLimitWindows } from '../../drizzle/schema.js';
 import { createLogger } from '../log.js';
 import { loggedDatabase, TEST_NOW, testDatabases } from '../../test/helpers.js';
 import { createApiKeys, type ApiKeys } from './api-keys.js';
@@ -55,17 +56,64 @@ describe.each(testDatabases())('API keys on $driver', (testDatabase) => {
     expect(await keys.revoke(record.id)).toBe(false);
   });
 
-  it('lets concurrent lookups of one key share one read, and reads again once it returned (a revocation is seen at once)', async () => {
-    const { record, key } = await keys.create('api', 'shared lookups');
+  /** The requests counted for `keyId`, per window (rate_limit_windows). */
+  async function windowsOf(keyId: string) {
+    const rows = await handle.db.select().from(rateLimitWindows).where(eq(rateLimitWindows.keyId, keyId));
+    return rows.map((row) => ({ windowStart: row.windowStart.toISOString(), requests: row.requests }));
+  }
+  /** ApiKeys on the default database store whose statements are listed as sent. */
+  function loggedKeys() {
     const { db, statements } = loggedDatabase(handle);
-    const counted = createApiKeys({ db, clock, ids: sequentialIds() });
-    const keyReads = () => statements.filter((statement) => statement.includes('from "api_keys"')).length;
-    const found = await Promise.all(Array.from({ length: 10 }, () => counted.authenticate('api', key)));
-    expect(found.map((entry) => entry?.id)).toEqual(Array.from({ length: 10 }, () => record.id));
-    expect(keyReads()).toBe(1);
-    await keys.revoke(record.id);
-    expect(await counted.authenticate('api', key)).toBeNull();
-    expect(keyReads()).toBe(2);
+    return { keys: createApiKeys({ db, clock, ids: sequentialIds() }), statements };
+  }
+
+  it('looks a key up and counts it in one statement per admission on the database store (decision 0039)', async () => {
+    clock.set('2026-11-22T12:30:10.000Z');
+    const { record, key } = await keys.create('bearer', 'one statement', 3);
+    const { keys: logged, statements } = loggedKeys();
+    const states = [];
+    for (let request = 0; request < 4; request += 1) states.push((await logged.admit('bearer', key))?.state);
+    // 4 admissions, 4 statements, each reading api_keys and counting in rate_limit_windows.
+    expect(statements).toHaveLength(4);
+    for (const statement of statements) expect(statement).toMatch(/with "active_key" as .*"api_keys".*"counted" as \(insert into "rate_limit_windows"/s);
+    // Limit 3: remaining 3 - 1, 3 - 2, 3 - 3, then the 4th is over; Reset 60 - 10 = 50 s.
+    expect(states.map((state) => state?.remaining)).toEqual([2, 1, 0, 0]);
+    expect(states.map((state) => state?.exceeded)).toEqual([false, false, false, true]);
+    expect(states.every((state) => state?.limit === 3 && state.resetSeconds === 50)).toBe(true);
+    expect(await windowsOf(record.id)).toEqual([{ windowStart: '2026-11-22T12:30:00.000Z', requests: 4 }]);
+  });
+
+  it('sends 20 concurrent admissions of one key as 2 statements (the first, then 19 together), each counted once at its own place', async () => {
+    clock.set('2026-11-22T12:31:00.000Z');
+    const { record, key } = await keys.create('api', 'burst', 10);
+    const { keys: logged, statements } = loggedKeys();
+    const admitted = await Promise.all(Array.from({ length: 20 }, () => logged.admit('api', key)));
+    expect(statements).toHaveLength(2);
+    for (const entry of admitted) expect(entry?.record).toEqual(record);
+    const states = admitted.map((entry) => entry!.state);
+    // Places 1..20 once each: the 10 within the limit have remaining 10 - 1 .. 10 - 10 = 9..0, the other 10 are over.
+    expect(states.filter((state) => !state.exceeded).map((state) => state.remaining)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    expect(states.filter((state) => state.exceeded)).toHaveLength(10);
+    expect(await windowsOf(record.id)).toEqual([{ windowStart: '2026-11-22T12:31:00.000Z', requests: 20 }]);
+  });
+
+  it('refuses unknown, revoked and wrong-kind keys with null and counts nothing, a revocation from the next admission on', async () => {
+    clock.set('2026-11-22T12:32:00.000Z');
+    const { record, key } = await keys.create('api', 'revoked between two', 5);
+    const bearer = await keys.create('bearer', 'of the other kind', 5);
+    const { keys: logged, statements } = loggedKeys();
+    expect((await logged.admit('api', key))?.state.remaining).toBe(4);
+    expect(await keys.revoke(record.id)).toBe(true);
+    expect(await logged.admit('api', key)).toBeNull();
+    expect(await logged.admit('api', 'srk_unknown')).toBeNull();
+    expect(await logged.admit('api', bearer.key)).toBeNull();
+    expect(await logged.admit('bearer', key)).toBeNull();
+    // The first admission, the revoked and the unknown key; the wrong prefixes never reach the database.
+    expect(statements).toHaveLength(3);
+    expect(await windowsOf(record.id)).toEqual([{ windowStart: '2026-11-22T12:32:00.000Z', requests: 1 }]);
+    expect(await windowsOf(bearer.record.id)).toEqual([]);
+    const unknownCounted = await handle.db.select().from(rateLimitWindows).where(notInArray(rateLimitWindows.keyId, (await keys.list()).map((entry) => entry.id)));
+    expect(unknownCounted).toEqual([]);
   });
 
   it('takes institution keys as Authorization: Bearer', async () => {

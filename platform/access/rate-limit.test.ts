@@ -8,7 +8,7 @@ import { AppError, InfrastructureError } from '../errors.js';
 import { createHttpServer, genericErrorBody } from '../http.js';
 import { sequentialIds } from '../ids.js';
 import { createLogger } from '../log.js';
-import { openTestPglite, testConfig, testDatabases } from '../../test/helpers.js';
+import { loggedDatabase, openTestPglite, testConfig, testDatabases } from '../../test/helpers.js';
 import { startTcpProxy } from '../../test/tcp-proxy.js';
 import { createApiKeys, type ApiKeys } from './api-keys.js';
 import { coalesceHits, createDatabaseRateLimitStore, createRedisRateLimitStore, rateLimitStoreFor, type RateLimitStore } from './rate-limit.js';
@@ -101,14 +101,32 @@ describe('the Redis rate-limit store (127.0.0.1:6379)', () => {
     const ids = sequentialIds(1000);
     const keysOnFirst = createApiKeys({ db: database.db, clock, ids, rateLimits: first });
     const keysOnSecond = createApiKeys({ db: database.db, clock, ids, rateLimits: second });
-    const { record } = await keysOnFirst.create('api', 'busy agent', 20);
-    const states = await Promise.all(Array.from({ length: 50 }, (_, index) => (index % 2 === 0 ? keysOnFirst : keysOnSecond).count(record)));
+    const { record, key } = await keysOnFirst.create('api', 'busy agent', 20);
+    const admitted = await Promise.all(Array.from({ length: 50 }, (_, index) => (index % 2 === 0 ? keysOnFirst : keysOnSecond).admit('api', key)));
+    const states = admitted.map((entry) => entry!.state);
     expect(states.filter((state) => !state.exceeded)).toHaveLength(20);
     expect(states.filter((state) => state.exceeded)).toHaveLength(30);
     // Every admitted request saw its own count: remaining 19, 18, ... 0 once each.
     expect(states.filter((state) => !state.exceeded).map((state) => state.remaining).toSorted((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index));
     expect(states.every((state) => state.limit === 20 && state.resetSeconds === 45)).toBe(true);
     expect(await admin.get(`${keyPrefix}${record.id}:${Date.parse('2026-11-22T12:20:00.000Z')}`)).toBe('50');
+  });
+
+  it('looks keys up in the database then counts in Redis: concurrent admissions of one key share one read, a revocation is seen by the next', async () => {
+    const clock = new ManualClock('2026-11-22T12:30:00.000Z');
+    const { db, statements } = loggedDatabase(database);
+    const keys = createApiKeys({ db, clock, ids: sequentialIds(4000), rateLimits: redisStore() });
+    const { record, key } = await keys.create('api', 'shared lookups', 10);
+    statements.length = 0;
+    const admitted = await Promise.all(Array.from({ length: 10 }, () => keys.admit('api', key)));
+    expect(admitted.map((entry) => entry?.state.remaining).toSorted((a, b) => a! - b!)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // One read of api_keys for the ten, and nothing counted in the database.
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toContain('from "api_keys"');
+    expect(await admin.get(`${keyPrefix}${record.id}:${clock.now().getTime()}`)).toBe('10');
+    await keys.revoke(record.id);
+    expect(await keys.admit('api', key)).toBeNull();
+    expect(await admin.get(`${keyPrefix}${record.id}:${clock.now().getTime()}`)).toBe('10');
   });
 
   it('answers with the same X-RateLimit-* headers and 429 as the database store', async () => {

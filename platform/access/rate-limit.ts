@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db.js';
 import type { Logger } from '../log.js';
 import { boundedCall } from '../timeout.js';
+import { coalesce, placeIn } from './coalesce.js';
 
 /**
  * Where the per-key fixed windows are counted. Every replica given the same store (the same
@@ -12,6 +13,11 @@ import { boundedCall } from '../timeout.js';
  */
 export interface RateLimitStore {
   readonly kind: 'database' | 'redis';
+  /**
+   * The database store's own database and bound: createApiKeys on that same database looks a key up
+   * and counts it in one statement there (ApiKeys.admit) instead of a read, then this store's hit.
+   */
+  readonly database?: { readonly db: Database; readonly timeoutMs: number };
   /**
    * Counts `requests` (default 1) of `keyId` in the window that starts at `windowStart` and lasts
    * `windowMs`, and returns the requests counted in that window, these included. Counting and reading are
@@ -44,6 +50,7 @@ export function createDatabaseRateLimitStore(db: Database, options: { timeoutMs?
     .prepare('rate_limit_windows_hit');
   return coalesceHits({
     kind: 'database',
+    database: { db, timeoutMs },
     async hit(keyId, windowStart, _windowMs, requests = 1) {
       const [row] = await boundedCall(upsert.execute({ keyId, windowStart, requests }), timeoutMs, 'count a request in rate_limit_windows');
       return row?.requests ?? requests;
@@ -134,22 +141,9 @@ export function rateLimitStoreFor(config: Config, db: Database, logger: Logger):
   return url ? createRedisRateLimitStore({ url, logger }) : createDatabaseRateLimitStore(db);
 }
 
-interface WaitingHit {
-  resolve(count: number): void;
-  reject(error: unknown): void;
-}
-
-/** One key's window: whether its count is at the store, and the hits that came meanwhile. */
-interface HitLane {
-  keyId: string;
-  windowStart: Date;
-  windowMs: number;
-  waiting: WaitingHit[];
-}
-
 /**
  * Hits of one key and window that arrive while its count is at the store wait for that count to
- * return, then go to the store together as one increment (decision 0039):
+ * return, then go to the store together as one increment (decision 0039; the lanes: coalesce.ts):
  * 1. every request is still counted once, atomically, before it is admitted, and learns its exact
  *    place in the window (the store's total after the increment, less the hits counted after it),
  *    so the limit and X-RateLimit-Remaining are what one statement per request would give;
@@ -159,31 +153,16 @@ interface HitLane {
  * A failed count fails every hit of its increment (each answered 503), none of the next.
  */
 export function coalesceHits(store: RateLimitStore): RateLimitStore {
-  const lanes = new Map<string, HitLane>();
-
-  function send(laneKey: string, lane: HitLane): void {
-    const batch = lane.waiting.splice(0);
-    store.hit(lane.keyId, lane.windowStart, lane.windowMs, batch.length).then(
-      (total) => batch.forEach((hit, index) => hit.resolve(total - batch.length + index + 1)),
-      (error: unknown) => batch.forEach((hit) => hit.reject(error)),
-    ).finally(() => {
-      if (lane.waiting.length > 0) send(laneKey, lane);
-      else lanes.delete(laneKey);
-    });
-  }
-
+  const hitInLane = coalesce(
+    (window: { keyId: string; windowStart: Date; windowMs: number }, n: number) => store.hit(window.keyId, window.windowStart, window.windowMs, n),
+    placeIn,
+  );
   return {
     kind: store.kind,
+    ...(store.database ? { database: store.database } : {}),
     hit(keyId, windowStart, windowMs, requests = 1) {
       if (requests !== 1) return store.hit(keyId, windowStart, windowMs, requests);
-      const laneKey = `${keyId}\u0000${windowStart.getTime()}`;
-      return new Promise<number>((resolve, reject) => {
-        const lane = lanes.get(laneKey);
-        if (lane) return void lane.waiting.push({ resolve, reject });
-        const started: HitLane = { keyId, windowStart, windowMs, waiting: [{ resolve, reject }] };
-        lanes.set(laneKey, started);
-        send(laneKey, started);
-      });
+      return hitInLane(`${keyId}\u0000${windowStart.getTime()}`, { keyId, windowStart, windowMs });
     },
     close: () => store.close(),
   };

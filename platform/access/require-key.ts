@@ -11,12 +11,12 @@ import { presentedKey, type ApiKeys, type KeyKind } from './api-keys.js';
 export function requireKey(keys: ApiKeys, kind: KeyKind) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const key = presentedKey(request.requestContext.headers, kind);
-    const record = key ? await keys.authenticate(kind, key) : null;
-    if (!record) {
+    const admitted = key ? await keys.admit(kind, key) : null;
+    if (!admitted) {
       if (kind === 'bearer') reply.header('www-authenticate', 'Bearer');
       return request.server.errorShapes.send(request, reply, new AppError('GEN_ERR_UNAUTHORIZED'));
     }
-    const state = await keys.count(record);
+    const { state } = admitted;
     reply.header('x-ratelimit-limit', String(state.limit));
     reply.header('x-ratelimit-remaining', String(state.remaining));
     reply.header('x-ratelimit-reset', String(state.resetSeconds));

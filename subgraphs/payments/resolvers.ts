@@ -17,9 +17,9 @@ import type { PaymentsService } from './service.js';
  */
 async function requireInstitution(keys: ApiKeys, request: RequestContext): Promise<void> {
   const key = presentedKey(request.headers, 'bearer');
-  const record = key ? await keys.authenticate('bearer', key) : null;
-  if (!record) throw new AppError('GEN_ERR_UNAUTHORIZED');
-  const state = await keys.count(record);
+  const admitted = key ? await keys.admit('bearer', key) : null;
+  if (!admitted) throw new AppError('GEN_ERR_UNAUTHORIZED');
+  const { state } = admitted;
   for (const [name, value] of Object.entries(rateLimitHeaders(state))) request.responseHeaders.set(name, value);
   if (state.exceeded) throw new AppError('GEN_ERR_RATE_LIMITED', { retryAfterSeconds: state.resetSeconds });
 }
