@@ -1,24 +1,20 @@
 import Fastify from 'fastify';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-
-// helmet itself, counted: its middleware must be built per route, never per request.
-const built = vi.hoisted(() => ({ count: 0 }));
-vi.mock('helmet', async (importOriginal) => {
-  const original = await importOriginal<typeof import('helmet')>();
-  const counted = ((options?: Parameters<typeof original.default>[0]) => {
-    built.count += 1;
-    return original.default(options);
-  }) as typeof original.default;
-  return { ...original, default: counted };
-});
-
-const { addSecurityHeaders } = await import('./security-headers.js');
+import helmet, { type HelmetOptions } from 'helmet';
+import { afterEach, describe, expect, it } from 'vitest';
+import { addSecurityHeaders } from './security-headers.js';
 
 const SERVER_WIDE = { contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"] } } };
 
+// helmet itself, counted: its middleware must be built per route, never per request.
+const built = { count: 0 };
+const countedHelmet = (options: HelmetOptions) => {
+  built.count += 1;
+  return helmet(options);
+};
+
 function server() {
   const app = Fastify();
-  addSecurityHeaders(app, SERVER_WIDE);
+  addSecurityHeaders(app, SERVER_WIDE, countedHelmet);
   app.get('/plain', async () => ({ ok: true }));
   app.get('/framed', { helmet: { contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'self'"], frameAncestors: ['*'] } }, frameguard: false } }, async () => 'framed');
   app.get('/bare', { helmet: false }, async () => 'bare');
