@@ -604,6 +604,16 @@ export const ap2MandateUses = pgTable('ap2_mandate_uses', {
   usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }).notNull(),
 });
 
+/**
+ * Fee quotes given with a payment (quoteId, issue 10 item 9), each used by one payment: the primary
+ * key refuses a second payment under a quote at its claim, on any replica (decision 0046).
+ */
+export const paymentQuoteUses = pgTable('payment_quote_uses', {
+  quoteId: text('quote_id').primaryKey(),
+  railPaymentId: text('rail_payment_id').notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
 // ---------------------------------------------------------------------------------------------
 // payments: callback outbox (spec §6; docs/webhooks.md)
 // ---------------------------------------------------------------------------------------------

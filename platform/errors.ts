@@ -73,6 +73,10 @@ export const errorCatalog = {
   PAY_ERR_PAYMENT_NOT_FOUND: { status: 404, message: 'No payment with this railPaymentId or tmsReference.' },
   PAY_ERR_RATE_UNAVAILABLE: { status: 404, message: 'No FX rate against USD is available for this currency.' },
   PAY_ERR_QUOTE_INVALID: { status: 400, message: 'The quoteId given with the payment is not valid for it: expired, not issued by the fee oracle, or issued for other terms.' },
+  PAY_ERR_QUOTE_USED: {
+    status: 409,
+    message: 'The quoteId given with the payment was already used by another payment; a quote pays for one payment, whatever became of it. Ask the fee oracle for a new quote (decision 0046).',
+  },
   FCT_ERR_INVALID_SYMBOL: { status: 400, message: 'The commodity symbol is malformed.' },
   FCT_ERR_UNSUPPORTED_SYMBOL: { status: 404, message: 'The commodity symbol is not supported.' },
   FCT_ERR_INVALID_BODY: { status: 400, message: 'The request body is malformed.' },

@@ -163,6 +163,21 @@ describe('a quoteId given with a payment (issue 10 item 9)', () => {
     expect(await balanceOf(creditor)).toBe(0n);
   });
 
+  it('a quote already used by a payment: 409 PAY_ERR_QUOTE_USED for another, nothing stored or sent; the first replays (decision 0046)', async () => {
+    const creditor = await registeredCreditor();
+    const quote = await issueQuote({ amountUsd: 1250.5, hasFx: false });
+    const first = nativePayment(creditor, { quoteId: quote.quoteId });
+    const settled = await initiate(first);
+    expect(settled.body).toMatchObject({ status: 'SETTLED', settlement: { fee: String(quote.fees.total.usd) } });
+    const paidBefore = await balanceOf(creditor);
+    const second = nativePayment(creditor, { quoteId: quote.quoteId });
+    const { status, body } = await initiate(second);
+    expect({ status, body }).toEqual({ status: 409, body: { code: 'PAY_ERR_QUOTE_USED', error: expect.stringContaining('already used by another payment') } });
+    expect(await storedRow(second.tmsReference)).toBeUndefined();
+    expect(await balanceOf(creditor)).toBe(paidBefore);
+    expect(await initiate(first)).toEqual(settled);
+  });
+
   it('a EUR quote for the USD amount at another rate is refused', async () => {
     const creditor = await registeredCreditor();
     const quote = await issueQuote({ amountUsd: 1000, hasFx: true });

@@ -93,6 +93,43 @@ describe.each(testDatabases())('the payments store on $driver', (testDatabase) =
     const listed = (await store.pendingSince(at(3), 10)).filter((row) => row.updatedAt >= base).map((row) => row.railPaymentId);
     expect(listed).toEqual([older.railPaymentId, newer.railPaymentId]);
   });
+
+  // A quote given with a payment pays for that payment only (decision 0046).
+  const quotedClaim = (quoteId: string) => claimOf({ ...paymentOf(), quoteId });
+  const storedReferences = async (claims: ReadonlyArray<PaymentToClaim>) =>
+    (await Promise.all(claims.map((claim) => store.findByTmsReference(claim.payment.tmsReference)))).filter(Boolean).length;
+
+  it('a quote used by one payment is 409 for another, which stores nothing; the first still replays', async () => {
+    const quoteId = `srq-store-${sequence}-once`;
+    const first = quotedClaim(quoteId);
+    expect((await store.claim(first, NOW)).kind).toBe('claimed');
+    const second = quotedClaim(quoteId);
+    await expect(store.claim(second, NOW)).rejects.toMatchObject({ code: 'PAY_ERR_QUOTE_USED', status: 409 } satisfies Partial<AppError>);
+    expect(await store.findByTmsReference(second.payment.tmsReference)).toBeUndefined();
+    const replay = await store.claim(first, NOW);
+    expect(replay.kind === 'replay' && replay.row.railPaymentId).toBe(first.railPaymentId);
+    // The second may go under a quote of its own.
+    expect((await store.claim({ ...second, payment: { ...second.payment, quoteId: `${quoteId}-new` } }, NOW)).kind).toBe('claimed');
+  });
+
+  it('20 payments under one quote at once: one is claimed, 19 are 409 and stored nowhere', async () => {
+    const quoteId = `srq-store-${sequence}-race`;
+    const claims = Array.from({ length: 20 }, () => quotedClaim(quoteId));
+    const outcomes = await Promise.allSettled(claims.map((claim) => store.claim(claim, NOW)));
+    const claimed = outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value.kind === 'claimed');
+    const refused = outcomes.filter((outcome) => outcome.status === 'rejected' && (outcome.reason as AppError).code === 'PAY_ERR_QUOTE_USED');
+    expect({ claimed: claimed.length, refused: refused.length, stored: await storedReferences(claims) }).toEqual({ claimed: 1, refused: 19, stored: 1 });
+  });
+
+  it("an agent's claim within its daily cap takes its quote the same way", async () => {
+    const quoteId = `srq-store-${sequence}-agent`;
+    const agent = { agentId: `agt_store${sequence}`, amountUsd: '10', dailyCap: { capUsd: '1000', since: NOW } };
+    const first = { ...quotedClaim(quoteId), agent };
+    expect((await store.claim(first, NOW)).kind).toBe('claimed');
+    const second = { ...quotedClaim(quoteId), agent };
+    await expect(store.claim(second, NOW)).rejects.toMatchObject({ code: 'PAY_ERR_QUOTE_USED' });
+    expect(await store.findByTmsReference(second.payment.tmsReference)).toBeUndefined();
+  });
 });
 
 describe.each(testDatabases())('final rows answered without the database on $driver', (testDatabase) => {

@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import { payments } from '../../drizzle/schema.js';
+import { paymentQuoteUses, payments } from '../../drizzle/schema.js';
 import type { Database } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { boundedCall } from '../../platform/timeout.js';
@@ -205,15 +205,36 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
     return { kind: 'replay', row: existing };
   }
 
-  async function claimOnce(claim: PaymentToClaim, now: Date): Promise<Claim> {
-    // A reference known final is a replay: answered without a statement.
-    if (finalRows.has(claim.payment.tmsReference)) return replayOf(claim);
-    const insert = claim.agent
+  /**
+   * The payment's row and its quote's use, in one transaction (decision 0046): a quote already
+   * used by another payment (at once on another replica included: the second insert waits for the
+   * first's commit) is 409 and nothing of this payment is stored.
+   */
+  async function insertClaimWithQuote(executor: Pick<Database, 'insert' | 'transaction'>, claim: PaymentToClaim, quoteId: string, now: Date): Promise<PaymentRow | undefined> {
+    return executor.transaction(async (tx) => {
+      const row = await insertClaim(tx, claim, now);
+      if (!row) return undefined;
+      const [use] = await tx.insert(paymentQuoteUses).values({ quoteId, railPaymentId: claim.railPaymentId, usedAt: now }).onConflictDoNothing().returning({ quoteId: paymentQuoteUses.quoteId });
+      if (!use) throw new AppError('PAY_ERR_QUOTE_USED');
+      return row;
+    });
+  }
+
+  /** The claim's insert: with its quote's use when the payment names a quote, else the prepared statement (the agent's row has more columns). */
+  function insertClaimOf(claim: PaymentToClaim, now: Date): Promise<PaymentRow | undefined> {
+    const { quoteId } = claim.payment;
+    if (quoteId) return insertClaimWithQuote(db, claim, quoteId, now);
+    return claim.agent
       ? insertClaim(db, claim, now)
       : insertPlainClaim
           .execute({ railPaymentId: claim.railPaymentId, tmsReference: claim.payment.tmsReference, requestSha256: claim.requestSha256, request: claim.payment, result: claim.pending, now })
           .then(([row]) => row);
-    const row = await bounded(insert, 'insert into payments (claim)');
+  }
+
+  async function claimOnce(claim: PaymentToClaim, now: Date): Promise<Claim> {
+    // A reference known final is a replay: answered without a statement.
+    if (finalRows.has(claim.payment.tmsReference)) return replayOf(claim);
+    const row = await bounded(insertClaimOf(claim, now), 'insert into payments (claim)');
     return row ? { kind: 'claimed', row } : replayOf(claim);
   }
 
@@ -231,7 +252,8 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
         .from(payments)
         .where(and(eq(payments.agentId, agentId), gte(payments.submittedAt, cap.since), inArray(payments.status, ['SETTLED', 'PENDING'])));
       if (!today?.fits) return { kind: 'over-daily-cap', settledUsd: today?.settledUsd ?? '0' };
-      const row = await insertClaim(tx, claim, now);
+      const { quoteId } = claim.payment;
+      const row = quoteId ? await insertClaimWithQuote(tx, claim, quoteId, now) : await insertClaim(tx, claim, now);
       return row ? { kind: 'claimed', row } : undefined;
     });
     return (await bounded(work, 'claim an agent settlement within its daily cap')) ?? replayOf(claim);
