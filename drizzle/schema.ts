@@ -614,6 +614,37 @@ export const paymentQuoteUses = pgTable('payment_quote_uses', {
   usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }).notNull(),
 });
 
+/**
+ * Settlements of POST /agent/settle held by the agent's mandate (decision 0047): kept for an operator
+ * to release (the settlement is then sent as payment `rail_payment_id`, tmsReference AGT-HLD-<hold_id>)
+ * or dismiss. `rail_payment_id` is set when a release starts, before anything is sent (the id it
+ * proposes): from then on the hold can no longer be dismissed. At RELEASED it is the payment's id.
+ */
+export const agentHeldSettlements = pgTable(
+  'agent_held_settlements',
+  {
+    holdId: text('hold_id').primaryKey(),
+    agentId: text('agent_id').notNull(),
+    /** The settlement request as given: amount (decimal text), sourceCurrency, destinationCurrency, recipientAddress. */
+    amount: text('amount').notNull(),
+    sourceCurrency: text('source_currency').notNull(),
+    destinationCurrency: text('destination_currency').notNull(),
+    recipientAddress: text('recipient_address').notNull(),
+    /** Its USD value as the mandate was checked. */
+    amountUsd: numeric('amount_usd', { precision: 38, scale: 18 }).notNull(),
+    /** Every violated rule, [{rule, message}]. */
+    violations: jsonb('violations').notNull(),
+    status: text('status').$type<'HELD' | 'RELEASED' | 'DISMISSED'>().notNull(),
+    railPaymentId: text('rail_payment_id'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    check('agent_held_settlements_status', sql`${table.status} in ('HELD', 'RELEASED', 'DISMISSED')`),
+    index('agent_held_settlements_agent').on(table.agentId, table.createdAt),
+  ],
+);
+
 // ---------------------------------------------------------------------------------------------
 // payments: callback outbox (spec §6; docs/webhooks.md)
 // ---------------------------------------------------------------------------------------------

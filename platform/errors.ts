@@ -77,6 +77,11 @@ export const errorCatalog = {
     status: 409,
     message: 'The quoteId given with the payment was already used by another payment; a quote pays for one payment, whatever became of it. Ask the fee oracle for a new quote (decision 0046).',
   },
+  PAY_ERR_HOLD_NOT_FOUND: { status: 404, message: 'No held settlement with this holdId.' },
+  PAY_ERR_HOLD_DECIDED: {
+    status: 409,
+    message: 'The held settlement was already decided the other way: a dismissed hold cannot be released, and a hold whose release has started cannot be dismissed (decision 0047).',
+  },
   FCT_ERR_INVALID_SYMBOL: { status: 400, message: 'The commodity symbol is malformed.' },
   FCT_ERR_UNSUPPORTED_SYMBOL: { status: 404, message: 'The commodity symbol is not supported.' },
   FCT_ERR_INVALID_BODY: { status: 400, message: 'The request body is malformed.' },

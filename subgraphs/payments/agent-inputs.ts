@@ -43,13 +43,16 @@ function invalid(message: string): AppError {
   return new AppError('PAY_ERR_INVALID_REQUEST', { message });
 }
 
-/** The body, or PAY_ERR_INVALID_REQUEST naming each problem (at most 10). */
-export function readSettleBody(body: unknown): SettleBody {
-  const parsed = settleBodySchema.safeParse(body);
+/** The value read by its schema, or PAY_ERR_INVALID_REQUEST naming each problem (at most 10). */
+function readStrict<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : '(body)'} ${issue.message}`);
-  throw invalid(`Invalid body: ${issues.slice(0, 10).join('; ')}${issues.length > 10 ? `; and ${issues.length - 10} more` : ''}`);
+  const issues = parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : `(${what})`} ${issue.message}`);
+  throw invalid(`Invalid ${what}: ${issues.slice(0, 10).join('; ')}${issues.length > 10 ? `; and ${issues.length - 10} more` : ''}`);
 }
+
+/** The body, or PAY_ERR_INVALID_REQUEST naming each problem (at most 10). */
+export const readSettleBody = (body: unknown): SettleBody => readStrict(settleBodySchema, body, 'body');
 
 /** X-Agent-Id: absent, or an agentId; a repeated or malformed header is PAY_ERR_INVALID_REQUEST. */
 export function readAgentId(header: string | string[] | undefined): string | undefined {
@@ -57,3 +60,28 @@ export function readAgentId(header: string | string[] | undefined): string | und
   if (typeof header !== 'string' || !AGENT_ID.test(header)) throw invalid('X-Agent-Id must be one agentId: agt_ and 22 base64url characters.');
   return header;
 }
+
+/** Operator requests on held settlements (decision 0047). */
+const HOLD_ID = /^hld_[A-Za-z0-9_-]{22}$/;
+export const HOLD_STATUSES = ['HELD', 'RELEASED', 'DISMISSED'] as const;
+
+export const holdParamsSchema = z.object({ holdId: z.string().describe('hld_ and 22 base64url characters') });
+export const holdsQuerySchema = z.strictObject({
+  agentId: z.string({ error: 'must be a string' }).regex(AGENT_ID, 'must be an agentId: agt_ and 22 base64url characters').optional(),
+  status: z.enum(HOLD_STATUSES, { error: `must be one of ${HOLD_STATUSES.join(', ')}` }).optional(),
+});
+/** A release or a dismissal takes no fields: an empty object or no body. */
+export const holdDecisionBodySchema = z.strictObject({}).nullish();
+
+export type HoldsQuery = z.infer<typeof holdsQuerySchema>;
+
+/** A holdId, or PAY_ERR_INVALID_REQUEST. */
+export function readHoldId(params: unknown): string {
+  const holdId = (params as { holdId?: unknown } | undefined)?.holdId;
+  if (typeof holdId !== 'string' || !HOLD_ID.test(holdId)) throw invalid('holdId must be hld_ and 22 base64url characters.');
+  return holdId;
+}
+
+
+export const readHoldsQuery = (query: unknown): HoldsQuery => readStrict(holdsQuerySchema, query, 'query');
+export const readHoldDecisionBody = (body: unknown): void => void readStrict(holdDecisionBodySchema, body, 'body');

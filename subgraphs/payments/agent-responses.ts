@@ -1,16 +1,21 @@
 import { z } from 'zod';
+import type { HeldSettlementView } from './agent-holds.js';
+import { HOLD_STATUSES } from './agent-inputs.js';
 import type { SettlementAnswer } from './agent-service.js';
 import { AGENT_MANDATE_RULES } from './domain/index.js';
 import { paymentResultSchema } from './responses.js';
 
 /** Response shapes of the settlement agent (decision 0027), checked against the service's types below. */
 
+const violationSchema = z.object({ rule: z.enum(AGENT_MANDATE_RULES), message: z.string() });
+
 export const settlementAnswerSchema = z.object({
   status: z.enum(['SETTLED', 'PENDING', 'BLOCKED', 'FAILED']).describe("the payment's status; PENDING with held true when the agent's mandate holds the settlement"),
   held: z.boolean().describe('true: a rule of the agent mandate is violated; nothing was sent'),
+  holdId: z.string().nullable().describe('the held settlement (hld_...), which an operator releases or dismisses under /agent/holds; also in a release\'s answer; else null'),
   railPaymentId: z.string().nullable(),
   result: paymentResultSchema.nullable().describe('the PaymentResult; null when held'),
-  violations: z.array(z.object({ rule: z.enum(AGENT_MANDATE_RULES), message: z.string() })).describe('every violated rule; empty unless held'),
+  violations: z.array(violationSchema).describe('every violated rule; empty unless held'),
   agent: z.object({ agentId: z.string(), checked: z.array(z.enum(AGENT_MANDATE_RULES)) }).nullable(),
   mandate: z
     .object({
@@ -26,9 +31,27 @@ export const settlementAnswerSchema = z.object({
     .nullable(),
 });
 
+/** A held settlement (decision 0047). */
+export const heldSettlementSchema = z.object({
+  holdId: z.string(),
+  agentId: z.string(),
+  request: z.object({ amount: z.string().describe('decimal text'), sourceCurrency: z.string(), destinationCurrency: z.string(), recipientAddress: z.string() }).describe('the settlement request as given'),
+  amountUsd: z.string().describe('decimal text: the USD value the mandate was checked at'),
+  violations: z.array(violationSchema).describe('every violated rule'),
+  status: z.enum(HOLD_STATUSES),
+  railPaymentId: z.string().nullable().describe('the payment that settled it; null unless RELEASED'),
+  createdAt: z.number().int().describe('epoch seconds'),
+  decidedAt: z.number().int().nullable().describe('epoch seconds; null while HELD'),
+});
+
+export const heldSettlementListSchema = z.object({ count: z.number().int(), holds: z.array(heldSettlementSchema).describe('most recent first, at most 100') });
+
 /** The settlement agent's error body: {error, code} and, for a mandate or an agent refused, reason. */
 export const agentErrorSchema = z.object({ error: z.string(), code: z.string(), reason: z.string().optional() });
 
 type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
-export type AgentResponseSchemasMatchTheService = [Assert<MutuallyAssignable<z.infer<typeof settlementAnswerSchema>, SettlementAnswer>>];
+export type AgentResponseSchemasMatchTheService = [
+  Assert<MutuallyAssignable<z.infer<typeof settlementAnswerSchema>, SettlementAnswer>>,
+  Assert<MutuallyAssignable<z.infer<typeof heldSettlementSchema>, HeldSettlementView>>,
+];

@@ -155,7 +155,7 @@ describe('POST /agent/settle with X-Agent-Id (agent mandate, verified live)', ()
     const tooLarge = await settle(settleBody(recipient, { amount: 5000.01 }), headers);
     expect(tooLarge).toEqual({
       status: 200,
-      body: { status: 'PENDING', held: true, railPaymentId: null, result: null, violations: [{ rule: 'MAX_NOTIONAL', message: expect.stringContaining('5000.01') }], agent: { agentId, checked: ['MAX_NOTIONAL', 'DAILY_CAP'] }, mandate: null },
+      body: { status: 'PENDING', held: true, holdId: expect.stringMatching(/^hld_[A-Za-z0-9_-]{22}$/), railPaymentId: null, result: null, violations: [{ rule: 'MAX_NOTIONAL', message: expect.stringContaining('5000.01') }], agent: { agentId, checked: ['MAX_NOTIONAL', 'DAILY_CAP'] }, mandate: null },
     });
     expect(await balanceOf(treasury())).toBe(treasuryAfterFirst);
 
@@ -176,7 +176,9 @@ describe('POST /agent/settle with X-Agent-Id (agent mandate, verified live)', ()
     const answers = await Promise.all([1, 2].map(() => settle(settleBody(recipient), { 'x-agent-id': agentId })));
     expect(answers.map((answer) => answer.body.status).sort()).toEqual(['PENDING', 'SETTLED']);
     const held = answers.find((answer) => answer.body.held)!;
-    expect(held.body).toMatchObject({ railPaymentId: null, result: null, violations: [{ rule: 'DAILY_CAP' }] });
+    expect(held.body).toMatchObject({ railPaymentId: null, result: null, holdId: expect.stringMatching(/^hld_/), violations: [{ rule: 'DAILY_CAP' }] });
+    // The hold taken at the claim is recorded as the one taken before it (decision 0047).
+    expect((await call('GET', `/agent/holds/${held.body.holdId}`, { headers: ADMIN })).body).toMatchObject({ status: 'HELD', agentId, violations: [{ rule: 'DAILY_CAP' }] });
     // One transfer of 1,250.50 left the treasury, not two (two would be at least 2,501 USDC).
     const spent = treasuryBefore - (await balanceOf(treasury()));
     expect(spent).toBeGreaterThanOrEqual(1_250_500_000n);
@@ -275,7 +277,7 @@ describe('GET /agent/openapi.json', () => {
     expect(response.statusCode).toBe(200);
     const document = response.json();
     expect(document.openapi).toMatch(/^3\.0\./);
-    expect(Object.keys(document.paths).sort()).toEqual(['/.well-known/ap2.json', '/settle']);
+    expect(Object.keys(document.paths).sort()).toEqual(['/.well-known/ap2.json', '/holds', '/holds/{holdId}', '/holds/{holdId}/dismiss', '/holds/{holdId}/release', '/settle']);
     expect(Object.keys(document.paths['/settle'].post.requestBody.content['application/json'].schema.properties).sort()).toEqual(
       expect.arrayContaining(['amount', 'destinationCurrency', 'mandate', 'recipientAddress', 'sourceCurrency']),
     );

@@ -1,9 +1,11 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { requireAdminKey } from '../../platform/access/shared-secret.js';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors.js';
 import { publicOriginOf, type HttpServer, type ServiceErrorShape } from '../../platform/http.js';
-import { readAgentId, readSettleBody, settleBodySchema, settleHeadersSchema } from './agent-inputs.js';
-import { agentErrorSchema, settlementAnswerSchema } from './agent-responses.js';
+import type { HeldSettlements } from './agent-holds.js';
+import { holdDecisionBodySchema, holdParamsSchema, holdsQuerySchema, readAgentId, readHoldDecisionBody, readHoldId, readHoldsQuery, readSettleBody, settleBodySchema, settleHeadersSchema } from './agent-inputs.js';
+import { agentErrorSchema, heldSettlementListSchema, heldSettlementSchema, settlementAnswerSchema } from './agent-responses.js';
 import type { SettlementAgent } from './agent-service.js';
 import type { Ap2CapabilityDocument } from './domain/index.js';
 import { registerOpenApi } from '../../platform/openapi.js';
@@ -26,9 +28,15 @@ const agentErrorShape: ServiceErrorShape = {
 export interface AgentRouteOptions {
   /** The capability document for the agent URL (`<origin>/agent`). */
   capabilities(agentUrl: string): Ap2CapabilityDocument;
+  holds: HeldSettlements;
+  /** ADMIN_KEY: the operator's key for the held settlements; unset closes them. */
+  adminKey: string | undefined;
 }
 
-/** POST /agent/settle and GET /agent/.well-known/ap2.json (Document 2 §4 "Settlement agent"); thin. */
+/** Our own readers take the input (PAY_ERR_INVALID_REQUEST naming the fields); the schemas document it. */
+const readByHandler = () => (data: unknown) => ({ value: data });
+
+/** POST /agent/settle, GET /agent/.well-known/ap2.json (Document 2 §4 "Settlement agent") and /agent/holds; thin. */
 export function agentRoutes(agent: SettlementAgent, options: AgentRouteOptions): FastifyPluginAsync {
   return async (instance) => {
     const app = instance as unknown as HttpServer;
@@ -50,8 +58,7 @@ export function agentRoutes(agent: SettlementAgent, options: AgentRouteOptions):
           body: settleBodySchema,
           response: { 200: settlementAnswerSchema, ...errors },
         },
-        // Read by readSettleBody and readAgentId (PAY_ERR_INVALID_REQUEST naming the fields); the schemas above document them.
-        validatorCompiler: () => (data) => ({ value: data }),
+        validatorCompiler: readByHandler,
       },
       async (request) => agent.settle(request.requestContext, readSettleBody(request.body), readAgentId(request.headers['x-agent-id'])),
     );
@@ -60,5 +67,40 @@ export function agentRoutes(agent: SettlementAgent, options: AgentRouteOptions):
       { schema: { summary: 'AP2 capability document: mandate types, algorithms, constraints, trusted issuers (ids), endpoints', response: { 200: z.record(z.string(), z.unknown()) } } },
       async (request) => ({ ...options.capabilities(`${publicOriginOf(request)}${AGENT_PREFIX}`) }),
     );
+    holdRoutes(app, options);
   };
+}
+
+/** The operator's held settlements (decision 0047): admin key, checked before the input is read. */
+function holdRoutes(app: HttpServer, options: AgentRouteOptions): void {
+  const { holds } = options;
+  const errors = { 400: agentErrorSchema, 401: agentErrorSchema, 403: agentErrorSchema, 404: agentErrorSchema, 409: agentErrorSchema, 503: agentErrorSchema };
+  const admin = { preValidation: async (request: FastifyRequest) => requireAdminKey(request.requestContext, options.adminKey), validatorCompiler: readByHandler };
+  const decision = { params: holdParamsSchema, body: holdDecisionBodySchema };
+  app.get(
+    `${AGENT_PREFIX}/holds`,
+    { ...admin, schema: { summary: 'Held settlements, most recent first (at most 100), by agent and status (admin key)', querystring: holdsQuerySchema, response: { 200: heldSettlementListSchema, ...errors } } },
+    async (request) => holds.list(request.requestContext, readHoldsQuery(request.query)),
+  );
+  app.get(
+    `${AGENT_PREFIX}/holds/:holdId`,
+    { ...admin, schema: { summary: 'A held settlement (admin key)', params: holdParamsSchema, response: { 200: heldSettlementSchema, ...errors } } },
+    async (request) => holds.get(request.requestContext, readHoldId(request.params)),
+  );
+  app.post(
+    `${AGENT_PREFIX}/holds/:holdId/release`,
+    { ...admin, schema: { summary: 'Release a held settlement: the operator overrides the mandate; the agent is verified live and the settlement sent once (admin key)', ...decision, response: { 200: settlementAnswerSchema, ...errors } } },
+    async (request) => {
+      readHoldDecisionBody(request.body);
+      return holds.release(request.requestContext, readHoldId(request.params));
+    },
+  );
+  app.post(
+    `${AGENT_PREFIX}/holds/:holdId/dismiss`,
+    { ...admin, schema: { summary: 'Dismiss a held settlement: nothing is sent (admin key)', ...decision, response: { 200: heldSettlementSchema, ...errors } } },
+    async (request) => {
+      readHoldDecisionBody(request.body);
+      return holds.dismiss(request.requestContext, readHoldId(request.params));
+    },
+  );
 }

@@ -7,12 +7,13 @@ import type { AgentSettlementStore } from './agent-store.js';
 import { Ap2MandateError, type Ap2MandateVerifier, type VerifiedAp2Mandate } from './ap2-verifier.js';
 import { checkAgentMandate, usdcAmountAtUnitsPerUsd, type AgentMandateRule, type NativePayment, type PaymentResult, type PaymentStatus, type RuleViolation } from './domain/index.js';
 import { DailyCapReached, newRailPaymentId, type PaymentsService } from './service.js';
-import type { ComplianceClient } from './upstream/compliance.js';
+import type { AgentClaim } from './store.js';
+import type { ComplianceClient, RegisteredEntityView } from './upstream/compliance.js';
 import type { FeesClient } from './upstream/fees.js';
 
 export interface SettlementAgentDeps {
   /** The payment flow: a settlement is a native payment run through service.initiate (decision 0025). */
-  payments: Pick<PaymentsService, 'initiate' | 'rate'>;
+  payments: Pick<PaymentsService, 'initiate' | 'rate' | 'get' | 'findByTmsReference'>;
   /** Undefined without INTERNAL_KEY (the compliance oracle is closed to payments). */
   compliance: ComplianceClient | undefined;
   fees: Pick<FeesClient, 'quote'>;
@@ -29,6 +30,8 @@ export interface SettlementAnswer {
   /** The payment's status; PENDING with held true when the agent's mandate holds it (nothing sent). */
   status: PaymentStatus;
   held: boolean;
+  /** The held settlement's id (decision 0047: an operator releases or dismisses it); also in a release's answer; else null. */
+  holdId: string | null;
   /** Null when held. */
   railPaymentId: string | null;
   /** The PaymentResult of the settlement; null when held. */
@@ -56,6 +59,52 @@ const USD = 'USD';
 /** The settlement agent's names on the payment (creditor name when the wallet is unregistered, debtor name). */
 const clip = (text: string) => (Array.from(text).length > MAX_NAME ? Array.from(text).slice(0, MAX_NAME - 1).join('') + '…' : text);
 
+/** A held settlement's id: `hld_` and 22 base64url characters. */
+export const newHoldId = (ids: IdSource) => `hld_${ids.token(16)}`;
+
+/** What a settlement sends: its payment's identity, the terms, who asks and under which mandate. */
+export interface SettlementOrder {
+  railPaymentId: string;
+  tmsReference: string;
+  /** Decimal text. */
+  amount: string;
+  sourceCurrency: string;
+  recipientAddress: string;
+  /** The recipient wallet's registration (compliance); null when unregistered. */
+  recipient: RegisteredEntityView | null;
+  /** The agent that asked (its registered name when known), recorded on the payment row for its daily cap. */
+  agent?: { name: string | undefined; claim: AgentClaim };
+  mandate?: VerifiedAp2Mandate;
+}
+
+/**
+ * The one way the settlement agent sends a settlement, for POST /agent/settle and for an
+ * operator's release of a held settlement (decision 0047): a native payment through
+ * service.initiate (decision 0027 §7). It throws DailyCapReached when the claim names a daily cap
+ * that another settlement took meanwhile.
+ */
+export async function sendSettlement(deps: Pick<SettlementAgentDeps, 'payments' | 'payerWallet'>, request: RequestContext, order: SettlementOrder): Promise<PaymentResult> {
+  const { agent, mandate, recipient } = order;
+  const payment: NativePayment = {
+    tmsReference: order.tmsReference,
+    amount: order.amount,
+    currency: order.sourceCurrency,
+    settlementAsset: 'USDC',
+    creditor: {
+      name: clip(recipient?.legalName ?? mandate?.payee.name ?? `Wallet ${order.recipientAddress}`),
+      ...(recipient?.lei ? { lei: recipient.lei } : {}),
+      walletAddress: order.recipientAddress,
+    },
+    debtor: {
+      name: clip(agent ? `Settlement agent ${agent.name ?? agent.claim.agentId}` : `AP2 mandate of ${mandate!.issuer}`),
+      walletAddress: await deps.payerWallet(),
+    },
+    remittanceInfo: clip(mandate ? `AP2 ${mandate.type} ${mandate.reference}` : `Settlement agent ${agent!.claim.agentId}`),
+    ...(mandate ? { quoteId: mandate.quoteId } : {}),
+  };
+  return deps.payments.initiate(request, payment, { railPaymentId: order.railPaymentId, ...(agent ? { agent: agent.claim } : {}) });
+}
+
 function startOfUtcDay(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
@@ -79,8 +128,9 @@ function mandateView(mandate: VerifiedAp2Mandate): NonNullable<SettlementAnswer[
  * 2. body.mandate: the quote for this call is computed (fees), the mandate verified against the
  *    settlement and that quote; any failure is PAY_ERR_MANDATE_INVALID (400).
  * 3. X-Agent-Id: the agent is verified live and its record read (compliance), the USD it settled
- *    today summed, checkAgentMandate decides: REFUSED 403 PAY_ERR_AGENT_REFUSED; HOLD answers
- *    PENDING, held, every violation, nothing sent; PROCEED settles.
+ *    today summed, checkAgentMandate decides: REFUSED 403 PAY_ERR_AGENT_REFUSED; HOLD records the
+ *    held settlement for an operator (decision 0047) and answers PENDING, held, its holdId, every
+ *    violation, nothing sent; PROCEED settles.
  * 4. Both given: both apply, the mandate first.
  * 5. An AP2 mandate's reference is recorded before anything is sent, once: a second use is
  *    PAY_ERR_MANDATE_INVALID with reason REPLAYED, even at the same moment on another replica.
@@ -92,6 +142,15 @@ export function createSettlementAgent(deps: SettlementAgentDeps) {
     if (currency === USD) return amount;
     const rate = await deps.payments.rate(currency);
     return usdcAmountAtUnitsPerUsd(amount, rate.rate);
+  }
+
+  /** A held settlement is recorded before it is answered: an operator can then release or dismiss it. */
+  async function hold(body: SettleBody, held: { agentId: string; amountUsd: string; violations: RuleViolation[]; agent: NonNullable<SettlementAnswer['agent']>; mandate: VerifiedAp2Mandate | undefined }): Promise<SettlementAnswer> {
+    const holdId = newHoldId(deps.ids);
+    const request = { amount: String(body.amount), sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress };
+    await deps.store.recordHold({ holdId, agentId: held.agentId, request, amountUsd: held.amountUsd, violations: held.violations }, deps.clock.now());
+    const { violations, agent, mandate } = held;
+    return { status: 'PENDING', held: true, holdId, railPaymentId: null, result: null, violations, agent, mandate: mandate ? mandateView(mandate) : null };
   }
 
   return {
@@ -135,9 +194,7 @@ export function createSettlementAgent(deps: SettlementAgentDeps) {
           now,
         });
         if (decision.outcome === 'REFUSED') throw new AppError('PAY_ERR_AGENT_REFUSED', { message: decision.message, details: { reason: decision.reason } });
-        if (decision.outcome === 'HOLD') {
-          return { status: 'PENDING', held: true, railPaymentId: null, result: null, violations: decision.violations, agent: { agentId, checked: decision.checked }, mandate: mandate ? mandateView(mandate) : null };
-        }
+        if (decision.outcome === 'HOLD') return hold(body, { agentId, amountUsd, violations: decision.violations, agent: { agentId, checked: decision.checked }, mandate });
         agent = { agentId, checked: decision.checked };
         // PROCEED means the credential verified: its daily cap is re-checked atomically at the claim.
         const capUsd = verification?.verified ? verification.credential.attestation.dailyCapUsd : null;
@@ -149,33 +206,25 @@ export function createSettlementAgent(deps: SettlementAgentDeps) {
       if (mandate && !(await deps.store.recordMandateUse({ reference: mandate.reference, issuer: mandate.issuer, railPaymentId }, deps.clock.now()))) {
         throw new Ap2MandateError({ reason: 'REPLAYED', message: 'This mandate already authorised a settlement: a mandate settles once.' });
       }
-      const payment: NativePayment = {
-        tmsReference: mandate ? `AP2-${mandate.reference}` : `AGT-${deps.ids.uuid()}`,
-        amount,
-        currency: body.sourceCurrency,
-        settlementAsset: 'USDC',
-        creditor: {
-          name: clip(recipient?.legalName ?? mandate?.payee.name ?? `Wallet ${body.recipientAddress}`),
-          ...(recipient?.lei ? { lei: recipient.lei } : {}),
-          walletAddress: body.recipientAddress,
-        },
-        debtor: {
-          name: clip(agentId !== undefined ? `Settlement agent ${agentName ?? agentId}` : `AP2 mandate of ${mandate!.issuer}`),
-          walletAddress: await deps.payerWallet(),
-        },
-        remittanceInfo: clip(mandate ? `AP2 ${mandate.type} ${mandate.reference}` : `Settlement agent ${agentId}`),
-        ...(mandate ? { quoteId: mandate.quoteId } : {}),
-      };
       let result: PaymentResult;
       try {
-        result = await deps.payments.initiate(request, payment, { railPaymentId, ...(agent ? { agent: { agentId: agent.agentId, amountUsd, ...(dailyCap ? { dailyCap } : {}) } } : {}) });
+        result = await sendSettlement(deps, request, {
+          railPaymentId,
+          tmsReference: mandate ? `AP2-${mandate.reference}` : `AGT-${deps.ids.uuid()}`,
+          amount,
+          sourceCurrency: body.sourceCurrency,
+          recipientAddress: body.recipientAddress,
+          recipient,
+          ...(agent ? { agent: { name: agentName, claim: { agentId: agent.agentId, amountUsd, ...(dailyCap ? { dailyCap } : {}) } } } : {}),
+          ...(mandate ? { mandate } : {}),
+        });
       } catch (error) {
         // Another settlement of this agent took the rest of its cap between the check and the claim.
         if (!(error instanceof DailyCapReached) || !agent) throw error;
         const violation: RuleViolation = { rule: 'DAILY_CAP', message: `USD ${Number(error.settledUsd).toFixed(2)} settled today plus USD ${Number(amountUsd).toFixed(2)} is above the daily cap of USD ${Number(dailyCap?.capUsd).toFixed(2)}.` };
-        return { status: 'PENDING', held: true, railPaymentId: null, result: null, violations: [violation], agent, mandate: mandate ? mandateView(mandate) : null };
+        return hold(body, { agentId: agent.agentId, amountUsd, violations: [violation], agent, mandate });
       }
-      return { status: result.status, held: false, railPaymentId: result.railPaymentId, result, violations: [], agent, mandate: mandate ? mandateView(mandate) : null };
+      return { status: result.status, held: false, holdId: null, railPaymentId: result.railPaymentId, result, violations: [], agent, mandate: mandate ? mandateView(mandate) : null };
     },
   };
 }

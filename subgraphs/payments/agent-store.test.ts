@@ -58,6 +58,21 @@ describe.each(testDatabases())('settlement agent store on $driver', (testDatabas
     expect(Number(await createAgentSettlementStore(handle.db).settledSinceUsd(agentId, DAY_START))).toBe(1600);
   });
 
+  it('a held settlement is decided once: of releases started at once one proposal is kept, a started release cannot be dismissed, RELEASED takes the payment\'s id', async () => {
+    const store = createAgentSettlementStore(handle.db);
+    const holdId = unique('hld');
+    const violations = [{ rule: 'MAX_NOTIONAL' as const, message: 'over' }, { rule: 'ESG_FLOOR' as const, message: 'under' }];
+    await store.recordHold({ holdId, agentId: unique('agt'), request: { amount: '1250.5', sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: '0x0000000000000000000000000000000000000001' }, amountUsd: '1250.5', violations }, T0);
+    expect(await store.findHold(holdId)).toMatchObject({ status: 'HELD', violations, railPaymentId: null });
+    expect(await Promise.all(['pay_a', 'pay_b', 'pay_c'].map((id) => store.startRelease(holdId, id)))).toEqual([true, true, true]);
+    const proposed = (await store.findHold(holdId))!.railPaymentId;
+    expect(['pay_a', 'pay_b', 'pay_c']).toContain(proposed);
+    expect(await store.dismissHold(holdId, T0)).toBe(false);
+    expect(await Promise.all([store.finishRelease(holdId, 'pay_won', T0), store.finishRelease(holdId, 'pay_won', T0)])).toEqual(expect.arrayContaining([true, false]));
+    expect(await store.findHold(holdId)).toMatchObject({ status: 'RELEASED', railPaymentId: 'pay_won', decidedAt: T0 });
+    expect(await store.startRelease(holdId, 'pay_late')).toBe(false);
+  });
+
   it('recordMandateUse records a reference once', async () => {
     const store = createAgentSettlementStore(handle.db);
     const reference = unique('ref');

@@ -1,8 +1,8 @@
-import { and, eq, gte, inArray, sql } from 'drizzle-orm';
-import { ap2MandateUses, payments } from '../../drizzle/schema.js';
+import { and, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { agentHeldSettlements, ap2MandateUses, payments } from '../../drizzle/schema.js';
 import type { Database } from '../../platform/db.js';
 import { boundedCall } from '../../platform/timeout.js';
-import type { PaymentStatus } from './domain/index.js';
+import type { PaymentStatus, RuleViolation } from './domain/index.js';
 
 const STORE_TIMEOUT_MS = 5000;
 /** Statuses that count towards an agent's daily cap: settled, or still under way (it may settle). */
@@ -15,11 +15,31 @@ export interface MandateUse {
   railPaymentId: string;
 }
 
+export type HoldStatus = 'HELD' | 'RELEASED' | 'DISMISSED';
+export type HoldRow = typeof agentHeldSettlements.$inferSelect;
+
+/** A settlement held by its agent's mandate, as it is recorded (decision 0047). */
+export interface NewHold {
+  holdId: string;
+  agentId: string;
+  /** The settlement request as given; amount as decimal text. */
+  request: { amount: string; sourceCurrency: string; destinationCurrency: string; recipientAddress: string };
+  amountUsd: string;
+  violations: RuleViolation[];
+}
+
+export interface HoldFilter {
+  agentId?: string;
+  status?: HoldStatus;
+}
+
 /**
- * The settlement agent's records (decision 0027); every call bounded in time.
+ * The settlement agent's records (decisions 0027, 0047); every call bounded in time.
  * 1. settledSinceUsd: the USD an agent settled (or has under way) since a moment, from payments.
  * 2. recordMandateUse: an AP2 mandate's reference is inserted once (its primary key decides, on any
  *    replica); false when it was already used.
+ * 3. Held settlements: each decision is one UPDATE conditioned on the hold's state, so of two
+ *    operators (or replicas) deciding at once, one decides and the other reads the outcome.
  */
 export function createAgentSettlementStore(db: Database, options: { timeoutMs?: number } = {}) {
   const timeoutMs = options.timeoutMs ?? STORE_TIMEOUT_MS;
@@ -44,6 +64,80 @@ export function createAgentSettlementStore(db: Database, options: { timeoutMs?: 
         'insert into ap2_mandate_uses',
       );
       return inserted.length === 1;
+    },
+
+    async recordHold(hold: NewHold, now: Date): Promise<void> {
+      const { request } = hold;
+      const values = { holdId: hold.holdId, agentId: hold.agentId, ...request, amountUsd: hold.amountUsd, violations: hold.violations, status: 'HELD' as const, createdAt: now };
+      await boundedCall(db.insert(agentHeldSettlements).values(values).execute(), timeoutMs, 'insert into agent_held_settlements');
+    },
+
+    async findHold(holdId: string): Promise<HoldRow | undefined> {
+      const [row] = await boundedCall(db.select().from(agentHeldSettlements).where(eq(agentHeldSettlements.holdId, holdId)).execute(), timeoutMs, 'select a held settlement');
+      return row;
+    },
+
+    /** Most recent first. */
+    async listHolds(filter: HoldFilter, limit: number): Promise<HoldRow[]> {
+      const conditions: SQL[] = [];
+      if (filter.agentId !== undefined) conditions.push(eq(agentHeldSettlements.agentId, filter.agentId));
+      if (filter.status !== undefined) conditions.push(eq(agentHeldSettlements.status, filter.status));
+      const query = db
+        .select()
+        .from(agentHeldSettlements)
+        .where(and(...conditions))
+        .orderBy(desc(agentHeldSettlements.createdAt), desc(agentHeldSettlements.holdId))
+        .limit(limit);
+      return boundedCall(query.execute(), timeoutMs, 'select held settlements');
+    },
+
+    /**
+     * A release starts: the hold, still HELD, records the railPaymentId its release proposes (an
+     * earlier start's is kept), so it can no longer be dismissed; the payment's own id replaces it
+     * at RELEASED (a concurrent release may have claimed the payment). False when not HELD.
+     */
+    async startRelease(holdId: string, railPaymentId: string): Promise<boolean> {
+      const [row] = await boundedCall(
+        db
+          .update(agentHeldSettlements)
+          .set({ railPaymentId: sql`coalesce(${agentHeldSettlements.railPaymentId}, ${railPaymentId})` })
+          .where(and(eq(agentHeldSettlements.holdId, holdId), eq(agentHeldSettlements.status, 'HELD')))
+          .returning({ holdId: agentHeldSettlements.holdId })
+          .execute(),
+        timeoutMs,
+        'update agent_held_settlements (release started)',
+      );
+      return row !== undefined;
+    },
+
+    /** HELD -> RELEASED with the payment that settled it; false when another release already did it. */
+    async finishRelease(holdId: string, railPaymentId: string, now: Date): Promise<boolean> {
+      const done = await boundedCall(
+        db
+          .update(agentHeldSettlements)
+          .set({ status: 'RELEASED', railPaymentId, decidedAt: now })
+          .where(and(eq(agentHeldSettlements.holdId, holdId), eq(agentHeldSettlements.status, 'HELD')))
+          .returning({ holdId: agentHeldSettlements.holdId })
+          .execute(),
+        timeoutMs,
+        'update agent_held_settlements (released)',
+      );
+      return done.length === 1;
+    },
+
+    /** HELD -> DISMISSED unless a release has started; false when not done. */
+    async dismissHold(holdId: string, now: Date): Promise<boolean> {
+      const done = await boundedCall(
+        db
+          .update(agentHeldSettlements)
+          .set({ status: 'DISMISSED', decidedAt: now })
+          .where(and(eq(agentHeldSettlements.holdId, holdId), eq(agentHeldSettlements.status, 'HELD'), isNull(agentHeldSettlements.railPaymentId)))
+          .returning({ holdId: agentHeldSettlements.holdId })
+          .execute(),
+        timeoutMs,
+        'update agent_held_settlements (dismissed)',
+      );
+      return done.length === 1;
     },
   };
 }

@@ -5,6 +5,7 @@ import { AppError } from '../../platform/errors.js';
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { createAgentSettlementStore } from './agent-store.js';
 import { AGENT_PREFIX, agentRoutes } from './agent-routes.js';
+import { createHeldSettlements } from './agent-holds.js';
 import { createSettlementAgent } from './agent-service.js';
 import { createAp2MandateVerifier } from './ap2-verifier.js';
 import { ap2CapabilityData } from './data/ap2-capabilities.js';
@@ -32,18 +33,23 @@ export function withSettlementAgent(platform: PlatformServices, service: Payment
   const { config } = platform;
   const { internalKey } = platform.access;
   const trustedIssuers = config.agent.ap2TrustedIssuers;
-  const agent = createSettlementAgent({
+  const deps = {
     payments: service,
     compliance: internalKey ? createComplianceClient({ transport: platform.upstream.transport(COMPLIANCE_SERVICE), internalKey }) : undefined,
-    fees: createFeesClient({ transport: platform.upstream.transport(FEES_SERVICE) }),
-    verifier: createAp2MandateVerifier({ trustedIssuers, clock: platform.clock }),
     store: createAgentSettlementStore(platform.database.db, { timeoutMs: config.database.statementTimeoutMs }),
     payerWallet: () => treasuryWallet(platform),
     clock: platform.clock,
     ids: platform.ids,
+  };
+  const agent = createSettlementAgent({
+    ...deps,
+    fees: createFeesClient({ transport: platform.upstream.transport(FEES_SERVICE) }),
+    verifier: createAp2MandateVerifier({ trustedIssuers, clock: platform.clock }),
   });
+  const { adminKey } = config.access;
+  const holds = createHeldSettlements({ ...deps, adminKey });
   const data = ap2CapabilityData();
-  const agentPlugin = agentRoutes(agent, { capabilities: (agentUrl) => buildAp2Capabilities(data, { agentUrl, trustedIssuers: trustedIssuers.keys() }) });
+  const agentPlugin = agentRoutes(agent, { capabilities: (agentUrl) => buildAp2Capabilities(data, { agentUrl, trustedIssuers: trustedIssuers.keys() }), holds, adminKey });
   const routes: FastifyPluginAsync = async (app) => {
     await app.register(subgraph.routes);
     await app.register(agentPlugin);

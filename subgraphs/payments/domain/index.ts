@@ -54,7 +54,7 @@ export {
   type ReportedResult, type ReportedTransaction, type StatusReasonCode, type TransactionStatusCode,
 } from './pacs002.js';
 export type { AgentAttestation, AgentMandateDecision, AgentMandateRule, AgentMandateTerms, AgentRefusalReason, AgentSettlementRequest, AgentVerificationView, RuleViolation } from './mandate-check.js';
-export { AGENT_MANDATE_RULES, checkAgentMandate } from './mandate-check.js';
+export { AGENT_MANDATE_RULES, agentVerdictOf, checkAgentMandate } from './mandate-check.js';
 export type { Ap2CapabilityData, Ap2CapabilityDocument } from './ap2-capabilities.js';
 export { buildAp2Capabilities } from './ap2-capabilities.js';
 // The native payment's flow (decision 0025): transitions, USDC amounts, the attestation.

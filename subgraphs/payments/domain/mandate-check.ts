@@ -63,6 +63,29 @@ const usd = (value: string | number): Big | null => {
 };
 const money = (value: Big) => value.toFixed(2);
 
+type AgentRefusal = Extract<AgentMandateDecision, { outcome: 'REFUSED' }>;
+type VerifiedCredential = Extract<AgentVerificationView, { verified: true }>['credential'];
+
+/**
+ * Whether the agent may settle at all, whatever the settlement: VERIFIED with its credential when
+ * its live verification holds; else the refusal (unknown, REVOKED, verified for another agent,
+ * credential expired by `now`). Also the check of an operator's release of a held settlement
+ * (decision 0047), which overrides the mandate's rules but never a refused agent.
+ */
+export function agentVerdictOf(input: { agentId: string; verification: AgentVerificationView | null; now: Date }): AgentRefusal | { outcome: 'VERIFIED'; credential: VerifiedCredential } {
+  const { verification } = input;
+  if (verification === null) return { outcome: 'REFUSED', reason: 'AGENT_NOT_FOUND', message: 'No agent with this X-Agent-Id is registered.' };
+  if (!verification.verified) return { outcome: 'REFUSED', reason: 'AGENT_REVOKED', message: 'The agent was revoked: it may not settle.' };
+  const { credential } = verification;
+  if (verification.agentId !== input.agentId || credential.agentId !== input.agentId) {
+    return { outcome: 'REFUSED', reason: 'AGENT_MISMATCH', message: 'The verification answered for another agent.' };
+  }
+  if (credential.expiresAt <= input.now.getTime()) {
+    return { outcome: 'REFUSED', reason: 'CREDENTIAL_EXPIRED', message: 'The agent credential has expired; verify the agent again.' };
+  }
+  return { outcome: 'VERIFIED', credential };
+}
+
 /**
  * The decision, in order:
  * 1. refused (the route answers PAY_ERR_AGENT_REFUSED, 403): the agent is unknown (null), REVOKED
@@ -87,18 +110,10 @@ export function checkAgentMandate(input: {
   settledTodayUsd: string | number;
   now: Date;
 }): AgentMandateDecision {
-  const { verification, mandate, settlement } = input;
-  if (verification === null) return { outcome: 'REFUSED', reason: 'AGENT_NOT_FOUND', message: 'No agent with this X-Agent-Id is registered.' };
-  if (!verification.verified) {
-    return { outcome: 'REFUSED', reason: 'AGENT_REVOKED', message: 'The agent was revoked: it may not settle.' };
-  }
-  const { credential } = verification;
-  if (verification.agentId !== input.agentId || credential.agentId !== input.agentId) {
-    return { outcome: 'REFUSED', reason: 'AGENT_MISMATCH', message: 'The verification answered for another agent.' };
-  }
-  if (credential.expiresAt <= input.now.getTime()) {
-    return { outcome: 'REFUSED', reason: 'CREDENTIAL_EXPIRED', message: 'The agent credential has expired; verify the agent again.' };
-  }
+  const { mandate, settlement } = input;
+  const verdict = agentVerdictOf(input);
+  if (verdict.outcome === 'REFUSED') return verdict;
+  const { credential } = verdict;
   const amount = usd(settlement.amountUsd);
   const settled = usd(input.settledTodayUsd);
   if (amount === null || settled === null) return { outcome: 'REFUSED', reason: 'INVALID_AMOUNT', message: 'The settlement and daily amounts must be non-negative decimals.' };
