@@ -59,6 +59,9 @@ describe('one error shape per service, for Fastify and Node errors too', () => {
     const response = await inject({ method: 'GET', url: '/svc/items/%E0%A4%A' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ message: 'The URL holds an invalid percent-encoding.' });
+    // Answered before any hook: the security headers are the server's all the same.
+    expect(response.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
   });
 
   it('finding: an over-long path parameter answered 414 FST_ERR_MAX_PARAM_LENGTH; now 400 in the service shape', async () => {

@@ -18,7 +18,7 @@ import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import { createMethodIndex, type MethodIndex } from './method-index.js';
 import { compileResponseSerializer } from './serializer.js';
-import { addSecurityHeaders } from './security-headers.js';
+import { addSecurityHeaders, type ServerWideHeaders } from './security-headers.js';
 import { createRequestContext, REQUEST_ID_HEADER, requestIdFrom, type RequestContext } from './request-context.js';
 
 export { clip, echo };
@@ -185,6 +185,7 @@ const abandonments = new WeakMap<FastifyRequest, AbortController>();
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const clock = options.clock ?? systemClock;
   const errorShapes = createErrorShapes();
+  let serverWideHeaders: ServerWideHeaders = () => undefined;
   const app = Fastify({
     loggerInstance: options.logger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -194,8 +195,9 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     return503OnClosing: true,
     requestIdHeader: false,
     genReqId: (request) => requestIdFrom(request.headers),
+    // Answered before any hook ran (a malformed URL, a parameter too long): the security headers are set here.
     frameworkErrors: (error, request, reply) => {
-      reply.header('x-content-type-options', 'nosniff');
+      serverWideHeaders(request.raw, reply.raw);
       return errorShapes.send(request, reply, error);
     },
     clientErrorHandler: answerMalformedRequest,
@@ -227,7 +229,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   const methods = createMethodIndex();
   app.addHook('onRoute', (route) => methods.add(route.method, route.url));
   app.setNotFoundHandler((request, reply) => answerUnroutable(request, reply, methods, errorShapes));
-  addSecurityHeaders(app, {
+  serverWideHeaders = addSecurityHeaders(app, {
     // An API answers JSON only: nothing it sends may load or frame anything.
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
   });

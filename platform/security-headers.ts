@@ -16,6 +16,9 @@ import helmet, { type HelmetOptions } from 'helmet';
 
 type HeadersMiddleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
 
+/** Sets the server's security headers on a response no hook saw (Fastify's frameworkErrors answers). */
+export type ServerWideHeaders = (request: IncomingMessage, response: ServerResponse) => void;
+
 /** A route's own security headers: helmet options over the server's (shallow, per header), or false for none. */
 export type RouteSecurityHeaders = HelmetOptions | false;
 
@@ -51,7 +54,7 @@ function rethrow(error?: unknown): void {
  * builds it again for every request (CSP directives parsed each time), which cost about 6% of a
  * payment replay's CPU.
  */
-export function addSecurityHeaders(app: FastifyInstance, serverWide: HelmetOptions, build: (options: HelmetOptions) => HeadersMiddleware = helmet): void {
+export function addSecurityHeaders(app: FastifyInstance, serverWide: HelmetOptions, build: (options: HelmetOptions) => HeadersMiddleware = helmet): ServerWideHeaders {
   const everyRoute = build(serverWide);
   app.addHook('onRoute', (route) => {
     if (route.helmet === undefined) return;
@@ -65,4 +68,5 @@ export function addSecurityHeaders(app: FastifyInstance, serverWide: HelmetOptio
     if (headers) headers(request.raw, reply.raw, rethrow);
     done();
   });
+  return (request, response) => everyRoute(request, response, rethrow);
 }

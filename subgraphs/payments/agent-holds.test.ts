@@ -154,6 +154,30 @@ describe.each(drivers)('held agent settlements on %s', (driver) => {
     expect(await balanceOf(recipient)).toBe(0n);
   });
 
+  it('the admin key is checked before the body is read: malformed JSON without it is 401', async () => {
+    const response = await server.app.inject({ method: 'POST', url: '/agent/holds/hld_AAAAAAAAAAAAAAAAAAAAAA/release', payload: '{bad', headers: { 'content-type': 'application/json' } });
+    expect({ status: response.statusCode, code: response.json().code }).toEqual({ status: 401, code: 'GEN_ERR_UNAUTHORIZED' });
+  });
+
+  it("the release's reference cannot be taken first from the integration API: AGT- and AP2- are refused there (400)", async () => {
+    const { holdId, recipient } = await heldSettlement();
+    const { key } = await server.platform!.access.keys.create('bearer', 'holds test desk', 1000);
+    const squat = await call('POST', '/integration/payments/initiate', {
+      headers: { authorization: `Bearer ${key}` },
+      payload: {
+        tmsReference: `AGT-HLD-${holdId}`,
+        amount: '1.00',
+        currency: 'USD',
+        settlementAsset: 'USDC',
+        creditor: { name: ACTIVE_LEI_ENTRY.legalName, lei: ACTIVE_LEI_ENTRY.lei, walletAddress: recipient },
+        debtor: { name: 'Acme Treasury Ltd', walletAddress: getAddress(`0x${randomBytes(20).toString('hex')}`) },
+      },
+    });
+    expect(squat).toEqual({ status: 400, body: { error: expect.stringContaining('tmsReference'), code: 'PAY_ERR_INVALID_REQUEST' } });
+    const released = await admin('POST', `/agent/holds/${holdId}/release`);
+    expect(released.body).toMatchObject({ status: 'SETTLED', result: { tmsReference: `AGT-HLD-${holdId}`, settlement: { amount: '1250.5' } } });
+  });
+
   it('an unknown holdId is 404 PAY_ERR_HOLD_NOT_FOUND', async () => {
     const unknown = 'hld_AAAAAAAAAAAAAAAAAAAAAA';
     for (const [method, url] of [['GET', `/agent/holds/${unknown}`], ['POST', `/agent/holds/${unknown}/release`], ['POST', `/agent/holds/${unknown}/dismiss`]] as const) {

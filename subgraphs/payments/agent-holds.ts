@@ -139,7 +139,13 @@ export function createHeldSettlements(deps: HeldSettlementDeps) {
       if (claimed) return finish(row, claimed);
       const order = await orderOf(row);
       if (!(await deps.store.startRelease(holdId, order.railPaymentId))) return answerDecided(await requireHold(request, holdId));
-      return finish(row, await sendSettlement(deps, request, order));
+      try {
+        return await finish(row, await sendSettlement(deps, request, order));
+      } catch (error) {
+        // Failed before its payment was claimed (the rail's account, the database): the hold is as it was, dismissable again.
+        await deps.store.abandonRelease(holdId, order.railPaymentId, order.tmsReference).catch(() => false);
+        throw error;
+      }
     },
 
     /** POST /agent/holds/:holdId/dismiss: nothing is sent; 409 once a release has started. */

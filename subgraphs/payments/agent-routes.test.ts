@@ -205,8 +205,17 @@ describe('POST /agent/settle with X-Agent-Id (agent mandate, verified live)', ()
     const mandate = await issue(closedMandate(recipient));
     const { status, body } = await settle({ ...settleBody(recipient), mandate }, { 'x-agent-id': agentId });
     expect([status, body.status, body.agent?.agentId, body.mandate?.issuer]).toEqual([200, 'SETTLED', agentId, ISSUER]);
-    const held = await settle({ ...settleBody(recipient, { amount: 6000 }), mandate: await issue(closedMandate(recipient, { payment_amount: { amount: 600000, currency: 'USD' } })) }, { 'x-agent-id': agentId });
+    const heldMandate = await issue(closedMandate(recipient, { payment_amount: { amount: 600000, currency: 'USD' } }));
+    const held = await settle({ ...settleBody(recipient, { amount: 6000 }), mandate: heldMandate }, { 'x-agent-id': agentId });
     expect(held.body).toMatchObject({ held: true, violations: [{ rule: 'MAX_NOTIONAL' }], mandate: { issuer: ISSUER } });
+    // The hold used the mandate (decision 0047): released by the operator, it pays once; the mandate alone, or held again, is REPLAYED.
+    const released = await call('POST', `/agent/holds/${held.body.holdId}/release`, { headers: ADMIN });
+    expect(released.body).toMatchObject({ status: 'SETTLED', result: { settlement: { amount: '6000' } } });
+    const paid = await balanceOf(recipient);
+    const replayed = { status: 400, body: { error: expect.any(String), code: 'PAY_ERR_MANDATE_INVALID', reason: 'REPLAYED' } };
+    expect(await settle({ ...settleBody(recipient, { amount: 6000 }), mandate: heldMandate })).toEqual(replayed);
+    expect(await settle({ ...settleBody(recipient, { amount: 6000 }), mandate: heldMandate }, { 'x-agent-id': agentId })).toEqual(replayed);
+    expect(await balanceOf(recipient)).toBe(paid);
   });
 
   it('the mandate\'s currency pairs and counterparty whitelist hold a settlement outside them', async () => {

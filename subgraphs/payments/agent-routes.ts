@@ -71,11 +71,11 @@ export function agentRoutes(agent: SettlementAgent, options: AgentRouteOptions):
   };
 }
 
-/** The operator's held settlements (decision 0047): admin key, checked before the input is read. */
+/** The operator's held settlements (decision 0047): admin key, checked when the request arrives (before its body is read). */
 function holdRoutes(app: HttpServer, options: AgentRouteOptions): void {
   const { holds } = options;
   const errors = { 400: agentErrorSchema, 401: agentErrorSchema, 403: agentErrorSchema, 404: agentErrorSchema, 409: agentErrorSchema, 503: agentErrorSchema };
-  const admin = { preValidation: async (request: FastifyRequest) => requireAdminKey(request.requestContext, options.adminKey), validatorCompiler: readByHandler };
+  const admin = { onRequest: async (request: FastifyRequest) => requireAdminKey(request.requestContext, options.adminKey), validatorCompiler: readByHandler };
   const decision = { params: holdParamsSchema, body: holdDecisionBodySchema };
   app.get(
     `${AGENT_PREFIX}/holds`,

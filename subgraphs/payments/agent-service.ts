@@ -144,9 +144,19 @@ export function createSettlementAgent(deps: SettlementAgentDeps) {
     return usdcAmountAtUnitsPerUsd(amount, rate.rate);
   }
 
-  /** A held settlement is recorded before it is answered: an operator can then release or dismiss it. */
-  async function hold(body: SettleBody, held: { agentId: string; amountUsd: string; violations: RuleViolation[]; agent: NonNullable<SettlementAnswer['agent']>; mandate: VerifiedAp2Mandate | undefined }): Promise<SettlementAnswer> {
+  /** An AP2 mandate authorises one settlement, sent or held: a second use is REPLAYED, on any replica. */
+  async function recordMandateUse(mandate: VerifiedAp2Mandate, usedBy: string): Promise<void> {
+    if (await deps.store.recordMandateUse({ reference: mandate.reference, issuer: mandate.issuer, railPaymentId: usedBy }, deps.clock.now())) return;
+    throw new Ap2MandateError({ reason: 'REPLAYED', message: 'This mandate already authorised a settlement: a mandate settles once.' });
+  }
+
+  /**
+   * A held settlement is recorded before it is answered: an operator can then release or dismiss
+   * it. Its AP2 mandate, if any, is used by the hold (decision 0047): a release pays once for it.
+   */
+  async function hold(body: SettleBody, held: { agentId: string; amountUsd: string; violations: RuleViolation[]; agent: NonNullable<SettlementAnswer['agent']>; mandate: VerifiedAp2Mandate | undefined; mandateRecorded: boolean }): Promise<SettlementAnswer> {
     const holdId = newHoldId(deps.ids);
+    if (held.mandate && !held.mandateRecorded) await recordMandateUse(held.mandate, holdId);
     const request = { amount: String(body.amount), sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress };
     await deps.store.recordHold({ holdId, agentId: held.agentId, request, amountUsd: held.amountUsd, violations: held.violations }, deps.clock.now());
     const { violations, agent, mandate } = held;
@@ -194,7 +204,7 @@ export function createSettlementAgent(deps: SettlementAgentDeps) {
           now,
         });
         if (decision.outcome === 'REFUSED') throw new AppError('PAY_ERR_AGENT_REFUSED', { message: decision.message, details: { reason: decision.reason } });
-        if (decision.outcome === 'HOLD') return hold(body, { agentId, amountUsd, violations: decision.violations, agent: { agentId, checked: decision.checked }, mandate });
+        if (decision.outcome === 'HOLD') return hold(body, { agentId, amountUsd, violations: decision.violations, agent: { agentId, checked: decision.checked }, mandate, mandateRecorded: false });
         agent = { agentId, checked: decision.checked };
         // PROCEED means the credential verified: its daily cap is re-checked atomically at the claim.
         const capUsd = verification?.verified ? verification.credential.attestation.dailyCapUsd : null;
@@ -203,9 +213,7 @@ export function createSettlementAgent(deps: SettlementAgentDeps) {
       }
 
       const railPaymentId = newRailPaymentId(deps.ids);
-      if (mandate && !(await deps.store.recordMandateUse({ reference: mandate.reference, issuer: mandate.issuer, railPaymentId }, deps.clock.now()))) {
-        throw new Ap2MandateError({ reason: 'REPLAYED', message: 'This mandate already authorised a settlement: a mandate settles once.' });
-      }
+      if (mandate) await recordMandateUse(mandate, railPaymentId);
       let result: PaymentResult;
       try {
         result = await sendSettlement(deps, request, {
@@ -222,7 +230,7 @@ export function createSettlementAgent(deps: SettlementAgentDeps) {
         // Another settlement of this agent took the rest of its cap between the check and the claim.
         if (!(error instanceof DailyCapReached) || !agent) throw error;
         const violation: RuleViolation = { rule: 'DAILY_CAP', message: `USD ${Number(error.settledUsd).toFixed(2)} settled today plus USD ${Number(amountUsd).toFixed(2)} is above the daily cap of USD ${Number(dailyCap?.capUsd).toFixed(2)}.` };
-        return hold(body, { agentId: agent.agentId, amountUsd, violations: [violation], agent, mandate });
+        return hold(body, { agentId: agent.agentId, amountUsd, violations: [violation], agent, mandate, mandateRecorded: true });
       }
       return { status: result.status, held: false, holdId: null, railPaymentId: result.railPaymentId, result, violations: [], agent, mandate: mandate ? mandateView(mandate) : null };
     },

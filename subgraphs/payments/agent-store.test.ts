@@ -73,6 +73,24 @@ describe.each(testDatabases())('settlement agent store on $driver', (testDatabas
     expect(await store.startRelease(holdId, 'pay_late')).toBe(false);
   });
 
+  it('a release that failed before its payment was claimed is abandoned, and the hold can be dismissed; not once a payment exists', async () => {
+    const store = createAgentSettlementStore(handle.db);
+    const hold = (holdId: string) => store.recordHold({ holdId, agentId: unique('agt'), request: { amount: '5', sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: '0x0000000000000000000000000000000000000001' }, amountUsd: '5', violations: [] }, T0);
+    const failed = unique('hld');
+    await hold(failed);
+    await store.startRelease(failed, 'pay_failed');
+    expect(await store.abandonRelease(failed, 'pay_other_process', `AGT-HLD-${failed}`)).toBe(false);
+    expect(await store.abandonRelease(failed, 'pay_failed', `AGT-HLD-${failed}`)).toBe(true);
+    expect(await store.dismissHold(failed, T0)).toBe(true);
+
+    const claimed = unique('hld');
+    await hold(claimed);
+    await store.startRelease(claimed, 'pay_claimed');
+    await handle.db.insert(payments).values({ ...paymentRow(null, null, 'PENDING', T0), tmsReference: `AGT-HLD-${claimed}` });
+    expect(await store.abandonRelease(claimed, 'pay_claimed', `AGT-HLD-${claimed}`)).toBe(false);
+    expect(await store.dismissHold(claimed, T0)).toBe(false);
+  });
+
   it('recordMandateUse records a reference once', async () => {
     const store = createAgentSettlementStore(handle.db);
     const reference = unique('ref');

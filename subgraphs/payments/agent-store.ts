@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, notExists, sql, type SQL } from 'drizzle-orm';
 import { agentHeldSettlements, ap2MandateUses, payments } from '../../drizzle/schema.js';
 import type { Database } from '../../platform/db.js';
 import { boundedCall } from '../../platform/timeout.js';
@@ -108,6 +108,31 @@ export function createAgentSettlementStore(db: Database, options: { timeoutMs?: 
         'update agent_held_settlements (release started)',
       );
       return row !== undefined;
+    },
+
+    /**
+     * Undoes startRelease when that release failed before its payment was claimed (no payment under
+     * `tmsReference`): the hold may be dismissed again. A release of another process keeps its mark.
+     */
+    async abandonRelease(holdId: string, railPaymentId: string, tmsReference: string): Promise<boolean> {
+      const undone = await boundedCall(
+        db
+          .update(agentHeldSettlements)
+          .set({ railPaymentId: null })
+          .where(
+            and(
+              eq(agentHeldSettlements.holdId, holdId),
+              eq(agentHeldSettlements.status, 'HELD'),
+              eq(agentHeldSettlements.railPaymentId, railPaymentId),
+              notExists(db.select({ one: sql`1` }).from(payments).where(eq(payments.tmsReference, tmsReference))),
+            ),
+          )
+          .returning({ holdId: agentHeldSettlements.holdId })
+          .execute(),
+        timeoutMs,
+        'update agent_held_settlements (release abandoned)',
+      );
+      return undone.length === 1;
     },
 
     /** HELD -> RELEASED with the payment that settled it; false when another release already did it. */

@@ -137,6 +137,8 @@ describe('pain.001 cross-element checks (the issues name the JSON path)', () => 
     ['PmtInf CtrlSum wrong', (i: any) => { i.PmtInf[0].CtrlSum = '99250.49'; }, [{ path: 'PmtInf[0].CtrlSum', message: 'is 99250.49 but its instructed amounts add up to 99250.5', reason: 'AM17' }]],
     ['two transactions with one EndToEndId', (i: any) => { i.PmtInf[1].CdtTrfTxInf[2].PmtId.EndToEndId = 'E2E-MAXRETS-INV-88121'; },
       [{ path: 'PmtInf[1].CdtTrfTxInf[2].PmtId.EndToEndId', message: 'E2E-MAXRETS-INV-88121 is already the reference of PmtInf[0].CdtTrfTxInf[0]; each transaction needs its own', reason: 'AM05' }]],
+    ['an EndToEndId in the settlement agent\'s references', (i: any) => { i.PmtInf[0].CdtTrfTxInf[0].PmtId.EndToEndId = 'AP2-E2E-1'; },
+      [{ path: 'PmtInf[0].CdtTrfTxInf[0].PmtId.EndToEndId', message: "AP2-E2E-1 must not start with AGT- or AP2-: those references are the settlement agent's", reason: 'CH16' }]],
     ['an EndToEndId equal to a NOTPROVIDED stand-in', (i: any) => { i.PmtInf[1].CdtTrfTxInf[2].PmtId.EndToEndId = 'SHELL-TRY-20250314-0001/2/2'; },
       [{ path: 'PmtInf[1].CdtTrfTxInf[2].PmtId.EndToEndId', message: 'SHELL-TRY-20250314-0001/2/2 is already the reference of PmtInf[1].CdtTrfTxInf[1]; each transaction needs its own', reason: 'AM05' }]],
   ])('%s', (_name, change, expected) => {
@@ -270,6 +272,9 @@ describe('the native payment body', () => {
     ['malformed quote id', { quoteId: 'quote-1' }, 'quoteId', 'must be a quote id srq-<digits>-<hex>'],
     ['unknown field', { priority: 'HIGH' }, 'priority', 'is not an element of this message (unknown field)'],
     ['tmsReference of 65 characters', { tmsReference: 'T'.repeat(65) }, 'tmsReference', 'must be at most 64 characters'],
+    // The settlement agent's references (decision 0047): a caller could otherwise take a release's reference first.
+    ['tmsReference of a held settlement\'s release', { tmsReference: 'AGT-HLD-hld_AAAAAAAAAAAAAAAAAAAAAA' }, 'tmsReference', "must not start with AGT- or AP2-: those references are the settlement agent's"],
+    ['tmsReference of an AP2 mandate', { tmsReference: 'AP2-abc' }, 'tmsReference', "must not start with AGT- or AP2-: those references are the settlement agent's"],
   ])('%s', (_name, change, path, message) => {
     expect(issuesOf({ ...nativePaymentBody(), ...change })).toContainEqual({ path, message });
   });

@@ -8,7 +8,7 @@ import {
   MAX_140_TEXT, MAX_PAIN001_TRANSACTIONS, MAX_REMITTANCE_INFO_LENGTH, MAX_USTRD_LINES, mapPain001,
   type IsoIssue, type Pain001Body, type Pain001Mapping, type Pain001Options,
 } from './domain/pain001.js';
-import type { NativePayment } from './domain/payment.js';
+import { AGENT_REFERENCE_PROBLEM, isAgentReference, type NativePayment } from './domain/payment.js';
 
 /**
  * Edge validation of the payment-initiation bodies (spec §2, §4; decision 0022): the native payment,
@@ -250,7 +250,7 @@ export const pain001BodySchema = z.strictObject({
 // Native payment (spec §2).
 
 export const nativePaymentBodySchema = z.strictObject({
-  tmsReference: isoText(MAX_TMS_REFERENCE_LENGTH),
+  tmsReference: isoText(MAX_TMS_REFERENCE_LENGTH).refine((value) => !isAgentReference(value), AGENT_REFERENCE_PROBLEM),
   amount: z
     .string({ error: 'must be a decimal string such as "1250.50"' })
     .max(MAX_DECIMAL_TEXT_LENGTH, { message: `must be at most ${MAX_DECIMAL_TEXT_LENGTH} characters`, abort: true })

@@ -1,5 +1,5 @@
 import { amountProblem, fractionDigitsOf, sameDecimal, sumDecimals } from './iso-decimal.js';
-import type { NativePayment } from './payment.js';
+import { AGENT_REFERENCE_PROBLEM, isAgentReference, type NativePayment } from './payment.js';
 
 /**
  * pain.001 (CustomerCreditTransferInitiationV09, JSON encoding) to native payments: the mapping
@@ -236,6 +236,8 @@ export function mapPain001(body: Pain001Body, options: Pain001Options = {}): Pai
       }
       const tmsReference = tmsReferenceOf(header.MsgId, i, j, transaction.PmtId.EndToEndId);
       const first = seen.get(tmsReference);
+      // CH16, element content formally incorrect: the reference is in the settlement agent's namespace.
+      if (isAgentReference(tmsReference)) issues.push({ path: `${path}.PmtId.EndToEndId`, message: `${tmsReference} ${AGENT_REFERENCE_PROBLEM}`, reason: 'CH16' });
       if (first !== undefined) {
         issues.push({ path: `${path}.PmtId.EndToEndId`, message: `${tmsReference} is already the reference of ${first}; each transaction needs its own`, reason: 'AM05' });
       } else {

@@ -30,6 +30,19 @@ export interface NativePayment {
   quoteId?: string;
 }
 
+/**
+ * tmsReference prefixes of the settlement agent's own payments (AGT-<uuid>, AGT-HLD-<holdId>,
+ * AP2-<mandate reference>; decisions 0027, 0047): refused from callers of the integration API, so
+ * none of them can take a reference a release or a mandate will claim.
+ */
+export const AGENT_REFERENCE_PREFIXES = ['AGT-', 'AP2-'] as const;
+
+export function isAgentReference(tmsReference: string): boolean {
+  return AGENT_REFERENCE_PREFIXES.some((prefix) => tmsReference.startsWith(prefix));
+}
+
+export const AGENT_REFERENCE_PROBLEM = `must not start with ${AGENT_REFERENCE_PREFIXES.join(' or ')}: those references are the settlement agent's`;
+
 /** PaymentResult (native response), spec §2; also the body of the payment callback (spec §6). */
 export interface PaymentResult {
   railPaymentId: string;
