@@ -166,7 +166,7 @@ export const configVariables = {
     settlerKey: variable('RAIL_SETTLER_KEY', privateKey.optional(), 'private key (0x + 64 hex digits) of the account that settles x402 payments (with PAY_TO) and, funded by the institution, native payments through the settlement router on RPC_URL; the embedded rail uses development account #0 for x402 and #8 as the payments treasury', 'unset'),
     payTo: variable('PAY_TO', evmAddress.optional(), 'address paid by x402 payments on RPC_URL; the embedded rail uses its first development account', 'unset'),
     internalKey: variable('INTERNAL_KEY', z.string().min(32, 'must hold at least 32 characters').optional(), 'the X-Internal-Key of calls between subgraphs and of internal endpoints (AML); every process of a split layout needs the same one', 'unset: a key made per process, known only to its own subgraphs (internal endpoints closed to everyone else)'),
-    adminKey: variable('ADMIN_KEY', z.string().min(32, 'must hold at least 32 characters').optional(), 'the compliance oracle signing key, presented as Authorization: Bearer for registry administration; unset closes it', 'unset'),
+    adminKey: variable('ADMIN_KEY', z.string().min(32, 'must hold at least 32 characters').optional(), 'the operator key (the compliance oracle signing key), presented as Authorization: Bearer for registry administration and for the held agent settlements (/agent/holds, decision 0047); unset closes both', 'unset'),
   },
   agent: {
     ap2TrustedIssuers: variable(
