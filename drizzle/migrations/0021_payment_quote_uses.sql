@@ -12,4 +12,5 @@ SELECT DISTINCT ON ("quote_id") "quote_id", "rail_payment_id", "created_at" FROM
   SELECT "request" ->> 'quoteId' AS "quote_id", "rail_payment_id", "created_at" FROM "payments" WHERE "request" ->> 'quoteId' IS NOT NULL
   UNION ALL
   SELECT "quote_id", "rail_payment_id", "created_at" FROM "payments" WHERE "quote_id" IS NOT NULL
-) AS "held" ORDER BY "quote_id", "created_at";
+) AS "held" ORDER BY "quote_id", "created_at"
+ON CONFLICT ("quote_id") DO NOTHING;
