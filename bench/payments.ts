@@ -214,11 +214,17 @@ function postEach(rail: Server, headers: Record<string, string>, bodies: readonl
   });
 }
 
+/** Settled payments per settlement transaction of a run, as text (one decimal); undefined when the blocks could not be counted. */
+export function paymentsPerTransaction(run: PaymentRun): string | undefined {
+  return run.transactions ? (run.settled / run.transactions).toFixed(1) : undefined;
+}
+
 function progressRun(label: string, run: PaymentRun): void {
   progressFigures(`${label} (${run.answered}/${run.requests}${run.cut ? ', CUT at the bound' : ''})`, run.figures);
   if (run.settled !== run.answered) progress('  SETTLED', `${run.settled} of ${run.answered}`);
   if (run.railCpuMsPerAnswer !== undefined) progress('  rail CPU per answer (PostgreSQL not included)', `${run.railCpuMsPerAnswer.toFixed(2)} ms`);
-  if (run.transactions) progress('  settlement transactions (blocks mined)', `${run.transactions}: ${(run.settled / run.transactions).toFixed(1)} payments a transaction`);
+  const perTransaction = paymentsPerTransaction(run);
+  if (perTransaction) progress('  settlement transactions (blocks mined)', `${run.transactions}: ${perTransaction} payments a transaction`);
   if (run.unexpected) progress('  first answer not 200', run.unexpected.slice(0, 120));
 }
 

@@ -6,7 +6,7 @@ import type { HostileFigures } from './graphql.js';
 import { CONNECTIONS, SECONDS, WARMUP_SECONDS, type Comparison, type Figures } from './load.js';
 import { CLIMATE_PATH, MAX_PAYMENTS, type AccessFigures, type PaidRun } from './paid.js';
 import {
-  CALLBACK_PAYMENTS, CALLBACK_WAIT_MS, FRESH_PAYMENTS, FRESH_TARGET_PER_SECOND, FRESH_WARMUP, REPLAY_TARGET_PER_SECOND, REPLAY_WARMUP, REPLAYS, type PaymentRun, type PaymentsOutcome,
+  CALLBACK_PAYMENTS, CALLBACK_WAIT_MS, FRESH_PAYMENTS, FRESH_TARGET_PER_SECOND, FRESH_WARMUP, REPLAY_TARGET_PER_SECOND, REPLAY_WARMUP, REPLAYS, paymentsPerTransaction, type PaymentRun, type PaymentsOutcome,
 } from './payments.js';
 import { ROOT } from './processes.js';
 import { SPLIT_LAYOUT_NOTE, type GatewayRun, type SplitQuery } from './split-layout.js';
@@ -296,7 +296,7 @@ export function paymentsSection(outcome: PaymentsOutcome, tally = new Tally()): 
       runCells('replay of a settled payment', figures.replays, REPLAY_TARGET_PER_SECOND),
       runCells('fresh payment with a callbackUrl (the callback run)', c.initiation),
     ]),
-    ...(figures.fresh.transactions ? ['', `During the fresh run the embedded chain mined ${count(figures.fresh.transactions)} blocks, one per settlement transaction: ${(figures.fresh.settled / figures.fresh.transactions).toFixed(1)} payments a transaction (decision 0041: under load a transaction leaves at most every SETTLEMENT_LINGER_MS, with the payments ready by then).`] : []),
+    ...(figures.fresh.transactions ? ['', `During the fresh run the embedded chain mined ${count(figures.fresh.transactions)} blocks, one per settlement transaction: ${paymentsPerTransaction(figures.fresh)} payments a transaction (decision 0041: under load a transaction leaves at most every SETTLEMENT_LINGER_MS, with the payments ready by then).`] : []),
     ...(figures.fresh.unexpected ? ['', `First fresh answer other than 200: \`${figures.fresh.unexpected.replace(/`/g, "'").slice(0, 160)}\``] : []),
     ...(figures.replays.unexpected ? ['', `First replay answer other than 200: \`${figures.replays.unexpected.replace(/`/g, "'").slice(0, 160)}\``] : []),
     '',

@@ -600,7 +600,11 @@ export const payments = pgTable(
 export const ap2MandateUses = pgTable('ap2_mandate_uses', {
   reference: text('reference').primaryKey(),
   issuer: text('issuer').notNull(),
-  /** The railPaymentId the mandate authorised, or the holdId (hld_...) of the settlement it held (decision 0047). */
+  /**
+   * What the mandate was used for: the railPaymentId of its settlement (one whose claim found the
+   * agent's daily cap taken never became a payment: its settlement was held instead), or the holdId
+   * (hld_...) of a settlement the agent's mandate held (decision 0047).
+   */
   railPaymentId: text('rail_payment_id').notNull(),
   usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }).notNull(),
 });

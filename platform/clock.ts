@@ -5,6 +5,9 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/** Whole seconds since the epoch (the APIs' times), rounded down. */
+export const epochSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);
+
 /** A clock that stands still until moved; for tests and reproducible runs. */
 export class ManualClock implements Clock {
   #current: number;

@@ -20,7 +20,7 @@ type HeadersMiddleware = (request: IncomingMessage, response: ServerResponse, ne
 export type ServerWideHeaders = (request: IncomingMessage, response: ServerResponse) => void;
 
 /** A route's own security headers: helmet options over the server's (shallow, per header), or false for none. */
-export type RouteSecurityHeaders = HelmetOptions | false;
+type RouteSecurityHeaders = HelmetOptions | false;
 
 declare module 'fastify' {
   /* eslint-disable @typescript-eslint/no-unused-vars -- declaration merging repeats Fastify's parameters */

@@ -116,7 +116,7 @@ export function httpTransport(service: string, baseUrl: string, timeoutMs: numbe
 }
 
 /** GET answers kept per service by withHttpCache (by path; the answers kept are small). */
-export const HTTP_CACHE_ENTRIES = 500;
+const HTTP_CACHE_ENTRIES = 500;
 
 /**
  * A private HTTP cache in front of `transport` (RFC 9111, as http-cache-semantics reads it): a GET
@@ -125,8 +125,8 @@ export const HTTP_CACHE_ENTRIES = 500;
  * request with headers of its own, such as a credential) goes to the service. The service decides what may be kept:
  * the fees subgraph marks its FX rates, which change only with a new snapshot (decision 0044).
  */
-export function withHttpCache(transport: UpstreamTransport, maxEntries = HTTP_CACHE_ENTRIES): UpstreamTransport {
-  const kept = new LRUCache<string, { policy: CachePolicy; response: UpstreamResponse }>({ max: maxEntries });
+export function withHttpCache(transport: UpstreamTransport): UpstreamTransport {
+  const kept = new LRUCache<string, { policy: CachePolicy; response: UpstreamResponse }>({ max: HTTP_CACHE_ENTRIES });
   return async (request) => {
     // A request with headers of its own (a credential such as X-Internal-Key) is not cached: the
     // cache is keyed by path, and one caller's answer must never reach another without the key.

@@ -1,7 +1,7 @@
 import type { PaymentRequirements } from 'x402/types';
 import { AppError } from '../errors.js';
 import type { RequestContext } from '../request-context.js';
-import { presentedKey, type ApiKeys, type RateLimitState } from './api-keys.js';
+import { presentedKey, type ApiKeys, type KeyKind, type RateLimitState } from './api-keys.js';
 import { sameSecret } from './shared-secret.js';
 import { paymentRequiredBody, type AuthorizedPayment, type PaymentRefusal, type Price, type X402 } from './x402.js';
 
@@ -39,13 +39,32 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
   };
 }
 
+/** A key's admission: the X-RateLimit-* its answer carries (none without a valid key), and the 401 or 429 to answer instead. */
+export interface KeyAdmission {
+  headers: Record<string, string>;
+  refusal?: AppError;
+}
+
+/**
+ * Admits a request by the key it presents for `kind` (looked up and counted in one step, decision
+ * 0039): 401 without a key or with an unknown or revoked one, 429 over its limit. REST
+ * (requireKey), the paid routes and the payments graph alike; each sets the headers on its answer.
+ */
+export async function admitKey(keys: ApiKeys, headers: RequestContext['headers'], kind: KeyKind, key = presentedKey(headers, kind)): Promise<KeyAdmission> {
+  const admitted = key ? await keys.admit(kind, key) : null;
+  if (!admitted) return { headers: {}, refusal: new AppError('GEN_ERR_UNAUTHORIZED') };
+  const { state } = admitted;
+  return { headers: rateLimitHeaders(state), ...(state.exceeded ? { refusal: new AppError('GEN_ERR_RATE_LIMITED', { retryAfterSeconds: state.resetSeconds }) } : {}) };
+}
+
 /** A 402: the x402 body (requirements and reason) with the offer's preview. */
 function paymentRefusal(refused: PaymentRefusal, offer: Offer): Refusal {
   const body = { ...paymentRequiredBody(refused.requirements, refused.reason), ...offer.preview?.(refused.requirements) };
   return { ok: false, error: new AppError('GEN_ERR_PAYMENT_REQUIRED', { message: refused.reason, details: body }) };
 }
 
-function setHeaders(request: RequestContext, headers: Record<string, string>): void {
+/** Headers for the request's answer (copied onto it when it is sent: platform/http.ts, the GraphQL endpoints). */
+export function setHeaders(request: RequestContext, headers: Record<string, string>): void {
   for (const [name, value] of Object.entries(headers)) request.responseHeaders.set(name, value);
 }
 
@@ -65,12 +84,9 @@ export async function admit(access: Access, request: RequestContext, offer: Offe
   }
   const key = presentedKey(request.headers, 'api');
   if (key !== undefined) {
-    const admitted = await access.keys.admit('api', key);
-    if (!admitted) return { ok: false, error: new AppError('GEN_ERR_UNAUTHORIZED') };
-    const { state } = admitted;
-    setHeaders(request, rateLimitHeaders(state));
-    if (state.exceeded) return { ok: false, error: new AppError('GEN_ERR_RATE_LIMITED', { retryAfterSeconds: state.resetSeconds }) };
-    return { ok: true, via: 'key' };
+    const { headers, refusal } = await admitKey(access.keys, request.headers, 'api', key);
+    setHeaders(request, headers);
+    return refusal ? { ok: false, error: refusal } : { ok: true, via: 'key' };
   }
   const authorized = await access.x402.authorize(request.headers['x-payment'], offer.price, resource);
   if (authorized.ok) return { ok: true, via: 'payment', payment: authorized };

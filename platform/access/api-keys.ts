@@ -41,7 +41,7 @@ const { keyHash: _keyHash, ...recordColumns } = getTableColumns(apiKeys);
 const presentedActiveKey = () => and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), eq(apiKeys.kind, sql.placeholder('kind')), isNull(apiKeys.revokedAt));
 
 /** A key that was presented, found active and counted: its record and where it stands in its window. */
-export interface Admitted {
+interface Admitted {
   record: ApiKeyRecord;
   state: RateLimitState;
 }
@@ -177,8 +177,7 @@ export function createApiKeys(deps: { db: Database; clock: Clock; ids: IdSource;
       return rows.length === 1;
     },
     async list(): Promise<ApiKeyRecord[]> {
-      const rows = await deps.db.select().from(apiKeys).orderBy(apiKeys.createdAt);
-      return rows.map(({ keyHash: _keyHash, ...record }) => record);
+      return deps.db.select(recordColumns).from(apiKeys).orderBy(apiKeys.createdAt);
     },
     /**
      * The active key of this kind the caller presented, counted against its current minute, with

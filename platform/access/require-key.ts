@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
-import { presentedKey, type ApiKeys, type KeyKind } from './api-keys.js';
+import { admitKey } from './admission.js';
+import type { ApiKeys, KeyKind } from './api-keys.js';
 
 /**
  * A Fastify preHandler admitting requests that carry an active key of `kind`, within its
@@ -10,18 +10,10 @@ import { presentedKey, type ApiKeys, type KeyKind } from './api-keys.js';
  */
 export function requireKey(keys: ApiKeys, kind: KeyKind) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = presentedKey(request.requestContext.headers, kind);
-    const admitted = key ? await keys.admit(kind, key) : null;
-    if (!admitted) {
-      if (kind === 'bearer') reply.header('www-authenticate', 'Bearer');
-      return request.server.errorShapes.send(request, reply, new AppError('GEN_ERR_UNAUTHORIZED'));
-    }
-    const { state } = admitted;
-    reply.header('x-ratelimit-limit', String(state.limit));
-    reply.header('x-ratelimit-remaining', String(state.remaining));
-    reply.header('x-ratelimit-reset', String(state.resetSeconds));
-    if (state.exceeded) {
-      return request.server.errorShapes.send(request, reply, new AppError('GEN_ERR_RATE_LIMITED', { retryAfterSeconds: state.resetSeconds }));
-    }
+    const { headers, refusal } = await admitKey(keys, request.requestContext.headers, kind);
+    reply.headers(headers);
+    if (!refusal) return;
+    if (refusal.code === 'GEN_ERR_UNAUTHORIZED' && kind === 'bearer') reply.header('www-authenticate', 'Bearer');
+    return request.server.errorShapes.send(request, reply, refusal);
   };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../../platform/clock.js';
+import { epochSeconds, type Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/log.js';
 import { RULE_BASED_MODEL, type Synthesiser } from '../../platform/synthesis.js';
@@ -51,7 +51,6 @@ export interface AmlScreenResult {
   reasoning?: AmlReasoning;
 }
 
-const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const epochOrNull = (date: Date | null) => (date === null ? null : epochSeconds(date));
 const round2 = (value: number) => Math.round(value * 100) / 100;
 const HOUR_MS = 3_600_000;

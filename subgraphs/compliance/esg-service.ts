@@ -1,4 +1,4 @@
-import type { Clock } from '../../platform/clock.js';
+import { epochSeconds, type Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import type { Synthesiser } from '../../platform/synthesis.js';
 import { withTimeout } from '../../platform/timeout.js';
@@ -55,7 +55,6 @@ export interface EntityEsgServiceDeps {
   narrationTimeoutMs?: number;
 }
 
-const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 /** The country part of a stored country (a registry jurisdiction may read US-DE). */
 const countryPart = (code: string | null | undefined) => (code && /^[A-Za-z]{2}(-|$)/.test(code) ? code.slice(0, 2).toUpperCase() : undefined);
 

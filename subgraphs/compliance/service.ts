@@ -3,7 +3,7 @@ import { getAddress } from 'viem';
 import { paidWork, type Access, type Offer } from '../../platform/access/admission.js';
 import { requireAdminKey } from '../../platform/access/shared-secret.js';
 import { searchLeiByName } from './domain/lei-search.js';
-import type { Clock } from '../../platform/clock.js';
+import { epochSeconds, type Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/request-context.js';
 import type { Synthesiser } from '../../platform/synthesis.js';
@@ -52,7 +52,6 @@ export interface ComplianceServiceDeps {
 
 export type VopAnswer = Omit<PayeeVerification, 'matchedName'> & { requestId: string; grayZoneReasoning?: GrayZoneReasoning };
 
-const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 /** A wallet address as answered: EIP-55 checksummed. */
 const checksummed = (address: string): string => getAddress(address);
 

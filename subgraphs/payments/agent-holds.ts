@@ -2,10 +2,11 @@ import { Big } from 'big.js';
 import { requireAdminKey } from '../../platform/access/shared-secret.js';
 import { AppError } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/request-context.js';
-import { sendSettlement, type SettlementAgentDeps, type SettlementAnswer, type SettlementOrder } from './agent-service.js';
+import { requireCompliance, sendSettlement, sentAnswer, type AgentSettlementOrder, type SettlementAgentDeps, type SettlementAnswer } from './agent-service.js';
 import type { HoldFilter, HoldRow, HoldStatus } from './agent-store.js';
 import { agentVerdictOf, type PaymentResult, type RuleViolation } from './domain/index.js';
 import { newRailPaymentId } from './service.js';
+import { epochSeconds } from '../../platform/clock.js';
 
 /** The most holds one list answers, most recent first. */
 export const MAX_LISTED_HOLDS = 100;
@@ -31,11 +32,10 @@ export interface HeldSettlementView {
   decidedAt: number | null;
 }
 
-const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 /** The tmsReference of a released hold's payment: a retry or a concurrent release claims the same payment. */
-export const releaseReferenceOf = (holdId: string) => `AGT-HLD-${holdId}`;
+const releaseReferenceOf = (holdId: string) => `AGT-HLD-${holdId}`;
 
-export function presentHold(row: HoldRow): HeldSettlementView {
+function presentHold(row: HoldRow): HeldSettlementView {
   return {
     holdId: row.holdId,
     agentId: row.agentId,
@@ -50,16 +50,8 @@ export function presentHold(row: HoldRow): HeldSettlementView {
   };
 }
 
-const released = (row: HoldRow, result: PaymentResult): SettlementAnswer => ({
-  status: result.status,
-  held: false,
-  holdId: row.holdId,
-  railPaymentId: result.railPaymentId,
-  result,
-  violations: [],
-  agent: { agentId: row.agentId, checked: [] },
-  mandate: null,
-});
+/** No rule of the mandate was applied to a release: the operator overrode them. */
+const released = (row: HoldRow, result: PaymentResult): SettlementAnswer => sentAnswer(result, { holdId: row.holdId, agent: { agentId: row.agentId, checked: [] }, mandate: null });
 
 /**
  * Settlements held by their agent's mandate, decided by an operator (decision 0047).
@@ -88,9 +80,8 @@ export function createHeldSettlements(deps: HeldSettlementDeps) {
   }
 
   /** The settlement of a hold, its agent verified live again (403 when refused). */
-  async function orderOf(row: HoldRow): Promise<SettlementOrder> {
-    const compliance = deps.compliance;
-    if (!compliance) throw new AppError('GEN_ERR_UNAVAILABLE', { message: 'Settlements cannot be screened: INTERNAL_KEY is not configured, so the compliance oracle is closed to them.' });
+  async function orderOf(row: HoldRow): Promise<AgentSettlementOrder> {
+    const compliance = requireCompliance(deps.compliance);
     const [verification, record, recipient] = await Promise.all([compliance.verifyAgent(row.agentId), compliance.getAgent(row.agentId), compliance.lookupWallet(row.recipientAddress)]);
     const verdict = agentVerdictOf({ agentId: row.agentId, verification, now: deps.clock.now() });
     if (verdict.outcome === 'REFUSED') throw new AppError('PAY_ERR_AGENT_REFUSED', { message: `${verdict.message} The hold stays HELD.`, details: { reason: verdict.reason } });
@@ -151,7 +142,8 @@ export function createHeldSettlements(deps: HeldSettlementDeps) {
     /** POST /agent/holds/:holdId/dismiss: nothing is sent; 409 once a release has started. */
     async dismiss(request: RequestContext, holdId: string): Promise<HeldSettlementView> {
       const row = await requireHold(request, holdId);
-      if (row.status === 'DISMISSED' || (await deps.store.dismissHold(holdId, deps.clock.now()))) return presentHold(await requireHold(request, holdId));
+      const dismissed = row.status === 'DISMISSED' ? row : await deps.store.dismissHold(holdId, deps.clock.now());
+      if (dismissed) return presentHold(dismissed);
       throw new AppError('PAY_ERR_HOLD_DECIDED', { message: 'The held settlement was released, or its release has started: it cannot be dismissed. Release it again to finish a release that did not.' });
     },
   };

@@ -1,6 +1,7 @@
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors.js';
+import type { HoldFilter, HoldStatus } from './agent-store.js';
 
 /**
  * Inputs of the settlement agent (Document 2 §4 "Settlement agent"; decision 0027): POST /agent/settle's
@@ -63,7 +64,7 @@ export function readAgentId(header: string | string[] | undefined): string | und
 
 /** Operator requests on held settlements (decision 0047). */
 const HOLD_ID = /^hld_[A-Za-z0-9_-]{22}$/;
-export const HOLD_STATUSES = ['HELD', 'RELEASED', 'DISMISSED'] as const;
+export const HOLD_STATUSES = ['HELD', 'RELEASED', 'DISMISSED'] as const satisfies readonly HoldStatus[];
 
 export const holdParamsSchema = z.object({ holdId: z.string().describe('hld_ and 22 base64url characters') });
 export const holdsQuerySchema = z.strictObject({
@@ -73,7 +74,6 @@ export const holdsQuerySchema = z.strictObject({
 /** A release or a dismissal takes no fields: an empty object or no body. */
 export const holdDecisionBodySchema = z.strictObject({}).nullish();
 
-export type HoldsQuery = z.infer<typeof holdsQuerySchema>;
 
 /** A holdId, or PAY_ERR_INVALID_REQUEST. */
 export function readHoldId(params: unknown): string {
@@ -83,5 +83,5 @@ export function readHoldId(params: unknown): string {
 }
 
 
-export const readHoldsQuery = (query: unknown): HoldsQuery => readStrict(holdsQuerySchema, query, 'query');
+export const readHoldsQuery = (query: unknown): HoldFilter => readStrict(holdsQuerySchema, query, 'query');
 export const readHoldDecisionBody = (body: unknown): void => void readStrict(holdDecisionBodySchema, body, 'body');

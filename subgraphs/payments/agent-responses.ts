@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { HeldSettlementView } from './agent-holds.js';
+import { MAX_LISTED_HOLDS, type HeldSettlementView } from './agent-holds.js';
 import { HOLD_STATUSES } from './agent-inputs.js';
 import type { SettlementAnswer } from './agent-service.js';
 import { AGENT_MANDATE_RULES } from './domain/index.js';
@@ -44,7 +44,7 @@ export const heldSettlementSchema = z.object({
   decidedAt: z.number().int().nullable().describe('epoch seconds; null while HELD'),
 });
 
-export const heldSettlementListSchema = z.object({ count: z.number().int(), holds: z.array(heldSettlementSchema).describe('most recent first, at most 100') });
+export const heldSettlementListSchema = z.object({ count: z.number().int(), holds: z.array(heldSettlementSchema).describe(`most recent first, at most ${MAX_LISTED_HOLDS}`) });
 
 /** The settlement agent's error body: {error, code} and, for a mandate or an agent refused, reason. */
 export const agentErrorSchema = z.object({ error: z.string(), code: z.string(), reason: z.string().optional() });

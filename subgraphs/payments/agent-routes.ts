@@ -3,7 +3,7 @@ import { requireAdminKey } from '../../platform/access/shared-secret.js';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors.js';
 import { publicOriginOf, type HttpServer, type ServiceErrorShape } from '../../platform/http.js';
-import type { HeldSettlements } from './agent-holds.js';
+import { MAX_LISTED_HOLDS, type HeldSettlements } from './agent-holds.js';
 import { holdDecisionBodySchema, holdParamsSchema, holdsQuerySchema, readAgentId, readHoldDecisionBody, readHoldId, readHoldsQuery, readSettleBody, settleBodySchema, settleHeadersSchema } from './agent-inputs.js';
 import { agentErrorSchema, heldSettlementListSchema, heldSettlementSchema, settlementAnswerSchema } from './agent-responses.js';
 import type { SettlementAgent } from './agent-service.js';
@@ -79,7 +79,7 @@ function holdRoutes(app: HttpServer, options: AgentRouteOptions): void {
   const decision = { params: holdParamsSchema, body: holdDecisionBodySchema };
   app.get(
     `${AGENT_PREFIX}/holds`,
-    { ...admin, schema: { summary: 'Held settlements, most recent first (at most 100), by agent and status (admin key)', querystring: holdsQuerySchema, response: { 200: heldSettlementListSchema, ...errors } } },
+    { ...admin, schema: { summary: `Held settlements, most recent first (at most ${MAX_LISTED_HOLDS}), by agent and status (admin key)`, querystring: holdsQuerySchema, response: { 200: heldSettlementListSchema, ...errors } } },
     async (request) => holds.list(request.requestContext, readHoldsQuery(request.query)),
   );
   app.get(

@@ -60,10 +60,10 @@ const USD = 'USD';
 const clip = (text: string) => (Array.from(text).length > MAX_NAME ? Array.from(text).slice(0, MAX_NAME - 1).join('') + '…' : text);
 
 /** A held settlement's id: `hld_` and 22 base64url characters. */
-export const newHoldId = (ids: IdSource) => `hld_${ids.token(16)}`;
+const newHoldId = (ids: IdSource) => `hld_${ids.token(16)}`;
 
 /** What a settlement sends: its payment's identity, the terms, who asks and under which mandate. */
-export interface SettlementOrder {
+export interface AgentSettlementOrder {
   railPaymentId: string;
   tmsReference: string;
   /** Decimal text. */
@@ -83,7 +83,7 @@ export interface SettlementOrder {
  * service.initiate (decision 0027 §7). It throws DailyCapReached when the claim names a daily cap
  * that another settlement took meanwhile.
  */
-export async function sendSettlement(deps: Pick<SettlementAgentDeps, 'payments' | 'payerWallet'>, request: RequestContext, order: SettlementOrder): Promise<PaymentResult> {
+export async function sendSettlement(deps: Pick<SettlementAgentDeps, 'payments' | 'payerWallet'>, request: RequestContext, order: AgentSettlementOrder): Promise<PaymentResult> {
   const { agent, mandate, recipient } = order;
   const payment: NativePayment = {
     tmsReference: order.tmsReference,
@@ -103,6 +103,17 @@ export async function sendSettlement(deps: Pick<SettlementAgentDeps, 'payments' 
     ...(mandate ? { quoteId: mandate.quoteId } : {}),
   };
   return deps.payments.initiate(request, payment, { railPaymentId: order.railPaymentId, ...(agent ? { agent: agent.claim } : {}) });
+}
+
+/** The compliance oracle, or 503: without INTERNAL_KEY it is closed to payments, so nothing can be screened. */
+export function requireCompliance(compliance: ComplianceClient | undefined): ComplianceClient {
+  if (!compliance) throw new AppError('GEN_ERR_UNAVAILABLE', { message: 'Settlements cannot be screened: INTERNAL_KEY is not configured, so the compliance oracle is closed to them.' });
+  return compliance;
+}
+
+/** The answer of a settlement that was sent (POST /agent/settle, or an operator's release of a hold). */
+export function sentAnswer(result: PaymentResult, by: Pick<SettlementAnswer, 'holdId' | 'agent' | 'mandate'>): SettlementAnswer {
+  return { status: result.status, held: false, railPaymentId: result.railPaymentId, result, violations: [], ...by };
 }
 
 function startOfUtcDay(now: Date): Date {
@@ -154,11 +165,11 @@ export function createSettlementAgent(deps: SettlementAgentDeps) {
    * A held settlement is recorded before it is answered: an operator can then release or dismiss
    * it. Its AP2 mandate, if any, is used by the hold (decision 0047): a release pays once for it.
    */
-  async function hold(body: SettleBody, held: { agentId: string; amountUsd: string; violations: RuleViolation[]; agent: NonNullable<SettlementAnswer['agent']>; mandate: VerifiedAp2Mandate | undefined; mandateRecorded: boolean }): Promise<SettlementAnswer> {
+  async function hold(body: SettleBody, held: { amountUsd: string; violations: RuleViolation[]; agent: NonNullable<SettlementAnswer['agent']>; mandate: VerifiedAp2Mandate | undefined; mandateRecorded: boolean }): Promise<SettlementAnswer> {
     const holdId = newHoldId(deps.ids);
     if (held.mandate && !held.mandateRecorded) await recordMandateUse(held.mandate, holdId);
     const request = { amount: String(body.amount), sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress };
-    await deps.store.recordHold({ holdId, agentId: held.agentId, request, amountUsd: held.amountUsd, violations: held.violations }, deps.clock.now());
+    await deps.store.recordHold({ holdId, agentId: held.agent.agentId, request, amountUsd: held.amountUsd, violations: held.violations }, deps.clock.now());
     const { violations, agent, mandate } = held;
     return { status: 'PENDING', held: true, holdId, railPaymentId: null, result: null, violations, agent, mandate: mandate ? mandateView(mandate) : null };
   }
@@ -168,8 +179,7 @@ export function createSettlementAgent(deps: SettlementAgentDeps) {
       if (agentId === undefined && body.mandate === undefined) {
         throw new AppError('PAY_ERR_INVALID_REQUEST', { message: 'A settlement needs the header X-Agent-Id or body.mandate (an AP2 payment mandate).' });
       }
-      const compliance = deps.compliance;
-      if (!compliance) throw new AppError('GEN_ERR_UNAVAILABLE', { message: 'Settlements cannot be screened: INTERNAL_KEY is not configured, so the compliance oracle is closed to them.' });
+      const compliance = requireCompliance(deps.compliance);
       const amount = String(body.amount);
       const amountUsd = await usdValueOf(amount, body.sourceCurrency);
       const terms = { amount: body.amount, sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress };
@@ -204,7 +214,7 @@ export function createSettlementAgent(deps: SettlementAgentDeps) {
           now,
         });
         if (decision.outcome === 'REFUSED') throw new AppError('PAY_ERR_AGENT_REFUSED', { message: decision.message, details: { reason: decision.reason } });
-        if (decision.outcome === 'HOLD') return hold(body, { agentId, amountUsd, violations: decision.violations, agent: { agentId, checked: decision.checked }, mandate, mandateRecorded: false });
+        if (decision.outcome === 'HOLD') return hold(body, { amountUsd, violations: decision.violations, agent: { agentId, checked: decision.checked }, mandate, mandateRecorded: false });
         agent = { agentId, checked: decision.checked };
         // PROCEED means the credential verified: its daily cap is re-checked atomically at the claim.
         const capUsd = verification?.verified ? verification.credential.attestation.dailyCapUsd : null;
@@ -230,9 +240,9 @@ export function createSettlementAgent(deps: SettlementAgentDeps) {
         // Another settlement of this agent took the rest of its cap between the check and the claim.
         if (!(error instanceof DailyCapReached) || !agent) throw error;
         const violation: RuleViolation = { rule: 'DAILY_CAP', message: `USD ${Number(error.settledUsd).toFixed(2)} settled today plus USD ${Number(amountUsd).toFixed(2)} is above the daily cap of USD ${Number(dailyCap?.capUsd).toFixed(2)}.` };
-        return hold(body, { agentId: agent.agentId, amountUsd, violations: [violation], agent, mandate, mandateRecorded: true });
+        return hold(body, { amountUsd, violations: [violation], agent, mandate, mandateRecorded: true });
       }
-      return { status: result.status, held: false, holdId: null, railPaymentId: result.railPaymentId, result, violations: [], agent, mandate: mandate ? mandateView(mandate) : null };
+      return sentAnswer(result, { holdId: null, agent, mandate: mandate ? mandateView(mandate) : null });
     },
   };
 }

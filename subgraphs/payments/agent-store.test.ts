@@ -67,7 +67,7 @@ describe.each(testDatabases())('settlement agent store on $driver', (testDatabas
     expect(await Promise.all(['pay_a', 'pay_b', 'pay_c'].map((id) => store.startRelease(holdId, id)))).toEqual([true, true, true]);
     const proposed = (await store.findHold(holdId))!.railPaymentId;
     expect(['pay_a', 'pay_b', 'pay_c']).toContain(proposed);
-    expect(await store.dismissHold(holdId, T0)).toBe(false);
+    expect(await store.dismissHold(holdId, T0)).toBeUndefined();
     expect(await Promise.all([store.finishRelease(holdId, 'pay_won', T0), store.finishRelease(holdId, 'pay_won', T0)])).toEqual(expect.arrayContaining([true, false]));
     expect(await store.findHold(holdId)).toMatchObject({ status: 'RELEASED', railPaymentId: 'pay_won', decidedAt: T0 });
     expect(await store.startRelease(holdId, 'pay_late')).toBe(false);
@@ -81,14 +81,14 @@ describe.each(testDatabases())('settlement agent store on $driver', (testDatabas
     await store.startRelease(failed, 'pay_failed');
     expect(await store.abandonRelease(failed, 'pay_other_process', `AGT-HLD-${failed}`)).toBe(false);
     expect(await store.abandonRelease(failed, 'pay_failed', `AGT-HLD-${failed}`)).toBe(true);
-    expect(await store.dismissHold(failed, T0)).toBe(true);
+    expect(await store.dismissHold(failed, T0)).toMatchObject({ holdId: failed, status: 'DISMISSED' });
 
     const claimed = unique('hld');
     await hold(claimed);
     await store.startRelease(claimed, 'pay_claimed');
     await handle.db.insert(payments).values({ ...paymentRow(null, null, 'PENDING', T0), tmsReference: `AGT-HLD-${claimed}` });
     expect(await store.abandonRelease(claimed, 'pay_claimed', `AGT-HLD-${claimed}`)).toBe(false);
-    expect(await store.dismissHold(claimed, T0)).toBe(false);
+    expect(await store.dismissHold(claimed, T0)).toBeUndefined();
   });
 
   it('recordMandateUse records a reference once', async () => {

@@ -15,8 +15,8 @@ export interface MandateUse {
   railPaymentId: string;
 }
 
-export type HoldStatus = 'HELD' | 'RELEASED' | 'DISMISSED';
 export type HoldRow = typeof agentHeldSettlements.$inferSelect;
+export type HoldStatus = HoldRow['status'];
 
 /** A settlement held by its agent's mandate, as it is recorded (decision 0047). */
 export interface NewHold {
@@ -150,19 +150,19 @@ export function createAgentSettlementStore(db: Database, options: { timeoutMs?: 
       return done.length === 1;
     },
 
-    /** HELD -> DISMISSED unless a release has started; false when not done. */
-    async dismissHold(holdId: string, now: Date): Promise<boolean> {
-      const done = await boundedCall(
+    /** HELD -> DISMISSED unless a release has started: the dismissed hold, or undefined when not done. */
+    async dismissHold(holdId: string, now: Date): Promise<HoldRow | undefined> {
+      const [dismissed] = await boundedCall(
         db
           .update(agentHeldSettlements)
           .set({ status: 'DISMISSED', decidedAt: now })
           .where(and(eq(agentHeldSettlements.holdId, holdId), eq(agentHeldSettlements.status, 'HELD'), isNull(agentHeldSettlements.railPaymentId)))
-          .returning({ holdId: agentHeldSettlements.holdId })
+          .returning()
           .execute(),
         timeoutMs,
         'update agent_held_settlements (dismissed)',
       );
-      return done.length === 1;
+      return dismissed;
     },
   };
 }

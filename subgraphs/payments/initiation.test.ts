@@ -274,6 +274,19 @@ describe('POST /integration/payments/batch', () => {
     expect((await call('GET', `/integration/payments?tmsReference=${bad[0]!.tmsReference}`, { headers: bearer })).status).toBe(404);
   });
 
+  it('a quote used by an earlier entry is that entry alone refused, 409 PAY_ERR_QUOTE_USED (decision 0046); an AGT- reference is a 400 naming its path (decision 0047)', async () => {
+    const quote = await call('POST', '/stability/quote', { payload: { amountUsd: 10.25, hasFx: false } });
+    expect(quote.status).toBe(200);
+    const payments = [nativePayment({ quoteId: quote.body.quoteId }), nativePayment({ quoteId: quote.body.quoteId })];
+    const { status, body } = await call('POST', '/integration/payments/batch', { payload: { payments }, headers: bearer });
+    expect(status).toBe(200);
+    expect(body[0]).toMatchObject({ tmsReference: payments[0]!.tmsReference, status: 'SETTLED', settlement: { fee: String(quote.body.fees.total.usd) } });
+    expect(body[1]).toEqual({ tmsReference: payments[1]!.tmsReference, error: expect.stringContaining('already used by another payment'), code: 'PAY_ERR_QUOTE_USED' });
+
+    const reserved = await call('POST', '/integration/payments/batch', { payload: { payments: [nativePayment({ tmsReference: 'AGT-HLD-hld_AAAAAAAAAAAAAAAAAAAAAA' })] }, headers: bearer });
+    expect({ status: reserved.status, body: reserved.body }).toEqual({ status: 400, body: { error: expect.stringContaining("payments[0].tmsReference must not start with AGT- or AP2-"), code: 'PAY_ERR_INVALID_REQUEST' } });
+  });
+
   it('hostile batch bodies are 400: not an array, empty, __proto__ by hand, a huge reference; 401 without a key', async () => {
     const raws = [
       '{"payments":{"0":{}}}',

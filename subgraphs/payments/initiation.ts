@@ -6,6 +6,7 @@ import type { RequestContext } from '../../platform/request-context.js';
 import { buildPacs002ForMapping, MAX_REPORT_MESSAGE_ID_LENGTH, type IsoIssue, type NativePayment, type Pacs002Document, type PaymentResult } from './domain/index.js';
 import { readBatch, readPaymentInitiation } from './inputs.js';
 import { requestDigestOf, type PaymentsService } from './service.js';
+import { FINAL_ROWS_CACHED } from './store.js';
 
 /**
  * What POST /payments/initiate, the batch path and their MCP tools do with a body, alike
@@ -22,7 +23,7 @@ import { requestDigestOf, type PaymentsService } from './service.js';
 
 const MAX_ISSUES_IN_MESSAGE = 10;
 /** Native bodies remembered by their text (decision 0043): as many as the store keeps final rows, within TEXT_REMEMBERED characters. */
-export const BODIES_REMEMBERED = 10_000;
+const BODIES_REMEMBERED = FINAL_ROWS_CACHED;
 const TEXT_REMEMBERED = 16 * 1024 * 1024;
 /** A longer text is read every time (a native payment's fields fit in far less; the rest would be whitespace). */
 export const MAX_REMEMBERED_TEXT_LENGTH = 8_192;

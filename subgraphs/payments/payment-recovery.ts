@@ -1,4 +1,4 @@
-import type { Clock } from '../../platform/clock.js';
+import { epochSeconds, type Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/log.js';
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { finalResult, recoverableFrom, recoveredStep, type NativePayment, type RecoveryDelays, type ResultFrame, type SettlementOnChain, type SettlingRecord } from './domain/index.js';
@@ -40,7 +40,6 @@ export interface PaymentRecoveryOptions {
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
 }
 
-const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /**
  * Ends the payments a stopped process left PENDING (decision 0039), from what each recorded and

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import { presentedKey, type ApiKeys } from '../../platform/access/api-keys.js';
-import { rateLimitHeaders } from '../../platform/access/admission.js';
+import type { ApiKeys } from '../../platform/access/api-keys.js';
+import { admitKey, setHeaders } from '../../platform/access/admission.js';
 import { AppError } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/request-context.js';
 import { DecimalScalar } from '../../platform/scalars.js';
@@ -16,12 +16,9 @@ import type { PaymentsService } from './service.js';
  * as in REST (401 GEN_ERR_UNAUTHORIZED, 429 with the X-RateLimit-* headers set on the answer).
  */
 async function requireInstitution(keys: ApiKeys, request: RequestContext): Promise<void> {
-  const key = presentedKey(request.headers, 'bearer');
-  const admitted = key ? await keys.admit('bearer', key) : null;
-  if (!admitted) throw new AppError('GEN_ERR_UNAUTHORIZED');
-  const { state } = admitted;
-  for (const [name, value] of Object.entries(rateLimitHeaders(state))) request.responseHeaders.set(name, value);
-  if (state.exceeded) throw new AppError('GEN_ERR_RATE_LIMITED', { retryAfterSeconds: state.resetSeconds });
+  const { headers, refusal } = await admitKey(keys, request.headers, 'bearer');
+  setHeaders(request, headers);
+  if (refusal) throw refusal;
 }
 
 /** GraphQL gives absent optional input fields as null; the native schema wants them left out. */

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { canonicalSha256, type JsonValue } from '../../platform/canonical-json.js';
-import type { Clock } from '../../platform/clock.js';
+import { epochSeconds, type Clock } from '../../platform/clock.js';
 import { AppError, InfrastructureError } from '../../platform/errors.js';
 import type { IdSource } from '../../platform/ids.js';
 import type { RequestContext } from '../../platform/request-context.js';
@@ -47,7 +47,6 @@ export const newRailPaymentId = (ids: IdSource) => `pay_${ids.uuid()}`;
 /** Currencies whose amounts the AML oracle takes as USD (decision 0017). */
 const USD_DENOMINATED = new Set(['USD']);
 
-const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** Why an upstream step failed, in words safe to store and answer (never a driver's or node's own text). */
 function failureText(error: unknown): string {

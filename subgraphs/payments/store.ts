@@ -206,24 +206,23 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
   }
 
   /**
-   * The payment's row and its quote's use, in one transaction (decision 0046): a quote already
-   * used by another payment (at once on another replica included: the second insert waits for the
-   * first's commit) is 409 and nothing of this payment is stored.
+   * The payment's row, then its quote's use, inside the caller's transaction (decision 0046): a
+   * quote already used by another payment (at once on another replica included: the second insert
+   * waits for the first's commit) throws 409, which rolls the transaction back, so nothing of this
+   * payment is stored.
    */
-  async function insertClaimWithQuote(executor: Pick<Database, 'insert' | 'transaction'>, claim: PaymentToClaim, quoteId: string, now: Date): Promise<PaymentRow | undefined> {
-    return executor.transaction(async (tx) => {
-      const row = await insertClaim(tx, claim, now);
-      if (!row) return undefined;
-      const [use] = await tx.insert(paymentQuoteUses).values({ quoteId, railPaymentId: claim.railPaymentId, usedAt: now }).onConflictDoNothing().returning({ quoteId: paymentQuoteUses.quoteId });
-      if (!use) throw new AppError('PAY_ERR_QUOTE_USED');
-      return row;
-    });
+  async function insertClaimWithQuote(tx: Pick<Database, 'insert'>, claim: PaymentToClaim, quoteId: string, now: Date): Promise<PaymentRow | undefined> {
+    const row = await insertClaim(tx, claim, now);
+    if (!row) return undefined;
+    const [use] = await tx.insert(paymentQuoteUses).values({ quoteId, railPaymentId: claim.railPaymentId, usedAt: now }).onConflictDoNothing().returning({ quoteId: paymentQuoteUses.quoteId });
+    if (!use) throw new AppError('PAY_ERR_QUOTE_USED');
+    return row;
   }
 
   /** The claim's insert: with its quote's use when the payment names a quote, else the prepared statement (the agent's row has more columns). */
   function insertClaimOf(claim: PaymentToClaim, now: Date): Promise<PaymentRow | undefined> {
     const { quoteId } = claim.payment;
-    if (quoteId) return insertClaimWithQuote(db, claim, quoteId, now);
+    if (quoteId) return db.transaction((tx) => insertClaimWithQuote(tx, claim, quoteId, now));
     return claim.agent
       ? insertClaim(db, claim, now)
       : insertPlainClaim

@@ -1,5 +1,5 @@
 export type { NativePayment, PaymentResult, PaymentStatus } from './payment.js';
-export { AGENT_REFERENCE_PREFIXES, AGENT_REFERENCE_PROBLEM, isAgentReference } from './payment.js';
+export { AGENT_REFERENCE_PROBLEM, isAgentReference } from './payment.js';
 export type { CallbackAttemptOutcome, CallbackState, CallbackStep } from './callback-schedule.js';
 export {
   CALLBACK_DELAYS_MS,

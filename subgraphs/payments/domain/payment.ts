@@ -35,7 +35,7 @@ export interface NativePayment {
  * AP2-<mandate reference>; decisions 0027, 0047): refused from callers of the integration API, so
  * none of them can take a reference a release or a mandate will claim.
  */
-export const AGENT_REFERENCE_PREFIXES = ['AGT-', 'AP2-'] as const;
+const AGENT_REFERENCE_PREFIXES = ['AGT-', 'AP2-'] as const;
 
 export function isAgentReference(tmsReference: string): boolean {
   return AGENT_REFERENCE_PREFIXES.some((prefix) => tmsReference.startsWith(prefix));
