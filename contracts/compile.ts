@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,9 @@ import solc from 'solc';
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const CONTRACTS = ['RailUSD', 'SettlementRouter'] as const;
+/** The deployable contracts, one artifact each; the other sources of src (abstract bases) are compiled as their imports. */
+const CONTRACTS = ['RailUSD', 'SettlementRouter', 'RailEsgOracle', 'FeeRedistribution', 'StabilityPID', 'BasketPeg'] as const;
+const SOURCES = readdirSync(join(here, 'src')).filter((file) => file.endsWith('.sol')).sort();
 
 interface SolcOutput {
   errors?: Array<{ severity: string; formattedMessage: string }>;
@@ -28,7 +30,7 @@ function findImport(path: string): { contents: string } | { error: string } {
 
 const input = {
   language: 'Solidity',
-  sources: Object.fromEntries(CONTRACTS.map((name) => [`${name}.sol`, { content: readFileSync(join(here, 'src', `${name}.sol`), 'utf8') }])),
+  sources: Object.fromEntries(SOURCES.map((file) => [file, { content: readFileSync(join(here, 'src', file), 'utf8') }])),
   settings: {
     optimizer: { enabled: true, runs: 200 },
     evmVersion: 'cancun',

@@ -155,10 +155,10 @@ export const configVariables = {
   contracts: {
     token: variable('CONTRACT_TOKEN', evmAddress.optional(), 'address of the rail token (USDC on Base); embedded: the deployed token', 'unset (null, or the embedded deployment)'),
     router: variable('CONTRACT_ROUTER', evmAddress.optional(), 'address of the settlement router; embedded: the deployed router', 'unset (null, or the embedded deployment)'),
-    esgOracle: variable('CONTRACT_ESG_ORACLE', evmAddress.optional(), 'address of the ESG oracle contract', 'unset (null)'),
-    redistribution: variable('CONTRACT_REDISTRIBUTION', evmAddress.optional(), 'address of the redistribution contract', 'unset (null)'),
-    stabilityPID: variable('CONTRACT_STABILITY_PID', evmAddress.optional(), 'address of the stability PID contract', 'unset (null)'),
-    basketPeg: variable('CONTRACT_BASKET_PEG', evmAddress.optional(), 'address of the basket peg contract', 'unset (null)'),
+    esgOracle: variable('CONTRACT_ESG_ORACLE', evmAddress.optional(), 'address of the RailEsgOracle contract (decision 0057): each ESG oracle run publishes its scores there from the RAIL_SETTLER_KEY account, which must be its oracle; embedded: the deployed one', 'unset (null, or the embedded deployment)'),
+    redistribution: variable('CONTRACT_REDISTRIBUTION', evmAddress.optional(), 'address of the FeeRedistribution contract, the settlement router\'s fee recipient splitting the fees (decision 0057); embedded: the deployed one', 'unset (null, or the embedded deployment)'),
+    stabilityPID: variable('CONTRACT_STABILITY_PID', evmAddress.optional(), 'address of the StabilityPID controller fed by each stability oracle run (decision 0057); embedded: the deployed one', 'unset (null, or the embedded deployment)'),
+    basketPeg: variable('CONTRACT_BASKET_PEG', evmAddress.optional(), 'address of the BasketPeg reference (basket weights, peg deviation) fed by each stability oracle run (decision 0057); embedded: the deployed one', 'unset (null, or the embedded deployment)'),
   },
   access: {
     redisUrl: variable('REDIS_URL', z.url().optional(), 'Redis holding the per-key rate-limit windows, shared by every replica', 'unset (the database holds them)'),

@@ -25,6 +25,11 @@ async function readTokenDomain(publicClient: PublicClient, token: Address): Prom
 export interface RailContractAddresses {
   token: Address | null;
   router: Address | null;
+  /** The oracle-fed and fee contracts of decision 0057 (CONTRACT_* on RPC_URL; deployed on the embedded rail). */
+  esgOracle: Address | null;
+  redistribution: Address | null;
+  stabilityPID: Address | null;
+  basketPeg: Address | null;
 }
 
 /** What an x402 payment on this rail is made in, and to whom. */
@@ -89,7 +94,8 @@ export function createRailChain(config: Config, deploy: DeployContracts): RailCh
   async function connectRpc(url: string): Promise<ChainConnection> {
     const transport = http(url, { timeout: timeoutMs, retryCount: 0 });
     const publicClient = createPublicClient({ chain: base, transport }) as PublicClient;
-    const contracts = { token: config.contracts.token ?? null, router: config.contracts.router ?? null };
+    const { token, router, esgOracle, redistribution, stabilityPID, basketPeg } = config.contracts;
+    const contracts = { token: token ?? null, router: router ?? null, esgOracle: esgOracle ?? null, redistribution: redistribution ?? null, stabilityPID: stabilityPID ?? null, basketPeg: basketPeg ?? null };
     // A token that cannot be read takes payments away, not the chain: verify-fees and the rest still work.
     const payment = await rpcPaymentRail(publicClient, transport).then(
       (rail) => ({ rail, error: undefined }),

@@ -3,11 +3,13 @@ import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgr
 import { createFeesContext, createFeesResolvers } from './resolvers.js';
 import { feesRoutes, type EndpointRegistry } from './routes.js';
 import { BASE_NETWORK, createFeesService, STABILITY_ENDPOINTS } from './service.js';
+import { withTimeout } from '../../platform/timeout.js';
 import { createWriteBehind, type WriteBehind } from '../../platform/write-behind.js';
 import type { Quote } from './domain/index.js';
 import { createFeeStore, type FeeStore } from './store.js';
 import { stabilityParameters } from './data/signals.js';
 import { createFeesOracleJobs } from './oracle-jobs.js';
+import { createOraclePublisher } from './oracle-publication.js';
 import { createOracleRunStore } from './oracle-run-store.js';
 import { createOracleService } from './oracle-service.js';
 import { COMPLIANCE_SERVICE, createEntityEsgClient } from './upstream/compliance.js';
@@ -24,6 +26,8 @@ export function build(platform: PlatformServices): Subgraph {
   const endpointRegistry: EndpointRegistry = {};
   const { oracles: oracleConfig, forecast } = platform.config;
   const runStore = createOracleRunStore(platform.database.db, platform.config.database.statementTimeoutMs);
+  // Each recorded run's figures copied to the rail's oracle contracts, never failing the run (decision 0057).
+  const publisher = createOraclePublisher({ chain: platform.chain, settlerKey: platform.config.access.settlerKey, timeoutMs: platform.config.chain.timeoutMs, logger: platform.logger, health: platform.health });
   const oracles = createFeesOracles(
     platform,
     runStore,
@@ -31,6 +35,7 @@ export function build(platform: PlatformServices): Subgraph {
       store: runStore,
       synthesiser: platform.synthesiser,
       feeds: { live: oracleConfig.live, fredApiKey: forecast.fredApiKey, baseUrls: { fred: oracleConfig.fredUrl, defillama: oracleConfig.defillamaUrl }, timeoutMs: oracleConfig.liveTimeoutMs },
+      publisher,
     }),
   );
   const service = createFeesService({
@@ -68,6 +73,8 @@ export function build(platform: PlatformServices): Subgraph {
     start: () => oracles.start(),
     close: async () => {
       await oracles.close();
+      // Publications under way end before the chain closes; one the chain does not answer is given up.
+      await withTimeout(publisher.idle(), platform.config.chain.timeoutMs, 'oracle publications').catch(() => undefined);
       await issuedQuotes.close();
     },
   };

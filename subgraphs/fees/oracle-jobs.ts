@@ -7,6 +7,7 @@ import { assessRailEsg, type RailEsgAssessment } from './domain/esg-oracle.js';
 import type { OracleReadings } from './domain/index.js';
 import { draftIntelligence, intelligenceFrom, type IntelligenceDraft, type IntelligenceObject } from './domain/oracle-intelligence.js';
 import { runStabilityPipeline, type StabilityAssessment } from './domain/stability/pipeline.js';
+import type { OraclePublisher } from './oracle-publication.js';
 import type { OracleRunStore } from './oracle-run-store.js';
 import type { FeesOracleJobs } from './oracles.js';
 import { loadSignals, type SignalFeedOptions } from './sources/index.js';
@@ -21,6 +22,8 @@ export interface OracleJobDeps {
   store: OracleRunStore;
   synthesiser: Synthesiser;
   feeds: SignalFeedOptions;
+  /** Copies each recorded run's figures to the rail's oracle contracts (decision 0057); none: not published. */
+  publisher?: OraclePublisher;
 }
 
 /** Scores of the oracle's previous successful runs, newest first (for the intelligence outlook). */
@@ -65,7 +68,7 @@ export function createFeesOracleJobs(deps: OracleJobDeps): FeesOracleJobs<Stabil
           intelligenceParameters,
         );
         const output: StabilityOutput = { ...assessment, ...(await synthesise(deps.synthesiser, draft)) };
-        return { score: assessment.stabilityScore, overall: assessment.overall, output };
+        return { score: assessment.stabilityScore, overall: assessment.overall, output, publish: (slot) => deps.publisher?.stability(slot, assessment) };
       },
     },
     esg: {
@@ -87,7 +90,7 @@ export function createFeesOracleJobs(deps: OracleJobDeps): FeesOracleJobs<Stabil
           intelligenceParameters,
         );
         const output: EsgOutput = { ...assessment, ...(await synthesise(deps.synthesiser, draft)) };
-        return { score: average, overall: assessment.fee.tier, output };
+        return { score: average, overall: assessment.fee.tier, output, publish: (slot) => deps.publisher?.esg(slot, assessment) };
       },
     },
     readings(stability, esg, runAt): OracleReadings {

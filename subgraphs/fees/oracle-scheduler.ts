@@ -8,7 +8,19 @@ import type { OracleRunStore, RunClaim } from './oracle-run-store.js';
 /** What one oracle computes in a run; it reads its feeds itself and never throws for a feed that is down. */
 export interface OracleJob {
   oracle: string;
-  run(now: Date): Promise<{ score: number; overall: string; output: unknown }>;
+  run(now: Date): Promise<OracleJobResult>;
+}
+
+export interface OracleJobResult {
+  score: number;
+  overall: string;
+  output: unknown;
+  /**
+   * Called once the run is recorded SUCCESS, with its slot (the run's id), to copy its figures
+   * elsewhere (the chain, decision 0057). It must start its work and return: it is not awaited,
+   * and what it throws is logged, never the run's failure.
+   */
+  publish?(slot: Date): void;
 }
 
 export interface OracleSchedulerOptions {
@@ -76,6 +88,7 @@ export function createOracleScheduler(options: OracleSchedulerOptions): OracleSc
       const result = await withTimeout(job.run(claim.startedAt), options.runTimeoutMs, `the ${job.oracle} oracle run`);
       await store.finish(claim, { status: 'SUCCESS', finishedAt: clock.now(), score: result.score, overall: result.overall, output: result.output, error: null });
       logger.info({ oracle: job.oracle, slot: claim.slot.toISOString(), score: result.score }, 'oracle run succeeded');
+      publish(job, claim, result);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       logger.error({ err: error, oracle: job.oracle }, 'oracle run failed');
@@ -84,6 +97,14 @@ export function createOracleScheduler(options: OracleSchedulerOptions): OracleSc
         .catch((finishError: unknown) => logger.error({ err: finishError, oracle: job.oracle }, 'could not record the failed oracle run'));
     }
     options.onRunFinished?.(job.oracle);
+  }
+
+  function publish(job: OracleJob, claim: RunClaim, result: OracleJobResult): void {
+    try {
+      result.publish?.(claim.slot);
+    } catch (error) {
+      logger.warn({ err: error, oracle: job.oracle }, 'could not start publishing the oracle run');
+    }
   }
 
   function tick(): Promise<void> {

@@ -94,14 +94,25 @@ export function createFeesService(deps: FeesServiceDeps) {
   const ids = deps.ids ?? randomIds;
   const oracleReadings = deps.oracleReadings ?? (() => NO_ORACLE_READINGS);
   const oracleEsgAverage = () => oracleReadings().esg?.average;
+  /** The configured addresses, else the embedded rail's deployed contracts once the rail is up. */
+  const contracts = (): ContractAddresses => {
+    const deployed = deps.chain?.current()?.contracts;
+    const { token, esgOracle, redistribution, stabilityPID, basketPeg } = deps.contracts;
+    return {
+      token: token ?? deployed?.token ?? null,
+      esgOracle: esgOracle ?? deployed?.esgOracle ?? null,
+      redistribution: redistribution ?? deployed?.redistribution ?? null,
+      stabilityPID: stabilityPID ?? deployed?.stabilityPID ?? null,
+      basketPeg: basketPeg ?? deployed?.basketPeg ?? null,
+    };
+  };
   return {
     manifest() {
       return buildManifest({
         now: deps.clock.now(),
         parameters: feeParameters,
         network: BASE_NETWORK,
-        // The configured token, else the embedded rail's deployed one once the rail is up.
-        contracts: { ...deps.contracts, token: deps.contracts.token ?? deps.chain?.current()?.contracts.token ?? null },
+        contracts: contracts(),
         endpoints: deps.endpoints?.stability() ?? STABILITY_ENDPOINTS,
         capabilities: STABILITY_CAPABILITIES,
       });
@@ -112,7 +123,7 @@ export function createFeesService(deps: FeesServiceDeps) {
         now: deps.clock.now(),
         parameters: feeParameters,
         network: BASE_NETWORK,
-        esgOracle: deps.contracts.esgOracle,
+        esgOracle: contracts().esgOracle,
         endpoints: deps.endpoints?.esg() ?? {},
         methodology: 'rail-esg/1 (docs/esg-oracle-methodology.md)',
       });

@@ -56,3 +56,4 @@ export {
 } from './build-fee-schedule.js';
 export { buildEsgQuote, ESG_QUOTE_SCHEMA, type EsgQuote, type EsgQuoteTerms } from './build-esg-quote.js';
 export { CURRENCY_CODE, epochSecondsOfDate, FxSeriesError, latestObservation, parseFxSeries, type FxObservation } from './fx-rates.js';
+export { basketInMillionths, ON_CHAIN_SCALE, toCentiBps, toMillionths, type OnChainBasket } from './oracle-on-chain.js';
