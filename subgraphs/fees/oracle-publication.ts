@@ -29,8 +29,8 @@ export const PUBLICATION_HEALTH_PART = 'oracle publication (chain)';
  *    account 0 also settles x402 payments).
  */
 export interface OraclePublisher {
-  esg(runId: Date, output: RailEsgAssessment): void;
-  stability(runId: Date, output: StabilityAssessment): void;
+  esg(runId: Date, output: Pick<RailEsgAssessment, 'scores' | 'asOf'>): void;
+  stability(runId: Date, output: Pick<StabilityAssessment, 'stabilityScore' | 'peg'>): void;
   /** Resolves once every publication started so far has ended (confirmed or given up). */
   idle(): Promise<void>;
 }

@@ -26,6 +26,10 @@ export function stabilityOracleRoutes(service: OracleService): FastifyPluginAsyn
       service.health(),
     );
     app.get('/stability/api/status', { schema: { summary: 'The latest oracle run: its full output', response: { 200: oracleStatusResponseSchema, 503: notReady } } }, () => service.status());
+    // Clients of the real product read the ESG oracle's answer from {stability_url} (issue 21; decision 0056): the same function and shape as /esg/esg-score.
+    app.get('/stability/esg-score', { schema: { summary: 'The ESG oracle\'s live E, S, G scores and current ESG fee (as GET {esg_url}/esg-score), under {stability_url}', response: { 200: esgScoreResponseSchema, 503: notReady } } }, () =>
+      service.esgScore(),
+    );
     app.get('/stability/api/history', { schema: { summary: 'The last 24 oracle runs (OracleHistoryEntry), newest first', response: { 200: oracleHistoryResponseSchema, 503: notReady } } }, () =>
       service.history(),
     );

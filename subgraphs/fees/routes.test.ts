@@ -39,12 +39,15 @@ describe('GET /stability/manifest', () => {
         worstCaseTotalBps: 176,
         bestCaseTotalBps: 86,
       },
-      // The worker's embedded rail may be up already (another test used it): then its token is advertised.
-      contracts: { token: server.platform!.chain.current()?.contracts.token ?? null, esgOracle: null, redistribution: null, stabilityPID: null, basketPeg: null },
+      // The worker's embedded rail may be up already (another test used it): then its contracts are advertised (oracle-publication.test.ts checks them).
+      contracts: Object.fromEntries(
+        (['token', 'esgOracle', 'redistribution', 'stabilityPID', 'basketPeg'] as const).map((name) => [name, server.platform!.chain.current()?.contracts[name] ?? null]),
+      ),
       // Generated from the registered routes (decision 0033): every route of the service, and the discovery documents.
       endpoints: {
         apiHistory: 'GET /api/history',
         apiStatus: 'GET /api/status',
+        esgScore: 'GET /esg-score',
         feeSchedule: 'GET /fee-schedule',
         fx: 'GET /fx/{currency}',
         health: 'GET /health',
@@ -286,7 +289,7 @@ describe('OpenAPI documents', () => {
     expect(status).toBe(200);
     expect(body.openapi).toMatch(/^3\.0\./);
     expect(body.info.version).toBe('2.1.0');
-    expect(Object.keys(body.paths).sort()).toEqual(['/api/history', '/api/status', '/fee-schedule', '/fx/{currency}', '/health', '/manifest', '/quote', '/quote/verify', '/reliability', '/verify-fees', '/widget/corridors']);
+    expect(Object.keys(body.paths).sort()).toEqual(['/api/history', '/api/status', '/esg-score', '/fee-schedule', '/fx/{currency}', '/health', '/manifest', '/quote', '/quote/verify', '/reliability', '/verify-fees', '/widget/corridors']);
     const parameters = body.paths['/quote'].get.parameters.map((parameter: { name: string; required: boolean }) => [parameter.name, parameter.required]);
     expect(parameters).toEqual(expect.arrayContaining([['amountUsd', true], ['hasFx', false], ['esgScore', false], ['monthlyVolumeUsd', false]]));
     expect(Object.keys(body.paths['/quote'].post.requestBody.content['application/json'].schema.properties).sort()).toEqual(['amountUsd', 'esgScore', 'hasFx', 'monthlyVolumeUsd']);

@@ -3,6 +3,7 @@ import type { Hash } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { AppError } from '../../platform/errors.js';
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
+import { agentManifestRoutes } from './agent-manifest.js';
 import { createAgentSettlementStore } from './agent-store.js';
 import { AGENT_PREFIX, agentRoutes } from './agent-routes.js';
 import { createHeldSettlements } from './agent-holds.js';
@@ -53,6 +54,7 @@ export function withSettlementAgent(platform: PlatformServices, service: Payment
   const routes: FastifyPluginAsync = async (app) => {
     await app.register(subgraph.routes);
     await app.register(agentPlugin);
+    await app.register(agentManifestRoutes());
   };
   return { ...subgraph, restPrefixes: [...subgraph.restPrefixes, AGENT_PREFIX], routes };
 }

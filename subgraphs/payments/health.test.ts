@@ -24,10 +24,13 @@ async function closedPort(): Promise<number> {
 }
 
 describe('GET /integration/health', () => {
-  it('all-in-one: every component ok, 200, no key needed', async () => {
+  /** The institution bearer key the path takes (decision 0056). */
+  const bearer = async (server: TestServer) => ({ authorization: `Bearer ${(await server.platform!.access.keys.create('bearer', 'health probe', 1000)).key}` });
+
+  it('all-in-one: every component ok, 200, with the bearer key', async () => {
     const server = await startTestServer({ subgraphs: ['compliance', 'fees', 'payments'] });
     servers.push(server);
-    const response = await server.app.inject({ method: 'GET', url: '/integration/health' });
+    const response = await server.app.inject({ method: 'GET', url: '/integration/health', headers: await bearer(server) });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ok', complianceOracle: 'ok', stabilityOracle: 'ok', db: 'ok' });
   }, 120_000);
@@ -39,7 +42,7 @@ describe('GET /integration/health', () => {
       environment: { SERVICE_URLS: `compliance=http://127.0.0.1:${port},fees=http://127.0.0.1:${port}` },
     });
     servers.push(server);
-    const response = await server.app.inject({ method: 'GET', url: '/integration/health' });
+    const response = await server.app.inject({ method: 'GET', url: '/integration/health', headers: await bearer(server) });
     expect(response.statusCode).toBe(503);
     expect(response.json()).toEqual({ status: 'degraded', complianceOracle: 'connection refused', stabilityOracle: 'connection refused', db: 'ok' });
   }, 120_000);

@@ -1,7 +1,9 @@
+import type { preValidationHookHandler } from 'fastify';
 import { z } from 'zod';
 import type { HttpServer } from '../../platform/http.js';
 import { withTimeout } from '../../platform/timeout.js';
 import type { UpstreamTransport } from '../../platform/upstream.js';
+import { integrationErrorSchema } from './responses.js';
 
 /**
  * The integration health (spec §4 "Integration health"; path GET /integration/health, decision
@@ -84,9 +86,16 @@ export function createIntegrationHealth(deps: IntegrationHealthDeps) {
 
 export type IntegrationHealth = ReturnType<typeof createIntegrationHealth>;
 
-/** GET /integration/health: no key (a load balancer probes it), 200 when ok, 503 when degraded. */
-export function registerHealthRoute(app: HttpServer, health: IntegrationHealth): void {
-  app.get('/integration/health', { schema: { summary: 'Integration health with the compliance and stability oracles and the database', response: { 200: integrationHealthSchema, 503: integrationHealthSchema } } }, async (_request, reply) => {
+/**
+ * GET /integration/health: 200 when ok, 503 when degraded, with the institution bearer key
+ * (decision 0056: Document 2 §5 leaves only /rates open, and the reasons name the upstreams'
+ * failures). Load balancers probe the process's own GET /health, which needs no key.
+ */
+export function registerHealthRoute(app: HttpServer, health: IntegrationHealth, institution: { preValidation: preValidationHookHandler }): void {
+  const refused = integrationErrorSchema;
+  // 503: degraded, or the key could not be checked (the key store down).
+  const schema = { summary: 'Integration health with the compliance and stability oracles and the database (bearer key)', response: { 200: integrationHealthSchema, 401: refused, 429: refused, 503: z.union([integrationHealthSchema, refused]) } };
+  app.get('/integration/health', { ...institution, schema }, async (_request, reply) => {
     const report = await health.check();
     return reply.code(report.status === 'ok' ? 200 : 503).send(report);
   });

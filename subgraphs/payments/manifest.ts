@@ -1,3 +1,4 @@
+import type { preValidationHookHandler } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors.js';
 import type { HttpServer } from '../../platform/http.js';
@@ -5,6 +6,7 @@ import type { RequestContext } from '../../platform/request-context.js';
 import type { IntegrationHealth } from './health.js';
 import type { Initiation } from './initiation.js';
 import { batchBodySchema, nativePaymentBodySchema, paymentInitiationBodySchema, paymentParamsSchema, paymentQuerySchema, rateParamsSchema } from './inputs.js';
+import { integrationErrorSchema } from './responses.js';
 import type { PaymentsService } from './service.js';
 
 /**
@@ -135,8 +137,16 @@ export const manifestResponseSchema = z.object({
   tools: z.array(z.object({ name: z.string(), title: z.string(), description: z.string(), inputSchema: z.record(z.string(), z.unknown()) })),
 });
 
-/** GET /integration/manifest: free, like the fees subgraph's /stability/manifest ("agents call it once"). */
-export function registerManifestRoute(app: HttpServer): void {
+/**
+ * GET /integration/manifest, with the institution bearer key (decision 0056): Document 2 §5 leaves
+ * only GET /rates/{currency} open on the integration API, and the tools it lists are called with
+ * that key anyway (a 401 in the integration error body without it).
+ */
+export function registerManifestRoute(app: HttpServer, institution: { preValidation: preValidationHookHandler }): void {
   const body = integrationManifest();
-  app.get('/integration/manifest', { schema: { summary: 'MCP tool manifest: every integration endpoint as an MCP tool schema; call once and cache', response: { 200: manifestResponseSchema } } }, async () => body);
+  app.get(
+    '/integration/manifest',
+    { ...institution, schema: { summary: 'MCP tool manifest: every integration endpoint as an MCP tool schema; call once and cache (bearer key)', response: { 200: manifestResponseSchema, 401: integrationErrorSchema, 429: integrationErrorSchema } } },
+    async () => body,
+  );
 }

@@ -43,8 +43,8 @@ function nativePayment() {
 }
 
 describe('GET /integration/manifest', () => {
-  it('lists every integration endpoint as an MCP tool with a JSON Schema generated from the REST zod schemas; no key needed', async () => {
-    const { status, body } = await harness.call('GET', '/integration/manifest');
+  it('lists every integration endpoint as an MCP tool with a JSON Schema generated from the REST zod schemas (bearer key: manifest-routes.test.ts)', async () => {
+    const { status, body } = await harness.call('GET', '/integration/manifest', { headers: harness.bearer });
     expect(status).toBe(200);
     expect(body.mcp).toEqual({ endpoint: MCP_PATH, transport: 'streamable-http', auth: expect.stringContaining('Bearer') });
     expect(body.tools.map((tool: { name: string }) => tool.name)).toEqual(['payments.initiate', 'payments.batch', 'payments.get', 'payments.find', 'rates.get', 'integration.health']);
@@ -86,7 +86,7 @@ describe('POST /integration/mcp', () => {
   });
 
   it('tools/list equals the manifest\'s tools', async () => {
-    const manifest = (await harness.call('GET', '/integration/manifest')).body;
+    const manifest = (await harness.call('GET', '/integration/manifest', { headers: harness.bearer })).body;
     const { status, body, headers } = await rpc('tools/list');
     expect(status).toBe(200);
     expect(body.result.tools).toEqual(manifest.tools);

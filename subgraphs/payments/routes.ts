@@ -105,8 +105,8 @@ export function paymentsRoutes(service: PaymentsService, options: PaymentsRouteO
       async (request) => service.rate(request.params.currency),
     );
     registerBatchRoute(app, options.initiation, institution);
-    registerHealthRoute(app, options.health);
-    registerManifestRoute(app);
+    registerHealthRoute(app, options.health, institution);
+    registerManifestRoute(app, institution);
     registerMcpEndpoint(app, { initiation: options.initiation, service, health: options.health }, institution);
   };
 }
