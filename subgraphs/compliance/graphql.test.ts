@@ -77,7 +77,7 @@ describe('verification of payee and the wallet registry in the graph', () => {
       requestId: expect.any(String),
       result: 'PROCEED_FLAGGED',
       proceedSafe: true,
-      score: 63.33,
+      score: 66.67,
       resolvedBy: 'LEGAL_NAME_MATCH',
       registeredName: ACTIVE_LEI_ENTRY.legalName,
       registeredLei: ACTIVE_LEI_ENTRY.lei,
@@ -98,7 +98,7 @@ describe('verification of payee and the wallet registry in the graph', () => {
       address: wallet.toLowerCase(),
       registration: { legalName: ACTIVE_LEI_ENTRY.legalName, registrationType: 'REGISTRY_VERIFIED' },
       vopHistory: [
-        { requestId: paid.data!.verifyPayee.requestId, result: 'PROCEED_FLAGGED', score: 63.33, resolvedBy: 'LEGAL_NAME_MATCH', submittedName: input.submittedName, submittedLei: null, checkedAt: nowSeconds() },
+        { requestId: paid.data!.verifyPayee.requestId, result: 'PROCEED_FLAGGED', score: 66.67, resolvedBy: 'LEGAL_NAME_MATCH', submittedName: input.submittedName, submittedLei: null, checkedAt: nowSeconds() },
       ],
     });
     expect(read.data!.legalEntity).toMatchObject({ lei: ACTIVE_LEI_ENTRY.lei, legalName: ACTIVE_LEI_ENTRY.legalName, leiStatus: 'ACTIVE', jurisdiction: 'SG', otherNames: [...ACTIVE_LEI_ENTRY.otherNames] });

@@ -162,20 +162,20 @@ describe('POST /compliance/vop/verify: the results (taken with an API key)', () 
     });
   });
 
-  it('a dissimilar name (score 31.67, below 35): BLOCKED, proceedSafe false, no gray-zone reasoning', async () => {
+  it('a dissimilar name (score 33.33, below 35): BLOCKED, proceedSafe false, no gray-zone reasoning', async () => {
     const wallet = freshWallet();
     await register({ walletAddress: wallet, lei: ACTIVE_LEI_ENTRY.lei });
     const { body } = await verifyByKey({ walletAddress: wallet, submittedName: 'Shell Chemicals Asia' });
-    expect(body).toMatchObject({ result: 'BLOCKED', proceedSafe: false, score: 31.67, resolvedBy: 'LEGAL_NAME_MATCH', attestation: { fatfR16Compliant: false } });
+    expect(body).toMatchObject({ result: 'BLOCKED', proceedSafe: false, score: 33.33, resolvedBy: 'LEGAL_NAME_MATCH', attestation: { fatfR16Compliant: false } });
     expect(body).not.toHaveProperty('grayZoneReasoning');
   });
 
-  it('a moderate match (63.33): PROCEED_FLAGGED with grayZoneReasoning, every field', async () => {
+  it('a moderate match (66.67): PROCEED_FLAGGED with grayZoneReasoning, every field', async () => {
     const wallet = freshWallet();
     await register({ walletAddress: wallet, lei: ACTIVE_LEI_ENTRY.lei });
     const { body } = await verifyByKey({ walletAddress: wallet, submittedName: 'Shell Technologies Singapore' });
     expect(Object.keys(body).sort()).toEqual([...VOP_FIELDS, 'grayZoneReasoning'].sort());
-    expect(body).toMatchObject({ result: 'PROCEED_FLAGGED', proceedSafe: true, score: 63.33, resolvedBy: 'LEGAL_NAME_MATCH', attestation: { fatfR16Compliant: false } });
+    expect(body).toMatchObject({ result: 'PROCEED_FLAGGED', proceedSafe: true, score: 66.67, resolvedBy: 'LEGAL_NAME_MATCH', attestation: { fatfR16Compliant: false } });
     expect(body.grayZoneReasoning).toEqual({
       assessment: expect.stringMatching(/^(LIKELY_CORRECT|UNCERTAIN|LIKELY_WRONG)$/),
       confidence: expect.stringMatching(/^(HIGH|MEDIUM|LOW)$/),
@@ -195,7 +195,7 @@ describe('POST /compliance/vop/verify: the results (taken with an API key)', () 
       const registered = await failing.app.inject({ method: 'POST', url: '/compliance/register', headers: ADMIN, payload: { walletAddress: wallet, lei: ACTIVE_LEI_ENTRY.lei } });
       expect(registered.statusCode).toBe(201);
       const response = await failing.app.inject({ method: 'POST', url: '/compliance/vop/verify', headers: { 'x-api-key': key }, payload: { walletAddress: wallet, submittedName: 'Shell Technologies Singapore' } });
-      expect(response.json()).toMatchObject({ result: 'PROCEED_FLAGGED', proceedSafe: true, score: 63.33 });
+      expect(response.json()).toMatchObject({ result: 'PROCEED_FLAGGED', proceedSafe: true, score: 66.67 });
       expect(response.json()).not.toHaveProperty('grayZoneReasoning');
     } finally {
       await failing.close();

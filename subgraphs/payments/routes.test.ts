@@ -143,7 +143,7 @@ describe('POST /integration/payments/initiate (native)', () => {
       status: 'BLOCKED',
       settledAt: 0,
       settlement: { txHash: '', amount: '1250.50', currency: 'USD', asset: 'USDC', exchangeRate: '', fee: '' },
-      vop: { result: 'BLOCKED', proceedSafe: false, score: 31.67, resolvedBy: 'LEGAL_NAME_MATCH' },
+      vop: { result: 'BLOCKED', proceedSafe: false, score: 33.33, resolvedBy: 'LEGAL_NAME_MATCH' },
       compliance: { fatfR16Compliant: false, micaCompliant: false, geniusCompliant: false, regulatoryNote: expect.stringMatching(/^BLOCKED by verification of payee; nothing was sent\./) },
     });
     expect(await balanceOf(creditor)).toBe(0n);

@@ -37,8 +37,8 @@ describe('verification of payee on the labelled pairs', () => {
     ['Trey Research Institute', 'Trey Research Inst.', 100, 'VERIFIED'],
     ['First Up Consultants', '1st Up Consultants', 100, 'VERIFIED'],
     ['Southridge Video', 'South Ridge Video', 100, 'VERIFIED'],
-    // a legal form on one side only: 1 · 0.95
-    ['Tailspin Toys Ltd', 'Tailspin Toys', 95, 'VERIFIED'],
+    // a legal form on one side only: 1 · 1
+    ['Tailspin Toys Ltd', 'Tailspin Toys', 100, 'VERIFIED'],
     // a typing slip: 2 · (1 + 0.85) / 4 = 92.5, capped at 89 (not every word equal)
     ['Consolidated Messenger', 'Consolidated Messanger', 89, 'PROCEED_HIGH_CONFIDENCE'],
     // other legal forms: 1 · 0.85

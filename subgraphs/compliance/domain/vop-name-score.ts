@@ -17,8 +17,11 @@ export const TYPO_SIMILARITY = 0.85;
 export const SHORTEST_TYPO_WORD = 5;
 /** Factor when both names carry a legal form and the forms differ (Ltd against Inc: perhaps another company). */
 export const DIFFERENT_LEGAL_FORM_FACTOR = 0.85;
-/** Factor when one name carries a legal form and the other none (SIEMENS AG against Siemens). */
-export const MISSING_LEGAL_FORM_FACTOR = 0.95;
+/**
+ * Factor when one name carries a legal form and the other none (SIEMENS AG against Siemens): 1, as
+ * payers commonly leave the form out and Confirmation of Payee treats that as a match.
+ */
+export const MISSING_LEGAL_FORM_FACTOR = 1;
 /** The highest score a name with any word not matched exactly can reach: below VERIFIED's 90. */
 export const INEXACT_SCORE_CAP = 0.89;
 
@@ -86,8 +89,8 @@ function legalFormFactor(a: readonly string[], b: readonly string[]): number {
  * The VoP similarity of a submitted and a registered name, in [0, 1]:
  *   W   = 2 · A / (n + m), A the best one-to-one assignment of the n and m distinctive words under
  *         payeeWordSimilarity (after joinSplitWords on each side against the other);
- *   L   = 1 when the legal forms agree or neither has one, MISSING_LEGAL_FORM_FACTOR (0.95) when one
- *         side has none, DIFFERENT_LEGAL_FORM_FACTOR (0.85) when they differ;
+ *   L   = 1 when the legal forms agree, neither has one, or one side has none (MISSING_LEGAL_FORM_FACTOR),
+ *         DIFFERENT_LEGAL_FORM_FACTOR (0.85) when both have one and they differ;
  *   s   = W · L, capped at INEXACT_SCORE_CAP (0.89) unless every word of both names is matched by
  *         an equal word (W = 1).
  * So VERIFIED (90 or more) needs the same words in any order, with the same or an omitted legal form.
