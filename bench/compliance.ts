@@ -25,8 +25,8 @@ export const WARM_PASSES = 5;
 export const SCREEN_P99_TARGET_MS = 1;
 /** An active LEI of the shipped GLEIF snapshot (the one the route tests register). */
 const VENDOR_LEI = '2138001KPMR6PD83HC08';
-/** Scores 0.59 against the registered name: PROCEED_FLAGGED, with the gray-zone reasoning. */
-const NEAR_NAME = 'Shel Catalist Tech';
+/** Scores 66.67 against the registered name (decision 0055): PROCEED_FLAGGED, with the gray-zone reasoning. */
+const NEAR_NAME = 'Shell Technologies Singapore';
 const ADMIN_KEY = randomBytes(24).toString('hex');
 
 export interface Latency {

@@ -54,7 +54,7 @@ export const amlScreenResultSchema = z.object({
   sanctions: z.object({
     hit: z.boolean(),
     matches: z.array(sanctionsFindingSchema),
-    list: z.object({ source: z.string(), url: z.string(), asOf: z.string() }),
+    list: z.object({ source: z.string(), url: z.string(), asOf: z.string(), stale: z.boolean().describe('the list is older than 30 days at the time of the answer (decision 0055)') }),
   }),
   profile: z.object({ maturity, txCount: z.number().int(), txVolumeAvg: z.number().describe('USD'), riskScore: z.number() }),
   paymentId: z.string(),

@@ -7,7 +7,7 @@ import { buildAmlTestApp, LAZARUS_ETH, TEST_INTERNAL_KEY } from './aml-testing.j
 import type { HttpServer } from '../../platform/http.js';
 
 const NOW_S = Date.parse(TEST_NOW) / 1000;
-const SDN = { source: 'OFAC SDN list', url: 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN.CSV', asOf: '2023-12-28' };
+const SDN = { source: 'OFAC SDN list', url: 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN.CSV', asOf: '2023-12-28', stale: true };
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 const key = { 'x-internal-key': TEST_INTERNAL_KEY };
 

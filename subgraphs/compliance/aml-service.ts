@@ -9,6 +9,7 @@ import {
   type AmlRiskTier, type AmlSignal, type AmlWeights, type DatasetProvenance, type FatfList, type SanctionsFinding, type SanctionsIndex,
 } from './domain/index.js';
 import type { AmlScreenBody } from './aml-inputs.js';
+import { listAge } from './domain/sanctions-list-age.js';
 import type { AmlScreeningRow, AmlStore } from './aml-store.js';
 
 /** Document 2 §8: GET /aml/events/:wallet answers the last 50. */
@@ -44,7 +45,7 @@ export interface AmlScreenResult {
   riskTier: AmlRiskTier;
   action: AmlAction;
   signals: AmlSignal[];
-  sanctions: { hit: boolean; matches: SanctionsFinding[]; list: { source: string; url: string; asOf: string } };
+  sanctions: { hit: boolean; matches: SanctionsFinding[]; list: { source: string; url: string; asOf: string; stale: boolean } };
   profile: { maturity: AmlMaturity; txCount: number; txVolumeAvg: number; riskScore: number };
   paymentId: string;
   checkedAt: number;
@@ -158,7 +159,7 @@ export function createAmlService(deps: AmlServiceDeps) {
             riskTier: assessment.riskTier,
             action: assessment.action,
             signals: assessment.signals,
-            sanctions: { hit: assessment.sanctionsHit, matches: findings, list: { source: 'OFAC SDN list', url: provenance.url, asOf: provenance.asOf } },
+            sanctions: { hit: assessment.sanctionsHit, matches: findings, list: { source: 'OFAC SDN list', url: provenance.url, asOf: provenance.asOf, stale: listAge(provenance.asOf, now).stale } },
             profile: { maturity: maturityOf(profile.txCount), txCount: profile.txCount, txVolumeAvg: round2(profile.amountMeanUsd), riskScore: round2(profile.riskScore ?? assessment.riskScore) },
             paymentId: body.paymentId,
             checkedAt: epochSeconds(now),

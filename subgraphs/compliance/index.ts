@@ -75,7 +75,7 @@ export function build(platform: PlatformServices): Subgraph {
   const { esg, pep } = createScreeningServices({ clock, db, registry: store, synthesiser: platform.synthesiser });
   // Ownership chains and the sanctions widget: the shipped GLEIF, SDN and FATF snapshots, indexed on first use.
   const ubo = createUboService({ clock, store: createUboStore(db), data: shippedUboData });
-  const widget = { sanctions: () => shippedUboData().sanctions, listAsOf: () => shippedUboData().sources.sanctions.asOf };
+  const widget = { sanctions: () => shippedUboData().sanctions, listAsOf: () => shippedUboData().sources.sanctions.asOf, now: () => clock.now() };
   // AML (internal): the SDN index of the ownership chain's shipped data, built once on first screen.
   const aml = createAmlService({
     clock,

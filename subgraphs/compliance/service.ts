@@ -37,6 +37,8 @@ export interface LeiRegistry {
 /** The name comparison of VoP, and the normalised tokens the gray-zone assessment reads. */
 export interface ComplianceMatcher extends PayeeNameMatcher {
   tokens(name: string): string[];
+  /** The screening score (fuzzy), for finding LEI records by name; VoP uses `similarity`. */
+  searchSimilarity(query: string, name: string): number;
 }
 
 export interface ComplianceServiceDeps {
@@ -152,7 +154,7 @@ export function createComplianceService(deps: ComplianceServiceDeps) {
 
     /** GET /lei/search?name=: LEIs whose legal or other name matches, best first (decision 0034). */
     searchLei(name: string) {
-      const matches = searchLeiByName(deps.leiRegistry.entries?.() ?? [], name, deps.matcher.similarity);
+      const matches = searchLeiByName(deps.leiRegistry.entries?.() ?? [], name, deps.matcher.searchSimilarity);
       return { query: name, count: matches.length, matches };
     },
 

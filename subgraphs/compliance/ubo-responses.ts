@@ -69,7 +69,7 @@ export const uboChainResultSchema = z.object({
   cachedAt: z.string().describe('ISO 8601'),
   expiresAt: z.string().describe('ISO 8601, 24 hours after cachedAt'),
   fromCache: z.boolean(),
-  sources: z.object({ lei: sourceSchema, sanctions: sourceSchema, fatf: sourceSchema }),
+  sources: z.object({ lei: sourceSchema, sanctions: sourceSchema.extend({ stale: z.boolean().describe('older than 30 days at the time of the answer (decision 0055)') }), fatf: sourceSchema }),
 });
 
 type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -88,7 +88,7 @@ describe.each(testDatabases())('POST /compliance/compliance/ubo-chain on $driver
       cachedAt: TEST_NOW,
       expiresAt: new Date(Date.parse(TEST_NOW) + UBO_CACHE_TTL_MS).toISOString(),
       fromCache: false,
-      sources: { lei: { asOf: '2025-05-15' }, sanctions: { asOf: '2023-12-28' } },
+      sources: { lei: { asOf: '2025-05-15' }, sanctions: { asOf: '2023-12-28', stale: true } },
     });
     expect(body.fatfAttestation.jurisdictionRisk.map((risk: { jurisdiction: string; fatfStatus: string }) => [risk.jurisdiction, risk.fatfStatus])).toEqual([['SG', 'NOT_LISTED'], ['GB', 'NOT_LISTED']]);
     expect(body.fatfAttestation.note).toMatch(/natural-person beneficial owners are not in GLEIF/);

@@ -6,6 +6,7 @@ import { dataSources, fatfLists, leiRecords, sdnList } from './data/index.js';
 import {
   buildOwnershipChain, buildSanctionsIndex, isValidLei, type DatasetProvenance, type FatfList, type LeiRecord, type OwnershipChain, type SanctionsIndex,
 } from './domain/index.js';
+import { listAge } from './domain/sanctions-list-age.js';
 import { chainKeyOf, type ChainKey, type UboStore } from './ubo-store.js';
 
 /** Document 2 §8: an ownership-chain result is kept 24 hours. */
@@ -22,7 +23,8 @@ export interface UboData {
 /** Source and as-of date of each dataset behind the answer (DESIGN.md §5). */
 export interface UboSources {
   lei: { source: string; asOf: string };
-  sanctions: { source: string; asOf: string };
+  /** stale: the SDN list is older than 30 days at the time of the answer (decision 0055). */
+  sanctions: { source: string; asOf: string; stale: boolean };
   fatf: { source: string; asOf: string };
 }
 
@@ -77,7 +79,11 @@ export function createUboService(deps: UboServiceDeps) {
     if (known.length === 0) return answers;
     const now = deps.clock.now();
     const dataVersion = dataVersionOf(reference);
-    const sources = { lei: named(reference.sources.lei), sanctions: named(reference.sources.sanctions), fatf: named(reference.sources.fatf) };
+    const sources = {
+      lei: named(reference.sources.lei),
+      sanctions: { ...named(reference.sources.sanctions), stale: listAge(reference.sources.sanctions.asOf, now).stale },
+      fatf: named(reference.sources.fatf),
+    };
     const present = (chain: OwnershipChain, cachedAt: Date, fromCache: boolean): UboChainResult => ({
       ...chain,
       cachedAt: cachedAt.toISOString(),

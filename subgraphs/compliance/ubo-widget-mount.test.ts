@@ -48,7 +48,7 @@ describe('ownership chain and sanctions widget in the all-in-one server', () => 
         fatfAttestation { beneficialOwnersIdentified ownershipLevelsTraversed nodesScreened sanctionsStatus note
           parentReporting { childLei relation status parentLei exceptionReason resolved }
           jurisdictionRisk { jurisdiction country fatfStatus fatfCall leis } fatfList { plenary statementDate } }
-        sources { lei { source asOf } sanctions { source asOf } fatf { source asOf } } } } }`,
+        sources { lei { source asOf } sanctions { source asOf stale } fatf { source asOf } } } } }`,
       { lei },
       '/subgraphs/compliance/graphql',
     );

@@ -18,7 +18,7 @@ export interface WidgetPage {
   /** A message in place of a verdict (a refused query). */
   error?: string;
   /** The SDN list the verdict is computed from. */
-  list: { asOf: string };
+  list: { asOf: string; stale: boolean };
 }
 
 const STYLESHEET = [
@@ -101,7 +101,7 @@ export function renderWidgetPage(page: WidgetPage): string {
       ),
       page.error === undefined ? null : h('p', { id: 'error', class: 'error', role: 'alert' }, page.error),
       page.screen ? result(page.screen) : null,
-      h('p', null, h('small', { id: 'source' }, `OFAC SDN list as of ${page.list.asOf}. Names match at ${SANCTIONS_MATCH_THRESHOLD.toFixed(2)} or above; ${SANCTIONS_BLOCK_SCORE.toFixed(2)} or above blocks.`)),
+      h('p', null, h('small', { id: 'source' }, `OFAC SDN list as of ${page.list.asOf}${page.list.stale ? ' (older than 30 days: refresh it)' : ''}. Names match at ${SANCTIONS_MATCH_THRESHOLD.toFixed(2)} or above; ${SANCTIONS_BLOCK_SCORE.toFixed(2)} or above blocks.`)),
     ),
   );
   return `<!doctype html>${renderToString(body)}`;

@@ -15,7 +15,7 @@ async function buildWidgetTestApp(): Promise<HttpServer> {
   await app.register(async (instance) => {
     const scoped = instance as unknown as HttpServer;
     scoped.errorShapes.register(complianceErrorShape);
-    await scoped.register(widgetRoutes({ sanctions: () => data.sanctions, listAsOf: () => data.sources.sanctions.asOf }));
+    await scoped.register(widgetRoutes({ sanctions: () => data.sanctions, listAsOf: () => data.sources.sanctions.asOf, now: () => new Date(TEST_NOW) }));
   });
   await app.ready();
   return app;
@@ -53,7 +53,8 @@ describe('GET /compliance/widget/sanctions', () => {
     expect(html.startsWith('<!doctype html><html lang="en">')).toBe(true);
     expect(html).toContain('<input id="q" name="q" type="search" value maxlength="200" required autocomplete="off"/>');
     expect(html).not.toContain('id="verdict"');
-    expect(html).toContain('OFAC SDN list as of 2023-12-28. Names match at 0.70 or above; 0.95 or above blocks.');
+    // TEST_NOW is years after 2023-12-28: the page says the list is stale (decision 0055).
+    expect(html).toContain('OFAC SDN list as of 2023-12-28 (older than 30 days: refresh it). Names match at 0.70 or above; 0.95 or above blocks.');
     expect((await get('?q=%20%20')).html).not.toContain('id="verdict"');
   });
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { HttpServer } from '../../platform/http.js';
 import { screenForWidget, type SanctionsIndex } from './domain/index.js';
+import { listAge } from './domain/sanctions-list-age.js';
 import { COMPLIANCE_PREFIX } from './routes.js';
 import { MAX_WIDGET_QUERY_LENGTH, renderWidgetPage, WIDGET_CSP_DIRECTIVES, type WidgetPage } from './widget-render.js';
 
@@ -9,6 +10,8 @@ export interface SanctionsWidgetDeps {
   sanctions: () => SanctionsIndex;
   /** As-of date of the SDN list, shown under the verdict. */
   listAsOf: () => string;
+  /** The time of the answer: a list older than 30 days is flagged on the page. */
+  now: () => Date;
 }
 
 export interface WidgetRouteOptions {
@@ -18,7 +21,8 @@ export interface WidgetRouteOptions {
 
 /** What the page is for one request: the empty form, a refusal, or the verdict. Exported for the tests. */
 export function widgetPageFor(rawQuery: unknown, deps: SanctionsWidgetDeps): { status: 200 | 400; page: WidgetPage } {
-  const list = { asOf: deps.listAsOf() };
+  const asOf = deps.listAsOf();
+  const list = { asOf, stale: listAge(asOf, deps.now()).stale };
   if (rawQuery === undefined) return { status: 200, page: { list } };
   if (typeof rawQuery !== 'string') return { status: 400, page: { list, error: 'Give one query: q once, a wallet address or an entity name.' } };
   const query = rawQuery.trim();

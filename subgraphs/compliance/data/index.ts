@@ -17,6 +17,7 @@ export {
 export { leiStatus, sourcesSchema, type Sources } from './reference.js';
 export { readDataFile } from './files.js';
 export { labelledNamePairs, pepMatcherEvaluation, sanctionsMatcherEvaluation } from './name-pairs.js';
+export { labelledVopPairs, sanctionsProbeRecall, sanctionsProbes, vopMatcherEvaluation, type SanctionsProbe } from './matching-sets.js';
 
 const readJson = (path: string): unknown => JSON.parse(readDataFile(path));
 

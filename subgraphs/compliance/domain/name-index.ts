@@ -19,7 +19,7 @@
 // Step 1 is the only approximation: a token pair sharing fewer bigrams than BLOCK_SHARE is never
 // compared. index.test.ts measures what this loses against comparing every name.
 
-import { bestAssignment, lengthsCanMatch, tokenSimilarity } from './name-similarity.js';
+import { lengthsCanMatch, scoreOfAssignment, tokenSimilarity } from './name-similarity.js';
 import { nameTokens } from './normalise-name.js';
 
 /** A query token is compared with the vocabulary tokens sharing at least this share of its bigrams. */
@@ -308,8 +308,7 @@ export class NameIndex<T, K extends string> {
       const record = this.nameRecord[name]!;
       if (options.filter && !options.filter(this.records[record]!)) continue;
       statistics.namesScored++;
-      const assigned = bestAssignment(n, m, (i, j) => similarAt[i]!.get(this.tokenIds[start + j]!) ?? 0);
-      const score = Math.min(1, (2 * assigned) / (n + m));
+      const score = scoreOfAssignment(n, m, (i, j) => similarAt[i]!.get(this.tokenIds[start + j]!) ?? 0);
       if (score < options.threshold) continue;
       const held = best.get(record);
       if (!held || score > held.score || (score === held.score && name < held.name)) best.set(record, { name, score });
