@@ -588,7 +588,7 @@ export const payments = pgTable(
     institutionId: text('institution_id')
       .notNull()
       .$default(() => SETTLEMENT_AGENT_INSTITUTION),
-    /** The caller's reference, unique within its institution (payments_institution_tms_reference). */
+    /** The caller's reference, unique within its institution (payments_tms_reference_institution; its first column also serves the admin's lookups by reference alone). */
     tmsReference: text('tms_reference').notNull(),
     requestSha256: text('request_sha256').notNull(),
     request: jsonb('request').notNull(),
@@ -615,7 +615,7 @@ export const payments = pgTable(
   (table) => [
     check('payments_status', sql`${table.status} in ('SETTLED', 'PENDING', 'BLOCKED', 'FAILED')`),
     // The idempotency key: a tmsReference names one payment of its institution (decision 0050).
-    uniqueIndex('payments_institution_tms_reference').on(table.institutionId, table.tmsReference),
+    uniqueIndex('payments_tms_reference_institution').on(table.tmsReference, table.institutionId),
     // The payments in progress, oldest first, for the recovery of those a stopped process left.
     index('payments_pending').on(table.updatedAt).where(sql`${table.status} = 'PENDING'`),
     index('payments_agent_day').on(table.agentId, table.submittedAt).where(sql`${table.agentId} is not null`),

@@ -9,7 +9,7 @@ ALTER TABLE "api_keys" ADD COLUMN "institution_id" text;--> statement-breakpoint
 -- Edited from the generated "text NOT NULL": existing rows have no owner until the backfill below,
 -- which sets NOT NULL (and adds api_keys_institution) once every row has one.
 ALTER TABLE "payments" ADD COLUMN "institution_id" text;--> statement-breakpoint
-CREATE UNIQUE INDEX "payments_institution_tms_reference" ON "payments" USING btree ("institution_id","tms_reference");--> statement-breakpoint
+CREATE UNIQUE INDEX "payments_tms_reference_institution" ON "payments" USING btree ("tms_reference","institution_id");--> statement-breakpoint
 -- ---------------------------------------------------------------------------------------------
 -- Hand-written backfill (decision 0050), run as written by test/migration-0023.test.ts. Every
 -- statement may run again over rows it filled.
