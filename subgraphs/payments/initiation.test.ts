@@ -12,7 +12,7 @@ import { EXTENSION_PLACE, type NativePayment } from './domain/index.js';
 import { createInitiation, MAX_REMEMBERED_TEXT_LENGTH } from './initiation.js';
 import { freshWallet, startIntegrationHarness, type IntegrationHarness } from './integration-testing.js';
 import { LEI, pain001Document } from './iso20022-testing.js';
-import { requestDigestOf, type InitiateOptions, type PaymentsService } from './service.js';
+import { requestDigestOf, type InitiateOptions, type Payments, type PaymentsService } from './service.js';
 
 // pain.001 in, pacs.002 out, and the batch path, through the all-in-one server (compliance, fees and
 // payments in one process) on the worker's shared PGlite and the embedded rail. The fixture document
@@ -320,7 +320,8 @@ describe('a native body remembered by its text (decision 0043)', () => {
         return { ...samplePaymentResult(`pay_${randomIds.uuid()}`), tmsReference: given.tmsReference };
       },
     };
-    const initiation = createInitiation({ service: service as unknown as PaymentsService, ids: randomIds });
+    const payments = { for: () => service as unknown as PaymentsService } as unknown as Payments;
+    const initiation = createInitiation({ payments, ids: randomIds }).for({ kind: 'institution', institutionId: 'inst_memo' });
     const send = (bodyText: string) => initiation.initiate(context, JSON.parse(bodyText), bodyText);
     return { calls, initiation, send };
   }

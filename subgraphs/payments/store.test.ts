@@ -10,6 +10,8 @@ import { createPaymentStore, type PaymentStore, type PaymentToClaim } from './st
 // replays (decision 0039).
 
 const NOW = new Date('2026-11-25T03:00:00.000Z');
+/** The institution the claims of these tests are for (decision 0050). */
+const INSTITUTION = 'inst_store_test';
 let sequence = 0;
 
 function paymentOf(amount = '10.00'): NativePayment {
@@ -26,7 +28,7 @@ function paymentOf(amount = '10.00'): NativePayment {
 function claimOf(payment: NativePayment, digest = 'a'.repeat(64)): PaymentToClaim & { frame: ResultFrame } {
   const railPaymentId = `pay_00000000-0000-4000-8000-${String(sequence).padStart(12, '0')}`;
   const frame: ResultFrame = { railPaymentId, payment, submittedAt: NOW.getTime() / 1000, network: 'embedded-base' };
-  return { railPaymentId, payment, requestSha256: digest, pending: pendingResult(frame), frame };
+  return { institution: INSTITUTION, railPaymentId, payment, requestSha256: digest, pending: pendingResult(frame), frame };
 }
 
 describe.each(testDatabases())('the payments store on $driver', (testDatabase) => {
@@ -57,7 +59,7 @@ describe.each(testDatabases())('the payments store on $driver', (testDatabase) =
     expect(await store.complete(claim.railPaymentId, { result: failed }, NOW)).toBe(true);
     const replay = await store.claim(claim, NOW);
     expect(replay.kind === 'replay' && replay.row.status).toBe('FAILED');
-    expect((await store.findByTmsReference(claim.payment.tmsReference))?.result).toEqual(failed);
+    expect((await store.findByTmsReference(INSTITUTION, claim.payment.tmsReference))?.result).toEqual(failed);
   });
 
   // What the recovery of payments a stopped process left reads and writes (decision 0039).
@@ -97,7 +99,7 @@ describe.each(testDatabases())('the payments store on $driver', (testDatabase) =
   // A quote given with a payment pays for that payment only (decision 0046).
   const quotedClaim = (quoteId: string) => claimOf({ ...paymentOf(), quoteId });
   const storedReferences = async (claims: ReadonlyArray<PaymentToClaim>) =>
-    (await Promise.all(claims.map((claim) => store.findByTmsReference(claim.payment.tmsReference)))).filter(Boolean).length;
+    (await Promise.all(claims.map((claim) => store.findByTmsReference(INSTITUTION, claim.payment.tmsReference)))).filter(Boolean).length;
 
   it('a quote used by one payment is 409 for another, which stores nothing; the first still replays', async () => {
     const quoteId = `srq-store-${sequence}-once`;
@@ -105,7 +107,7 @@ describe.each(testDatabases())('the payments store on $driver', (testDatabase) =
     expect((await store.claim(first, NOW)).kind).toBe('claimed');
     const second = quotedClaim(quoteId);
     await expect(store.claim(second, NOW)).rejects.toMatchObject({ code: 'PAY_ERR_QUOTE_USED', status: 409 } satisfies Partial<AppError>);
-    expect(await store.findByTmsReference(second.payment.tmsReference)).toBeUndefined();
+    expect(await store.findByTmsReference(INSTITUTION, second.payment.tmsReference)).toBeUndefined();
     const replay = await store.claim(first, NOW);
     expect(replay.kind === 'replay' && replay.row.railPaymentId).toBe(first.railPaymentId);
     // The second may go under a quote of its own.
@@ -128,7 +130,7 @@ describe.each(testDatabases())('the payments store on $driver', (testDatabase) =
     expect((await store.claim(first, NOW)).kind).toBe('claimed');
     const second = { ...quotedClaim(quoteId), agent };
     await expect(store.claim(second, NOW)).rejects.toMatchObject({ code: 'PAY_ERR_QUOTE_USED' });
-    expect(await store.findByTmsReference(second.payment.tmsReference)).toBeUndefined();
+    expect(await store.findByTmsReference(INSTITUTION, second.payment.tmsReference)).toBeUndefined();
   });
 });
 
