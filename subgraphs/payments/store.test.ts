@@ -62,6 +62,40 @@ describe.each(testDatabases())('the payments store on $driver', (testDatabase) =
     expect((await store.findByTmsReference(INSTITUTION, claim.payment.tmsReference))?.result).toEqual(failed);
   });
 
+  // A tmsReference is unique within its institution (decision 0050): one payment per institution.
+  it('one reference claimed at once by two institutions on two replicas, 10 times each: one payment per institution, the other 9 replay it', async () => {
+    const replica = createPaymentStore(handle.db, createCallbackStore(handle.db));
+    const payment = paymentOf();
+    const institutions = [`${INSTITUTION}-a`, `${INSTITUTION}-b`];
+    const claims = institutions.flatMap((institution) =>
+      Array.from({ length: 10 }, (_, index) => ({ ...claimOf(payment), institution, railPaymentId: `pay_00000000-0000-4000-8000-${institution.at(-1)}${String(index).padStart(11, '0')}` })),
+    );
+    const outcomes = await Promise.all(claims.map((claim, index) => (index % 2 === 0 ? store : replica).claim(claim, NOW)));
+    for (const institution of institutions) {
+      const own = outcomes.filter((_, index) => claims[index]!.institution === institution);
+      const claimed = own.filter((outcome) => outcome.kind === 'claimed');
+      expect(claimed).toHaveLength(1);
+      const owner = claimed[0]!.kind === 'claimed' ? claimed[0]!.row : undefined;
+      expect(owner).toMatchObject({ institutionId: institution, tmsReference: payment.tmsReference });
+      expect(own.map((outcome) => outcome.kind !== 'over-daily-cap' && outcome.row.railPaymentId)).toEqual(own.map(() => owner!.railPaymentId));
+      expect((await store.findByTmsReference(institution, payment.tmsReference))?.railPaymentId).toBe(owner!.railPaymentId);
+    }
+    expect(new Set(outcomes.map((outcome) => outcome.kind !== 'over-daily-cap' && outcome.row.railPaymentId)).size).toBe(2);
+    expect((await store.findAllByTmsReference(payment.tmsReference)).map((row) => row.institutionId)).toEqual(expect.arrayContaining(institutions));
+  });
+
+  it("another institution's reference is no conflict: a body of its own is its own payment; the same body too", async () => {
+    const claim = claimOf(paymentOf());
+    expect((await store.claim(claim, NOW)).kind).toBe('claimed');
+    const other = `${INSTITUTION}-other`;
+    const differentBody = await store.claim({ ...claim, institution: other, railPaymentId: 'pay_00000000-0000-4000-8000-0000000000ff', requestSha256: 'd'.repeat(64) }, NOW);
+    expect(differentBody.kind === 'claimed' && differentBody.row.institutionId).toBe(other);
+    const third = `${INSTITUTION}-third`;
+    const sameBody = await store.claim({ ...claim, institution: third, railPaymentId: 'pay_00000000-0000-4000-8000-0000000000fe' }, NOW);
+    expect(sameBody.kind === 'claimed' && sameBody.row.railPaymentId).toBe('pay_00000000-0000-4000-8000-0000000000fe');
+    expect((await store.findByTmsReference(INSTITUTION, claim.payment.tmsReference))?.railPaymentId).toBe(claim.railPaymentId);
+  });
+
   // What the recovery of payments a stopped process left reads and writes (decision 0039).
   const settlingOf = (quoteId: string, at: Date) => ({
     quoteId,
