@@ -94,6 +94,15 @@ async function freshDocument() {
 const TX_STATUS = { SETTLED: 'ACSC', FAILED: 'RJCT', BLOCKED: 'RJCT' } as const;
 const REASON = { FAILED: 'ED05', BLOCKED: 'BE01' } as const;
 
+describe('requestDigestOf: equal amounts are the same request (issue 21 finding 9)', () => {
+  const base = { tmsReference: 'TMS-DIGEST-1', currency: 'USD', settlementAsset: 'USDC', creditor: { name: 'Creditor Ltd', walletAddress: '0x0000000000000000000000000000000000000001' }, debtor: { name: 'Debtor Ltd', walletAddress: '0x0000000000000000000000000000000000000002' } };
+  const digestOf = (amount: string) => requestDigestOf({ ...base, amount } as NativePayment);
+  it('1250.50 (REST), 1250.5 (GraphQL Decimal) and 01250.500 have one digest; 1250.51 another', () => {
+    expect(new Set([digestOf('1250.50'), digestOf('1250.5'), digestOf('01250.500')]).size).toBe(1);
+    expect(digestOf('1250.51')).not.toBe(digestOf('1250.5'));
+  });
+});
+
 describe('POST /integration/payments/initiate with a pain.001 document', () => {
   it('runs every transaction of every PmtInf and answers the pacs.002 report, each PaymentResult in its SplmtryData', async () => {
     const { document, msgId, expected } = await freshDocument();
