@@ -27,7 +27,10 @@ beforeAll(async () => {
   const a2 = await keys.create('bearer', 'Bank A payments hub', 1000, { institutionId: institutionA });
   const b = await keys.create('bearer', 'Bank B treasury', 1000);
   institutionB = b.record.institutionId!;
-  [deskA1, deskA2, bankB] = [a1.key, a2.key, b.key].map((key) => ({ authorization: `Bearer ${key}` })) as [Record<string, string>, Record<string, string>, Record<string, string>];
+  const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+  deskA1 = bearer(a1.key);
+  deskA2 = bearer(a2.key);
+  bankB = bearer(b.key);
   creditorWallet = freshWallet();
   const registered = await harness.call('POST', '/compliance/register', { payload: { walletAddress: creditorWallet, lei: ACTIVE_LEI_ENTRY.lei }, headers: harness.admin });
   expect([200, 201]).toContain(registered.status);
