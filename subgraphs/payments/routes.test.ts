@@ -306,7 +306,8 @@ describe('a retry of the exact body text (decision 0043: read once, then known b
     expect(unauthorized.statusCode).toBe(401);
     expect(unauthorized.json()).toEqual({ error: expect.any(String), code: 'GEN_ERR_UNAUTHORIZED' });
     expect(unauthorized.headers['www-authenticate']).toBe('Bearer');
-    const limited = { authorization: `Bearer ${(await server.platform!.access.keys.create('bearer', 'one a minute', 1)).key}` };
+    // Another key of the same institution (another has payments of its own: decision 0050).
+    const limited = { authorization: `Bearer ${(await server.platform!.access.keys.create('bearer', 'one a minute', 1, { institutionId })).key}` };
     expect((await post(text, limited)).body).toBe(stored.body);
     const refused = await post(text, limited);
     expect(refused.statusCode).toBe(429);
