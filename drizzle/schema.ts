@@ -86,20 +86,43 @@ export const x402Payments = pgTable(
 // platform/access: API keys and their rate-limit windows
 // ---------------------------------------------------------------------------------------------
 
+/** The institution owning the settlement agent's own settlements (AGT-, AP2- references; decision 0050). */
+export const SETTLEMENT_AGENT_INSTITUTION = 'settlement-agent';
+/** The institution migration 0023 gave the bearer keys and payments that existed before tenancy (decision 0050). */
+export const LEGACY_INSTITUTION = 'legacy';
+
+/**
+ * Institutions (decision 0050): each owns its payments, and its bearer keys (one or more) see and
+ * retry only those. `id` is `inst_` and a random token, or one of the two made by migration 0023
+ * (SETTLEMENT_AGENT_INSTITUTION, LEGACY_INSTITUTION); `name` is the operator's, for people.
+ */
+export const institutions = pgTable('institutions', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
 /**
  * Keys callers present (X-API-Key, or Authorization: Bearer for institutions). Only the SHA-256 of
  * a key is stored: keys are 256-bit random tokens, so a fast hash is enough and a leaked table
- * reveals no key. A revoked key stays, with the time of its revocation.
+ * reveals no key. A revoked key stays, with the time of its revocation. A bearer key belongs to
+ * exactly one institution; an API key (paid routes) to none.
  */
-export const apiKeys = pgTable('api_keys', {
-  id: text('id').primaryKey(),
-  kind: text('kind').$type<'api' | 'bearer'>().notNull(),
-  keyHash: text('key_hash').notNull().unique(),
-  label: text('label').notNull(),
-  requestsPerMinute: integer('requests_per_minute').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
-  revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
-});
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').$type<'api' | 'bearer'>().notNull(),
+    keyHash: text('key_hash').notNull().unique(),
+    label: text('label').notNull(),
+    requestsPerMinute: integer('requests_per_minute').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    /** institutions.id (checked by createApiKeys: the project keeps no foreign keys). */
+    institutionId: text('institution_id'),
+  },
+  (table) => [check('api_keys_institution', sql`(${table.kind} = 'bearer') = (${table.institutionId} is not null)`)],
+);
 
 /** Requests counted per key and per minute, shared by every replica on the database. */
 export const rateLimitWindows = pgTable(
@@ -546,7 +569,8 @@ export const fatfJurisdictions = pgTable(
 // ---------------------------------------------------------------------------------------------
 
 /**
- * One row per payment, claimed before anything is sent: tmsReference is unique, so of two
+ * One row per payment, claimed before anything is sent: tmsReference is unique within the
+ * institution that owns the payment (decision 0050), so of two
  * identical requests arriving at once (one process or several) exactly one inserts and runs the
  * payment; the other reads the row. `requestSha256` is the SHA-256 of the request's RFC 8785
  * canonical JSON: the same tmsReference with another body is refused (409). `result` is the
@@ -557,7 +581,15 @@ export const payments = pgTable(
   'payments',
   {
     railPaymentId: text('rail_payment_id').primaryKey(),
-    tmsReference: text('tms_reference').notNull().unique('payments_tms_reference'),
+    /**
+     * The institution that owns the payment (decision 0050). A row written without one is the
+     * settlement agent's (only its own code writes rows that way); the store always names it.
+     */
+    institutionId: text('institution_id')
+      .notNull()
+      .$default(() => SETTLEMENT_AGENT_INSTITUTION),
+    /** The caller's reference, unique within its institution (payments_tms_reference_institution; its first column also serves the admin's lookups by reference alone). */
+    tmsReference: text('tms_reference').notNull(),
     requestSha256: text('request_sha256').notNull(),
     request: jsonb('request').notNull(),
     status: text('status').$type<'SETTLED' | 'PENDING' | 'BLOCKED' | 'FAILED'>().notNull(),
@@ -582,6 +614,8 @@ export const payments = pgTable(
   },
   (table) => [
     check('payments_status', sql`${table.status} in ('SETTLED', 'PENDING', 'BLOCKED', 'FAILED')`),
+    // The idempotency key: a tmsReference names one payment of its institution (decision 0050).
+    uniqueIndex('payments_tms_reference_institution').on(table.tmsReference, table.institutionId),
     // The payments in progress, oldest first, for the recovery of those a stopped process left.
     index('payments_pending').on(table.updatedAt).where(sql`${table.status} = 'PENDING'`),
     index('payments_agent_day').on(table.agentId, table.submittedAt).where(sql`${table.agentId} is not null`),

@@ -82,6 +82,10 @@ export const errorCatalog = {
     status: 409,
     message: 'The held settlement was already decided the other way: a dismissed hold cannot be released, and a hold whose release has started cannot be dismissed (decision 0047).',
   },
+  PAY_ERR_NOT_AN_INSTITUTION: {
+    status: 403,
+    message: 'Only an institution initiates payments: the admin key reads every institution\'s payments but owns none. Use an institution\'s bearer key (decision 0050).',
+  },
   FCT_ERR_INVALID_SYMBOL: { status: 400, message: 'The commodity symbol is malformed.' },
   FCT_ERR_UNSUPPORTED_SYMBOL: { status: 404, message: 'The commodity symbol is not supported.' },
   FCT_ERR_INVALID_BODY: { status: 400, message: 'The request body is malformed.' },

@@ -1,7 +1,7 @@
 import type { PaymentRequirements } from 'x402/types';
 import { AppError } from '../errors.js';
 import type { RequestContext } from '../request-context.js';
-import { presentedKey, type ApiKeys, type KeyKind, type RateLimitState } from './api-keys.js';
+import { presentedKey, type ApiKeyRecord, type ApiKeys, type KeyKind, type RateLimitState } from './api-keys.js';
 import { sameSecret } from './shared-secret.js';
 import { paymentRequiredBody, type AuthorizedPayment, type PaymentRefusal, type Price, type X402 } from './x402.js';
 
@@ -43,6 +43,8 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
 export interface KeyAdmission {
   headers: Record<string, string>;
   refusal?: AppError;
+  /** The admitted key (also over its limit). */
+  record?: ApiKeyRecord;
 }
 
 /**
@@ -53,8 +55,43 @@ export interface KeyAdmission {
 export async function admitKey(keys: ApiKeys, headers: RequestContext['headers'], kind: KeyKind, key = presentedKey(headers, kind)): Promise<KeyAdmission> {
   const admitted = key ? await keys.admit(kind, key) : null;
   if (!admitted) return { headers: {}, refusal: new AppError('GEN_ERR_UNAUTHORIZED') };
-  const { state } = admitted;
-  return { headers: rateLimitHeaders(state), ...(state.exceeded ? { refusal: new AppError('GEN_ERR_RATE_LIMITED', { retryAfterSeconds: state.resetSeconds }) } : {}) };
+  const { state, record } = admitted;
+  return { headers: rateLimitHeaders(state), record, ...(state.exceeded ? { refusal: new AppError('GEN_ERR_RATE_LIMITED', { retryAfterSeconds: state.resetSeconds }) } : {}) };
+}
+
+/**
+ * Whose payments a caller of the integration API sees (decision 0050): an institution's, through
+ * any of its bearer keys, or all of them, with the admin key (ADMIN_KEY).
+ */
+export type Tenant = { kind: 'institution'; institutionId: string } | { kind: 'admin' };
+
+/** The tenant of each admitted request, by its context: REST handlers, MCP tools and resolvers read it alike. */
+const tenants = new WeakMap<RequestContext, Tenant>();
+
+/**
+ * Admits a request to the integration API by its Authorization: Bearer: the admin key (compared in
+ * constant time, not counted: it is no row of api_keys), or an institution's bearer key (counted,
+ * 401 / 429 as admitKey). The tenant is recorded on the request's context for tenantOf.
+ */
+export async function admitInstitution(keys: ApiKeys, adminKey: string | undefined, request: RequestContext): Promise<KeyAdmission & { tenant?: Tenant }> {
+  const presented = presentedKey(request.headers, 'bearer');
+  if (sameSecret(presented, adminKey)) return admitted(request, { kind: 'admin' }, { headers: {} });
+  const admission = await admitKey(keys, request.headers, 'bearer', presented);
+  const institutionId = admission.record?.institutionId;
+  if (admission.refusal || !institutionId) return { ...admission, refusal: admission.refusal ?? new AppError('GEN_ERR_UNAUTHORIZED') };
+  return admitted(request, { kind: 'institution', institutionId }, admission);
+}
+
+function admitted(request: RequestContext, tenant: Tenant, admission: KeyAdmission): KeyAdmission & { tenant: Tenant } {
+  tenants.set(request, tenant);
+  return { ...admission, tenant };
+}
+
+/** The tenant admitInstitution recorded for this request; a request that reached here without one is a wiring error. */
+export function tenantOf(request: RequestContext): Tenant {
+  const tenant = tenants.get(request);
+  if (!tenant) throw new Error('no tenant admitted for this request (admitInstitution did not run)');
+  return tenant;
 }
 
 /** A 402: the x402 body (requirements and reason) with the offer's preview. */

@@ -8,7 +8,9 @@ import { createHttpServer, genericErrorBody } from '../http.js';
 import { apiKeys, rateLimitWindows } from '../../drizzle/schema.js';
 import { createLogger } from '../log.js';
 import { loggedDatabase, TEST_NOW, testDatabases } from '../../test/helpers.js';
-import { createApiKeys, type ApiKeys } from './api-keys.js';
+import { admitInstitution, tenantOf } from './admission.js';
+import { createApiKeys, UnknownInstitution, type ApiKeys } from './api-keys.js';
+import { createRequestContext } from '../request-context.js';
 import { requireKey } from './require-key.js';
 
 describe.each(testDatabases())('API keys on $driver', (testDatabase) => {
@@ -54,6 +56,30 @@ describe.each(testDatabases())('API keys on $driver', (testDatabase) => {
       expect(response.headers['x-ratelimit-limit']).toBeUndefined();
     }
     expect(await keys.revoke(record.id)).toBe(false);
+  });
+
+  it('a bearer key founds an institution or joins one; an API key has none; the admission gives the tenant (decision 0050)', async () => {
+    const founder = await keys.create('bearer', 'Example Bank');
+    const institutionId = founder.record.institutionId!;
+    expect(institutionId).toMatch(/^inst_/);
+    expect((await keys.institutions()).find((institution) => institution.id === institutionId)).toEqual({ id: institutionId, name: 'Example Bank', createdAt: clock.now() });
+    const joined = await keys.create('bearer', 'Example Bank hub', 10, { institutionId });
+    expect(joined.record.institutionId).toBe(institutionId);
+    await expect(keys.create('bearer', 'Typo Bank', 10, { institutionId: 'inst_nosuch' })).rejects.toBeInstanceOf(UnknownInstitution);
+    await expect(keys.create('api', 'dashboard', 10, { institutionId })).rejects.toBeInstanceOf(RangeError);
+    expect((await keys.create('api', 'dashboard')).record.institutionId).toBeNull();
+    const ADMIN_KEY = 'admin-key-of-this-test-0123456789abcdef';
+    const contextOf = (bearer: string) => createRequestContext({ authorization: `Bearer ${bearer}` }, clock);
+    const asJoined = contextOf(joined.key);
+    expect((await admitInstitution(keys, ADMIN_KEY, asJoined)).tenant).toEqual({ kind: 'institution', institutionId });
+    expect(tenantOf(asJoined)).toEqual({ kind: 'institution', institutionId });
+    const asAdmin = contextOf(ADMIN_KEY);
+    expect(await admitInstitution(keys, ADMIN_KEY, asAdmin)).toEqual({ headers: {}, tenant: { kind: 'admin' } });
+    // Without ADMIN_KEY configured nothing is the admin; a key of another kind is no institution.
+    for (const refused of [await admitInstitution(keys, undefined, contextOf(ADMIN_KEY)), await admitInstitution(keys, ADMIN_KEY, contextOf('srb_unknown'))]) {
+      expect(refused.tenant).toBeUndefined();
+      expect(refused.refusal?.code).toBe('GEN_ERR_UNAUTHORIZED');
+    }
   });
 
   /** The requests counted for `keyId`, per window (rate_limit_windows). */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
-import { apiKeys, rateLimitWindows } from '../../drizzle/schema.js';
+import { apiKeys, institutions, rateLimitWindows } from '../../drizzle/schema.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db.js';
 import type { IdSource } from '../ids.js';
@@ -23,6 +23,21 @@ export interface ApiKeyRecord {
   requestsPerMinute: number;
   createdAt: Date;
   revokedAt: Date | null;
+  /** The institution a bearer key belongs to (decision 0050); null for an API key. */
+  institutionId: string | null;
+}
+
+export interface InstitutionRecord {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+
+/** A bearer key was to join an institution that does not exist. */
+export class UnknownInstitution extends Error {
+  constructor(readonly institutionId: string) {
+    super(`no institution ${institutionId}`);
+  }
 }
 
 /** What a request with a key may do now: the X-RateLimit-* values, and whether it is over. */
@@ -164,12 +179,32 @@ export function createApiKeys(deps: { db: Database; clock: Clock; ids: IdSource;
   const rateLimits = deps.rateLimits ?? createDatabaseRateLimitStore(deps.db);
   const countKey = rateLimits.database?.db === deps.db ? countInOneStatement(rateLimits.database) : lookUpThenCount(deps.db, rateLimits);
   return {
-    /** Issues a key; the key itself is returned this once and never stored. */
-    async create(kind: KeyKind, label: string, requestsPerMinute = DEFAULT_REQUESTS_PER_MINUTE): Promise<{ record: ApiKeyRecord; key: string }> {
+    /**
+     * Issues a key; the key itself is returned this once and never stored. A bearer key joins
+     * `institutionId` (which must exist), or without it founds an institution of its own, named
+     * by the label (decision 0050); an API key belongs to no institution.
+     */
+    async create(kind: KeyKind, label: string, requestsPerMinute = DEFAULT_REQUESTS_PER_MINUTE, options: { institutionId?: string } = {}): Promise<{ record: ApiKeyRecord; key: string }> {
+      if (kind === 'api' && options.institutionId !== undefined) throw new RangeError('an API key belongs to no institution');
       const key = `${KEY_PREFIX[kind]}${deps.ids.token(32)}`;
-      const record: ApiKeyRecord = { id: `key_${deps.ids.token(9)}`, kind, label, requestsPerMinute, createdAt: deps.clock.now(), revokedAt: null };
-      await deps.db.insert(apiKeys).values({ ...record, keyHash: hashKey(key) });
-      return { record, key };
+      const now = deps.clock.now();
+      return deps.db.transaction(async (tx) => {
+        let institutionId: string | null = null;
+        if (kind === 'bearer' && options.institutionId !== undefined) {
+          const [found] = await tx.select({ id: institutions.id }).from(institutions).where(eq(institutions.id, options.institutionId));
+          if (!found) throw new UnknownInstitution(options.institutionId);
+          institutionId = found.id;
+        } else if (kind === 'bearer') {
+          institutionId = `inst_${deps.ids.token(9)}`;
+          await tx.insert(institutions).values({ id: institutionId, name: label, createdAt: now });
+        }
+        const record: ApiKeyRecord = { id: `key_${deps.ids.token(9)}`, kind, label, requestsPerMinute, createdAt: now, revokedAt: null, institutionId };
+        await tx.insert(apiKeys).values({ ...record, keyHash: hashKey(key) });
+        return { record, key };
+      });
+    },
+    async institutions(): Promise<InstitutionRecord[]> {
+      return deps.db.select().from(institutions).orderBy(institutions.createdAt, institutions.id);
     },
     /** Revokes a key by id; false when no active key has that id. */
     async revoke(id: string): Promise<boolean> {

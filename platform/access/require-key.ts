@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { admitKey } from './admission.js';
+import { admitInstitution, admitKey, type KeyAdmission } from './admission.js';
 import type { ApiKeys, KeyKind } from './api-keys.js';
 
 /**
@@ -10,10 +10,22 @@ import type { ApiKeys, KeyKind } from './api-keys.js';
  */
 export function requireKey(keys: ApiKeys, kind: KeyKind) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const { headers, refusal } = await admitKey(keys, request.requestContext.headers, kind);
-    reply.headers(headers);
-    if (!refusal) return;
-    if (refusal.code === 'GEN_ERR_UNAUTHORIZED' && kind === 'bearer') reply.header('www-authenticate', 'Bearer');
-    return request.server.errorShapes.send(request, reply, refusal);
+    return answerAdmission(request, reply, await admitKey(keys, request.requestContext.headers, kind), kind);
   };
+}
+
+/**
+ * The integration API's preValidation (decision 0050): an institution's bearer key or the admin
+ * key (admitInstitution), the tenant recorded on the request's context (tenantOf); refusals as
+ * requireKey's.
+ */
+export function requireInstitution(keys: ApiKeys, adminKey: string | undefined) {
+  return async (request: FastifyRequest, reply: FastifyReply) => answerAdmission(request, reply, await admitInstitution(keys, adminKey, request.requestContext), 'bearer');
+}
+
+async function answerAdmission(request: FastifyRequest, reply: FastifyReply, { headers, refusal }: KeyAdmission, kind: KeyKind) {
+  reply.headers(headers);
+  if (!refusal) return;
+  if (refusal.code === 'GEN_ERR_UNAUTHORIZED' && kind === 'bearer') reply.header('www-authenticate', 'Bearer');
+  return request.server.errorShapes.send(request, reply, refusal);
 }

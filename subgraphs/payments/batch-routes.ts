@@ -1,7 +1,8 @@
 import type { preValidationHookHandler } from 'fastify';
+import { tenantOf } from '../../platform/access/admission.js';
 import type { HttpServer } from '../../platform/http.js';
 import { batchBodySchema } from './inputs.js';
-import type { Initiation } from './initiation.js';
+import type { Initiations } from './initiation.js';
 import { batchResponseSchema } from './iso-responses.js';
 import { integrationErrorSchema } from './responses.js';
 
@@ -11,9 +12,10 @@ export const BATCH_PATH = '/integration/payments/batch';
 /**
  * POST /integration/payments/batch: {payments: 1 to 50 native payments} -> one entry per payment in
  * order (its PaymentResult, or {tmsReference, error, code} for a payment refused alone); 51 or any
- * malformed payment is a 400 before anything is sent, naming each problem by its JSON path.
+ * malformed payment is a 400 before anything is sent, naming each problem by its JSON path. The
+ * payments are the key's institution's (decision 0050).
  */
-export function registerBatchRoute(app: HttpServer, initiation: Initiation, institution: { preValidation: preValidationHookHandler }): void {
+export function registerBatchRoute(app: HttpServer, initiation: Initiations, institution: { preValidation: preValidationHookHandler }): void {
   app.post(
     BATCH_PATH,
     {
@@ -26,6 +28,6 @@ export function registerBatchRoute(app: HttpServer, initiation: Initiation, inst
       // Read by readBatch (issues by JSON path); the schema above documents it.
       validatorCompiler: () => (data) => ({ value: data }),
     },
-    async (request) => initiation.batch(request.requestContext, request.body),
+    async (request) => initiation.for(tenantOf(request.requestContext)).batch(request.requestContext, request.body),
   );
 }

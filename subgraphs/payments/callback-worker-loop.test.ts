@@ -343,6 +343,6 @@ async function claimPayment(payments: ReturnType<typeof createPaymentStore>, rai
     creditor: { name: 'Creditor', walletAddress: '0x0000000000000000000000000000000000000001' },
     debtor: { name: 'Debtor', walletAddress: '0x0000000000000000000000000000000000000002' },
   } as NativePayment;
-  const claim = await payments.claim({ railPaymentId, payment, requestSha256: railPaymentId, pending: { ...samplePaymentResult(railPaymentId), status: 'PENDING' } }, now);
+  const claim = await payments.claim({ institution: 'inst_callback_loop', railPaymentId, payment, requestSha256: railPaymentId, pending: { ...samplePaymentResult(railPaymentId), status: 'PENDING' } }, now);
   expect(claim.kind).toBe('claimed');
 }

@@ -122,7 +122,7 @@ describe("a payment's parties from compliance and their payments from payments, 
 });
 
 describe('an agent\'s settlements', () => {
-  it('lists what POST /agent/settle settled for it, newest first, each with its settlementAgent', async () => {
+  it("lists what POST /agent/settle settled for it, newest first, each with its settlementAgent: to the admin, not to an institution (the settlement agent's own, decision 0050)", async () => {
     const registered = await harness.call('POST', '/compliance/agent/register', { payload: { name: 'Graph settlement bot', ownerEntity: 'Acme', ownerEmail: 'bot@acme.example', protocols: ['ap2'] } });
     expect(registered.status).toBe(201);
     const agentId = registered.body.agentId as string;
@@ -137,10 +137,11 @@ describe('an agent\'s settlements', () => {
       settled.push(answer.body.railPaymentId as string);
     }
 
-    const answer = await graphql(
-      `query ($id: ID!) { agent(id: $id) { id name status settlements { railPaymentId status settlement { amount } settlementAgent { id name } creditorWallet { address registration { legalName } } } } }`,
-      { id: agentId },
-    );
+    const query = `query ($id: ID!) { agent(id: $id) { id name status settlements { railPaymentId status settlement { amount } settlementAgent { id name } creditorWallet { address registration { legalName } } } } }`;
+    const ofInstitution = await graphql(query, { id: agentId });
+    expect(ofInstitution.errors).toBeUndefined();
+    expect(ofInstitution.data!.agent.settlements).toEqual([]);
+    const answer = await graphql(query, { id: agentId }, harness.admin);
     expect(answer.errors).toBeUndefined();
     expect(answer.data!.agent).toMatchObject({ id: agentId, name: 'Graph settlement bot', status: 'ACTIVE' });
     expect(answer.data!.agent.settlements).toEqual(

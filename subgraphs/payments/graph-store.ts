@@ -1,4 +1,4 @@
-import { inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { payments } from '../../drizzle/schema.js';
 import type { Database } from '../../platform/db.js';
 import { boundedCall } from '../../platform/timeout.js';
@@ -26,9 +26,12 @@ interface ListedRow {
   agent_id: unknown;
 }
 
-/** Both drivers answer a raw statement with {rows}; jsonb arrives parsed. */
+/**
+ * The rows of a raw statement's answer: PGlite answers {rows}, postgres-js the row list itself (an
+ * array); jsonb may arrive parsed or as text (asObject).
+ */
 function rowsOf(answer: unknown): ListedRow[] {
-  const rows = (answer as { rows?: unknown }).rows;
+  const rows = Array.isArray(answer) ? answer : (answer as { rows?: unknown }).rows;
   if (!Array.isArray(rows)) throw new Error('payments: a raw statement answered without rows');
   return rows as ListedRow[];
 }
@@ -54,18 +57,20 @@ export type PartyKind = keyof typeof FILTERS;
  * - byParty: for each key, its newest payments (submitted_at, then railPaymentId, descending),
  *   at most `limit` each, through a lateral join over the unnested keys so every key reads its
  *   own index range and stops at the limit.
+ * Each read takes `owner`: the institution whose payments it may return (decision 0050), or null
+ * for every institution's (the admin).
  */
 export function createPaymentGraphStore(db: Database, options: { timeoutMs?: number } = {}) {
   const timeoutMs = options.timeoutMs ?? STORE_TIMEOUT_MS;
 
   return {
-    async byIds(railPaymentIds: readonly string[]): Promise<Map<string, StoredPayment>> {
+    async byIds(railPaymentIds: readonly string[], owner: string | null): Promise<Map<string, StoredPayment>> {
       if (railPaymentIds.length === 0) return new Map();
       const rows = await boundedCall(
         db
           .select({ railPaymentId: payments.railPaymentId, result: payments.result, request: payments.request, agentId: payments.agentId })
           .from(payments)
-          .where(inArray(payments.railPaymentId, [...railPaymentIds]))
+          .where(and(inArray(payments.railPaymentId, [...railPaymentIds]), owner === null ? undefined : eq(payments.institutionId, owner)))
           .execute(),
         timeoutMs,
         `select from payments (${railPaymentIds.length} ids)`,
@@ -74,7 +79,7 @@ export function createPaymentGraphStore(db: Database, options: { timeoutMs?: num
     },
 
     /** Keys as stored for `agent` and `lei`; lower-case for `wallet`. Keys with no payment are absent from the map. */
-    async byParty(kind: PartyKind, keys: readonly string[], limit = PARTY_PAYMENTS_LIMIT): Promise<Map<string, StoredPayment[]>> {
+    async byParty(kind: PartyKind, keys: readonly string[], owner: string | null, limit = PARTY_PAYMENTS_LIMIT): Promise<Map<string, StoredPayment[]>> {
       const found = new Map<string, StoredPayment[]>();
       if (keys.length === 0) return found;
       const keyArray = sql`array[${sql.join(
@@ -85,7 +90,7 @@ export function createPaymentGraphStore(db: Database, options: { timeoutMs?: num
         from unnest(${keyArray}) as k(key)
         cross join lateral (
           select p.rail_payment_id, p.result, p.request, p.agent_id, p.submitted_at from ${payments} p
-          where ${FILTERS[kind]}
+          where ${FILTERS[kind]}${owner === null ? sql`` : sql` and p.institution_id = ${owner}`}
           order by p.submitted_at desc, p.rail_payment_id desc
           limit ${limit}
         ) l

@@ -11,7 +11,7 @@ import { createPaymentsContext, createPaymentsResolvers } from './resolvers.js';
 import { INTEGRATION_PREFIX, paymentsRoutes } from './routes.js';
 import { createPaymentRecovery, recoveryDelaysFor, withPaymentRecovery } from './payment-recovery.js';
 import { createRailLookup } from './rail-lookup.js';
-import { createPaymentsService } from './service.js';
+import { createPaymentsService, SETTLEMENT_AGENT_TENANT } from './service.js';
 import { createPaymentStore } from './store.js';
 import { COMPLIANCE_SERVICE, createComplianceClient } from './upstream/compliance.js';
 import { createFeesClient, FEES_SERVICE } from './upstream/fees.js';
@@ -38,7 +38,7 @@ export function build(platform: PlatformServices): Subgraph {
     delays: recoveryDelaysFor(config.chain.timeoutMs),
     logger: platform.logger,
   });
-  const service = createPaymentsService({
+  const payments = createPaymentsService({
     store,
     compliance: internalKey ? createComplianceClient({ transport: platform.upstream.transport(COMPLIANCE_SERVICE), internalKey }) : undefined,
     fees: createFeesClient({ transport: platform.upstream.transport(FEES_SERVICE) }),
@@ -47,16 +47,19 @@ export function build(platform: PlatformServices): Subgraph {
     ids: platform.ids,
     logger: platform.logger,
   });
-  const initiation = createInitiation({ service, ids: platform.ids });
+  const initiation = createInitiation({ payments, ids: platform.ids });
   const graphStore = createPaymentGraphStore(platform.database.db, { timeoutMs });
-  const resolvers = createPaymentsResolvers(service, platform.access.keys, initiation);
-  return withPaymentRecovery(platform, recovery, delivery.mount(withSettlementAgent(platform, service, {
+  const resolvers = createPaymentsResolvers(payments, initiation);
+  // Every caller of the integration API acts as its institution or as the admin (decision 0050).
+  const access = { keys: platform.access.keys, adminKey: config.access.adminKey };
+  // The settlement agent's own settlements (decision 0050): the lead wires each agent's owner here.
+  return withPaymentRecovery(platform, recovery, delivery.mount(withSettlementAgent(platform, payments.for(SETTLEMENT_AGENT_TENANT), {
     name,
     typeDefs,
     schema: buildFederatedSchema(typeDefs, resolvers),
     restPrefixes: [INTEGRATION_PREFIX],
-    routes: paymentsRoutes(service, {
-      keys: platform.access.keys,
+    routes: paymentsRoutes(payments, {
+      ...access,
       initiation,
       health: createIntegrationHealth({
         compliance: platform.upstream.transport(COMPLIANCE_SERVICE),
@@ -64,6 +67,6 @@ export function build(platform: PlatformServices): Subgraph {
         pingDatabase: () => platform.database.ping(),
       }),
     }),
-    createContext: (request) => createPaymentsContext(graphStore, platform.access.keys, request),
+    createContext: (request) => createPaymentsContext(graphStore, access, request),
   })));
 }

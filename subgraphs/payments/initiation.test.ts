@@ -12,7 +12,7 @@ import { EXTENSION_PLACE, type NativePayment } from './domain/index.js';
 import { createInitiation, MAX_REMEMBERED_TEXT_LENGTH } from './initiation.js';
 import { freshWallet, startIntegrationHarness, type IntegrationHarness } from './integration-testing.js';
 import { LEI, pain001Document } from './iso20022-testing.js';
-import { requestDigestOf, type InitiateOptions, type PaymentsService } from './service.js';
+import { requestDigestOf, type InitiateOptions, type Payments, type PaymentsService } from './service.js';
 
 // pain.001 in, pacs.002 out, and the batch path, through the all-in-one server (compliance, fees and
 // payments in one process) on the worker's shared PGlite and the embedded rail. The fixture document
@@ -93,6 +93,15 @@ async function freshDocument() {
 
 const TX_STATUS = { SETTLED: 'ACSC', FAILED: 'RJCT', BLOCKED: 'RJCT' } as const;
 const REASON = { FAILED: 'ED05', BLOCKED: 'BE01' } as const;
+
+describe('requestDigestOf: equal amounts are the same request (issue 21 finding 9)', () => {
+  const base = { tmsReference: 'TMS-DIGEST-1', currency: 'USD', settlementAsset: 'USDC', creditor: { name: 'Creditor Ltd', walletAddress: '0x0000000000000000000000000000000000000001' }, debtor: { name: 'Debtor Ltd', walletAddress: '0x0000000000000000000000000000000000000002' } };
+  const digestOf = (amount: string) => requestDigestOf({ ...base, amount } as NativePayment);
+  it('1250.50 (REST), 1250.5 (GraphQL Decimal) and 01250.500 have one digest; 1250.51 another', () => {
+    expect(new Set([digestOf('1250.50'), digestOf('1250.5'), digestOf('01250.500')]).size).toBe(1);
+    expect(digestOf('1250.51')).not.toBe(digestOf('1250.5'));
+  });
+});
 
 describe('POST /integration/payments/initiate with a pain.001 document', () => {
   it('runs every transaction of every PmtInf and answers the pacs.002 report, each PaymentResult in its SplmtryData', async () => {
@@ -320,7 +329,8 @@ describe('a native body remembered by its text (decision 0043)', () => {
         return { ...samplePaymentResult(`pay_${randomIds.uuid()}`), tmsReference: given.tmsReference };
       },
     };
-    const initiation = createInitiation({ service: service as unknown as PaymentsService, ids: randomIds });
+    const payments = { for: () => service as unknown as PaymentsService } as unknown as Payments;
+    const initiation = createInitiation({ payments, ids: randomIds }).for({ kind: 'institution', institutionId: 'inst_memo' });
     const send = (bodyText: string) => initiation.initiate(context, JSON.parse(bodyText), bodyText);
     return { calls, initiation, send };
   }

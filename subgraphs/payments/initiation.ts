@@ -1,11 +1,12 @@
 import { LRUCache } from 'lru-cache';
+import type { Tenant } from '../../platform/access/admission.js';
 import { AppError } from '../../platform/errors.js';
 import { toAppError } from '../../platform/http.js';
 import type { IdSource } from '../../platform/ids.js';
 import type { RequestContext } from '../../platform/request-context.js';
 import { buildPacs002ForMapping, MAX_REPORT_MESSAGE_ID_LENGTH, type IsoIssue, type NativePayment, type Pacs002Document, type PaymentResult } from './domain/index.js';
 import { readBatch, readPaymentInitiation } from './inputs.js';
-import { requestDigestOf, type PaymentsService } from './service.js';
+import { requestDigestOf, type Payments, type PaymentsService } from './service.js';
 import { FINAL_ROWS_CACHED } from './store.js';
 
 /**
@@ -67,8 +68,11 @@ function reportMessageId(ids: IdSource): string {
   return id.slice(0, MAX_REPORT_MESSAGE_ID_LENGTH);
 }
 
-export function createInitiation(deps: { service: PaymentsService; ids: IdSource }) {
-  const { service } = deps;
+/**
+ * The body readers, shared by every tenant (what is remembered is a function of a body's text
+ * alone); `for(tenant)` reads and initiates as that tenant, whose payments they become.
+ */
+export function createInitiation(deps: { payments: Payments; ids: IdSource }) {
   /**
    * Native payment bodies answered before, by their exact text (decision 0043): the same text parses
    * to the same JSON, which validates to the same payment with the same digest, so a retry (a replay
@@ -81,48 +85,61 @@ export function createInitiation(deps: { service: PaymentsService; ids: IdSource
     nativeByText.set(bodyText, { payment: frozen(payment) });
   }
 
-  return {
-    /**
-     * POST /integration/payments/initiate: a PaymentResult for a native payment, the pacs.002 report
-     * for a pain.001. `bodyText` is the JSON text `body` was parsed from, when the caller has it.
-     */
-    async initiate(context: RequestContext, body: unknown, bodyText?: string): Promise<PaymentResult | Pacs002Document> {
-      const known = bodyText === undefined ? undefined : nativeByText.get(bodyText);
-      if (known) return service.initiate(context, known.payment, { requestSha256: (known.requestSha256 ??= requestDigestOf(known.payment)) });
-      const read = readPaymentInitiation(body);
-      if (!read.ok) throw invalidBody(read.issues);
-      if (read.value.kind === 'native') {
-        const result = await service.initiate(context, read.value.payment);
-        // Only a body the service answered is remembered: it took the same digest, so this one cannot fail.
-        remember(bodyText, read.value.payment);
-        return result;
-      }
-      const { mapping } = read.value;
-      const results: PaymentResult[] = [];
-      // In order, one at a time: the report lists them in document order, and one debtor's
-      // transfers are not raced against each other on the rail.
-      for (const transfer of mapping.transfers) results.push(await service.initiate(context, transfer.payment));
-      return buildPacs002ForMapping(mapping, results, { messageId: reportMessageId(deps.ids), createdAtMs: context.clock.now().getTime() });
-    },
-
-    /** The batch path: one entry per payment, in order. */
-    async batch(context: RequestContext, body: unknown): Promise<BatchEntry[]> {
-      const read = readBatch(body);
-      if (!read.ok) throw invalidBody(read.issues);
-      const entries: BatchEntry[] = [];
-      for (const payment of read.value) {
-        try {
-          entries.push(await service.initiate(context, payment));
-        } catch (error) {
-          // Another body under a used reference (409), text the digest refuses (400), a dependency down (503).
-          const refusal = toAppError(error);
-          if (refusal.code === 'GEN_ERR_INTERNAL') throw error;
-          entries.push({ tmsReference: payment.tmsReference, error: refusal.message, code: refusal.code });
+  /** The body readers as one tenant: its payments, its replays. */
+  function forTenant(tenant: Tenant): Initiation {
+    const service: PaymentsService = deps.payments.for(tenant);
+    return {
+      async initiate(context, body, bodyText) {
+        const known = bodyText === undefined ? undefined : nativeByText.get(bodyText);
+        if (known) return service.initiate(context, known.payment, { requestSha256: (known.requestSha256 ??= requestDigestOf(known.payment)) });
+        const read = readPaymentInitiation(body);
+        if (!read.ok) throw invalidBody(read.issues);
+        if (read.value.kind === 'native') {
+          const result = await service.initiate(context, read.value.payment);
+          // Only a body the service answered is remembered: it took the same digest, so this one cannot fail.
+          remember(bodyText, read.value.payment);
+          return result;
         }
-      }
-      return entries;
-    },
-  };
+        const { mapping } = read.value;
+        const results: PaymentResult[] = [];
+        // In order, one at a time: the report lists them in document order, and one debtor's
+        // transfers are not raced against each other on the rail.
+        for (const transfer of mapping.transfers) results.push(await service.initiate(context, transfer.payment));
+        return buildPacs002ForMapping(mapping, results, { messageId: reportMessageId(deps.ids), createdAtMs: context.clock.now().getTime() });
+      },
+
+      async batch(context, body) {
+        const read = readBatch(body);
+        if (!read.ok) throw invalidBody(read.issues);
+        const entries: BatchEntry[] = [];
+        for (const payment of read.value) {
+          try {
+            entries.push(await service.initiate(context, payment));
+          } catch (error) {
+            // Another body under a used reference (409), text the digest refuses (400), a dependency down (503).
+            const refusal = toAppError(error);
+            if (refusal.code === 'GEN_ERR_INTERNAL') throw error;
+            entries.push({ tmsReference: payment.tmsReference, error: refusal.message, code: refusal.code });
+          }
+        }
+        return entries;
+      },
+    };
+  }
+
+  return { for: forTenant };
 }
 
-export type Initiation = ReturnType<typeof createInitiation>;
+/** What POST /payments/initiate, the batch path and their MCP tools do with a body, as one tenant. */
+export interface Initiation {
+  /**
+   * POST /integration/payments/initiate: a PaymentResult for a native payment, the pacs.002 report
+   * for a pain.001. `bodyText` is the JSON text `body` was parsed from, when the caller has it.
+   */
+  initiate(context: RequestContext, body: unknown, bodyText?: string): Promise<PaymentResult | Pacs002Document>;
+  /** The batch path: one entry per payment, in order. */
+  batch(context: RequestContext, body: unknown): Promise<BatchEntry[]>;
+}
+
+/** The body readers of every tenant. */
+export type Initiations = ReturnType<typeof createInitiation>;

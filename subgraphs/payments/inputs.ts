@@ -345,7 +345,13 @@ export function readBatch(body: unknown): ReadOutcome<NativePayment[]> {
 
 /** GET /payments/:railPaymentId; an id of another form is answered 404 without a query. */
 export const paymentParamsSchema = z.strictObject({ railPaymentId: z.string().max(64, 'must be at most 64 characters') });
-/** GET /payments?tmsReference=. */
-export const paymentQuerySchema = z.strictObject({ tmsReference: isoText(MAX_TMS_REFERENCE_LENGTH) });
+/** An institution's id (decision 0050): `inst_` and a token, or one migration 0023 made. */
+const institutionId = z.string().min(1).max(64, 'must be at most 64 characters').regex(/^[A-Za-z0-9_-]+$/, 'must be an institution id (letters, digits, _ and -)');
+/**
+ * GET /payments?tmsReference=[&institution=]. `institution` is for the admin key, whose lookup is
+ * ambiguous when several institutions use the reference; an institution key naming another
+ * institution finds nothing (decision 0050).
+ */
+export const paymentQuerySchema = z.strictObject({ tmsReference: isoText(MAX_TMS_REFERENCE_LENGTH), institution: institutionId.optional() });
 /** GET /rates/:currency. */
 export const rateParamsSchema = z.strictObject({ currency: currencyCode });

@@ -96,7 +96,10 @@ const TOOLS: readonly ToolDefinition[] = [
     title: 'GET /integration/payments?tmsReference=',
     description: 'A payment\'s PaymentResult by its tmsReference.',
     inputSchema: objectSchemaOf(paymentQuerySchema),
-    call: (deps, _context, args) => deps.service.findByTmsReference(parsed(paymentQuerySchema, args).tmsReference),
+    call: (deps, _context, args) => {
+      const query = parsed(paymentQuerySchema, args);
+      return deps.service.findByTmsReference(query.tmsReference, query.institution);
+    },
   },
   {
     name: 'rates.get',

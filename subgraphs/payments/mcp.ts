@@ -2,9 +2,13 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { preValidationHookHandler } from 'fastify';
+import { tenantOf } from '../../platform/access/admission.js';
 import { toAppError, type HttpServer } from '../../platform/http.js';
 import type { RequestContext } from '../../platform/request-context.js';
+import type { IntegrationHealth } from './health.js';
+import type { Initiations } from './initiation.js';
 import { MANIFEST_SERVER, MCP_PATH, manifestTools, toolNamed, type ToolDeps } from './manifest.js';
+import type { Payments } from './service.js';
 
 /**
  * POST /integration/mcp: the integration API as MCP tools (JSON-RPC 2.0 over Streamable HTTP,
@@ -15,7 +19,9 @@ import { MANIFEST_SERVER, MCP_PATH, manifestTools, toolNamed, type ToolDeps } fr
  *    preValidation: the same 401, the same 1,000 requests per minute and X-RateLimit-* headers.
  * 2. A tool's error is a tool result with isError and the integration error body {error, code}
  *    (MCP: tool errors are results, so the model sees them); an unknown tool is a JSON-RPC error.
- * 3. No DNS-rebinding host check (unlike /forecast/mcp, which is open): a page that rebinds a name
+ * 3. The tools act as the key's institution, or as the admin, exactly as the REST paths do: each
+ *    request's tools get the service and body readers of its tenant (decision 0050).
+ * 4. No DNS-rebinding host check (unlike /forecast/mcp, which is open): a page that rebinds a name
  *    has no institution key to send.
  */
 
@@ -48,9 +54,22 @@ export function createPaymentsMcpServer(deps: ToolDeps, context: RequestContext)
   return mcp;
 }
 
-export function registerMcpEndpoint(app: HttpServer, deps: ToolDeps, institution: { preValidation: preValidationHookHandler }): void {
+/** What the endpoint serves every tenant from. */
+export interface McpDeps {
+  initiation: Initiations;
+  payments: Payments;
+  health: IntegrationHealth;
+}
+
+/** The tools' dependencies as the request's tenant has them. */
+function toolDepsOf(deps: McpDeps, context: RequestContext): ToolDeps {
+  const tenant = tenantOf(context);
+  return { initiation: deps.initiation.for(tenant), service: deps.payments.for(tenant), health: deps.health };
+}
+
+export function registerMcpEndpoint(app: HttpServer, deps: McpDeps, institution: { preValidation: preValidationHookHandler }): void {
   app.post(MCP_PATH, { ...institution, schema: { summary: 'MCP (JSON-RPC 2.0, Streamable HTTP, stateless): the manifest\'s tools, with the institution bearer key' } }, async (request, reply) => {
-    const server = createPaymentsMcpServer(deps, request.requestContext);
+    const server = createPaymentsMcpServer(toolDepsOf(deps, request.requestContext), request.requestContext);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.on('close', () => {
       void transport.close();

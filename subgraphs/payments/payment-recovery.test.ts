@@ -42,6 +42,10 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** The institution the payments of these tests belong to. */
+const INSTITUTION = 'inst_recovery_test';
+const TENANT = { kind: 'institution', institutionId: INSTITUTION } as const;
+
 function paymentTo(creditor: string, callbackUrl?: string): NativePayment {
   return {
     tmsReference: `TMS-REC-${randomBytes(6).toString('hex')}`,
@@ -57,7 +61,7 @@ function paymentTo(creditor: string, callbackUrl?: string): NativePayment {
 async function claimed(payment: NativePayment) {
   const railPaymentId = `pay_${crypto.randomUUID()}`;
   const frame = { railPaymentId, payment, submittedAt: Math.floor(server.clock.now().getTime() / 1000), network: 'embedded-base' };
-  await store.claim({ railPaymentId, payment, requestSha256: randomBytes(32).toString('hex'), pending: pendingResult(frame) }, server.clock.now());
+  await store.claim({ institution: INSTITUTION, railPaymentId, payment, requestSha256: randomBytes(32).toString('hex'), pending: pendingResult(frame) }, server.clock.now());
   return railPaymentId;
 }
 
@@ -179,7 +183,7 @@ describe('the payment flow and its recovery', () => {
         throw new Error('must not be sent');
       },
     };
-    const answer = await serviceWith(racedStore, rail).initiate(createRequestContext({}, full.clock), paymentTo(freshWallet()));
+    const answer = await serviceWith(racedStore, rail).for(TENANT).initiate(createRequestContext({}, full.clock), paymentTo(freshWallet()));
     expect(sends).toBe(0);
     expect(recovered).toHaveLength(1);
     expect(answer).toEqual(recovered[0]);
@@ -195,7 +199,7 @@ describe('the payment flow and its recovery', () => {
     };
     const payment = paymentTo(freshWallet());
     // 1. Answered PENDING (not FAILED: the transaction may still be mined), with the send recorded.
-    const answer = await serviceWith(store, rail).initiate(createRequestContext({}, full.clock), payment);
+    const answer = await serviceWith(store, rail).for(TENANT).initiate(createRequestContext({}, full.clock), payment);
     expect(answer.status).toBe('PENDING');
     const row = (await store.findById(answer.railPaymentId))!;
     expect({ status: row.status, quoteId: (row.settling as SettlingRecord | null)?.quoteId }).toEqual({ status: 'PENDING', quoteId: row.quoteId });

@@ -1,25 +1,31 @@
 import DataLoader from 'dataloader';
 import type { ApiKeys } from '../../platform/access/api-keys.js';
-import { admitKey, setHeaders } from '../../platform/access/admission.js';
+import { admitInstitution, setHeaders, type Tenant } from '../../platform/access/admission.js';
 import { AppError } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/request-context.js';
 import { DecimalScalar } from '../../platform/scalars.js';
 import type { SubgraphContext } from '../../platform/subgraph.js';
 import type { PaymentResult } from './domain/index.js';
 import type { PaymentGraphStore, PartyKind, StoredPayment } from './graph-store.js';
-import type { Initiation } from './initiation.js';
+import type { Initiations } from './initiation.js';
 import { readPaymentInitiation } from './inputs.js';
-import type { PaymentsService } from './service.js';
+import type { Payments } from './service.js';
 
 /**
- * The payments graph: thin, calls the same service as routes.ts. An institution key is required
- * as in REST (401 GEN_ERR_UNAUTHORIZED, 429 with the X-RateLimit-* headers set on the answer).
+ * The payments graph: thin, calls the same service as routes.ts. An institution key (or the admin
+ * key) is required as in REST (401 GEN_ERR_UNAUTHORIZED, 429 with the X-RateLimit-* headers set on
+ * the answer), and every field answers as that tenant: an institution sees only its own payments
+ * (decision 0050).
  */
-async function requireInstitution(keys: ApiKeys, request: RequestContext): Promise<void> {
-  const { headers, refusal } = await admitKey(keys, request.headers, 'bearer');
+async function requireTenant(keys: ApiKeys, adminKey: string | undefined, request: RequestContext): Promise<Tenant> {
+  const { headers, refusal, tenant } = await admitInstitution(keys, adminKey, request);
   setHeaders(request, headers);
-  if (refusal) throw refusal;
+  if (refusal || !tenant) throw refusal ?? new AppError('GEN_ERR_UNAUTHORIZED');
+  return tenant;
 }
+
+/** Whose payments a tenant's lists show: one institution's, or (the admin) every one's. */
+const ownerFilterOf = (tenant: Tenant): string | null => (tenant.kind === 'admin' ? null : tenant.institutionId);
 
 /** GraphQL gives absent optional input fields as null; the native schema wants them left out. */
 function withoutNulls(value: unknown): unknown {
@@ -37,18 +43,19 @@ const orNull = <T>(work: Promise<T>): Promise<T | null> =>
 /**
  * Per request (issue 10 item 8): the institution key checked and counted once however many
  * entities ask, and each list of payments loaded through a DataLoader, one statement per batch of
- * parents (graph-store.ts). A payment listed under a parent primes `payment`, so its parties are
- * not read again.
+ * parents (graph-store.ts), holding only the tenant's payments. A payment listed under a parent
+ * primes `payment`, so its parties are not read again.
  */
-export function createPaymentsContext(store: PaymentGraphStore, keys: ApiKeys, request: RequestContext) {
-  let institution: Promise<void> | undefined;
+export function createPaymentsContext(store: PaymentGraphStore, access: { keys: ApiKeys; adminKey: string | undefined }, request: RequestContext) {
+  let admitted: Promise<Tenant> | undefined;
+  const tenant = () => (admitted ??= requireTenant(access.keys, access.adminKey, request));
   const payment = new DataLoader<string, StoredPayment | null>(async (ids) => {
-    const found = await store.byIds(ids);
+    const found = await store.byIds(ids, ownerFilterOf(await tenant()));
     return ids.map((id) => found.get(id) ?? null);
   });
   const byParty = (kind: PartyKind) =>
     new DataLoader<string, PaymentResult[]>(async (parents) => {
-      const found = await store.byParty(kind, parents);
+      const found = await store.byParty(kind, parents, ownerFilterOf(await tenant()));
       return parents.map((parent) => {
         const listed = found.get(parent) ?? [];
         for (const stored of listed) payment.prime(stored.railPaymentId, stored);
@@ -57,7 +64,7 @@ export function createPaymentsContext(store: PaymentGraphStore, keys: ApiKeys, r
     });
   return {
     request,
-    institution: () => (institution ??= requireInstitution(keys, request)),
+    tenant,
     payment,
     settlementsOf: byParty('agent'),
     paymentsOfWallet: byParty('wallet'),
@@ -84,42 +91,36 @@ const walletOf = (address: string) => ({ address: address.toLowerCase() });
 /** A party's LEI as an entity reference compliance resolves (null: none given). */
 const entityOf = (lei: string | undefined) => (lei ? { lei } : null);
 
-export function createPaymentsResolvers(service: PaymentsService, keys: ApiKeys, initiation: Pick<Initiation, 'batch'>) {
+/** The tenant's payments service, once its key is admitted. */
+const servedAs = async (payments: Payments, context: PaymentsContext) => payments.for(await context.tenant());
+
+export function createPaymentsResolvers(payments: Payments, initiation: Initiations) {
   return {
     Decimal: DecimalScalar,
     Query: {
-      payment: async (_: unknown, args: { railPaymentId: string }, context: SubgraphContext) => {
-        await requireInstitution(keys, context.request);
-        return orNull(service.get(args.railPaymentId));
-      },
-      paymentByTmsReference: async (_: unknown, args: { tmsReference: string }, context: SubgraphContext) => {
-        await requireInstitution(keys, context.request);
-        return orNull(service.findByTmsReference(args.tmsReference));
-      },
-      fxRate: (_: unknown, args: { currency: string }) => orNull(service.rate(args.currency)),
+      payment: async (_: unknown, args: { railPaymentId: string }, context: PaymentsContext) => orNull((await servedAs(payments, context)).get(args.railPaymentId)),
+      paymentByTmsReference: async (_: unknown, args: { tmsReference: string; institution?: string | null }, context: PaymentsContext) =>
+        orNull((await servedAs(payments, context)).findByTmsReference(args.tmsReference, args.institution ?? undefined)),
+      fxRate: (_: unknown, args: { currency: string }) => orNull(payments.rate(args.currency)),
     },
     Mutation: {
-      initiatePayment: async (_: unknown, args: { input: Record<string, unknown> }, context: SubgraphContext) => {
-        await requireInstitution(keys, context.request);
+      initiatePayment: async (_: unknown, args: { input: Record<string, unknown> }, context: PaymentsContext) => {
+        const service = await servedAs(payments, context);
         const read = readPaymentInitiation(withoutNulls(args.input));
         if (!read.ok) throw new AppError('PAY_ERR_INVALID_REQUEST', { message: `Invalid input: ${read.issues.slice(0, 10).map((issue) => `${issue.path} ${issue.message}`).join('; ')}` });
         if (read.value.kind !== 'native') throw new AppError('PAY_ERR_INVALID_REQUEST', { message: 'initiatePayment takes the native payment.' });
         return service.initiate(context.request, read.value.payment);
       },
       /** The batch path's own function (initiation.batch): each payment alone, in order; a refused one is its error in place. */
-      initiatePayments: async (_: unknown, args: { input: unknown[] }, context: SubgraphContext) => {
-        await requireInstitution(keys, context.request);
-        const entries = await initiation.batch(context.request, { payments: withoutNulls(args.input) });
+      initiatePayments: async (_: unknown, args: { input: unknown[] }, context: PaymentsContext) => {
+        const entries = await initiation.for(await context.tenant()).batch(context.request, { payments: withoutNulls(args.input) });
         return entries.map((entry) =>
           'railPaymentId' in entry ? { tmsReference: entry.tmsReference, payment: entry, error: null, code: null } : { tmsReference: entry.tmsReference, payment: null, error: entry.error, code: entry.code },
         );
       },
     },
     Payment: {
-      __resolveReference: async (reference: { railPaymentId: string }, context: SubgraphContext) => {
-        await requireInstitution(keys, context.request);
-        return orNull(service.get(reference.railPaymentId));
-      },
+      __resolveReference: async (reference: { railPaymentId: string }, context: PaymentsContext) => orNull((await servedAs(payments, context)).get(reference.railPaymentId)),
       creditorWallet: async (parent: PaymentResult, _: unknown, context: PaymentsContext) => walletOf((await partiesOf(parent, context)).request.creditor.walletAddress),
       debtorWallet: async (parent: PaymentResult, _: unknown, context: PaymentsContext) => walletOf((await partiesOf(parent, context)).request.debtor.walletAddress),
       creditorEntity: async (parent: PaymentResult, _: unknown, context: PaymentsContext) => entityOf((await partiesOf(parent, context)).request.creditor.lei),
@@ -129,25 +130,25 @@ export function createPaymentsResolvers(service: PaymentsService, keys: ApiKeys,
         return agentId === null ? null : { id: agentId };
       },
     },
-    // Entities owned by compliance: a reference is its key; the lists need the institution key.
+    // Entities owned by compliance: a reference is its key; the lists need the institution key and hold only its payments.
     Agent: {
       __resolveReference: (reference: { id: string }) => reference,
       settlements: async (agent: { id: unknown }, _: unknown, context: PaymentsContext) => {
-        await context.institution();
+        await context.tenant();
         return usableKey(agent.id) ? context.settlementsOf.load(agent.id) : [];
       },
     },
     Wallet: {
       __resolveReference: (reference: { address: string }) => reference,
       payments: async (wallet: { address: unknown }, _: unknown, context: PaymentsContext) => {
-        await context.institution();
+        await context.tenant();
         return usableKey(wallet.address) ? context.paymentsOfWallet.load(wallet.address.toLowerCase()) : [];
       },
     },
     LegalEntity: {
       __resolveReference: (reference: { lei: string }) => reference,
       payments: async (entity: { lei: unknown }, _: unknown, context: PaymentsContext) => {
-        await context.institution();
+        await context.tenant();
         return usableKey(entity.lei) ? context.paymentsOfLei.load(entity.lei.toUpperCase()) : [];
       },
     },

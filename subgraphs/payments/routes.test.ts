@@ -27,12 +27,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 let server: TestServer;
 let rail: ChainConnection;
 let bearer: Record<string, string>;
+/** The institution of `bearer`. */
+let institutionId: string;
 
 beforeAll(async () => {
   // No INTERNAL_KEY, as `npm start` runs: the process's own key carries payments' calls to compliance.
   server = await startTestServer({ subgraphs: ['compliance', 'fees', 'payments'], environment: { ADMIN_KEY } });
   rail = await server.platform!.chain.connect();
-  bearer = { authorization: `Bearer ${(await server.platform!.access.keys.create('bearer', 'treasury desk', 1000)).key}` };
+  const desk = await server.platform!.access.keys.create('bearer', 'treasury desk', 1000);
+  bearer = { authorization: `Bearer ${desk.key}` };
+  institutionId = desk.record.institutionId!;
 }, 120_000);
 afterAll(async () => {
   await server?.close();
@@ -302,7 +306,8 @@ describe('a retry of the exact body text (decision 0043: read once, then known b
     expect(unauthorized.statusCode).toBe(401);
     expect(unauthorized.json()).toEqual({ error: expect.any(String), code: 'GEN_ERR_UNAUTHORIZED' });
     expect(unauthorized.headers['www-authenticate']).toBe('Bearer');
-    const limited = { authorization: `Bearer ${(await server.platform!.access.keys.create('bearer', 'one a minute', 1)).key}` };
+    // Another key of the same institution (another has payments of its own: decision 0050).
+    const limited = { authorization: `Bearer ${(await server.platform!.access.keys.create('bearer', 'one a minute', 1, { institutionId })).key}` };
     expect((await post(text, limited)).body).toBe(stored.body);
     const refused = await post(text, limited);
     expect(refused.statusCode).toBe(429);
@@ -319,7 +324,7 @@ describe('a retry of the exact body text (decision 0043: read once, then known b
     if (!read.ok || read.value.kind !== 'native') throw new Error('the fixture is a native payment');
     const { payment } = read.value;
     const frame = { railPaymentId: `pay_${crypto.randomUUID()}`, payment, submittedAt: nowSeconds(), network: 'embedded-base' };
-    await elsewhere.claim({ railPaymentId: frame.railPaymentId, payment, requestSha256: requestDigestOf(payment), pending: pendingResult(frame) }, server.clock.now());
+    await elsewhere.claim({ institution: institutionId, railPaymentId: frame.railPaymentId, payment, requestSha256: requestDigestOf(payment), pending: pendingResult(frame) }, server.clock.now());
     // 2. Retries of one text while it runs: PENDING, the second known by its text.
     for (let k = 0; k < 2; k += 1) expect((await post(text)).json()).toMatchObject({ railPaymentId: frame.railPaymentId, status: 'PENDING' });
     // 3. The other process ends it: the next retry of the same text answers the final result.

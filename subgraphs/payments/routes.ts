@@ -1,18 +1,19 @@
 import type { FastifyPluginAsync, FastifyRequest, preValidationHookHandler } from 'fastify';
-import { requireKey } from '../../platform/access/require-key.js';
+import { tenantOf } from '../../platform/access/admission.js';
+import { requireInstitution } from '../../platform/access/require-key.js';
 import type { ApiKeys } from '../../platform/access/api-keys.js';
 import { AppError } from '../../platform/errors.js';
 import type { HttpServer, ServiceErrorShape } from '../../platform/http.js';
 import { registerOpenApi } from '../../platform/openapi.js';
 import { registerBatchRoute } from './batch-routes.js';
 import { registerHealthRoute, type IntegrationHealth } from './health.js';
-import type { Initiation } from './initiation.js';
+import type { Initiations } from './initiation.js';
 import { paymentInitiationBodySchema, paymentParamsSchema, paymentQuerySchema, rateParamsSchema } from './inputs.js';
 import { initiationResponseSchema } from './iso-responses.js';
 import { registerManifestRoute } from './manifest.js';
 import { registerMcpEndpoint } from './mcp.js';
 import { fxRateSchema, integrationErrorSchema, paymentResultSchema } from './responses.js';
-import type { PaymentsService } from './service.js';
+import type { Payments } from './service.js';
 
 /** {integration_url}. */
 export const INTEGRATION_PREFIX = '/integration';
@@ -43,7 +44,7 @@ function jsonParserKeepingText(app: HttpServer) {
 
 const errors = { 400: integrationErrorSchema, 401: integrationErrorSchema, 404: integrationErrorSchema, 429: integrationErrorSchema };
 
-function registerInitiateRoute(app: HttpServer, initiation: Initiation, institution: { preValidation: preValidationHookHandler }): void {
+function registerInitiateRoute(app: HttpServer, initiation: Initiations, institution: { preValidation: preValidationHookHandler }): void {
   app.post(
     `${INTEGRATION_PREFIX}/payments/initiate`,
     {
@@ -57,21 +58,23 @@ function registerInitiateRoute(app: HttpServer, initiation: Initiation, institut
       // The body is read by readPaymentInitiation (issues by JSON path); the schema above documents it.
       validatorCompiler: () => (data) => ({ value: data }),
     },
-    async (request) => initiation.initiate(request.requestContext, request.body, bodyTexts.get(request)),
+    async (request) => initiation.for(tenantOf(request.requestContext)).initiate(request.requestContext, request.body, bodyTexts.get(request)),
   );
 }
 
 export interface PaymentsRouteOptions {
   /** Institution keys (Authorization: Bearer), with the 1,000 requests per minute of the spec and the X-RateLimit-* headers. */
   keys: ApiKeys;
+  /** ADMIN_KEY: reads every institution's payments (decision 0050). */
+  adminKey: string | undefined;
   /** The body readers of POST /payments/initiate and the batch path (native, pain.001, batch), shared with the MCP tools. */
-  initiation: Initiation;
+  initiation: Initiations;
   /** GET /integration/health. */
   health: IntegrationHealth;
 }
 
 /** The integration API (spec §4): thin, each path calls the service. */
-export function paymentsRoutes(service: PaymentsService, options: PaymentsRouteOptions): FastifyPluginAsync {
+export function paymentsRoutes(payments: Payments, options: PaymentsRouteOptions): FastifyPluginAsync {
   return async (instance) => {
     const app = instance as unknown as HttpServer;
     app.errorShapes.register(integrationErrorShape);
@@ -82,7 +85,8 @@ export function paymentsRoutes(service: PaymentsService, options: PaymentsRouteO
       description: 'Payments in, VoP and AML through the compliance oracle, settlement on the rail (Document 2).',
     });
     // The key is checked before the body is read: a caller without one learns nothing about the fields.
-    const institution = { preValidation: requireKey(options.keys, 'bearer') };
+    // Each path then acts as the key's institution, or as the admin (decision 0050).
+    const institution = { preValidation: requireInstitution(options.keys, options.adminKey) };
 
     // In a context of its own: only this route's JSON bodies keep their text, by which initiation knows a retry.
     await app.register(async (scope) => {
@@ -92,21 +96,21 @@ export function paymentsRoutes(service: PaymentsService, options: PaymentsRouteO
     app.get(
       `${INTEGRATION_PREFIX}/payments/:railPaymentId`,
       { ...institution, schema: { summary: 'A payment by its railPaymentId', params: paymentParamsSchema, response: { 200: paymentResultSchema, ...errors } } },
-      async (request) => service.get(request.params.railPaymentId),
+      async (request) => payments.for(tenantOf(request.requestContext)).get(request.params.railPaymentId),
     );
     app.get(
       `${INTEGRATION_PREFIX}/payments`,
       { ...institution, schema: { summary: 'A payment by its tmsReference', querystring: paymentQuerySchema, response: { 200: paymentResultSchema, ...errors } } },
-      async (request) => service.findByTmsReference(request.query.tmsReference),
+      async (request) => payments.for(tenantOf(request.requestContext)).findByTmsReference(request.query.tmsReference, request.query.institution),
     );
     app.get(
       `${INTEGRATION_PREFIX}/rates/:currency`,
       { schema: { summary: 'FX rate against USD; no authentication', params: rateParamsSchema, response: { 200: fxRateSchema, 400: integrationErrorSchema, 404: integrationErrorSchema } } },
-      async (request) => service.rate(request.params.currency),
+      async (request) => payments.rate(request.params.currency),
     );
     registerBatchRoute(app, options.initiation, institution);
     registerHealthRoute(app, options.health, institution);
     registerManifestRoute(app, institution);
-    registerMcpEndpoint(app, { initiation: options.initiation, service, health: options.health }, institution);
+    registerMcpEndpoint(app, { initiation: options.initiation, payments, health: options.health }, institution);
   };
 }

@@ -1,12 +1,14 @@
 import type { Logger } from 'pino';
 import { canonicalSha256, type JsonValue } from '../../platform/canonical-json.js';
 import { epochSeconds, type Clock } from '../../platform/clock.js';
+import { SETTLEMENT_AGENT_INSTITUTION } from '../../drizzle/schema.js';
+import type { Tenant } from '../../platform/access/admission.js';
 import { AppError, InfrastructureError } from '../../platform/errors.js';
 import type { IdSource } from '../../platform/ids.js';
 import type { RequestContext } from '../../platform/request-context.js';
 import { UpstreamAnswerError } from '../../platform/upstream.js';
 import type { AmlOutcome, FlowStep, NativePayment, PaymentResult, ResultFrame, VopOutcome } from './domain/index.js';
-import { finalResult, pendingResult, sameDecimal, usdcAmountAtUnitsPerUsd, usdcTextOfUnits, usdcUnitsOf } from './domain/index.js';
+import { canonicalDecimal, finalResult, pendingResult, sameDecimal, usdcAmountAtUnitsPerUsd, usdcTextOfUnits, usdcUnitsOf } from './domain/index.js';
 import { RailError, type RailSettlement } from './rail.js';
 import type { AgentClaim, PaymentRow, PaymentStore } from './store.js';
 import type { ComplianceClient } from './upstream/compliance.js';
@@ -63,10 +65,15 @@ interface QuotedTerms {
 
 const resultOf = (row: PaymentRow) => row.result as PaymentResult;
 
-/** The request's digest (RFC 8785 canonical JSON); text that is not well-formed Unicode (a lone surrogate) has none and is refused. */
+/**
+ * The request's digest: RFC 8785 canonical JSON of the payment with its amount in one spelling
+ * (canonicalDecimal), so equal amounts are the same request whatever their spelling ("1250.50" by
+ * REST, "1250.5" from GraphQL's Decimal; decision 0050). Text that is not well-formed Unicode (a
+ * lone surrogate) has none and is refused.
+ */
 export function requestDigestOf(payment: NativePayment): string {
   try {
-    return canonicalSha256(payment as unknown as JsonValue);
+    return canonicalSha256({ ...payment, amount: canonicalDecimal(payment.amount) } as unknown as JsonValue);
   } catch (error) {
     if (error instanceof RangeError) throw new AppError('PAY_ERR_INVALID_REQUEST', { message: 'Invalid body: every text must be well-formed Unicode (no lone surrogates).' });
     throw error;
@@ -182,8 +189,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
    * else 400 PAY_ERR_QUOTE_INVALID and nothing is stored. A payment already stored under its
    * tmsReference is not re-checked: its replay answers the stored result, as every replay does.
    */
-  async function verifiedQuoteOf(payment: NativePayment, quoteId: string): Promise<QuotedTerms | undefined> {
-    if (await deps.store.findByTmsReference(payment.tmsReference)) return undefined;
+  async function verifiedQuoteOf(institutionId: string, payment: NativePayment, quoteId: string): Promise<QuotedTerms | undefined> {
+    if (await deps.store.findByTmsReference(institutionId, payment.tmsReference)) return undefined;
     const rate = await deps.fees.fxRate(payment.currency).catch(upstreamUnavailable('the FX rate'));
     if (!rate) throw new AppError('PAY_ERR_RATE_UNAVAILABLE', { message: `No FX rate against USD is available for ${payment.currency}: the quote cannot be checked.` });
     const amountUsd = Number(usdcAmountAtUnitsPerUsd(payment.amount, rate.rate));
@@ -207,45 +214,100 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     return resultOf(row);
   }
 
-  return {
-    /** POST /integration/payments/initiate (native): the payment's result, stored or new. */
-    async initiate(request: RequestContext, payment: NativePayment, options: InitiateOptions = {}): Promise<PaymentResult> {
-      if (!deps.compliance) {
-        throw new AppError('GEN_ERR_UNAVAILABLE', { message: 'Payments cannot be screened: INTERNAL_KEY is not configured, so the compliance oracle is closed to them.' });
-      }
-      const now = request.clock.now();
-      const railPaymentId = options.railPaymentId ?? newRailPaymentId(deps.ids);
-      const frame: ResultFrame = { railPaymentId, payment, submittedAt: epochSeconds(now), network: deps.rail.network() };
-      const quoted = payment.quoteId ? await verifiedQuoteOf(payment, payment.quoteId) : undefined;
-      const claim = await deps.store.claim({ railPaymentId, payment, requestSha256: options.requestSha256 ?? requestDigestOf(payment), pending: pendingResult(frame), ...(options.agent ? { agent: options.agent } : {}) }, now);
-      if (claim.kind === 'replay') return resultOf(claim.row);
-      if (claim.kind === 'over-daily-cap') throw new DailyCapReached(claim.settledUsd);
-      const outcome = await run(frame, quoted);
-      if (outcome === 'unconfirmed') return requireFound(await deps.store.findById(railPaymentId));
-      const { step, quoteId } = outcome;
-      const result = finalResult(frame, step);
-      const written = await deps.store.complete(railPaymentId, { result, ...(quoteId ? { quoteId } : {}), ...(payment.callbackUrl ? { callbackUrl: payment.callbackUrl } : {}) }, deps.clock.now());
-      return written ? result : requireFound(await deps.store.findById(railPaymentId));
-    },
+  /** A row the tenant may see: the admin sees every payment, an institution its own; another's is answered as none. */
+  const visibleTo = (tenant: Tenant, row: PaymentRow | undefined) => (row && (tenant.kind === 'admin' || row.institutionId === tenant.institutionId) ? row : undefined);
 
-    /** GET /integration/payments/:railPaymentId. */
-    async get(railPaymentId: string): Promise<PaymentResult> {
-      if (!RAIL_PAYMENT_ID_PATTERN.test(railPaymentId)) throw new AppError('PAY_ERR_PAYMENT_NOT_FOUND');
-      return requireFound(await deps.store.findById(railPaymentId));
-    },
+  /** POST /integration/payments/initiate (native) for the institution that will own it: the payment's result, stored or new. */
+  async function initiate(institutionId: string, request: RequestContext, payment: NativePayment, options: InitiateOptions): Promise<PaymentResult> {
+    if (!deps.compliance) {
+      throw new AppError('GEN_ERR_UNAVAILABLE', { message: 'Payments cannot be screened: INTERNAL_KEY is not configured, so the compliance oracle is closed to them.' });
+    }
+    const now = request.clock.now();
+    const railPaymentId = options.railPaymentId ?? newRailPaymentId(deps.ids);
+    const frame: ResultFrame = { railPaymentId, payment, submittedAt: epochSeconds(now), network: deps.rail.network() };
+    const quoted = payment.quoteId ? await verifiedQuoteOf(institutionId, payment, payment.quoteId) : undefined;
+    const claim = await deps.store.claim(
+      { institution: institutionId, railPaymentId, payment, requestSha256: options.requestSha256 ?? requestDigestOf(payment), pending: pendingResult(frame), ...(options.agent ? { agent: options.agent } : {}) },
+      now,
+    );
+    if (claim.kind === 'replay') return resultOf(claim.row);
+    if (claim.kind === 'over-daily-cap') throw new DailyCapReached(claim.settledUsd);
+    const outcome = await run(frame, quoted);
+    if (outcome === 'unconfirmed') return requireFound(await deps.store.findById(railPaymentId));
+    const { step, quoteId } = outcome;
+    const result = finalResult(frame, step);
+    const written = await deps.store.complete(railPaymentId, { result, ...(quoteId ? { quoteId } : {}), ...(payment.callbackUrl ? { callbackUrl: payment.callbackUrl } : {}) }, deps.clock.now());
+    return written ? result : requireFound(await deps.store.findById(railPaymentId));
+  }
 
-    /** GET /integration/payments?tmsReference=. */
-    async findByTmsReference(tmsReference: string): Promise<PaymentResult> {
-      return requireFound(await deps.store.findByTmsReference(tmsReference));
-    },
+  /** The admin's payment under a reference: the named institution's, else the only one (400 when several institutions use it). */
+  async function adminFind(tmsReference: string, institutionId: string | undefined): Promise<PaymentRow | undefined> {
+    if (institutionId !== undefined) return deps.store.findByTmsReference(institutionId, tmsReference);
+    const rows = await deps.store.findAllByTmsReference(tmsReference);
+    if (rows.length > 1) {
+      const owners = rows.map((row) => row.institutionId).join(', ');
+      throw new AppError('PAY_ERR_INVALID_REQUEST', { message: `${rows.length} institutions use this tmsReference (${owners}): name one with institution.` });
+    }
+    return rows[0];
+  }
 
-    /** GET /integration/rates/:currency: the FX rate against USD (spec §2). */
-    async rate(currency: string): Promise<{ currency: string; rate: string; updatedAt: number }> {
-      const rate = await deps.fees.fxRate(currency);
-      if (!rate) throw new AppError('PAY_ERR_RATE_UNAVAILABLE', { message: `No FX rate against USD is available for ${currency}.` });
-      return { currency: rate.currency, rate: rate.rate, updatedAt: rate.updatedAt };
-    },
-  };
+  /**
+   * The integration API as one tenant sees it (decision 0050): an institution initiates payments
+   * it owns and reads only its own (another's is answered exactly as a missing one: 404, never a
+   * 409 that would tell it exists); the admin reads every institution's and initiates none.
+   */
+  function forTenant(tenant: Tenant): PaymentsService {
+    return {
+      async initiate(request, payment, options = {}) {
+        if (tenant.kind === 'admin') throw new AppError('PAY_ERR_NOT_AN_INSTITUTION');
+        return initiate(tenant.institutionId, request, payment, options);
+      },
+      async get(railPaymentId) {
+        if (!RAIL_PAYMENT_ID_PATTERN.test(railPaymentId)) throw new AppError('PAY_ERR_PAYMENT_NOT_FOUND');
+        return requireFound(visibleTo(tenant, await deps.store.findById(railPaymentId)));
+      },
+      async findByTmsReference(tmsReference, institutionId) {
+        if (tenant.kind === 'admin') return requireFound(await adminFind(tmsReference, institutionId));
+        if (institutionId !== undefined && institutionId !== tenant.institutionId) throw new AppError('PAY_ERR_PAYMENT_NOT_FOUND');
+        return requireFound(await deps.store.findByTmsReference(tenant.institutionId, tmsReference));
+      },
+      rate,
+    };
+  }
+
+  /** GET /integration/rates/:currency: the FX rate against USD (spec §2); open to every caller. */
+  async function rate(currency: string): Promise<FxRateAnswer> {
+    const found = await deps.fees.fxRate(currency);
+    if (!found) throw new AppError('PAY_ERR_RATE_UNAVAILABLE', { message: `No FX rate against USD is available for ${currency}.` });
+    return { currency: found.currency, rate: found.rate, updatedAt: found.updatedAt };
+  }
+
+  return { for: forTenant, rate };
 }
 
-export type PaymentsService = ReturnType<typeof createPaymentsService>;
+/** GET /integration/rates/:currency's answer. */
+export interface FxRateAnswer {
+  currency: string;
+  rate: string;
+  updatedAt: number;
+}
+
+/** The payments capabilities as one tenant has them (Payments.for): what routes, resolvers, MCP tools and the settlement agent call. */
+export interface PaymentsService {
+  /** POST /integration/payments/initiate (native): the payment's result, stored or new; owned by the tenant's institution. */
+  initiate(request: RequestContext, payment: NativePayment, options?: InitiateOptions): Promise<PaymentResult>;
+  /** GET /integration/payments/:railPaymentId. */
+  get(railPaymentId: string): Promise<PaymentResult>;
+  /** GET /integration/payments?tmsReference=[&institution=] (institution: the admin's choice when several use the reference). */
+  findByTmsReference(tmsReference: string, institutionId?: string): Promise<PaymentResult>;
+  rate(currency: string): Promise<FxRateAnswer>;
+}
+
+/**
+ * The tenant the settlement agent's own settlements are made as (decision 0050): the institution
+ * SETTLEMENT_AGENT_INSTITUTION, until the lead wires each agent's owner in its place.
+ */
+export const SETTLEMENT_AGENT_TENANT: Tenant = { kind: 'institution', institutionId: SETTLEMENT_AGENT_INSTITUTION };
+
+/** Every tenant's payments: `for(tenant)` is what that tenant may do. */
+export type Payments = ReturnType<typeof createPaymentsService>;

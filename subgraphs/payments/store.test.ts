@@ -10,6 +10,8 @@ import { createPaymentStore, type PaymentStore, type PaymentToClaim } from './st
 // replays (decision 0039).
 
 const NOW = new Date('2026-11-25T03:00:00.000Z');
+/** The institution the claims of these tests are for (decision 0050). */
+const INSTITUTION = 'inst_store_test';
 let sequence = 0;
 
 function paymentOf(amount = '10.00'): NativePayment {
@@ -26,7 +28,7 @@ function paymentOf(amount = '10.00'): NativePayment {
 function claimOf(payment: NativePayment, digest = 'a'.repeat(64)): PaymentToClaim & { frame: ResultFrame } {
   const railPaymentId = `pay_00000000-0000-4000-8000-${String(sequence).padStart(12, '0')}`;
   const frame: ResultFrame = { railPaymentId, payment, submittedAt: NOW.getTime() / 1000, network: 'embedded-base' };
-  return { railPaymentId, payment, requestSha256: digest, pending: pendingResult(frame), frame };
+  return { institution: INSTITUTION, railPaymentId, payment, requestSha256: digest, pending: pendingResult(frame), frame };
 }
 
 describe.each(testDatabases())('the payments store on $driver', (testDatabase) => {
@@ -57,7 +59,41 @@ describe.each(testDatabases())('the payments store on $driver', (testDatabase) =
     expect(await store.complete(claim.railPaymentId, { result: failed }, NOW)).toBe(true);
     const replay = await store.claim(claim, NOW);
     expect(replay.kind === 'replay' && replay.row.status).toBe('FAILED');
-    expect((await store.findByTmsReference(claim.payment.tmsReference))?.result).toEqual(failed);
+    expect((await store.findByTmsReference(INSTITUTION, claim.payment.tmsReference))?.result).toEqual(failed);
+  });
+
+  // A tmsReference is unique within its institution (decision 0050): one payment per institution.
+  it('one reference claimed at once by two institutions on two replicas, 10 times each: one payment per institution, the other 9 replay it', async () => {
+    const replica = createPaymentStore(handle.db, createCallbackStore(handle.db));
+    const payment = paymentOf();
+    const institutions = [`${INSTITUTION}-a`, `${INSTITUTION}-b`];
+    const claims = institutions.flatMap((institution) =>
+      Array.from({ length: 10 }, (_, index) => ({ ...claimOf(payment), institution, railPaymentId: `pay_00000000-0000-4000-8000-${institution.at(-1)}${String(index).padStart(11, '0')}` })),
+    );
+    const outcomes = await Promise.all(claims.map((claim, index) => (index % 2 === 0 ? store : replica).claim(claim, NOW)));
+    for (const institution of institutions) {
+      const own = outcomes.filter((_, index) => claims[index]!.institution === institution);
+      const claimed = own.filter((outcome) => outcome.kind === 'claimed');
+      expect(claimed).toHaveLength(1);
+      const owner = claimed[0]!.kind === 'claimed' ? claimed[0]!.row : undefined;
+      expect(owner).toMatchObject({ institutionId: institution, tmsReference: payment.tmsReference });
+      expect(own.map((outcome) => outcome.kind !== 'over-daily-cap' && outcome.row.railPaymentId)).toEqual(own.map(() => owner!.railPaymentId));
+      expect((await store.findByTmsReference(institution, payment.tmsReference))?.railPaymentId).toBe(owner!.railPaymentId);
+    }
+    expect(new Set(outcomes.map((outcome) => outcome.kind !== 'over-daily-cap' && outcome.row.railPaymentId)).size).toBe(2);
+    expect((await store.findAllByTmsReference(payment.tmsReference)).map((row) => row.institutionId)).toEqual(expect.arrayContaining(institutions));
+  });
+
+  it("another institution's reference is no conflict: a body of its own is its own payment; the same body too", async () => {
+    const claim = claimOf(paymentOf());
+    expect((await store.claim(claim, NOW)).kind).toBe('claimed');
+    const other = `${INSTITUTION}-other`;
+    const differentBody = await store.claim({ ...claim, institution: other, railPaymentId: 'pay_00000000-0000-4000-8000-0000000000ff', requestSha256: 'd'.repeat(64) }, NOW);
+    expect(differentBody.kind === 'claimed' && differentBody.row.institutionId).toBe(other);
+    const third = `${INSTITUTION}-third`;
+    const sameBody = await store.claim({ ...claim, institution: third, railPaymentId: 'pay_00000000-0000-4000-8000-0000000000fe' }, NOW);
+    expect(sameBody.kind === 'claimed' && sameBody.row.railPaymentId).toBe('pay_00000000-0000-4000-8000-0000000000fe');
+    expect((await store.findByTmsReference(INSTITUTION, claim.payment.tmsReference))?.railPaymentId).toBe(claim.railPaymentId);
   });
 
   // What the recovery of payments a stopped process left reads and writes (decision 0039).
@@ -97,7 +133,7 @@ describe.each(testDatabases())('the payments store on $driver', (testDatabase) =
   // A quote given with a payment pays for that payment only (decision 0046).
   const quotedClaim = (quoteId: string) => claimOf({ ...paymentOf(), quoteId });
   const storedReferences = async (claims: ReadonlyArray<PaymentToClaim>) =>
-    (await Promise.all(claims.map((claim) => store.findByTmsReference(claim.payment.tmsReference)))).filter(Boolean).length;
+    (await Promise.all(claims.map((claim) => store.findByTmsReference(INSTITUTION, claim.payment.tmsReference)))).filter(Boolean).length;
 
   it('a quote used by one payment is 409 for another, which stores nothing; the first still replays', async () => {
     const quoteId = `srq-store-${sequence}-once`;
@@ -105,7 +141,7 @@ describe.each(testDatabases())('the payments store on $driver', (testDatabase) =
     expect((await store.claim(first, NOW)).kind).toBe('claimed');
     const second = quotedClaim(quoteId);
     await expect(store.claim(second, NOW)).rejects.toMatchObject({ code: 'PAY_ERR_QUOTE_USED', status: 409 } satisfies Partial<AppError>);
-    expect(await store.findByTmsReference(second.payment.tmsReference)).toBeUndefined();
+    expect(await store.findByTmsReference(INSTITUTION, second.payment.tmsReference)).toBeUndefined();
     const replay = await store.claim(first, NOW);
     expect(replay.kind === 'replay' && replay.row.railPaymentId).toBe(first.railPaymentId);
     // The second may go under a quote of its own.
@@ -128,7 +164,7 @@ describe.each(testDatabases())('the payments store on $driver', (testDatabase) =
     expect((await store.claim(first, NOW)).kind).toBe('claimed');
     const second = { ...quotedClaim(quoteId), agent };
     await expect(store.claim(second, NOW)).rejects.toMatchObject({ code: 'PAY_ERR_QUOTE_USED' });
-    expect(await store.findByTmsReference(second.payment.tmsReference)).toBeUndefined();
+    expect(await store.findByTmsReference(INSTITUTION, second.payment.tmsReference)).toBeUndefined();
   });
 });
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import { paymentQuoteUses, payments } from '../../drizzle/schema.js';
+import { paymentQuoteUses, payments, SETTLEMENT_AGENT_INSTITUTION } from '../../drizzle/schema.js';
 import type { Database } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { boundedCall } from '../../platform/timeout.js';
@@ -17,7 +17,14 @@ export type PaymentRow = typeof payments.$inferSelect;
 /** A claim's answer: this request owns the payment and runs it, or another request already did (or is doing) it. */
 export type Claim = { kind: 'claimed'; row: PaymentRow } | { kind: 'replay'; row: PaymentRow } | { kind: 'over-daily-cap'; settledUsd: string };
 
-export interface PaymentToClaim {
+/**
+ * A payment to claim, with the institution that will own it (decision 0050): every claim names it,
+ * but a settlement agent's claim may leave it out and is then the settlement agent's
+ * (SETTLEMENT_AGENT_INSTITUTION) until the lead wires the agent's owner.
+ */
+export type PaymentToClaim = ClaimedRequest & ({ institution: string } | { institution?: undefined; agent: AgentClaim });
+
+interface ClaimedRequest {
   railPaymentId: string;
   payment: NativePayment;
   /** Hex SHA-256 of the request's RFC 8785 canonical JSON. */
@@ -27,6 +34,9 @@ export interface PaymentToClaim {
   /** A settlement agent's settlement (POST /agent/settle with X-Agent-Id): counted in its daily cap. */
   agent?: AgentClaim;
 }
+
+/** The institution a claim is for. */
+export const ownerOf = (claim: PaymentToClaim): string => claim.institution ?? SETTLEMENT_AGENT_INSTITUTION;
 
 /** Who asked for a settlement through the settlement agent, and its USD value as the mandate was checked. */
 export interface AgentClaim {
@@ -76,9 +86,10 @@ type FinalColumns = {
 
 /**
  * The payments table; every call bounded in time.
- * 1. claim inserts the PENDING row with INSERT ... ON CONFLICT (tms_reference) DO NOTHING: of
- *    any number of identical requests at the same moment, on one process or several, exactly one
- *    inserts (the unique index decides) and runs the payment. Every other reads the row: the same
+ * 1. claim inserts the PENDING row with INSERT ... ON CONFLICT (tms_reference, institution_id) DO
+ *    NOTHING: of any number of identical requests of one institution at the same moment, on one
+ *    process or several, exactly one inserts (the unique index decides) and runs the payment;
+ *    another institution's reference of the same text is another payment (decision 0050). Every other reads the row: the same
  *    request digest answers the stored result (a retry never sends twice), another digest is a
  *    409 PAY_ERR_IDEMPOTENCY_CONFLICT.
  * 2. complete moves the row out of PENDING once (the update is conditioned on PENDING and the
@@ -90,16 +101,21 @@ type FinalColumns = {
 export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 'enqueue'>, options: PaymentStoreOptions = {}) {
   const timeoutMs = options.timeoutMs ?? STORE_TIMEOUT_MS;
   const bounded = <T>(work: Promise<T>, operation: string) => boundedCall(work, timeoutMs, operation);
-  const byTmsReference = db.select().from(payments).where(eq(payments.tmsReference, sql.placeholder('tmsReference'))).prepare('payments_by_tms_reference');
+  const byTmsReference = db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.tmsReference, sql.placeholder('tmsReference')), eq(payments.institutionId, sql.placeholder('institutionId'))))
+    .prepare('payments_by_tms_reference');
   const byRailPaymentId = db.select().from(payments).where(eq(payments.railPaymentId, sql.placeholder('railPaymentId'))).prepare('payments_by_rail_payment_id');
   /**
-   * Final rows by tmsReference (decision 0039): a row out of PENDING never changes again (complete
+   * Final rows by institution and tmsReference (decision 0039): a row out of PENDING never changes again (complete
    * writes only from PENDING, and rows are never deleted), so a replay answered from here is the
    * one the database would give, on any replica. PENDING rows are never kept.
    */
   const finalRows = new LRUCache<string, PaymentRow>({ max: options.finalRowsCached ?? FINAL_ROWS_CACHED });
+  const finalKey = (institutionId: string, tmsReference: string) => `${institutionId}\u0000${tmsReference}`;
   const keepIfFinal = (row: PaymentRow | undefined) => {
-    if (row && row.status !== 'PENDING') finalRows.set(row.tmsReference, row);
+    if (row && row.status !== 'PENDING') finalRows.set(finalKey(row.institutionId, row.tmsReference), row);
     return row;
   };
 
@@ -110,6 +126,7 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
     .insert(payments)
     .values({
       railPaymentId: sql.placeholder('railPaymentId'),
+      institutionId: sql.placeholder('institutionId'),
       tmsReference: sql.placeholder('tmsReference'),
       requestSha256: sql.placeholder('requestSha256'),
       request: sql.placeholder('request'),
@@ -119,7 +136,7 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
       createdAt: sql.placeholder('now'),
       updatedAt: sql.placeholder('now'),
     })
-    .onConflictDoNothing({ target: payments.tmsReference })
+    .onConflictDoNothing({ target: [payments.tmsReference, payments.institutionId] })
     .returning()
     .prepare('payments_claim');
   const stillPending = and(eq(payments.railPaymentId, sql.placeholder('railPaymentId')), eq(payments.status, 'PENDING' satisfies PaymentStatus));
@@ -163,19 +180,21 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
     };
   }
 
-  async function findByTmsReference(tmsReference: string): Promise<PaymentRow | undefined> {
-    const known = finalRows.get(tmsReference);
+  /** The institution's payment under its tmsReference. */
+  async function findByTmsReference(institutionId: string, tmsReference: string): Promise<PaymentRow | undefined> {
+    const known = finalRows.get(finalKey(institutionId, tmsReference));
     if (known) return known;
-    const [row] = await bounded(byTmsReference.execute({ tmsReference }), 'select from payments by tms_reference');
+    const [row] = await bounded(byTmsReference.execute({ tmsReference, institutionId }), 'select from payments by tms_reference');
     return keepIfFinal(row);
   }
 
-  /** INSERT ... ON CONFLICT (tms_reference) DO NOTHING, on the database or inside a transaction: the row, or none when the reference is taken. */
+  /** INSERT ... ON CONFLICT (tms_reference, institution_id) DO NOTHING, on the database or inside a transaction: the row, or none when the reference is taken. */
   async function insertClaim(executor: Pick<Database, 'insert'>, claim: PaymentToClaim, now: Date): Promise<PaymentRow | undefined> {
     const [row] = await executor
       .insert(payments)
       .values({
         railPaymentId: claim.railPaymentId,
+        institutionId: ownerOf(claim),
         tmsReference: claim.payment.tmsReference,
         requestSha256: claim.requestSha256,
         request: claim.payment,
@@ -190,7 +209,7 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
         createdAt: now,
         updatedAt: now,
       })
-      .onConflictDoNothing({ target: payments.tmsReference })
+      .onConflictDoNothing({ target: [payments.tmsReference, payments.institutionId] })
       .returning()
       .execute();
     return row;
@@ -198,7 +217,7 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
 
   /** The reference is taken: the stored payment for the same request, 409 for another. */
   async function replayOf(claim: PaymentToClaim): Promise<Claim> {
-    const existing = await findByTmsReference(claim.payment.tmsReference);
+    const existing = await findByTmsReference(ownerOf(claim), claim.payment.tmsReference);
     // The conflicting row is committed (ON CONFLICT waited for it) and rows are never deleted.
     if (!existing) throw new Error(`payments: no row for the conflicting tmsReference after a claim`);
     if (existing.requestSha256 !== claim.requestSha256) throw new AppError('PAY_ERR_IDEMPOTENCY_CONFLICT');
@@ -226,13 +245,13 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
     return claim.agent
       ? insertClaim(db, claim, now)
       : insertPlainClaim
-          .execute({ railPaymentId: claim.railPaymentId, tmsReference: claim.payment.tmsReference, requestSha256: claim.requestSha256, request: claim.payment, result: claim.pending, now })
+          .execute({ railPaymentId: claim.railPaymentId, institutionId: ownerOf(claim), tmsReference: claim.payment.tmsReference, requestSha256: claim.requestSha256, request: claim.payment, result: claim.pending, now })
           .then(([row]) => row);
   }
 
   async function claimOnce(claim: PaymentToClaim, now: Date): Promise<Claim> {
     // A reference known final is a replay: answered without a statement.
-    if (finalRows.has(claim.payment.tmsReference)) return replayOf(claim);
+    if (finalRows.has(finalKey(ownerOf(claim), claim.payment.tmsReference))) return replayOf(claim);
     const row = await bounded(insertClaimOf(claim, now), 'insert into payments (claim)');
     return row ? { kind: 'claimed', row } : replayOf(claim);
   }
@@ -317,6 +336,13 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
     },
 
     findByTmsReference,
+
+    /** Every institution's payment under a tmsReference (the admin's lookup), oldest first. */
+    async findAllByTmsReference(tmsReference: string): Promise<PaymentRow[]> {
+      const rows = await bounded(db.select().from(payments).where(eq(payments.tmsReference, tmsReference)).orderBy(asc(payments.submittedAt), asc(payments.institutionId)).execute(), 'select from payments by tms_reference (every institution)');
+      for (const row of rows) keepIfFinal(row);
+      return rows;
+    },
   };
 }
 

@@ -40,7 +40,7 @@ export {
 export {
   amountProblem, controlSumProblem, decimalDigits, decimalProblem, exactJsonNumberText, fractionDigitsOf, ISO_AMOUNT_FRACTION_DIGITS,
   ISO_AMOUNT_TOTAL_DIGITS, ISO_DECIMAL_NUMBER_FRACTION_DIGITS, ISO_DECIMAL_NUMBER_TOTAL_DIGITS, MAX_DECIMAL_TEXT_LENGTH,
-  MAX_EXACT_JSON_NUMBER_DIGITS, sameDecimal, sumDecimals, type DecimalDigits,
+  MAX_EXACT_JSON_NUMBER_DIGITS, canonicalDecimal, sameDecimal, sumDecimals, type DecimalDigits,
 } from './iso-decimal.js';
 export {
   creditorLeiOf, mapPain001, MAX_140_TEXT, MAX_PAIN001_TRANSACTIONS, MAX_REMITTANCE_INFO_LENGTH, MAX_USTRD_LINES, NOT_PROVIDED,

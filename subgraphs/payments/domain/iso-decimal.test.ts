@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountProblem, controlSumProblem, exactJsonNumberText, sameDecimal, sumDecimals } from './iso-decimal.js';
+import { amountProblem, canonicalDecimal, controlSumProblem, exactJsonNumberText, sameDecimal, sumDecimals } from './iso-decimal.js';
 
 describe('amountProblem (ActiveOrHistoricCurrencyAndAmount: totalDigits 18, fractionDigits 5, > 0)', () => {
   it.each([
@@ -76,5 +76,19 @@ describe('sumDecimals and sameDecimal: exact, no float drift', () => {
     ['x', 'x', false],
   ])('%s = %s: %s', (a, b, expected) => {
     expect(sameDecimal(a, b)).toBe(expected);
+  });
+});
+
+describe('canonicalDecimal: one spelling per value (the request digest, issue 21 finding 9)', () => {
+  it.each([
+    ['1250.50', '1250.5'], // trailing fraction zero dropped
+    ['01250.500', '1250.5'], // leading zero and trailing zeros dropped
+    ['1250.5', '1250.5'],
+    ['1250.00', '1250'], // no fraction left: no point
+    ['0.050', '0.05'], // the integer part of a fraction stays 0
+    ['000.000', '0'],
+    ['12x', '12x'], // not a decimal: as it is (the payment's validation refuses it)
+  ])('%s -> %s', (text, expected) => {
+    expect(canonicalDecimal(text)).toBe(expected);
   });
 });

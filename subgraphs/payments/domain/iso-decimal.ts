@@ -108,3 +108,15 @@ export function sameDecimal(a: string, b: string): boolean {
   const right = decimalDigits(b);
   return left !== undefined && right !== undefined && left.integer === right.integer && left.fraction === right.fraction;
 }
+
+/**
+ * The value of an unsigned decimal text in one spelling: no leading zeros before the point, no
+ * trailing zeros after it, no point without a fraction ("01250.50" and "1250.5" are "1250.5";
+ * "0.0" is "0"). A text that is not an unsigned decimal is returned as it is.
+ */
+export function canonicalDecimal(text: string): string {
+  const digits = decimalDigits(text);
+  if (!digits) return text;
+  const integer = digits.integer || '0';
+  return digits.fraction ? `${integer}.${digits.fraction}` : integer;
+}
