@@ -160,8 +160,9 @@ function mandateView(mandate: VerifiedAp2Mandate): NonNullable<SettlementAnswer[
  * 1. X-Agent-Id and its owner's X-Agent-Key are required (decision 0048), body.mandate or not:
  *    the settlement is paid from the agent owner's funds (decision 0049), and 401 without them.
  *    An Idempotency-Key answers a retry with the first answer (platform/idempotency.ts).
- *    The owner's funds must cover the amount: 409 PAY_ERR_INSUFFICIENT_FUNDS before anything is
- *    sent, and again atomically at the payment's claim.
+ *    The owner's funds must cover the amount once the agent is not refused: 409
+ *    PAY_ERR_INSUFFICIENT_FUNDS before anything is held or sent, and again atomically at the
+ *    payment's claim.
  * 2. body.mandate: the quote for this call is computed (fees), the mandate verified against the
  *    settlement and that quote; any failure is PAY_ERR_MANDATE_INVALID (400).
  * 3. X-Agent-Id: the agent is verified live and its record read (compliance), the USD it settled
@@ -249,7 +250,6 @@ export function createSettlementAgent(deps: SettlementAgentDeps & SettlementAgen
     const amount = String(body.amount);
     const amountUsd = await usdValueOf(amount, body.sourceCurrency);
     const idempotentReference = idempotencyKey === undefined ? undefined : idempotentReferenceOf(agentId, idempotencyKey);
-    const fundsUsd = await requireFunds(agentId, amountUsd, idempotentReference);
     const mandate = await verifiedMandate(body, amountUsd);
 
     const recipient = await compliance.lookupWallet(body.recipientAddress);
@@ -267,6 +267,8 @@ export function createSettlementAgent(deps: SettlementAgentDeps & SettlementAgen
       now,
     });
     if (decision.outcome === 'REFUSED') throw new AppError('PAY_ERR_AGENT_REFUSED', { message: decision.message, details: { reason: decision.reason } });
+    // Refused, not held, when the owner's funds do not cover it: an operator's release could not pay it either.
+    const fundsUsd = await requireFunds(agentId, amountUsd, idempotentReference);
     if (decision.outcome === 'HOLD') return hold(body, { amountUsd, violations: decision.violations, agent: { agentId, checked: decision.checked }, mandate, mandateRecorded: false });
     const agent = { agentId, checked: decision.checked };
     // PROCEED means the credential verified: its daily cap is re-checked atomically at the claim.
