@@ -74,7 +74,7 @@ describe.each(drivers)('agent authority and funds on %s', (driver) => {
       const target = directory.body.agents.find((agent: { agentId: string }) => agent.agentId === alice.agentId);
       expect(target).toBeDefined();
       const raise = { agentId: alice.agentId, maxNotionalUsd: 25000, dailyCapUsd: 25000 };
-      for (const headers of [{}, { 'x-agent-id': alice.agentId }, { 'x-agent-key': mallory.agentKey }, { 'x-agent-key': `agk_${'A'.repeat(43)}` }]) {
+      for (const headers of [{}, { 'x-agent-id': alice.agentId }, { 'x-agent-key': mallory.agentKey }, { 'x-agent-key': `agk_${'A'.repeat(43)}` }] as Record<string, string>[]) {
         const refused = await call('POST', '/compliance/agent/mandate', { headers, payload: raise });
         expect(refused.status).toBe(401);
         expect(refused.body).toMatchObject({ code: 'CMP_ERR_AGENT_UNAUTHORIZED', error: expect.stringContaining('X-Agent-Key') });
@@ -84,7 +84,7 @@ describe.each(drivers)('agent authority and funds on %s', (driver) => {
     });
 
     it("refuses a revocation without the owner's key, or with another owner's; the agent stays ACTIVE", async () => {
-      for (const headers of [{}, { 'x-agent-key': mallory.agentKey }]) {
+      for (const headers of [{}, { 'x-agent-key': mallory.agentKey }] as Record<string, string>[]) {
         const refused = await call('DELETE', `/compliance/agent/${alice.agentId}`, { headers });
         expect(refused.status).toBe(401);
         expect(refused.body.code).toBe('CMP_ERR_AGENT_UNAUTHORIZED');
@@ -95,7 +95,7 @@ describe.each(drivers)('agent authority and funds on %s', (driver) => {
     it("refuses a settlement with X-Agent-Id alone, with another owner's key, or with none at all: nothing is sent", async () => {
       await fundAgent(server, rail, alice, '1000');
       const before = await balanceOf(recipient);
-      for (const headers of [{ 'x-agent-id': alice.agentId }, agentHeaders(alice.agentId, mallory.agentKey), {}]) {
+      for (const headers of [{ 'x-agent-id': alice.agentId }, agentHeaders(alice.agentId, mallory.agentKey), {}] as Record<string, string>[]) {
         const refused = await settle(headers);
         expect(refused.status).toBe(401);
         expect(refused.body).toMatchObject({ code: 'PAY_ERR_AGENT_UNAUTHORIZED' });
