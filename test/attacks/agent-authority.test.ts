@@ -115,6 +115,19 @@ describe.each(drivers)('agent authority and funds on %s', (driver) => {
       expect((await call('GET', `/compliance/agent/${alice.agentId}`)).body.status).toBe('ACTIVE');
     });
 
+    it("offers a stranger no agent capability over MCP: no tool touches agents, and an agent's payment reference is refused there", async () => {
+      const bearer = `Bearer ${(await server.platform!.access.keys.create('bearer', 'mcp stranger', 1000)).key}`;
+      const rpc = async (id: number, method: string, params: Record<string, unknown>) =>
+        (await server.app.inject({ method: 'POST', url: '/integration/mcp', headers: { authorization: bearer, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: JSON.stringify({ jsonrpc: '2.0', id, method, params }) })).json() as { result: Record<string, any> };
+      const tools = (await rpc(1, 'tools/list', {})).result.tools as Array<{ name: string; description: string }>;
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['integration.health', 'payments.batch', 'payments.find', 'payments.get', 'payments.initiate', 'rates.get']);
+      // A stranger cannot take the reference an idempotent settlement of Alice's agent would claim.
+      const payment = { tmsReference: 'AGT-IK-taken-first', amount: '1.00', currency: 'USD', creditor: { name: 'Mallory Ltd', walletAddress: recipient }, debtor: { name: 'Mallory Ltd', walletAddress: recipient } };
+      const refused = (await rpc(2, 'tools/call', { name: 'payments.initiate', arguments: payment })).result;
+      expect(refused.isError).toBe(true);
+      expect(JSON.parse(refused.content[0].text)).toMatchObject({ code: 'PAY_ERR_INVALID_REQUEST', error: expect.stringContaining('AGT-') });
+    });
+
     it("refuses a stranger the agent's funds: reading them, binding a wallet, crediting a deposit", async () => {
       const wallet = await ownerWallet(rail, '10');
       const asStranger = { ...alice, headers: agentHeaders(alice.agentId, mallory.agentKey) };
