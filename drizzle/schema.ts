@@ -135,6 +135,29 @@ export const rateLimitWindows = pgTable(
   (table) => [primaryKey({ columns: [table.keyId, table.windowStart] })],
 );
 
+/**
+ * Idempotency-Key of the agents' money and mandate routes (platform/idempotency.ts, decision 0048):
+ * one row per scope (the route and the agent) and key; the first request inserts it RUNNING, its
+ * answer is kept (DONE), a retry with the same body reads it, another body is refused.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    /** Hex SHA-256 of the request's canonical JSON. */
+    requestSha256: text('request_sha256').notNull(),
+    state: text('state').$type<'RUNNING' | 'DONE'>().notNull(),
+    /** The HTTP status and body answered (null while RUNNING). */
+    statusCode: integer('status_code'),
+    // json, not jsonb: the answer comes back exactly as it was written.
+    answer: json('answer'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.scope, table.key] }), check('idempotency_keys_state', sql`${table.state} in ('RUNNING', 'DONE')`)],
+);
+
 // ---------------------------------------------------------------------------------------------
 // intelligence: paid reports
 // ---------------------------------------------------------------------------------------------
@@ -232,6 +255,11 @@ export const agents = pgTable(
     leiEntityName: text('lei_entity_name'),
     registeredAt: timestamp('registered_at', { withTimezone: true, mode: 'date' }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * Hex SHA-256 of the agent key issued to the owner at registration (shown once; decision 0048):
+     * its proof for the mandate, the revocation and settlements. Null for agents registered before.
+     */
+    agentKeySha256: text('agent_key_sha256'),
   },
   (table) => [
     // GET /agents/directory lists active discoverable agents only, by registration, optionally of one owner.
@@ -682,6 +710,43 @@ export const agentHeldSettlements = pgTable(
     check('agent_held_settlements_status', sql`${table.status} in ('HELD', 'RELEASED', 'DISMISSED')`),
     index('agent_held_settlements_agent').on(table.agentId, table.createdAt),
   ],
+);
+
+/**
+ * Wallets bound to an agent by its owner (decision 0049), each proven by the wallet's own signature:
+ * the token transfers from such a wallet to the rail's treasury are the agent's deposits. A wallet
+ * funds one agent.
+ */
+export const agentFundingWallets = pgTable(
+  'agent_funding_wallets',
+  {
+    /** Lower-case 0x address. */
+    walletAddress: text('wallet_address').primaryKey(),
+    agentId: text('agent_id').notNull(),
+    boundAt: timestamp('bound_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [index('agent_funding_wallets_agent').on(table.agentId)],
+);
+
+/**
+ * Deposits credited to an agent's funds (decision 0049): one Transfer log of the rail's token to its
+ * treasury from a bound wallet, verified on the rail's chain; the (tx_hash, log_index) key credits a
+ * transfer once, on any replica.
+ */
+export const agentDeposits = pgTable(
+  'agent_deposits',
+  {
+    /** Lower-case 0x transaction hash. */
+    txHash: text('tx_hash').notNull(),
+    logIndex: integer('log_index').notNull(),
+    agentId: text('agent_id').notNull(),
+    fromWallet: text('from_wallet').notNull(),
+    /** USDC (1 token unit = 1 USD), decimal with the token's 6 decimals. */
+    amountUsd: numeric('amount_usd', { precision: 38, scale: 6 }).notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    creditedAt: timestamp('credited_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.txHash, table.logIndex] }), index('agent_deposits_agent').on(table.agentId)],
 );
 
 // ---------------------------------------------------------------------------------------------

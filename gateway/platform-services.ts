@@ -112,6 +112,7 @@ function createAccess(services: Omit<PlatformServices, 'access'>, rateLimits: Ra
   const { database, clock, ids, chain, config, logger } = services;
   return {
     keys: createApiKeys({ db: database.db, clock, ids, rateLimits }),
+    rateLimits,
     // Unset, the process makes its own: the all-in-one server's subgraphs call each other with it, and no
     // one outside knows it. Processes of the split layout must share a configured INTERNAL_KEY.
     internalKey: config.access.internalKey ?? randomBytes(32).toString('base64url'),

@@ -16,6 +16,11 @@ export const errorCatalog = {
   GEN_ERR_URI_TOO_LONG: { status: 414, message: 'The request line is too long.' },
   GEN_ERR_HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large.' },
   GEN_ERR_TIMEOUT: { status: 503, message: 'The request took too long to answer; retry later.' },
+  GEN_ERR_IDEMPOTENCY_CONFLICT: {
+    status: 409,
+    message: 'This Idempotency-Key was already used with a different request; a key names one request. Resend the same request to read its answer, or use a new key.',
+  },
+  GEN_ERR_IDEMPOTENCY_IN_PROGRESS: { status: 409, message: 'A request with this Idempotency-Key is still being answered; retry it shortly to read its answer.' },
   GQL_ERR_PARSE_FAILED: { status: 400, message: 'The GraphQL document is not valid GraphQL syntax.' },
   GQL_ERR_VALIDATION_FAILED: { status: 400, message: 'The GraphQL operation does not match the schema.' },
   GQL_ERR_BAD_REQUEST: { status: 400, message: 'The GraphQL request is malformed (operation name, variables or body).' },
@@ -44,6 +49,10 @@ export const errorCatalog = {
   CMP_ERR_KYA_UPGRADE_REQUIRED: {
     status: 403,
     message: 'ANONYMOUS agents cannot hold a mandate: re-register with ownerEntity and ownerEmail (REGISTERED) or an ACTIVE ownerLei (VERIFIED) first.',
+  },
+  CMP_ERR_AGENT_UNAUTHORIZED: {
+    status: 401,
+    message: "Acting for an agent needs its owner's proof: the header X-Agent-Key with the agentKey issued at its registration (decision 0048). The agentId alone proves nothing.",
   },
   CMP_ERR_AML_PAYMENT_CONFLICT: { status: 409, message: 'This paymentId was already screened for this wallet with other terms (counterparty, amount, currency or direction); a paymentId screens one payment.' },
   CMP_ERR_ESG_NAME_REQUIRED: { status: 400, message: 'The LEI is not in the LEI registry snapshot nor registered to a wallet: give the legal name (query name).' },
@@ -86,6 +95,23 @@ export const errorCatalog = {
     status: 403,
     message: 'Only an institution initiates payments: the admin key reads every institution\'s payments but owns none. Use an institution\'s bearer key (decision 0050).',
   },
+  PAY_ERR_AGENT_UNAUTHORIZED: {
+    status: 401,
+    message: "Settling, and the agent's funds, need X-Agent-Id and its owner's proof, the header X-Agent-Key with the agentKey issued at registration (decisions 0048, 0049).",
+  },
+  PAY_ERR_INSUFFICIENT_FUNDS: {
+    status: 409,
+    message: "The agent's funds do not cover this settlement: nothing was sent. Its owner deposits more (POST /agent/deposits) first (decision 0049).",
+  },
+  PAY_ERR_DEPOSIT_INVALID: {
+    status: 400,
+    message: "The transaction holds no transfer of the rail's token to its treasury from a wallet bound to this agent, or it did not succeed on the rail's chain (decision 0049).",
+  },
+  PAY_ERR_FUNDING_WALLET_INVALID: {
+    status: 400,
+    message: 'The funding wallet was not bound: the signature must be the wallet\'s own (EIP-191) over the message given in the documentation, naming this agent (decision 0049).',
+  },
+  PAY_ERR_FUNDING_WALLET_TAKEN: { status: 409, message: 'This wallet already funds another agent; a wallet funds one agent (decision 0049).' },
   FCT_ERR_INVALID_SYMBOL: { status: 400, message: 'The commodity symbol is malformed.' },
   FCT_ERR_UNSUPPORTED_SYMBOL: { status: 404, message: 'The commodity symbol is not supported.' },
   FCT_ERR_INVALID_BODY: { status: 400, message: 'The request body is malformed.' },

@@ -12,6 +12,8 @@ export const FORWARDED_HEADERS = [
   'x-api-key',
   'x-payment',
   'x-agent-id',
+  // An agent owner's proof (decision 0048), beside the agent's id.
+  'x-agent-key',
   'idempotency-key',
   'x-internal-key',
 ] as const;

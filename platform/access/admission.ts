@@ -2,6 +2,7 @@ import type { PaymentRequirements } from 'x402/types';
 import { AppError } from '../errors.js';
 import type { RequestContext } from '../request-context.js';
 import { presentedKey, type ApiKeyRecord, type ApiKeys, type KeyKind, type RateLimitState } from './api-keys.js';
+import type { RateLimitStore } from './rate-limit.js';
 import { sameSecret } from './shared-secret.js';
 import { paymentRequiredBody, type AuthorizedPayment, type PaymentRefusal, type Price, type X402 } from './x402.js';
 
@@ -18,6 +19,8 @@ export interface Access {
   x402: X402;
   /** INTERNAL_KEY: a subgraph calling another's paid capability (payments' VoP) is not charged (DESIGN §3). */
   internalKey?: string | undefined;
+  /** The keys' rate-limit store, for limits counted on other keys than API keys (an agent's key, decision 0048). */
+  rateLimits?: RateLimitStore;
 }
 
 export type Admission = { ok: true; via: 'key' | 'internal' } | { ok: true; via: 'payment'; payment: AuthorizedPayment };

@@ -146,13 +146,16 @@ describe('agents in the graph', () => {
     const ownerEntity = `Graph Test Treasury ${randomBytes(4).toString('hex')}`;
     const registered = await graphql(
       `mutation ($input: RegisterAgentInput!) { registerAgent(input: $input) {
-        agentId name did kyaLevel kyaScore status tierCaps { maxNotionalUsd dailyCapUsd } leiVerified leiEntityName tierNote registeredAt _next
+        agentId agentKey name did kyaLevel kyaScore status tierCaps { maxNotionalUsd dailyCapUsd } leiVerified leiEntityName tierNote registeredAt _next
         mandate { mandateId maxNotionalUsd dailyCapUsd clamped ap2Compatible } } }`,
       { input: { name: 'Payables bot', ownerEntity, ownerEmail: 'ops@example.com', protocols: ['x402'], discoverable: true, mandate: { maxNotionalUsd: 50_000, dailyCapUsd: null } } },
     );
     expect(registered.errors).toBeUndefined();
     const agent = registered.data!.registerAgent;
+    // The owner's proof (decision 0048): the key answered once, sent as X-Agent-Key on the mandate and the revocation.
+    const owner = { 'x-agent-key': agent.agentKey as string };
     expect(agent).toMatchObject({
+      agentKey: expect.stringMatching(/^agk_[A-Za-z0-9_-]{43}$/),
       name: 'Payables bot',
       kyaLevel: 'REGISTERED',
       status: 'ACTIVE',
@@ -165,7 +168,7 @@ describe('agents in the graph', () => {
 
     const mandate = await graphql(`mutation ($input: SetMandateInput!) { setMandate(input: $input) { mandateId agentId maxNotionalUsd dailyCapUsd currencyPairs esgFloor clamped } }`, {
       input: { agentId: agent.agentId, maxNotionalUsd: 1000, dailyCapUsd: 5000, currencyPairs: ['usd|eur'], esgFloor: 40 },
-    });
+    }, owner);
     expect(mandate.data?.setMandate).toEqual({ mandateId: agent.mandate.mandateId, agentId: agent.agentId, maxNotionalUsd: 1000, dailyCapUsd: 5000, currencyPairs: ['USD|EUR'], esgFloor: 40, clamped: false });
 
     const read = await graphql(`query ($id: ID!, $owner: String) { agent(id: $id) { ${AGENT_FIELDS} } agentDirectory(ownerEntity: $owner) { count agents { agentId name ownerEntity kyaLevel leiVerified did protocols registeredAt } } }`, {
@@ -179,11 +182,13 @@ describe('agents in the graph', () => {
       agents: [{ agentId: agent.agentId, name: 'Payables bot', ownerEntity, kyaLevel: 'REGISTERED', leiVerified: false, did: agent.did, protocols: ['x402'], registeredAt: agent.registeredAt }],
     });
 
-    const revoked = await graphql(`mutation ($id: ID!) { revokeAgent(id: $id) { agentId status revokedAt } }`, { id: agent.agentId });
+    const strangerRevocation = await graphql(`mutation ($id: ID!) { revokeAgent(id: $id) { agentId status revokedAt } }`, { id: agent.agentId });
+    expect(strangerRevocation.errors?.[0]?.extensions?.code).toBe('CMP_ERR_AGENT_UNAUTHORIZED');
+    const revoked = await graphql(`mutation ($id: ID!) { revokeAgent(id: $id) { agentId status revokedAt } }`, { id: agent.agentId }, owner);
     expect(revoked.data?.revokeAgent).toEqual({ agentId: agent.agentId, status: 'REVOKED', revokedAt: server.clock.now().toISOString() });
     const after = await graphql(`query ($id: ID!, $owner: String) { agent(id: $id) { status revokedAt } agentDirectory(ownerEntity: $owner) { count } }`, { id: agent.agentId, owner: ownerEntity });
     expect(after.data).toEqual({ agent: { status: 'REVOKED', revokedAt: server.clock.now().toISOString() }, agentDirectory: { count: 0 } });
-    const refused = await graphql(`mutation ($input: SetMandateInput!) { setMandate(input: $input) { mandateId } }`, { input: { agentId: agent.agentId, maxNotionalUsd: 10 } });
+    const refused = await graphql(`mutation ($input: SetMandateInput!) { setMandate(input: $input) { mandateId } }`, { input: { agentId: agent.agentId, maxNotionalUsd: 10 } }, owner);
     expect(refused.errors![0]!.extensions).toMatchObject({ code: 'CMP_ERR_AGENT_REVOKED' });
   });
 

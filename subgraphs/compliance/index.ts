@@ -7,6 +7,8 @@ import { isValidLei, nameMatcher } from './domain/index.js';
 import { createAmlService } from './aml-service.js';
 import { createAmlStore } from './aml-store.js';
 import { amlWeights } from './data/aml-weights.js';
+import { createDatabaseRateLimitStore } from '../../platform/access/rate-limit.js';
+import { createIdempotency } from '../../platform/idempotency.js';
 import { createKyaService } from './kya-service.js';
 import { createKyaStore } from './kya-store.js';
 import { streamPrices } from './data/stream-prices.js';
@@ -71,6 +73,9 @@ export function build(platform: PlatformServices): Subgraph {
     issuer,
     hmacKey: config.signing.quoteSigningKey ?? loadOrCreateSigningKey(config.database.dataDir),
     ids,
+    rateLimits: platform.access.rateLimits ?? createDatabaseRateLimitStore(db),
+    idempotency: createIdempotency(db, { clock }),
+    internalKey: platform.access.internalKey,
   });
   const { esg, pep } = createScreeningServices({ clock, db, registry: store, synthesiser: platform.synthesiser });
   // Ownership chains and the sanctions widget: the shipped GLEIF, SDN and FATF snapshots, indexed on first use.

@@ -130,7 +130,7 @@ describe.each(testDatabases())('a third-party W3C VC verifier and our KYA creden
     it('accepts our credential, rejects it tampered or signed by another key, and after revocation lets it lapse at its expiry', async () => {
       const resolver = httpWebResolver();
       // 1. A VERIFIED agent with a mandate gets a credential.
-      const agent = (await post('/agent/register', { name: 'Settler', ownerLei: ACTIVE_LEI_ENTRY.lei, mandate: { maxNotionalUsd: 250_000, dailyCapUsd: 1_000_000 } })) as { agentId: string; did: string; mandate: { mandateId: string } };
+      const agent = (await post('/agent/register', { name: 'Settler', ownerLei: ACTIVE_LEI_ENTRY.lei, mandate: { maxNotionalUsd: 250_000, dailyCapUsd: 1_000_000 } })) as { agentId: string; agentKey: string; did: string; mandate: { mandateId: string } };
       const issued = (await post(`/agent/${agent.agentId}/verify`)) as unknown as Required<Verification>;
       const issuerDid = `did:web:127.0.0.1%3A${front.port}:compliance`;
 
@@ -172,7 +172,7 @@ describe.each(testDatabases())('a third-party W3C VC verifier and our KYA creden
 
       // 5. Revocation (decision 0015): the verification endpoint answers REVOKED at once and issues nothing;
       //    the agent's identity document stops resolving; a VC-JWT issued before lapses at its exp (1 hour).
-      const response = await fetch(`${origin}/compliance/agent/${agent.agentId}`, { method: 'DELETE' });
+      const response = await fetch(`${origin}/compliance/agent/${agent.agentId}`, { method: 'DELETE', headers: { 'x-agent-key': agent.agentKey } });
       expect(response.status).toBe(200);
       const afterRevocation = (await post(`/agent/${agent.agentId}/verify`)) as unknown as Verification;
       expect(afterRevocation).toMatchObject({ verified: false, status: 'REVOKED' });

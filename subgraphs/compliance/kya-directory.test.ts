@@ -14,6 +14,7 @@ const AGENT_JWK = { kty, crv, x, y };
 
 interface Registered {
   agentId: string;
+  agentKey: string;
   did: string;
   registeredAt: string;
 }
@@ -52,7 +53,8 @@ describe.each(testDatabases())('KYA directory and identity documents on $driver'
     // 2. Of the same owner but not listed: not discoverable, and revoked.
     agents.hidden = await register({ name: 'Hidden', ownerEntity: 'Directory Owner Plc', ownerEmail: 'h@owner.example' });
     agents.revoked = await register({ name: 'Gone', ownerEntity: 'Directory Owner Plc', ownerEmail: 'g@owner.example', discoverable: true });
-    await call('DELETE', `/agent/${agents.revoked.agentId}`);
+    const revoked = await kya.app.inject({ method: 'DELETE', url: `/compliance/agent/${agents.revoked.agentId}`, headers: { 'x-agent-key': agents.revoked.agentKey } });
+    expect(revoked.statusCode).toBe(200);
     // 3. Another owner's discoverable agent.
     agents.other = await register({ name: 'Other', discoverable: true });
   });

@@ -101,6 +101,9 @@ export const agentMandateBodySchema = z.strictObject({ agentId: agentIdText, ...
 
 export const agentParamsSchema = z.strictObject({ id: agentIdText });
 
+/** POST /agent/:id/authorize (internal): the key a caller of the settlement agent presented. */
+export const agentAuthorizeBodySchema = z.strictObject({ agentKey: z.string().max(128, 'must be at most 128 characters') });
+
 /** A query-string count: digits only. */
 const countText = (fallback: number, max: number) =>
   z

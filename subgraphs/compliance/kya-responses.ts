@@ -39,8 +39,12 @@ export const agentRegistrationSchema = z.object({
   tierNote: z.string(),
   mandate: agentMandateSchema.nullable(),
   registeredAt: isoTime,
+  agentKey: z.string().describe("the owner's proof for this agent (X-Agent-Key on its mandate, revocation and settlements); answered once, kept hashed (decision 0048)"),
   _next: next,
 });
+
+/** POST /agent/:id/authorize (internal): the agent's key held. */
+export const agentAuthorizedSchema = z.object({ agentId: z.string(), authorized: z.literal(true) });
 
 const publicJwkSchema = z.object({ kty: z.literal('EC'), crv: z.literal('P-256'), x: z.string(), y: z.string() });
 
@@ -139,6 +143,7 @@ export type KyaResponseSchemasMatchTheService = [
   Assert<MutuallyAssignable<z.infer<typeof agentVerificationSchema>, Answer<'verify'>>>,
   Assert<MutuallyAssignable<z.infer<typeof agentRecordSchema>, Answer<'getAgent'>>>,
   Assert<MutuallyAssignable<z.infer<typeof agentRevokedSchema>, Answer<'revoke'>>>,
+  Assert<MutuallyAssignable<z.infer<typeof agentAuthorizedSchema>, Answer<'authorize'>>>,
   Assert<MutuallyAssignable<z.infer<typeof agentDirectorySchema>, Answer<'directory'>>>,
   Assert<MutuallyAssignable<z.infer<typeof didDocumentSchema>, Answer<'agentDidDocument'>>>,
   Assert<MutuallyAssignable<z.infer<typeof didDocumentSchema>, Answer<'issuerDidDocument'>>>,

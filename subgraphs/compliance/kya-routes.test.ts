@@ -1,16 +1,18 @@
-import { generateKeyPairSync } from 'node:crypto';
-import { count } from 'drizzle-orm';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agents } from '../../drizzle/schema.js';
 import { ManualClock } from '../../platform/clock.js';
 import type { DatabaseHandle } from '../../platform/db.js';
 import { TEST_NOW, testDatabases } from '../../test/helpers.js';
 import { nextStepOf } from './domain/kya.js';
-import { ACTIVE_LEI_ENTRY, buildKyaTestApp, LAPSED_LEI_ENTRY, UNKNOWN_VALID_LEI, type KyaTestApp } from './kya-testing.js';
+import { ACTIVE_LEI_ENTRY, buildKyaTestApp, LAPSED_LEI_ENTRY, TEST_INTERNAL_KEY, UNKNOWN_VALID_LEI, type KyaTestApp } from './kya-testing.js';
 
 const BASE = 'https://kya.test';
 const ISSUER_DID = 'did:web:kya.test:compliance';
 const AGENT_ID = /^agt_[A-Za-z0-9_-]{22}$/;
+/** The owner's key (decision 0048): agk_ and 32 random bytes in base64url. */
+const AGENT_KEY = /^agk_[A-Za-z0-9_-]{43}$/;
 const MANDATE_ID = /^mnd_[A-Za-z0-9_-]{22}$/;
 const NOW_MS = Date.parse(TEST_NOW);
 const HOUR_MS = 3_600_000;
@@ -34,11 +36,22 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
     await testDatabase.dispose(handle);
   });
 
+  /** The agentKey of each agent registered here: sent as X-Agent-Key, its owner's proof (decision 0048), on its mandate and revocation. */
+  const agentKeys = new Map<string, string>();
+  function ownerProof(method: string, url: string, payload: unknown): Record<string, string> {
+    const agentId = method === 'DELETE' ? url.split('/').pop() : url === '/agent/mandate' ? (payload as { agentId?: string } | undefined)?.agentId : undefined;
+    const key = agentId === undefined ? undefined : agentKeys.get(agentId);
+    return key === undefined ? {} : { 'x-agent-key': key };
+  }
   async function call(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) {
-    const response = await kya.app.inject({ method, url: `/compliance${url}`, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+    const response = await kya.app.inject({ method, url: `/compliance${url}`, headers: ownerProof(method, url, payload), ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
     return { status: response.statusCode, body: response.json(), headers: response.headers, text: response.body };
   }
-  const register = (body: Record<string, unknown>) => call('POST', '/agent/register', body);
+  const register = async (body: Record<string, unknown>) => {
+    const registered = await call('POST', '/agent/register', body);
+    if (registered.status === 201) agentKeys.set(registered.body.agentId, registered.body.agentKey);
+    return registered;
+  };
   const agentCount = async () => (await handle.db.select({ n: count() }).from(agents))[0]!.n;
 
   describe('POST /agent/register derives the tier from the fields given', () => {
@@ -58,6 +71,7 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
         tierNote: 'ANONYMOUS: agent name only; daily cap USD 1,000; a mandate needs REGISTERED or VERIFIED.',
         mandate: null,
         registeredAt: TEST_NOW,
+        agentKey: expect.stringMatching(AGENT_KEY),
         _next: nextStepOf('ANONYMOUS'),
       });
     });
@@ -86,6 +100,7 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
         tierNote: "VERIFIED: the owner's LEI is ACTIVE in the LEI registry (SHELL CATALYSTS & TECHNOLOGIES PTE. LTD.); no platform cap; mandates set their own caps.",
         mandate: null,
         registeredAt: TEST_NOW,
+        agentKey: expect.stringMatching(AGENT_KEY),
       });
       expect(body).not.toHaveProperty('_next');
       // Registered by LEI alone, the owner is named as the registry names it.
@@ -225,7 +240,8 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
     });
 
     it.each<[string, (agentId: string) => Record<string, unknown>, number, string]>([
-      ['an unknown agent', () => ({ agentId: `agt_${'A'.repeat(22)}` }), 404, 'CMP_ERR_AGENT_NOT_FOUND'],
+      // No key is known for it: refused before anything is looked up (decision 0048).
+      ['an unknown agent', () => ({ agentId: `agt_${'A'.repeat(22)}` }), 401, 'CMP_ERR_AGENT_UNAUTHORIZED'],
       ['a malformed agentId', () => ({ agentId: 'agent-1' }), 400, 'CMP_ERR_INVALID_REQUEST'],
       ['no agentId', () => ({ dailyCapUsd: 5 }), 400, 'CMP_ERR_INVALID_REQUEST'],
       ['a whitelist LEI with wrong check digits', (agentId) => ({ agentId, counterpartyWhitelist: ['2138001KPMR6PD83HC09'] }), 400, 'CMP_ERR_INVALID_LEI'],
@@ -334,9 +350,12 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
       clock.advance(-10_000);
     });
 
-    it('an unknown agent: 404 CMP_ERR_AGENT_NOT_FOUND', async () => {
+    it('an unknown agent: 404 CMP_ERR_AGENT_NOT_FOUND with a well-formed key, 401 without one', async () => {
+      const url = `/compliance/agent/agt_${'C'.repeat(22)}`;
+      const keyed = await kya.app.inject({ method: 'DELETE', url, headers: { 'x-agent-key': `agk_${'C'.repeat(43)}` } });
+      expect([keyed.statusCode, keyed.json()]).toEqual([404, { error: 'No agent with this agentId is registered.', code: 'CMP_ERR_AGENT_NOT_FOUND' }]);
       const { status, body } = await call('DELETE', `/agent/agt_${'C'.repeat(22)}`);
-      expect([status, body]).toEqual([404, { error: 'No agent with this agentId is registered.', code: 'CMP_ERR_AGENT_NOT_FOUND' }]);
+      expect([status, body.code]).toEqual([401, 'CMP_ERR_AGENT_UNAUTHORIZED']);
     });
   });
 
@@ -376,8 +395,43 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
     });
   });
 
+  describe("the owner's proof (decision 0048)", () => {
+    const inject = (method: 'POST' | 'DELETE', url: string, headers: Record<string, string>, payload?: Record<string, unknown>) =>
+      kya.app.inject({ method, url: `/compliance${url}`, headers, ...(payload ? { payload } : {}) }).then((response) => ({ status: response.statusCode, body: response.json() }));
+
+    it("refuses another agent's key on the mandate and the revocation, and keeps only the key's digest", async () => {
+      const owner = (await register({ name: 'P1', ownerEntity: 'Acme', ownerEmail: 'p1@acme.example' })).body;
+      const stranger = (await register({ name: 'P2', ownerEntity: 'Other', ownerEmail: 'p2@other.example' })).body;
+      const headers = { 'x-agent-key': stranger.agentKey };
+      expect(await inject('POST', '/agent/mandate', headers, { agentId: owner.agentId, dailyCapUsd: 25_000 })).toEqual({ status: 401, body: { error: expect.stringContaining('X-Agent-Key'), code: 'CMP_ERR_AGENT_UNAUTHORIZED' } });
+      expect((await inject('DELETE', `/agent/${owner.agentId}`, headers)).status).toBe(401);
+      expect((await call('GET', `/agent/${owner.agentId}`)).body).toMatchObject({ status: 'ACTIVE', mandate: null });
+      const [row] = await handle.db.select({ digest: agents.agentKeySha256 }).from(agents).where(eq(agents.agentId, owner.agentId));
+      expect(row!.digest).toBe(createHash('sha256').update(owner.agentKey).digest('hex'));
+    });
+
+    it('answers a retried mandate under its Idempotency-Key as the first was answered; another body under it is 409', async () => {
+      const owner = (await register({ name: 'P3', ownerEntity: 'Acme', ownerEmail: 'p3@acme.example' })).body;
+      const headers = { 'x-agent-key': owner.agentKey, 'idempotency-key': 'mandate-p3-1' };
+      const first = await inject('POST', '/agent/mandate', headers, { agentId: owner.agentId, dailyCapUsd: 500 });
+      const retried = await inject('POST', '/agent/mandate', headers, { agentId: owner.agentId, dailyCapUsd: 500 });
+      expect(first.status).toBe(201);
+      expect(retried).toEqual(first);
+      const other = await inject('POST', '/agent/mandate', headers, { agentId: owner.agentId, dailyCapUsd: 600 });
+      expect([other.status, other.body.code]).toEqual([409, 'GEN_ERR_IDEMPOTENCY_CONFLICT']);
+    });
+
+    it('POST /agent/:id/authorize is internal: the internal key, then the agent key decides', async () => {
+      const owner = (await register({ name: 'P4' })).body;
+      const internal = { 'x-internal-key': TEST_INTERNAL_KEY };
+      expect(await inject('POST', `/agent/${owner.agentId}/authorize`, internal, { agentKey: owner.agentKey })).toEqual({ status: 200, body: { agentId: owner.agentId, authorized: true } });
+      expect((await inject('POST', `/agent/${owner.agentId}/authorize`, internal, { agentKey: `agk_${'Z'.repeat(43)}` })).body.code).toBe('CMP_ERR_AGENT_UNAUTHORIZED');
+      expect((await inject('POST', `/agent/${owner.agentId}/authorize`, {}, { agentKey: owner.agentKey })).body.code).toBe('GEN_ERR_UNAUTHORIZED');
+    });
+  });
+
   it('the OpenAPI document lists every KYA path, relative to {compliance_url}', async () => {
     const { body } = await call('GET', '/openapi.json');
-    expect(Object.keys(body.paths).sort()).toEqual(['/.well-known/did.json', '/agent/mandate', '/agent/register', '/agent/{id}', '/agent/{id}/verify', '/agents/directory', '/agents/{id}/did.json', '/did.json']);
+    expect(Object.keys(body.paths).sort()).toEqual(['/.well-known/did.json', '/agent/mandate', '/agent/register', '/agent/{id}', '/agent/{id}/authorize', '/agent/{id}/verify', '/agents/directory', '/agents/{id}/did.json', '/did.json']);
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { HttpServer } from '../../platform/http.js';
-import { agentDirectoryQuerySchema, agentMandateBodySchema, agentParamsSchema, agentRegisterBodySchema } from './kya-inputs.js';
-import { agentDirectorySchema, agentMandateSchema, agentRecordSchema, agentRegistrationSchema, agentRevokedSchema, agentVerificationSchema, didDocumentSchema } from './kya-responses.js';
+import { agentAuthorizeBodySchema, agentDirectoryQuerySchema, agentMandateBodySchema, agentParamsSchema, agentRegisterBodySchema } from './kya-inputs.js';
+import { agentAuthorizedSchema, agentDirectorySchema, agentMandateSchema, agentRecordSchema, agentRegistrationSchema, agentRevokedSchema, agentVerificationSchema, didDocumentSchema } from './kya-responses.js';
 import type { KyaService } from './kya-service.js';
 import { complianceErrorSchema } from './responses.js';
 import { COMPLIANCE_PREFIX } from './routes.js';
@@ -25,6 +25,8 @@ export function kyaRoutes(service: KyaService, options: KyaRouteOptions = {}): F
   return async (instance) => {
     const app = instance as unknown as HttpServer;
     const errors = { 400: complianceErrorSchema, 404: complianceErrorSchema };
+    /** The owner's proof (decision 0048): 401 without it, 409 for an Idempotency-Key reused, 429 over the key's limit. */
+    const proven = { 401: complianceErrorSchema, 409: complianceErrorSchema, 429: complianceErrorSchema };
 
     app.post(
       `${prefix}/agent/register`,
@@ -37,11 +39,11 @@ export function kyaRoutes(service: KyaService, options: KyaRouteOptions = {}): F
         schema: {
           summary: 'Create or replace an agent mandate (REGISTERED caps clamped to USD 25,000; ANONYMOUS must upgrade first)',
           body: agentMandateBodySchema,
-          response: { 200: agentMandateSchema, 201: agentMandateSchema, 403: complianceErrorSchema, 410: complianceErrorSchema, ...errors },
+          response: { 200: agentMandateSchema, 201: agentMandateSchema, 403: complianceErrorSchema, 410: complianceErrorSchema, ...errors, ...proven },
         },
       },
       async (request, reply) => {
-        const { created, mandate } = await service.setMandate(request.body);
+        const { created, mandate } = await service.setMandate(request.requestContext, request.body);
         return reply.code(created ? 201 : 200).send(mandate);
       },
     );
@@ -53,8 +55,20 @@ export function kyaRoutes(service: KyaService, options: KyaRouteOptions = {}): F
     app.get(`${prefix}/agent/:id`, { schema: { summary: 'Agent record, level, score, mandate', params: agentParamsSchema, response: { 200: agentRecordSchema, ...errors } } }, async (request) =>
       service.getAgent(request.params.id),
     );
-    app.delete(`${prefix}/agent/:id`, { schema: { summary: 'Revoke an agent', params: agentParamsSchema, response: { 200: agentRevokedSchema, ...errors } } }, async (request) =>
-      service.revoke(request.params.id),
+    app.delete(`${prefix}/agent/:id`, { schema: { summary: "Revoke an agent (X-Agent-Key: its owner's proof)", params: agentParamsSchema, response: { 200: agentRevokedSchema, ...errors, ...proven } } }, async (request) =>
+      service.revoke(request.requestContext, request.params.id),
+    );
+    app.post(
+      `${prefix}/agent/:id/authorize`,
+      {
+        schema: {
+          summary: "Whether a key is the agent's own (internal: X-Internal-Key; the settlement agent asks before settling)",
+          params: agentParamsSchema,
+          body: agentAuthorizeBodySchema,
+          response: { 200: agentAuthorizedSchema, 401: complianceErrorSchema, ...errors },
+        },
+      },
+      async (request) => service.authorize(request.requestContext, request.params.id, request.body.agentKey),
     );
     app.get(
       `${prefix}/agents/directory`,

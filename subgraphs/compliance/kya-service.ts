@@ -1,5 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { admitAgentKey } from '../../platform/access/agent-rate-limit.js';
+import type { RateLimitStore } from '../../platform/access/rate-limit.js';
+import { requireInternalKey } from '../../platform/access/shared-secret.js';
 import type { Clock } from '../../platform/clock.js';
+import { readIdempotencyKey, type Idempotency } from '../../platform/idempotency.js';
+import type { RequestContext } from '../../platform/request-context.js';
 import { didWebOf, jsonWebKeyMethod, DID_CONTEXTS, type CredentialIssuer, type DidDocument, type PublicP256Jwk } from '../../platform/credentials.js';
 import { AppError, unreachable } from '../../platform/errors.js';
 import { echo } from '../../platform/echo.js';
@@ -33,7 +38,16 @@ export interface KyaServiceDeps {
   /** Secret of the HMAC `credential.signature` (a key of its own is derived from it). */
   hmacKey: string;
   ids?: IdSource;
+  /** The API keys' rate-limit store: an agent's key has its per-minute limit there (decision 0048). */
+  rateLimits: RateLimitStore;
+  /** Idempotency-Key of POST /agent/mandate (decision 0048). */
+  idempotency: Idempotency;
+  /** INTERNAL_KEY: the settlement agent (payments) checks an agent's key through POST /agent/:id/authorize. */
+  internalKey: string | undefined;
 }
+
+/** The header that carries an agent's key (decision 0048). */
+export const AGENT_KEY_HEADER = 'x-agent-key';
 
 export interface MandateView {
   mandateId: string;
@@ -60,6 +74,18 @@ export type AgentVerification =
 const CREDENTIAL_KEY_LABEL = 'srg/kya-credential/v1';
 
 const iso = (date: Date) => date.toISOString();
+
+/** An agent key is 32 random bytes, so a plain SHA-256 (no salt, no stretching) keeps it as safe as it is. */
+const keyDigest = (key: string) => createHash('sha256').update(key, 'utf8').digest();
+const AGENT_KEY_PATTERN = /^agk_[A-Za-z0-9_-]{43}$/;
+
+/** Whether `presented` is the key whose digest the agent keeps, in constant time; nothing matches an agent without a key. */
+function isAgentKey(agent: AgentRow, presented: string): boolean {
+  if (agent.agentKeySha256 === null) return false;
+  return timingSafeEqual(keyDigest(presented), Buffer.from(agent.agentKeySha256, 'hex'));
+}
+
+const unauthorized = () => new AppError('CMP_ERR_AGENT_UNAUTHORIZED');
 
 function presentMandate(row: MandateRow): MandateView {
   return {
@@ -151,6 +177,45 @@ export function createKyaService(deps: KyaServiceDeps) {
     return found;
   }
 
+  /**
+   * The agent, when the request proves its owner (decision 0048): X-Agent-Key must be the key
+   * issued at its registration. Without the header 401 before any lookup; an unknown agent 404;
+   * a wrong key (another owner's, another agent's, none issued) 401.
+   */
+  async function provenAgent(presented: string | undefined, agentId: string): Promise<AgentWithMandate> {
+    if (presented === undefined || !AGENT_KEY_PATTERN.test(presented)) throw unauthorized();
+    const found = await agentOf(agentId);
+    if (!isAgentKey(found.agent, presented)) throw unauthorized();
+    return found;
+  }
+
+  /** Proven, then counted against the key's per-minute limit. */
+  async function admittedAgent(request: RequestContext, agentId: string): Promise<AgentWithMandate> {
+    const found = await provenAgent(request.headers[AGENT_KEY_HEADER], agentId);
+    await admitAgentKey(deps.rateLimits, request, agentId, deps.clock);
+    return found;
+  }
+
+  /** The mandate of an active agent, created or replaced (decision 0023). */
+  async function changeMandate(body: AgentMandateBody): Promise<{ created: boolean; mandate: MandateView }> {
+    const { agent, mandate: existing } = await agentOf(body.agentId);
+    if (agent.status === 'REVOKED') throw new AppError('CMP_ERR_AGENT_REVOKED');
+    const { agentId: _agentId, ...terms } = body;
+    const row = mandateRow(agent, terms, existing?.mandateId ?? `mnd_${ids.token(16)}`, deps.clock.now());
+    const result = await deps.store.upsertMandate(row);
+    switch (result.outcome) {
+      case 'CREATED':
+      case 'UPDATED':
+        return { created: result.outcome === 'CREATED', mandate: presentMandate(result.mandate) };
+      case 'AGENT_NOT_ACTIVE':
+        throw new AppError('CMP_ERR_AGENT_REVOKED');
+      case 'AGENT_NOT_FOUND':
+        throw new AppError('CMP_ERR_AGENT_NOT_FOUND');
+      default:
+        return unreachable(result);
+    }
+  }
+
   async function issueCredential(agent: AgentRow, mandate: MandateRow | null): Promise<AgentVerification> {
     const caps: UsdCaps | null = mandate === null ? null : { maxNotionalUsd: mandate.maxNotionalUsd, dailyCapUsd: mandate.dailyCapUsd };
     const claims = credentialClaimsOf(agent.agentId, mandate?.mandateId ?? null, attestationOf(agent.kyaLevel, caps), deps.clock.now());
@@ -181,6 +246,8 @@ export function createKyaService(deps: KyaServiceDeps) {
     /** POST /agent/register: the tier is derived from the fields given (Document 2 §3); each registration is a new agent. */
     async register(body: AgentRegisterBody) {
       const lei = ownerLeiCheck(body.ownerLei);
+      // The owner's proof from now on (decision 0048): answered once, kept as its digest only.
+      const agentKey = `agk_${ids.token(32)}`;
       const kyaLevel = deriveKyaLevel({ ownerEntity: body.ownerEntity, ownerEmail: body.ownerEmail, lei });
       const protocols = body.protocols ?? [];
       const now = deps.clock.now();
@@ -203,6 +270,7 @@ export function createKyaService(deps: KyaServiceDeps) {
         leiEntityName: lei.kind === 'IN_REGISTRY' ? lei.legalName : null,
         registeredAt: now,
         revokedAt: null,
+        agentKeySha256: keyDigest(agentKey).toString('hex'),
       };
       const mandate = body.mandate === undefined ? null : mandateRow(agent, body.mandate, `mnd_${ids.token(16)}`, now);
       await deps.store.insertAgent(agent, mandate);
@@ -219,28 +287,31 @@ export function createKyaService(deps: KyaServiceDeps) {
         tierNote: tierNoteOf(kyaLevel, lei),
         mandate: mandate === null ? null : presentMandate(mandate),
         registeredAt: iso(now),
+        agentKey,
         ...withNext(kyaLevel),
       };
     },
 
-    /** POST /agent/mandate: creates the agent's mandate or replaces its terms (same mandateId); `created` tells which. */
-    async setMandate(body: AgentMandateBody): Promise<{ created: boolean; mandate: MandateView }> {
-      const { agent, mandate: existing } = await agentOf(body.agentId);
-      if (agent.status === 'REVOKED') throw new AppError('CMP_ERR_AGENT_REVOKED');
-      const { agentId: _agentId, ...terms } = body;
-      const row = mandateRow(agent, terms, existing?.mandateId ?? `mnd_${ids.token(16)}`, deps.clock.now());
-      const result = await deps.store.upsertMandate(row);
-      switch (result.outcome) {
-        case 'CREATED':
-        case 'UPDATED':
-          return { created: result.outcome === 'CREATED', mandate: presentMandate(result.mandate) };
-        case 'AGENT_NOT_ACTIVE':
-          throw new AppError('CMP_ERR_AGENT_REVOKED');
-        case 'AGENT_NOT_FOUND':
-          throw new AppError('CMP_ERR_AGENT_NOT_FOUND');
-        default:
-          return unreachable(result);
-      }
+    /**
+     * POST /agent/mandate: creates the agent's mandate or replaces its terms (same mandateId);
+     * `created` tells which. Needs the owner's proof (X-Agent-Key); an Idempotency-Key answers a
+     * retry as the first request was answered.
+     */
+    async setMandate(request: RequestContext, body: AgentMandateBody): Promise<{ created: boolean; mandate: MandateView }> {
+      const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
+      await admittedAgent(request, body.agentId);
+      const answer = await deps.idempotency.once(`compliance:agent-mandate:${body.agentId}`, idempotencyKey, body, async () => {
+        const { created, mandate } = await changeMandate(body);
+        return { statusCode: created ? 201 : 200, body: mandate };
+      });
+      return { created: answer.statusCode === 201, mandate: answer.body };
+    },
+
+    /** POST /agent/:id/authorize (internal): whether `agentKey` is the agent's own (the settlement agent asks before settling). */
+    async authorize(request: RequestContext, agentId: string, agentKey: string) {
+      requireInternalKey(request, deps.internalKey);
+      const { agent } = await provenAgent(agentKey, agentId);
+      return { agentId: agent.agentId, authorized: true as const };
     },
 
     /**
@@ -274,8 +345,9 @@ export function createKyaService(deps: KyaServiceDeps) {
       return new Map([...found].map(([agentId, record]) => [agentId, presentAgent(record)]));
     },
 
-    /** DELETE /agent/:id: revoked from now on; revoking again answers the first revocation. */
-    async revoke(agentId: string) {
+    /** DELETE /agent/:id: revoked from now on, with the owner's proof; revoking again answers the first revocation. */
+    async revoke(request: RequestContext, agentId: string) {
+      await admittedAgent(request, agentId);
       const agent = await deps.store.revoke(agentId, deps.clock.now());
       if (!agent) throw new AppError('CMP_ERR_AGENT_NOT_FOUND');
       return { agentId, status: 'REVOKED' as const, revokedAt: iso(agent.revokedAt ?? deps.clock.now()) };

@@ -1,7 +1,9 @@
 // Test support for the know-your-agent tests (not a test file itself): an LEI registry over two
 // real GLEIF records, and a small app serving the KYA routes in the compliance error shape.
 
+import { createDatabaseRateLimitStore } from '../../platform/access/rate-limit.js';
 import type { Clock } from '../../platform/clock.js';
+import { createIdempotency } from '../../platform/idempotency.js';
 import { createCredentialIssuer, generateIssuerJwk, issuerKeyFromJwk, type CredentialIssuer } from '../../platform/credentials.js';
 import type { Database } from '../../platform/db.js';
 import { createHttpServer, type HttpServer } from '../../platform/http.js';
@@ -16,6 +18,7 @@ import { COMPLIANCE_PREFIX, complianceErrorShape } from './routes.js';
 import type { LeiEntry, LeiRegistry } from './service.js';
 
 export const TEST_HMAC_KEY = 'kya-test-hmac-key-0123456789abcdef0123456789';
+export const TEST_INTERNAL_KEY = 'kya-test-internal-key-0123456789abcdef0123';
 
 /**
  * Two records of the GLEIF snapshot (shared/data/lei/lei_records.json), as the compliance service
@@ -60,6 +63,9 @@ export async function buildKyaTestApp(options: { db: Database; clock: Clock; bas
     issuer,
     hmacKey: TEST_HMAC_KEY,
     ...(options.ids ? { ids: options.ids } : {}),
+    rateLimits: createDatabaseRateLimitStore(options.db),
+    idempotency: createIdempotency(options.db, { clock: options.clock }),
+    internalKey: TEST_INTERNAL_KEY,
   });
   const app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), clock: options.clock });
   await app.register(async (instance) => {

@@ -96,8 +96,10 @@ export function createComplianceResolvers({ service, kya, esg, pep }: Compliance
         const input = { ...args.input, publicKey: withoutNulls(args.input.publicKey), mandate: withoutNulls(args.input.mandate) };
         return kya.register(parseGraphQLInput(agentRegisterBodySchema, input, 'CMP_ERR_INVALID_REQUEST'));
       },
-      setMandate: async (_: unknown, args: { input: Record<string, unknown> }) => (await kya.setMandate(parseGraphQLInput(agentMandateBodySchema, args.input, 'CMP_ERR_INVALID_REQUEST'))).mandate,
-      revokeAgent: (_: unknown, args: { id: string }) => kya.revoke(agentKey(args.id)),
+      // The owner's proof is the request's X-Agent-Key, as on REST (decision 0048).
+      setMandate: async (_: unknown, args: { input: Record<string, unknown> }, context: ComplianceContext) =>
+        (await kya.setMandate(context.request, parseGraphQLInput(agentMandateBodySchema, args.input, 'CMP_ERR_INVALID_REQUEST'))).mandate,
+      revokeAgent: (_: unknown, args: { id: string }, context: ComplianceContext) => kya.revoke(context.request, agentKey(args.id)),
     },
     Wallet: {
       __resolveReference: (reference: { address: string }): WalletParent | null =>

@@ -7,6 +7,7 @@ import { agentHeldSettlements, payments } from '../../drizzle/schema.js';
 import { dropSchema, openDatabase, type DatabaseHandle } from '../../platform/db.js';
 import { injectJson, startTestServer, type TestServer } from '../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY } from '../compliance/kya-testing.js';
+import { fundAgent, registerTestAgent } from './agent-testing.js';
 import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from './rail.js';
 
 // Held settlements (decision 0047) through the all-in-one server: agents registered with the
@@ -53,18 +54,24 @@ describe.each(drivers)('held agent settlements on %s', (driver) => {
     return wallet;
   }
 
-  async function registeredAgent(mandate: Record<string, unknown>): Promise<string> {
-    const agent = await call('POST', '/compliance/agent/register', { payload: { name: 'Treasury bot', ownerEntity: 'Acme', ownerEmail: 'bot@acme.example', protocols: ['ap2'] } });
-    expect(agent.status).toBe(201);
-    expect((await call('POST', '/compliance/agent/mandate', { payload: { agentId: agent.body.agentId, ...mandate } })).status).toBe(201);
-    return agent.body.agentId as string;
+  /** X-Agent-Id and X-Agent-Key (the owner's proof, decision 0048) of each agent registered here. */
+  const owners = new Map<string, Record<string, string>>();
+  const headersOf = (agentId: string) => owners.get(agentId)!;
+
+  /** A REGISTERED agent with its mandate, its owner's `fundsUsd` deposited (decision 0049). */
+  async function registeredAgent(mandate: Record<string, unknown>, fundsUsd = '20000'): Promise<string> {
+    const agent = await registerTestAgent(server);
+    owners.set(agent.agentId, agent.headers);
+    expect((await call('POST', '/compliance/agent/mandate', { payload: { agentId: agent.agentId, ...mandate }, headers: agent.headers })).status).toBe(201);
+    await fundAgent(server, await rail(), agent, fundsUsd);
+    return agent.agentId;
   }
 
   /** A settlement of 1,250.50 USD by an agent whose maximum notional is 1,000: held (MAX_NOTIONAL). */
-  async function heldSettlement(mandate: Record<string, unknown> = {}) {
-    const agentId = await registeredAgent({ maxNotionalUsd: 1000, dailyCapUsd: 10_000, ...mandate });
+  async function heldSettlement(mandate: Record<string, unknown> = {}, fundsUsd?: string) {
+    const agentId = await registeredAgent({ maxNotionalUsd: 1000, dailyCapUsd: 10_000, ...mandate }, fundsUsd);
     const recipient = await registeredRecipient();
-    const settled = await call('POST', '/agent/settle', { payload: { amount: 1250.5, sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: recipient }, headers: { 'x-agent-id': agentId } });
+    const settled = await call('POST', '/agent/settle', { payload: { amount: 1250.5, sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: recipient }, headers: headersOf(agentId) });
     expect(settled.body).toMatchObject({ status: 'PENDING', held: true, holdId: expect.stringMatching(HOLD_ID) });
     return { agentId, recipient, holdId: settled.body.holdId as string, answer: settled.body };
   }
@@ -95,7 +102,7 @@ describe.each(drivers)('held agent settlements on %s', (driver) => {
     server.clock.advance(1000);
     const agentId = first.agentId;
     const recipient = await registeredRecipient();
-    const second = await call('POST', '/agent/settle', { payload: { amount: 2000, sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: recipient }, headers: { 'x-agent-id': agentId } });
+    const second = await call('POST', '/agent/settle', { payload: { amount: 2000, sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: recipient }, headers: headersOf(agentId) });
     const listed = await admin('GET', `/agent/holds?agentId=${agentId}`);
     expect(listed.status).toBe(200);
     expect(listed.body.holds.map((hold: { holdId: string }) => hold.holdId)).toEqual([second.body.holdId, first.holdId]);
@@ -136,11 +143,22 @@ describe.each(drivers)('held agent settlements on %s', (driver) => {
 
   it('release of a hold whose agent was revoked meanwhile: 403, the hold stays HELD and nothing is sent', async () => {
     const { agentId, recipient, holdId } = await heldSettlement();
-    expect((await call('DELETE', `/compliance/agent/${agentId}`)).status).toBe(200);
+    expect((await call('DELETE', `/compliance/agent/${agentId}`, { headers: headersOf(agentId) })).status).toBe(200);
     expect(await admin('POST', `/agent/holds/${holdId}/release`)).toEqual({ status: 403, body: { error: expect.any(String), code: 'PAY_ERR_AGENT_REFUSED', reason: 'AGENT_REVOKED' } });
     expect((await admin('GET', `/agent/holds/${holdId}`)).body).toMatchObject({ status: 'HELD', railPaymentId: null, decidedAt: null });
     expect(await db().select().from(payments).where(eq(payments.tmsReference, `AGT-HLD-${holdId}`))).toHaveLength(0);
     expect(await balanceOf(recipient)).toBe(0n);
+  });
+
+  it("release re-checks the owner's funds at its claim: spent meanwhile, the release is 409 PAY_ERR_INSUFFICIENT_FUNDS and the hold stays HELD", async () => {
+    // Funds 1,300: the hold of 1,250.50 reserves nothing, a settlement of 900 then spends them down to 400.
+    const { agentId, recipient, holdId } = await heldSettlement({}, '1300');
+    const spent = await call('POST', '/agent/settle', { payload: { amount: 900, sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: recipient }, headers: headersOf(agentId) });
+    expect(spent.body.status).toBe('SETTLED');
+    const paid = await balanceOf(recipient);
+    expect(await admin('POST', `/agent/holds/${holdId}/release`)).toEqual({ status: 409, body: { error: expect.stringContaining("agent's funds"), code: 'PAY_ERR_INSUFFICIENT_FUNDS' } });
+    expect((await admin('GET', `/agent/holds/${holdId}`)).body).toMatchObject({ status: 'HELD', railPaymentId: null });
+    expect(await balanceOf(recipient)).toBe(paid);
   });
 
   it('dismiss: DISMISSED, idempotent, nothing sent; a release then is 409', async () => {

@@ -11,7 +11,7 @@ import { epochSeconds } from '../../platform/clock.js';
 /** The most holds one list answers, most recent first. */
 export const MAX_LISTED_HOLDS = 100;
 
-export interface HeldSettlementDeps extends Pick<SettlementAgentDeps, 'payments' | 'compliance' | 'store' | 'payerWallet' | 'clock' | 'ids'> {
+export interface HeldSettlementDeps extends Pick<SettlementAgentDeps, 'payments' | 'compliance' | 'store' | 'payerWallet' | 'clock' | 'ids' | 'funds'> {
   /** ADMIN_KEY: the operator's key (Authorization: Bearer); unset closes the holds. */
   adminKey: string | undefined;
 }
@@ -59,7 +59,10 @@ const released = (row: HoldRow, result: PaymentResult): SettlementAnswer => sent
  * 2. release overrides the mandate's rules, never the agent: it is verified live again and a
  *    refused agent is 403 with the hold left HELD. The settlement is sent by sendSettlement, as
  *    POST /agent/settle sends one, under tmsReference AGT-HLD-<holdId> and without the daily cap.
- * 3. A release first marks the hold as started (no dismissal from then on), then sends, then marks
+ * 3. The owner's funds are re-checked at the release's claim, atomically (decision 0049): a hold
+ *    reserves nothing, and a release the funds no longer cover is 409 PAY_ERR_INSUFFICIENT_FUNDS
+ *    with the hold left HELD.
+ * 4. A release first marks the hold as started (no dismissal from then on), then sends, then marks
  *    it RELEASED with its payment; a retry or a concurrent release claims the same tmsReference and
  *    answers that payment, so the hold settles once.
  */
@@ -82,7 +85,12 @@ export function createHeldSettlements(deps: HeldSettlementDeps) {
   /** The settlement of a hold, its agent verified live again (403 when refused). */
   async function orderOf(row: HoldRow): Promise<AgentSettlementOrder> {
     const compliance = requireCompliance(deps.compliance);
-    const [verification, record, recipient] = await Promise.all([compliance.verifyAgent(row.agentId), compliance.getAgent(row.agentId), compliance.lookupWallet(row.recipientAddress)]);
+    const [verification, record, recipient, funds] = await Promise.all([
+      compliance.verifyAgent(row.agentId),
+      compliance.getAgent(row.agentId),
+      compliance.lookupWallet(row.recipientAddress),
+      deps.funds.fundsOf(row.agentId),
+    ]);
     const verdict = agentVerdictOf({ agentId: row.agentId, verification, now: deps.clock.now() });
     if (verdict.outcome === 'REFUSED') throw new AppError('PAY_ERR_AGENT_REFUSED', { message: `${verdict.message} The hold stays HELD.`, details: { reason: verdict.reason } });
     return {
@@ -93,7 +101,8 @@ export function createHeldSettlements(deps: HeldSettlementDeps) {
       recipientAddress: row.recipientAddress,
       recipient,
       // No daily cap: the operator overrode the mandate. The row still counts towards the agent's day.
-      agent: { name: record?.name, claim: { agentId: row.agentId, amountUsd: new Big(row.amountUsd).toFixed() } },
+      // The owner's funds are not a rule of the mandate: the claim re-checks them (decision 0049).
+      agent: { name: record?.name, claim: { agentId: row.agentId, amountUsd: new Big(row.amountUsd).toFixed(), fundsUsd: funds.depositedUsd } },
     };
   }
 

@@ -38,7 +38,33 @@ export const settleBodySchema = z.strictObject({
 
 export type SettleBody = z.infer<typeof settleBodySchema>;
 
-export const settleHeadersSchema = z.object({ 'x-agent-id': z.string().optional().describe('agt_ and 22 base64url characters: the settling agent, verified live') });
+const agentKeyHeader = z.string().describe("the agent owner's agentKey, issued at registration (decision 0048)");
+const idempotencyKeyHeader = z.string().optional().describe('1-255 printable ASCII characters: the same key and body answer the first answer; another body is 409');
+
+export const settleHeadersSchema = z.object({
+  'x-agent-id': z.string().describe('agt_ and 22 base64url characters: the settling agent, verified live'),
+  'x-agent-key': agentKeyHeader,
+  'idempotency-key': idempotencyKeyHeader,
+});
+
+/** The agent's funds (decision 0049): X-Agent-Id and its owner's X-Agent-Key. */
+export const fundsHeadersSchema = z.object({ 'x-agent-id': z.string().describe('agt_ and 22 base64url characters'), 'x-agent-key': agentKeyHeader });
+
+const evmAddress = z
+  .string({ error: 'must be a string' })
+  .max(42, { message: 'must be an EVM address (0x and 40 hex digits)', abort: true })
+  .refine((value) => isAddress(value, { strict: true }), 'must be an EVM address (0x and 40 hex digits, EIP-55 checksum when mixed-case)')
+  .transform((value) => getAddress(value));
+
+export const fundingWalletBodySchema = z.strictObject({
+  walletAddress: evmAddress,
+  /** EIP-191 signature (65 bytes), or a contract wallet's (ERC-1271, ERC-6492), bounded. */
+  signature: z.string({ error: 'must be a string' }).max(4096, 'must be at most 4096 characters').regex(/^0x([0-9a-fA-F]{2})+$/, 'must be a hex signature (0x...)'),
+});
+export const depositBodySchema = z.strictObject({ txHash: z.string({ error: 'must be a string' }).regex(/^0x[0-9a-fA-F]{64}$/, 'must be a transaction hash: 0x and 64 hex digits') });
+
+export type FundingWalletBody = z.infer<typeof fundingWalletBodySchema>;
+export type DepositBody = z.infer<typeof depositBodySchema>;
 
 function invalid(message: string): AppError {
   return new AppError('PAY_ERR_INVALID_REQUEST', { message });
@@ -54,6 +80,9 @@ function readStrict<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
 
 /** The body, or PAY_ERR_INVALID_REQUEST naming each problem (at most 10). */
 export const readSettleBody = (body: unknown): SettleBody => readStrict(settleBodySchema, body, 'body');
+
+export const readFundingWalletBody = (body: unknown): FundingWalletBody => readStrict(fundingWalletBodySchema, body, 'body');
+export const readDepositBody = (body: unknown): DepositBody => readStrict(depositBodySchema, body, 'body');
 
 /** X-Agent-Id: absent, or an agentId; a repeated or malformed header is PAY_ERR_INVALID_REQUEST. */
 export function readAgentId(header: string | string[] | undefined): string | undefined {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_LISTED_HOLDS, type HeldSettlementView } from './agent-holds.js';
 import { HOLD_STATUSES } from './agent-inputs.js';
+import type { AgentFundsView, DepositAnswer } from './agent-funds.js';
 import type { SettlementAnswer } from './agent-service.js';
 import { AGENT_MANDATE_RULES } from './domain/index.js';
 import { paymentResultSchema } from './responses.js';
@@ -46,6 +47,23 @@ export const heldSettlementSchema = z.object({
 
 export const heldSettlementListSchema = z.object({ count: z.number().int(), holds: z.array(heldSettlementSchema).describe(`most recent first, at most ${MAX_LISTED_HOLDS}`) });
 
+/** An agent's funds (decision 0049); USD amounts as decimal text. */
+export const agentFundsSchema = z.object({
+  agentId: z.string(),
+  depositedUsd: z.string().describe('every deposit credited'),
+  spentUsd: z.string().describe("the agent's SETTLED and PENDING settlements"),
+  availableUsd: z.string().describe('deposited less spent: what its settlements may still spend'),
+  fundingWallets: z.array(z.string()).describe("wallets whose transfers to the treasury are the agent's deposits"),
+  treasury: z.string().describe("the rail's treasury: deposits are transfers of the rail's token to it"),
+});
+
+export const depositAnswerSchema = z.object({
+  agentId: z.string(),
+  txHash: z.string(),
+  credited: z.array(z.object({ logIndex: z.number().int(), fromWallet: z.string(), amountUsd: z.string() })).describe('transfers credited by this call; empty when credited before'),
+  funds: agentFundsSchema,
+});
+
 /** The settlement agent's error body: {error, code} and, for a mandate or an agent refused, reason. */
 export const agentErrorSchema = z.object({ error: z.string(), code: z.string(), reason: z.string().optional() });
 
@@ -54,4 +72,6 @@ type Assert<T extends true> = T;
 export type AgentResponseSchemasMatchTheService = [
   Assert<MutuallyAssignable<z.infer<typeof settlementAnswerSchema>, SettlementAnswer>>,
   Assert<MutuallyAssignable<z.infer<typeof heldSettlementSchema>, HeldSettlementView>>,
+  Assert<MutuallyAssignable<z.infer<typeof agentFundsSchema>, AgentFundsView>>,
+  Assert<MutuallyAssignable<z.infer<typeof depositAnswerSchema>, DepositAnswer>>,
 ];

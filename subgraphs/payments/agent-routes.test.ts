@@ -7,6 +7,7 @@ import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
 import { injectJson, startTestServer, type TestServer } from '../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY } from '../compliance/kya-testing.js';
+import { fundAgent, registerTestAgent } from './agent-testing.js';
 import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from './rail.js';
 
 // The settlement agent through the all-in-one server (compliance, fees, payments; payments calling
@@ -35,6 +36,7 @@ beforeAll(async () => {
     environment: { ADMIN_KEY, AP2_TRUSTED_ISSUERS: JSON.stringify({ [ISSUER]: publicOf(issuerKey.publicKey) }) },
   });
   rail = await server.platform!.chain.connect();
+  ap2Payer = await registeredAgent({ maxNotionalUsd: 10_000, dailyCapUsd: 1_000_000 }, '100000');
 }, 120_000);
 afterAll(async () => {
   await server?.close();
@@ -57,14 +59,23 @@ async function registeredRecipient(): Promise<Address> {
   return wallet;
 }
 
-/** A REGISTERED agent (owner entity and e-mail) with a mandate, as the compliance oracle keeps them. */
-async function registeredAgent(mandate: Record<string, unknown>): Promise<string> {
-  const agent = await call('POST', '/compliance/agent/register', { payload: { name: 'Treasury bot', ownerEntity: 'Acme', ownerEmail: 'bot@acme.example', protocols: ['ap2'] } });
-  expect(agent.status).toBe(201);
-  const set = await call('POST', '/compliance/agent/mandate', { payload: { agentId: agent.body.agentId, ...mandate } });
+/** X-Agent-Id and X-Agent-Key (the owner's proof, decision 0048) of each agent registered here. */
+const owners = new Map<string, Record<string, string>>();
+const headersOf = (agentId: string) => owners.get(agentId)!;
+
+/** A REGISTERED agent (owner entity and e-mail) with a mandate, as the compliance oracle keeps them, its owner's `fundsUsd` deposited (decision 0049). */
+async function registeredAgent(mandate: Record<string, unknown>, fundsUsd = '30000'): Promise<string> {
+  const agent = await registerTestAgent(server);
+  owners.set(agent.agentId, agent.headers);
+  const set = await call('POST', '/compliance/agent/mandate', { payload: { agentId: agent.agentId, ...mandate }, headers: agent.headers });
   expect(set.status).toBe(201);
-  return agent.body.agentId as string;
+  await fundAgent(server, rail, agent, fundsUsd);
+  return agent.agentId;
 }
+
+/** The agent whose owner pays the AP2 settlements (decision 0049: body.mandate alone names no funds). */
+let ap2Payer: string;
+const ap2Headers = () => headersOf(ap2Payer);
 
 async function issue(claims: Record<string, unknown>, privateKey: Jwk = issuerKey.privateKey): Promise<string> {
   const instance = new SDJwtInstance({ signer: await ES256.getSigner(privateKey), signAlg: 'ES256', hasher: digest, hashAlg: 'sha-256', saltGenerator: generateSalt });
@@ -89,14 +100,14 @@ describe('POST /agent/settle with body.mandate (AP2)', () => {
   it('a valid mandate settles through the payment flow; the same mandate again is refused (REPLAYED) and nothing is sent twice', async () => {
     const recipient = await registeredRecipient();
     const mandate = await issue(closedMandate(recipient));
-    const { status, body } = await settle({ ...settleBody(recipient), mandate });
+    const { status, body } = await settle({ ...settleBody(recipient), mandate }, ap2Headers());
     expect(status).toBe(200);
     expect(body).toMatchObject({
       status: 'SETTLED',
       held: false,
       railPaymentId: expect.stringMatching(/^pay_/),
       violations: [],
-      agent: null,
+      agent: { agentId: ap2Payer, checked: ['MAX_NOTIONAL', 'DAILY_CAP'] },
       mandate: { type: 'mandate.payment.1', issuer: ISSUER, payee: { id: recipient }, paymentAmount: { amount: 125050, currency: 'USD' }, quoteId: expect.any(String), reference: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) },
     });
     expect(body.result).toMatchObject({ railPaymentId: body.railPaymentId, tmsReference: `AP2-${body.mandate.reference}`, status: 'SETTLED', settlement: { txHash: expect.stringMatching(TX_HASH), amount: '1250.5', currency: 'USD', asset: 'USDC' } });
@@ -106,7 +117,7 @@ describe('POST /agent/settle with body.mandate (AP2)', () => {
     // The payment is the integration API's too.
     expect((await call('GET', `/integration/payments?tmsReference=${body.result.tmsReference}`, { headers: { authorization: `Bearer ${(await server.platform!.access.keys.create('bearer', 'desk', 1000)).key}` } })).body).toEqual(body.result);
 
-    const again = await settle({ ...settleBody(recipient), mandate });
+    const again = await settle({ ...settleBody(recipient), mandate }, ap2Headers());
     expect(again).toEqual({ status: 400, body: { error: expect.any(String), code: 'PAY_ERR_MANDATE_INVALID', reason: 'REPLAYED' } });
     expect(await balanceOf(recipient)).toBe(paid);
   });
@@ -121,7 +132,7 @@ describe('POST /agent/settle with body.mandate (AP2)', () => {
     const recipient = await registeredRecipient();
     const treasuryBefore = await balanceOf(treasury());
     const mandate = await issue(claims(recipient), reason === 'UNTRUSTED_ISSUER' ? otherKey.privateKey : issuerKey.privateKey);
-    expect(await settle({ ...settleBody(recipient), mandate })).toEqual({ status: 400, body: { error: expect.any(String), code: 'PAY_ERR_MANDATE_INVALID', reason } });
+    expect(await settle({ ...settleBody(recipient), mandate }, ap2Headers())).toEqual({ status: 400, body: { error: expect.any(String), code: 'PAY_ERR_MANDATE_INVALID', reason } });
     expect(await balanceOf(recipient)).toBe(0n);
     expect(await balanceOf(treasury())).toBe(treasuryBefore);
   });
@@ -129,12 +140,12 @@ describe('POST /agent/settle with body.mandate (AP2)', () => {
   it('the trusted issuer\'s name signed by another key: INVALID_SIGNATURE', async () => {
     const recipient = await registeredRecipient();
     const mandate = await issue(closedMandate(recipient), otherKey.privateKey);
-    expect((await settle({ ...settleBody(recipient), mandate })).body).toMatchObject({ code: 'PAY_ERR_MANDATE_INVALID', reason: 'INVALID_SIGNATURE' });
+    expect((await settle({ ...settleBody(recipient), mandate }, ap2Headers())).body).toMatchObject({ code: 'PAY_ERR_MANDATE_INVALID', reason: 'INVALID_SIGNATURE' });
   });
 
   it('a mandate that is not an SD-JWT: MALFORMED', async () => {
     const recipient = await registeredRecipient();
-    expect((await settle({ ...settleBody(recipient), mandate: 'not.a.mandate' })).body).toMatchObject({ code: 'PAY_ERR_MANDATE_INVALID', reason: 'MALFORMED' });
+    expect((await settle({ ...settleBody(recipient), mandate: 'not.a.mandate' }, ap2Headers())).body).toMatchObject({ code: 'PAY_ERR_MANDATE_INVALID', reason: 'MALFORMED' });
   });
 });
 
@@ -142,7 +153,7 @@ describe('POST /agent/settle with X-Agent-Id (agent mandate, verified live)', ()
   it('a registered agent within its limits settles; over the maximum notional or the daily cap it is held (every rule named) and nothing is sent', async () => {
     const agentId = await registeredAgent({ maxNotionalUsd: 5000, dailyCapUsd: 10_000 });
     const recipient = await registeredRecipient();
-    const headers = { 'x-agent-id': agentId };
+    const headers = headersOf(agentId);
 
     const first = await settle(settleBody(recipient), headers);
     expect(first.status).toBe(200);
@@ -173,7 +184,7 @@ describe('POST /agent/settle with X-Agent-Id (agent mandate, verified live)', ()
     const agentId = await registeredAgent({ maxNotionalUsd: 1500, dailyCapUsd: 2000 });
     const recipient = await registeredRecipient();
     const treasuryBefore = await balanceOf(treasury());
-    const answers = await Promise.all([1, 2].map(() => settle(settleBody(recipient), { 'x-agent-id': agentId })));
+    const answers = await Promise.all([1, 2].map(() => settle(settleBody(recipient), headersOf(agentId))));
     expect(answers.map((answer) => answer.body.status).sort()).toEqual(['PENDING', 'SETTLED']);
     const held = answers.find((answer) => answer.body.held)!;
     expect(held.body).toMatchObject({ railPaymentId: null, result: null, holdId: expect.stringMatching(/^hld_/), violations: [{ rule: 'DAILY_CAP' }] });
@@ -193,9 +204,9 @@ describe('POST /agent/settle with X-Agent-Id (agent mandate, verified live)', ()
     const under = await registeredAgent({ maxNotionalUsd: Math.floor(usd) - 1, dailyCapUsd: 10_000 });
     const over = await registeredAgent({ maxNotionalUsd: Math.ceil(usd) + 1, dailyCapUsd: 10_000 });
     const recipient = await registeredRecipient();
-    const held = await settle(settleBody(recipient, { amount: 1000, sourceCurrency: 'EUR' }), { 'x-agent-id': under });
+    const held = await settle(settleBody(recipient, { amount: 1000, sourceCurrency: 'EUR' }), headersOf(under));
     expect(held.body).toMatchObject({ held: true, violations: [{ rule: 'MAX_NOTIONAL', message: expect.stringContaining(`USD ${usd.toFixed(2)}`) }] });
-    const settled = await settle(settleBody(recipient, { amount: 1000, sourceCurrency: 'EUR' }), { 'x-agent-id': over });
+    const settled = await settle(settleBody(recipient, { amount: 1000, sourceCurrency: 'EUR' }), headersOf(over));
     expect(settled.body).toMatchObject({ held: false, status: 'SETTLED', result: { settlement: { amount: '1000', currency: 'EUR' } } });
   });
 
@@ -203,43 +214,46 @@ describe('POST /agent/settle with X-Agent-Id (agent mandate, verified live)', ()
     const agentId = await registeredAgent({ maxNotionalUsd: 5000, dailyCapUsd: 10_000 });
     const recipient = await registeredRecipient();
     const mandate = await issue(closedMandate(recipient));
-    const { status, body } = await settle({ ...settleBody(recipient), mandate }, { 'x-agent-id': agentId });
+    const { status, body } = await settle({ ...settleBody(recipient), mandate }, headersOf(agentId));
     expect([status, body.status, body.agent?.agentId, body.mandate?.issuer]).toEqual([200, 'SETTLED', agentId, ISSUER]);
     const heldMandate = await issue(closedMandate(recipient, { payment_amount: { amount: 600000, currency: 'USD' } }));
-    const held = await settle({ ...settleBody(recipient, { amount: 6000 }), mandate: heldMandate }, { 'x-agent-id': agentId });
+    const held = await settle({ ...settleBody(recipient, { amount: 6000 }), mandate: heldMandate }, headersOf(agentId));
     expect(held.body).toMatchObject({ held: true, violations: [{ rule: 'MAX_NOTIONAL' }], mandate: { issuer: ISSUER } });
     // The hold used the mandate (decision 0047): released by the operator, it pays once; the mandate alone, or held again, is REPLAYED.
     const released = await call('POST', `/agent/holds/${held.body.holdId}/release`, { headers: ADMIN });
     expect(released.body).toMatchObject({ status: 'SETTLED', result: { settlement: { amount: '6000' } } });
     const paid = await balanceOf(recipient);
     const replayed = { status: 400, body: { error: expect.any(String), code: 'PAY_ERR_MANDATE_INVALID', reason: 'REPLAYED' } };
-    expect(await settle({ ...settleBody(recipient, { amount: 6000 }), mandate: heldMandate })).toEqual(replayed);
-    expect(await settle({ ...settleBody(recipient, { amount: 6000 }), mandate: heldMandate }, { 'x-agent-id': agentId })).toEqual(replayed);
+    // The mandate alone names no funds (decision 0049): refused before it is read.
+    expect((await settle({ ...settleBody(recipient, { amount: 6000 }), mandate: heldMandate })).body.code).toBe('PAY_ERR_AGENT_UNAUTHORIZED');
+    expect(await settle({ ...settleBody(recipient, { amount: 6000 }), mandate: heldMandate }, ap2Headers())).toEqual(replayed);
+    expect(await settle({ ...settleBody(recipient, { amount: 6000 }), mandate: heldMandate }, headersOf(agentId))).toEqual(replayed);
     expect(await balanceOf(recipient)).toBe(paid);
   });
 
   it('the mandate\'s currency pairs and counterparty whitelist hold a settlement outside them', async () => {
     const agentId = await registeredAgent({ maxNotionalUsd: 5000, dailyCapUsd: 10_000, currencyPairs: ['USD|EURC'], counterpartyWhitelist: ['529900T8BM49AURSDO55'] });
     const recipient = await registeredRecipient();
-    const { body } = await settle(settleBody(recipient), { 'x-agent-id': agentId });
+    const { body } = await settle(settleBody(recipient), headersOf(agentId));
     expect(body).toMatchObject({ status: 'PENDING', held: true });
     expect(body.violations.map((violation: { rule: string }) => violation.rule).sort()).toEqual(['COUNTERPARTY_WHITELIST', 'CURRENCY_PAIRS']);
     expect(await balanceOf(recipient)).toBe(0n);
   });
 
-  it('a REVOKED agent is refused: 403 PAY_ERR_AGENT_REFUSED, nothing sent; an unknown agent too', async () => {
+  it('a REVOKED agent is refused: 403 PAY_ERR_AGENT_REFUSED, nothing sent; an unknown agent is 401 (no key is its own)', async () => {
     const agentId = await registeredAgent({ maxNotionalUsd: 5000, dailyCapUsd: 10_000 });
-    expect((await call('DELETE', `/compliance/agent/${agentId}`)).status).toBe(200);
+    expect((await call('DELETE', `/compliance/agent/${agentId}`, { headers: headersOf(agentId) })).status).toBe(200);
     const recipient = await registeredRecipient();
-    expect(await settle(settleBody(recipient), { 'x-agent-id': agentId })).toEqual({ status: 403, body: { error: expect.any(String), code: 'PAY_ERR_AGENT_REFUSED', reason: 'AGENT_REVOKED' } });
-    expect(await settle(settleBody(recipient), { 'x-agent-id': 'agt_AAAAAAAAAAAAAAAAAAAAAA' })).toEqual({ status: 403, body: { error: expect.any(String), code: 'PAY_ERR_AGENT_REFUSED', reason: 'AGENT_NOT_FOUND' } });
+    expect(await settle(settleBody(recipient), headersOf(agentId))).toEqual({ status: 403, body: { error: expect.any(String), code: 'PAY_ERR_AGENT_REFUSED', reason: 'AGENT_REVOKED' } });
+    const unknown = { 'x-agent-id': 'agt_AAAAAAAAAAAAAAAAAAAAAA', 'x-agent-key': headersOf(agentId)['x-agent-key']! };
+    expect(await settle(settleBody(recipient), unknown)).toEqual({ status: 401, body: { error: expect.any(String), code: 'PAY_ERR_AGENT_UNAUTHORIZED' } });
     expect(await balanceOf(recipient)).toBe(0n);
   });
 });
 
 describe('POST /agent/settle: malformed requests are 400 PAY_ERR_INVALID_REQUEST', () => {
-  it('neither X-Agent-Id nor body.mandate', async () => {
-    expect(await settle(settleBody(freshWallet()))).toEqual({ status: 400, body: { error: expect.stringContaining('X-Agent-Id or body.mandate'), code: 'PAY_ERR_INVALID_REQUEST' } });
+  it('neither X-Agent-Id nor body.mandate: 401, the settlement names no owner to pay it (decision 0049)', async () => {
+    expect(await settle(settleBody(freshWallet()))).toEqual({ status: 401, body: { error: expect.stringContaining('X-Agent-Id'), code: 'PAY_ERR_AGENT_UNAUTHORIZED' } });
   });
 
   it.each([
@@ -286,10 +300,10 @@ describe('GET /agent/openapi.json', () => {
     expect(response.statusCode).toBe(200);
     const document = response.json();
     expect(document.openapi).toMatch(/^3\.0\./);
-    expect(Object.keys(document.paths).sort()).toEqual(['/.well-known/ap2.json', '/holds', '/holds/{holdId}', '/holds/{holdId}/dismiss', '/holds/{holdId}/release', '/settle']);
+    expect(Object.keys(document.paths).sort()).toEqual(['/.well-known/ap2.json', '/deposits', '/funding-wallets', '/funds', '/holds', '/holds/{holdId}', '/holds/{holdId}/dismiss', '/holds/{holdId}/release', '/settle']);
     expect(Object.keys(document.paths['/settle'].post.requestBody.content['application/json'].schema.properties).sort()).toEqual(
       expect.arrayContaining(['amount', 'destinationCurrency', 'mandate', 'recipientAddress', 'sourceCurrency']),
     );
-    expect(Object.keys(document.paths['/settle'].post.responses).sort()).toEqual(['200', '400', '403', '404', '503']);
+    expect(Object.keys(document.paths['/settle'].post.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '429', '503']);
   });
 });

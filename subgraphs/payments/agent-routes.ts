@@ -4,8 +4,25 @@ import { z } from 'zod';
 import { AppError } from '../../platform/errors.js';
 import { publicOriginOf, type HttpServer, type ServiceErrorShape } from '../../platform/http.js';
 import { MAX_LISTED_HOLDS, type HeldSettlements } from './agent-holds.js';
-import { holdDecisionBodySchema, holdParamsSchema, holdsQuerySchema, readAgentId, readHoldDecisionBody, readHoldId, readHoldsQuery, readSettleBody, settleBodySchema, settleHeadersSchema } from './agent-inputs.js';
-import { agentErrorSchema, heldSettlementListSchema, heldSettlementSchema, settlementAnswerSchema } from './agent-responses.js';
+import type { AgentFundsService } from './agent-funds.js';
+import {
+  depositBodySchema,
+  fundingWalletBodySchema,
+  fundsHeadersSchema,
+  holdDecisionBodySchema,
+  holdParamsSchema,
+  holdsQuerySchema,
+  readAgentId,
+  readDepositBody,
+  readFundingWalletBody,
+  readHoldDecisionBody,
+  readHoldId,
+  readHoldsQuery,
+  readSettleBody,
+  settleBodySchema,
+  settleHeadersSchema,
+} from './agent-inputs.js';
+import { agentErrorSchema, agentFundsSchema, depositAnswerSchema, heldSettlementListSchema, heldSettlementSchema, settlementAnswerSchema } from './agent-responses.js';
 import type { SettlementAgent } from './agent-service.js';
 import type { Ap2CapabilityDocument } from './domain/index.js';
 import { registerOpenApi } from '../../platform/openapi.js';
@@ -31,6 +48,8 @@ export interface AgentRouteOptions {
   holds: HeldSettlements;
   /** ADMIN_KEY: the operator's key for the held settlements; unset closes them. */
   adminKey: string | undefined;
+  /** The agents' funds (decision 0049). */
+  funds: AgentFundsService;
 }
 
 /** Our own readers take the input (PAY_ERR_INVALID_REQUEST naming the fields); the schemas document it. */
@@ -47,13 +66,14 @@ export function agentRoutes(agent: SettlementAgent, options: AgentRouteOptions):
       description: 'Settlement under an agent mandate (X-Agent-Id) or an AP2 payment mandate (Document 2 §4).',
     });
     app.errorShapes.register(agentErrorShape);
-    const errors = { 400: agentErrorSchema, 403: agentErrorSchema, 404: agentErrorSchema, 503: agentErrorSchema };
+    const errors = { 400: agentErrorSchema, 401: agentErrorSchema, 403: agentErrorSchema, 404: agentErrorSchema, 409: agentErrorSchema, 429: agentErrorSchema, 503: agentErrorSchema };
 
     app.post(
       `${AGENT_PREFIX}/settle`,
       {
         schema: {
-          summary: 'Settle under an agent mandate (X-Agent-Id, verified live) or an AP2 payment mandate (body.mandate); a mandate violation holds the settlement',
+          summary:
+            "Settle from the agent owner's funds (X-Agent-Id with X-Agent-Key), under its mandate (verified live) and an AP2 payment mandate when given (body.mandate); a mandate violation holds the settlement; Idempotency-Key answers a retry once",
           headers: settleHeadersSchema,
           body: settleBodySchema,
           response: { 200: settlementAnswerSchema, ...errors },
@@ -68,7 +88,34 @@ export function agentRoutes(agent: SettlementAgent, options: AgentRouteOptions):
       async (request) => ({ ...options.capabilities(`${publicOriginOf(request)}${AGENT_PREFIX}`) }),
     );
     holdRoutes(app, options);
+    fundsRoutes(app, options.funds, errors);
   };
+}
+
+/** The agent's funds (decision 0049): its owner's proof on every call. */
+function fundsRoutes(app: HttpServer, funds: AgentFundsService, errors: Record<number, typeof agentErrorSchema>): void {
+  const agentIdOf = (request: FastifyRequest) => readAgentId(request.headers['x-agent-id']);
+  app.get(
+    `${AGENT_PREFIX}/funds`,
+    { schema: { summary: "The agent's funds: deposited, spent, available, its funding wallets and the treasury to deposit to", headers: fundsHeadersSchema, response: { 200: agentFundsSchema, ...errors } }, validatorCompiler: readByHandler },
+    async (request) => funds.funds(request.requestContext, agentIdOf(request)),
+  );
+  app.post(
+    `${AGENT_PREFIX}/funding-wallets`,
+    {
+      schema: { summary: "Bind a wallet of the owner to the agent, proven by the wallet's EIP-191 signature; its transfers to the treasury become the agent's deposits", headers: fundsHeadersSchema, body: fundingWalletBodySchema, response: { 200: agentFundsSchema, ...errors } },
+      validatorCompiler: readByHandler,
+    },
+    async (request) => funds.bindFundingWallet(request.requestContext, agentIdOf(request), readFundingWalletBody(request.body)),
+  );
+  app.post(
+    `${AGENT_PREFIX}/deposits`,
+    {
+      schema: { summary: "Credit a deposit: each transfer of the rail's token to its treasury from the agent's funding wallets in the transaction, once", headers: fundsHeadersSchema, body: depositBodySchema, response: { 200: depositAnswerSchema, ...errors } },
+      validatorCompiler: readByHandler,
+    },
+    async (request) => funds.creditDeposit(request.requestContext, agentIdOf(request), readDepositBody(request.body)),
+  );
 }
 
 /** The operator's held settlements (decision 0047): admin key, checked when the request arrives (before its body is read). */

@@ -1,11 +1,16 @@
+import { createHash } from 'node:crypto';
+import type { RateLimitStore } from '../../platform/access/rate-limit.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
+import { readIdempotencyKey, type Idempotency } from '../../platform/idempotency.js';
 import type { IdSource } from '../../platform/ids.js';
 import type { RequestContext } from '../../platform/request-context.js';
+import { requireAgentOwner } from './agent-authority.js';
+import type { AgentFundsService } from './agent-funds.js';
 import type { SettleBody } from './agent-inputs.js';
 import type { AgentSettlementStore } from './agent-store.js';
 import { Ap2MandateError, type Ap2MandateVerifier, type VerifiedAp2Mandate } from './ap2-verifier.js';
-import { checkAgentMandate, usdcAmountAtUnitsPerUsd, type AgentMandateRule, type NativePayment, type PaymentResult, type PaymentStatus, type RuleViolation } from './domain/index.js';
+import { checkAgentMandate, fundsCover, usdcAmountAtUnitsPerUsd, type AgentMandateRule, type NativePayment, type PaymentResult, type PaymentStatus, type RuleViolation } from './domain/index.js';
 import { DailyCapReached, newRailPaymentId, type PaymentsService } from './service.js';
 import type { AgentClaim } from './store.js';
 import type { ComplianceClient, RegisteredEntityView } from './upstream/compliance.js';
@@ -23,6 +28,17 @@ export interface SettlementAgentDeps {
   payerWallet(): Promise<string>;
   clock: Clock;
   ids: IdSource;
+  /** The API keys' rate-limit store: the agent key's per-minute limit (decision 0048). */
+  rateLimits: RateLimitStore;
+  /** The owner's deposits for the agent (decision 0049). */
+  funds: Pick<AgentFundsService, 'fundsOf'>;
+}
+
+export interface SettlementAgentOnlyDeps {
+  fees: Pick<FeesClient, 'quote'>;
+  verifier: Ap2MandateVerifier;
+  /** Idempotency-Key of POST /agent/settle (decision 0048). */
+  idempotency: Idempotency;
 }
 
 /** POST /agent/settle's answer (decision 0027). */
@@ -58,6 +74,12 @@ const MAX_NAME = 140;
 const USD = 'USD';
 /** The settlement agent's names on the payment (creditor name when the wallet is unregistered, debtor name). */
 const clip = (text: string) => (Array.from(text).length > MAX_NAME ? Array.from(text).slice(0, MAX_NAME - 1).join('') + '…' : text);
+
+/**
+ * The tmsReference of a settlement sent under an Idempotency-Key: derived from the agent and the
+ * key, so a retry after a crash claims the same payment instead of sending another (decision 0048).
+ */
+const idempotentReferenceOf = (agentId: string, key: string) => `AGT-IK-${createHash('sha256').update(`${agentId}\n${key}`, 'utf8').digest('base64url')}`;
 
 /** A held settlement's id: `hld_` and 22 base64url characters. */
 const newHoldId = (ids: IdSource) => `hld_${ids.token(16)}`;
@@ -135,7 +157,12 @@ function mandateView(mandate: VerifiedAp2Mandate): NonNullable<SettlementAnswer[
 
 /**
  * The settlement agent (Document 2 §4, §3 "Settlement with a mandate"; decisions 0023, 0027).
- * 1. Neither X-Agent-Id nor body.mandate: 400 (the spec's authentication of the agent is one of them).
+ * 1. X-Agent-Id and its owner's X-Agent-Key are required (decision 0048), body.mandate or not:
+ *    the settlement is paid from the agent owner's funds (decision 0049), and 401 without them.
+ *    An Idempotency-Key answers a retry with the first answer (platform/idempotency.ts).
+ *    The owner's funds must cover the amount once the agent is not refused: 409
+ *    PAY_ERR_INSUFFICIENT_FUNDS before anything is held or sent, and again atomically at the
+ *    payment's claim.
  * 2. body.mandate: the quote for this call is computed (fees), the mandate verified against the
  *    settlement and that quote; any failure is PAY_ERR_MANDATE_INVALID (400).
  * 3. X-Agent-Id: the agent is verified live and its record read (compliance), the USD it settled
@@ -148,7 +175,7 @@ function mandateView(mandate: VerifiedAp2Mandate): NonNullable<SettlementAnswer[
  * 6. The settlement is a native payment through service.initiate: VoP, AML, settlement, the
  *    attestation and the callback outbox as for any payment.
  */
-export function createSettlementAgent(deps: SettlementAgentDeps) {
+export function createSettlementAgent(deps: SettlementAgentDeps & SettlementAgentOnlyDeps) {
   async function usdValueOf(amount: string, currency: string): Promise<string> {
     if (currency === USD) return amount;
     const rate = await deps.payments.rate(currency);
@@ -176,75 +203,100 @@ export function createSettlementAgent(deps: SettlementAgentDeps) {
 
   return {
     async settle(request: RequestContext, body: SettleBody, agentId: string | undefined): Promise<SettlementAnswer> {
-      if (agentId === undefined && body.mandate === undefined) {
-        throw new AppError('PAY_ERR_INVALID_REQUEST', { message: 'A settlement needs the header X-Agent-Id or body.mandate (an AP2 payment mandate).' });
-      }
-      const compliance = requireCompliance(deps.compliance);
-      const amount = String(body.amount);
-      const amountUsd = await usdValueOf(amount, body.sourceCurrency);
-      const terms = { amount: body.amount, sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress };
-
-      let mandate: VerifiedAp2Mandate | undefined;
-      if (body.mandate !== undefined) {
-        // The quote the mandate is checked against is the one the payment settles under (its quoteId, decision 0026).
-        const quote = await deps.fees.quote({ amountUsd: Number(amountUsd), hasFx: body.sourceCurrency !== USD });
-        mandate = await deps.verifier.verify({
-          mandate: body.mandate,
-          settlement: terms,
-          quote: { quoteId: quote.quoteId, amount, currency: body.sourceCurrency, feeUsd: quote.totalFeeUsd, expiresAt: new Date(quote.expiresAt) },
-        });
-      }
-
-      const recipient = await compliance.lookupWallet(body.recipientAddress);
-      let agent: SettlementAnswer['agent'] = null;
-      let agentName: string | undefined;
-      let dailyCap: { capUsd: string; since: Date } | undefined;
-      if (agentId !== undefined) {
-        const [verification, record] = await Promise.all([compliance.verifyAgent(agentId), compliance.getAgent(agentId)]);
-        const terms = record?.mandate ?? null;
-        const recipientEsgScore = terms?.esgFloor != null ? await compliance.walletEsgScore(body.recipientAddress) : null;
-        const now = deps.clock.now();
-        const settledTodayUsd = await deps.store.settledSinceUsd(agentId, startOfUtcDay(now));
-        const decision = checkAgentMandate({
-          agentId,
-          verification,
-          mandate: terms,
-          settlement: { amountUsd, sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress, recipientLei: recipient?.lei ?? null, recipientEsgScore },
-          settledTodayUsd,
-          now,
-        });
-        if (decision.outcome === 'REFUSED') throw new AppError('PAY_ERR_AGENT_REFUSED', { message: decision.message, details: { reason: decision.reason } });
-        if (decision.outcome === 'HOLD') return hold(body, { amountUsd, violations: decision.violations, agent: { agentId, checked: decision.checked }, mandate, mandateRecorded: false });
-        agent = { agentId, checked: decision.checked };
-        // PROCEED means the credential verified: its daily cap is re-checked atomically at the claim.
-        const capUsd = verification?.verified ? verification.credential.attestation.dailyCapUsd : null;
-        if (capUsd !== null) dailyCap = { capUsd: String(capUsd), since: startOfUtcDay(now) };
-        agentName = record?.name;
-      }
-
-      const railPaymentId = newRailPaymentId(deps.ids);
-      if (mandate) await recordMandateUse(mandate, railPaymentId);
-      let result: PaymentResult;
-      try {
-        result = await sendSettlement(deps, request, {
-          railPaymentId,
-          tmsReference: mandate ? `AP2-${mandate.reference}` : `AGT-${deps.ids.uuid()}`,
-          amount,
-          sourceCurrency: body.sourceCurrency,
-          recipientAddress: body.recipientAddress,
-          recipient,
-          ...(agent ? { agent: { name: agentName, claim: { agentId: agent.agentId, amountUsd, ...(dailyCap ? { dailyCap } : {}) } } } : {}),
-          ...(mandate ? { mandate } : {}),
-        });
-      } catch (error) {
-        // Another settlement of this agent took the rest of its cap between the check and the claim.
-        if (!(error instanceof DailyCapReached) || !agent) throw error;
-        const violation: RuleViolation = { rule: 'DAILY_CAP', message: `USD ${Number(error.settledUsd).toFixed(2)} settled today plus USD ${Number(amountUsd).toFixed(2)} is above the daily cap of USD ${Number(dailyCap?.capUsd).toFixed(2)}.` };
-        return hold(body, { amountUsd, violations: [violation], agent, mandate, mandateRecorded: true });
-      }
-      return sentAnswer(result, { holdId: null, agent, mandate: mandate ? mandateView(mandate) : null });
+      const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
+      const proven = await requireAgentOwner(deps, request, agentId);
+      const answer = await deps.idempotency.once(`payments:agent-settle:${proven}`, idempotencyKey, body, async () => ({
+        statusCode: 200,
+        body: await settleAs(request, body, proven, idempotencyKey),
+      }));
+      return answer.body;
     },
   };
+
+  /** Whether a payment already holds this tmsReference. */
+  async function claimedAlready(tmsReference: string): Promise<boolean> {
+    return deps.payments.findByTmsReference(tmsReference).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof AppError && error.code === 'PAY_ERR_PAYMENT_NOT_FOUND') return false;
+        throw error;
+      },
+    );
+  }
+
+  /** The early check of the owner's funds (the claim checks again, atomically); a retry whose payment was claimed already is let through to be replayed. */
+  async function requireFunds(agentId: string, amountUsd: string, idempotentReference: string | undefined): Promise<string> {
+    const funds = await deps.funds.fundsOf(agentId);
+    if (fundsCover(funds, amountUsd) || (idempotentReference !== undefined && (await claimedAlready(idempotentReference)))) return funds.depositedUsd;
+    throw new AppError('PAY_ERR_INSUFFICIENT_FUNDS', { message: `The agent's funds (USD ${funds.availableUsd} available) do not cover USD ${amountUsd}: nothing was sent. Its owner deposits more first (POST /agent/deposits).` });
+  }
+
+  /** The AP2 mandate of body.mandate, verified against the settlement and the quote computed for it. */
+  async function verifiedMandate(body: SettleBody, amountUsd: string): Promise<VerifiedAp2Mandate | undefined> {
+    if (body.mandate === undefined) return undefined;
+    const amount = String(body.amount);
+    // The quote the mandate is checked against is the one the payment settles under (its quoteId, decision 0026).
+    const quote = await deps.fees.quote({ amountUsd: Number(amountUsd), hasFx: body.sourceCurrency !== USD });
+    return deps.verifier.verify({
+      mandate: body.mandate,
+      settlement: { amount: body.amount, sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress },
+      quote: { quoteId: quote.quoteId, amount, currency: body.sourceCurrency, feeUsd: quote.totalFeeUsd, expiresAt: new Date(quote.expiresAt) },
+    });
+  }
+
+  /** The settlement of a proven agent (its owner's key held), paid from the owner's funds. */
+  async function settleAs(request: RequestContext, body: SettleBody, agentId: string, idempotencyKey: string | undefined): Promise<SettlementAnswer> {
+    const compliance = requireCompliance(deps.compliance);
+    const amount = String(body.amount);
+    const amountUsd = await usdValueOf(amount, body.sourceCurrency);
+    const idempotentReference = idempotencyKey === undefined ? undefined : idempotentReferenceOf(agentId, idempotencyKey);
+    const mandate = await verifiedMandate(body, amountUsd);
+
+    const recipient = await compliance.lookupWallet(body.recipientAddress);
+    const [verification, record] = await Promise.all([compliance.verifyAgent(agentId), compliance.getAgent(agentId)]);
+    const terms = record?.mandate ?? null;
+    const recipientEsgScore = terms?.esgFloor != null ? await compliance.walletEsgScore(body.recipientAddress) : null;
+    const now = deps.clock.now();
+    const settledTodayUsd = await deps.store.settledSinceUsd(agentId, startOfUtcDay(now));
+    const decision = checkAgentMandate({
+      agentId,
+      verification,
+      mandate: terms,
+      settlement: { amountUsd, sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress, recipientLei: recipient?.lei ?? null, recipientEsgScore },
+      settledTodayUsd,
+      now,
+    });
+    if (decision.outcome === 'REFUSED') throw new AppError('PAY_ERR_AGENT_REFUSED', { message: decision.message, details: { reason: decision.reason } });
+    // Refused, not held, when the owner's funds do not cover it: an operator's release could not pay it either.
+    const fundsUsd = await requireFunds(agentId, amountUsd, idempotentReference);
+    if (decision.outcome === 'HOLD') return hold(body, { amountUsd, violations: decision.violations, agent: { agentId, checked: decision.checked }, mandate, mandateRecorded: false });
+    const agent = { agentId, checked: decision.checked };
+    // PROCEED means the credential verified: its daily cap is re-checked atomically at the claim.
+    const capUsd = verification?.verified ? verification.credential.attestation.dailyCapUsd : null;
+    const dailyCap = capUsd === null ? undefined : { capUsd: String(capUsd), since: startOfUtcDay(now) };
+
+    const railPaymentId = newRailPaymentId(deps.ids);
+    if (mandate) await recordMandateUse(mandate, railPaymentId);
+    let result: PaymentResult;
+    try {
+      result = await sendSettlement(deps, request, {
+        railPaymentId,
+        tmsReference: mandate ? `AP2-${mandate.reference}` : (idempotentReference ?? `AGT-${deps.ids.uuid()}`),
+        amount,
+        sourceCurrency: body.sourceCurrency,
+        recipientAddress: body.recipientAddress,
+        recipient,
+        agent: { name: record?.name, claim: { agentId, amountUsd, fundsUsd, ...(dailyCap ? { dailyCap } : {}) } },
+        ...(mandate ? { mandate } : {}),
+      });
+    } catch (error) {
+      // Another settlement of this agent took the rest of its cap between the check and the claim.
+      if (!(error instanceof DailyCapReached)) throw error;
+      const violation: RuleViolation = { rule: 'DAILY_CAP', message: `USD ${Number(error.settledUsd).toFixed(2)} settled today plus USD ${Number(amountUsd).toFixed(2)} is above the daily cap of USD ${Number(dailyCap?.capUsd).toFixed(2)}.` };
+      return hold(body, { amountUsd, violations: [violation], agent, mandate, mandateRecorded: true });
+    }
+    return sentAnswer(result, { holdId: null, agent, mandate: mandate ? mandateView(mandate) : null });
+  }
 }
 
 export type SettlementAgent = ReturnType<typeof createSettlementAgent>;

@@ -1,5 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Hash } from 'viem';
+import type { Address, Hash } from 'viem';
+import { createDatabaseRateLimitStore } from '../../platform/access/rate-limit.js';
+import { createIdempotency } from '../../platform/idempotency.js';
+import { createAgentFunds, type FundsRail } from './agent-funds.js';
+import { createAgentFundsStore } from './agent-funds-store.js';
 import { privateKeyToAccount } from 'viem/accounts';
 import { AppError } from '../../platform/errors.js';
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
@@ -25,6 +29,14 @@ async function treasuryWallet(platform: PlatformServices): Promise<string> {
   return address;
 }
 
+/** The rail as an agent's deposits are read on it (decision 0049): its token and the treasury they are paid to. */
+async function fundsRail(platform: PlatformServices): Promise<FundsRail> {
+  const connection = await platform.chain.connect();
+  const token = connection.contracts.token;
+  if (!token) throw new AppError('GEN_ERR_UNAVAILABLE', { message: 'The rail has no token configured: deposits cannot be read.' });
+  return { publicClient: connection.publicClient, token, treasury: (await treasuryWallet(platform)) as Address, chainId: await connection.publicClient.getChainId() };
+}
+
 /**
  * The settlement agent under /agent (decision 0027), added to the payments subgraph: its routes are
  * registered after the integration API's and /agent joins the subgraph's REST prefixes.
@@ -34,23 +46,31 @@ export function withSettlementAgent(platform: PlatformServices, service: Payment
   const { config } = platform;
   const { internalKey } = platform.access;
   const trustedIssuers = config.agent.ap2TrustedIssuers;
-  const deps = {
-    payments: service,
+  const { db } = platform.database;
+  const authority = {
     compliance: internalKey ? createComplianceClient({ transport: platform.upstream.transport(COMPLIANCE_SERVICE), internalKey }) : undefined,
-    store: createAgentSettlementStore(platform.database.db, { timeoutMs: config.database.statementTimeoutMs }),
-    payerWallet: () => treasuryWallet(platform),
+    rateLimits: platform.access.rateLimits ?? createDatabaseRateLimitStore(db),
     clock: platform.clock,
+  };
+  const funds = createAgentFunds({ ...authority, store: createAgentFundsStore(db, { timeoutMs: config.database.statementTimeoutMs }), rail: () => fundsRail(platform) });
+  const deps = {
+    ...authority,
+    payments: service,
+    store: createAgentSettlementStore(db, { timeoutMs: config.database.statementTimeoutMs }),
+    payerWallet: () => treasuryWallet(platform),
     ids: platform.ids,
+    funds,
   };
   const agent = createSettlementAgent({
     ...deps,
     fees: createFeesClient({ transport: platform.upstream.transport(FEES_SERVICE) }),
     verifier: createAp2MandateVerifier({ trustedIssuers, clock: platform.clock }),
+    idempotency: createIdempotency(db, { clock: platform.clock }),
   });
   const { adminKey } = config.access;
   const holds = createHeldSettlements({ ...deps, adminKey });
   const data = ap2CapabilityData();
-  const agentPlugin = agentRoutes(agent, { capabilities: (agentUrl) => buildAp2Capabilities(data, { agentUrl, trustedIssuers: trustedIssuers.keys() }), holds, adminKey });
+  const agentPlugin = agentRoutes(agent, { capabilities: (agentUrl) => buildAp2Capabilities(data, { agentUrl, trustedIssuers: trustedIssuers.keys() }), holds, adminKey, funds });
   const routes: FastifyPluginAsync = async (app) => {
     await app.register(subgraph.routes);
     await app.register(agentPlugin);

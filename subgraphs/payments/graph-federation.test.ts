@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ACTIVE_LEI_ENTRY } from '../compliance/kya-testing.js';
+import { fundAgent, registerTestAgent } from './agent-testing.js';
 import { PARTY_PAYMENTS_LIMIT } from './graph-store.js';
 import { freshWallet, startIntegrationHarness, type IntegrationHarness } from './integration-testing.js';
 
@@ -123,16 +124,17 @@ describe("a payment's parties from compliance and their payments from payments, 
 
 describe('an agent\'s settlements', () => {
   it("lists what POST /agent/settle settled for it, newest first, each with its settlementAgent: to the admin, not to an institution (the settlement agent's own, decision 0050)", async () => {
-    const registered = await harness.call('POST', '/compliance/agent/register', { payload: { name: 'Graph settlement bot', ownerEntity: 'Acme', ownerEmail: 'bot@acme.example', protocols: ['ap2'] } });
-    expect(registered.status).toBe(201);
-    const agentId = registered.body.agentId as string;
-    expect((await harness.call('POST', '/compliance/agent/mandate', { payload: { agentId, maxNotionalUsd: 5000, dailyCapUsd: 10_000 } })).status).toBe(201);
+    // The owner's key and funds (decisions 0048, 0049).
+    const agent = await registerTestAgent(harness.server, { name: 'Graph settlement bot' });
+    const { agentId } = agent;
+    expect((await harness.call('POST', '/compliance/agent/mandate', { payload: { agentId, maxNotionalUsd: 5000, dailyCapUsd: 10_000 }, headers: agent.headers })).status).toBe(201);
+    await fundAgent(harness.server, await harness.server.platform!.chain.connect(), agent, '1000');
     const recipient = await registeredWallet();
 
     const settled: string[] = [];
     for (const amount of [100, 200]) {
       harness.server.clock.advance(1000);
-      const answer = await harness.call('POST', '/agent/settle', { payload: { amount, sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: recipient }, headers: { 'x-agent-id': agentId } });
+      const answer = await harness.call('POST', '/agent/settle', { payload: { amount, sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: recipient }, headers: agent.headers });
       expect(answer.body).toMatchObject({ status: 'SETTLED', held: false });
       settled.push(answer.body.railPaymentId as string);
     }

@@ -77,10 +77,10 @@ describe.each(testDatabases())('the payments store on $driver', (testDatabase) =
       expect(claimed).toHaveLength(1);
       const owner = claimed[0]!.kind === 'claimed' ? claimed[0]!.row : undefined;
       expect(owner).toMatchObject({ institutionId: institution, tmsReference: payment.tmsReference });
-      expect(own.map((outcome) => outcome.kind !== 'over-daily-cap' && outcome.row.railPaymentId)).toEqual(own.map(() => owner!.railPaymentId));
+      expect(own.map((outcome) => 'row' in outcome && outcome.row.railPaymentId)).toEqual(own.map(() => owner!.railPaymentId));
       expect((await store.findByTmsReference(institution, payment.tmsReference))?.railPaymentId).toBe(owner!.railPaymentId);
     }
-    expect(new Set(outcomes.map((outcome) => outcome.kind !== 'over-daily-cap' && outcome.row.railPaymentId)).size).toBe(2);
+    expect(new Set(outcomes.map((outcome) => 'row' in outcome && outcome.row.railPaymentId)).size).toBe(2);
     expect((await store.findAllByTmsReference(payment.tmsReference)).map((row) => row.institutionId)).toEqual(expect.arrayContaining(institutions));
   });
 

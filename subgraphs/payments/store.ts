@@ -15,7 +15,7 @@ export const FINAL_ROWS_CACHED = 10_000;
 export type PaymentRow = typeof payments.$inferSelect;
 
 /** A claim's answer: this request owns the payment and runs it, or another request already did (or is doing) it. */
-export type Claim = { kind: 'claimed'; row: PaymentRow } | { kind: 'replay'; row: PaymentRow } | { kind: 'over-daily-cap'; settledUsd: string };
+export type Claim = { kind: 'claimed'; row: PaymentRow } | { kind: 'replay'; row: PaymentRow } | { kind: 'over-daily-cap'; settledUsd: string } | { kind: 'over-funds'; spentUsd: string };
 
 /**
  * A payment to claim, with the institution that will own it (decision 0050): every claim names it,
@@ -48,6 +48,11 @@ export interface AgentClaim {
    * atomically, one claim of the agent at a time, so two settlements at once cannot both pass it.
    */
   dailyCap?: { capUsd: string; since: Date };
+  /**
+   * USD its owner deposited for the agent (decimal text, decision 0049): the claim refuses when
+   * the agent's SETTLED and PENDING settlements and this one would spend more.
+   */
+  fundsUsd?: string;
 }
 
 export interface PaymentCompletion {
@@ -258,29 +263,40 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
 
   /**
    * An agent's claims are taken one at a time (a transaction-scoped advisory lock on the agent, on
-   * every replica), each re-reading what the agent settled since the start of its day: the daily
-   * cap holds under concurrency, which a check before the claim alone cannot promise.
+   * every replica), each re-reading what the agent settled since the start of its day, and what it
+   * spent of its owner's funds (decision 0049): the daily cap and the funds hold under concurrency,
+   * which a check before the claim alone cannot promise. A payment already claimed under the
+   * tmsReference is a replay, whatever the limits say now.
    */
-  async function claimWithinDailyCap(claim: PaymentToClaim, agentId: string, amountUsd: string, cap: { capUsd: string; since: Date }, now: Date): Promise<Claim> {
+  async function claimWithinAgentLimits(claim: PaymentToClaim, agent: AgentClaim, now: Date): Promise<Claim> {
+    const { agentId, amountUsd, dailyCap: cap, fundsUsd } = agent;
     const work = db.transaction(async (tx): Promise<Claim | undefined> => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`agent-daily-cap:${agentId}`}))`);
+      const [existing] = await tx.select({ railPaymentId: payments.railPaymentId }).from(payments).where(eq(payments.tmsReference, claim.payment.tmsReference));
+      if (existing) return undefined;
+      const counted = and(eq(payments.agentId, agentId), inArray(payments.status, ['SETTLED', 'PENDING']));
       const settled = sql`coalesce(sum(${payments.agentAmountUsd}), 0)`;
-      const [today] = await tx
-        .select({ settledUsd: sql<string>`${settled}::text`, fits: sql<boolean>`${settled} + ${amountUsd}::numeric <= ${cap.capUsd}::numeric` })
-        .from(payments)
-        .where(and(eq(payments.agentId, agentId), gte(payments.submittedAt, cap.since), inArray(payments.status, ['SETTLED', 'PENDING'])));
-      if (!today?.fits) return { kind: 'over-daily-cap', settledUsd: today?.settledUsd ?? '0' };
+      if (cap) {
+        const [today] = await tx
+          .select({ settledUsd: sql<string>`${settled}::text`, fits: sql<boolean>`${settled} + ${amountUsd}::numeric <= ${cap.capUsd}::numeric` })
+          .from(payments)
+          .where(and(counted, gte(payments.submittedAt, cap.since)));
+        if (!today?.fits) return { kind: 'over-daily-cap', settledUsd: today?.settledUsd ?? '0' };
+      }
+      if (fundsUsd !== undefined) {
+        const [spent] = await tx.select({ spentUsd: sql<string>`${settled}::text`, fits: sql<boolean>`${settled} + ${amountUsd}::numeric <= ${fundsUsd}::numeric` }).from(payments).where(counted);
+        if (!spent?.fits) return { kind: 'over-funds', spentUsd: spent?.spentUsd ?? '0' };
+      }
       const { quoteId } = claim.payment;
       const row = quoteId ? await insertClaimWithQuote(tx, claim, quoteId, now) : await insertClaim(tx, claim, now);
       return row ? { kind: 'claimed', row } : undefined;
     });
-    return (await bounded(work, 'claim an agent settlement within its daily cap')) ?? replayOf(claim);
+    return (await bounded(work, 'claim an agent settlement within its limits')) ?? replayOf(claim);
   }
 
   return {
     async claim(claim: PaymentToClaim, now: Date): Promise<Claim> {
-      const cap = claim.agent?.dailyCap;
-      if (claim.agent && cap) return claimWithinDailyCap(claim, claim.agent.agentId, claim.agent.amountUsd, cap, now);
+      if (claim.agent && (claim.agent.dailyCap || claim.agent.fundsUsd !== undefined)) return claimWithinAgentLimits(claim, claim.agent, now);
       return claimOnce(claim, now);
     },
 

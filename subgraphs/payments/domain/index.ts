@@ -67,3 +67,6 @@ export { usdcAmountAtUnitsPerUsd, usdcUnitsAtUnitsPerUsd } from './fx-conversion
 // A payment left PENDING by a stopped process (decision 0039).
 export type { RecoveryDelays, SettlementOnChain, SettlingRecord } from './payment-recovery.js';
 export { recoverableFrom, recoveredStep } from './payment-recovery.js';
+// Whose money an agent settles (decision 0049): its owner's deposits.
+export type { AgentFunds, Deposit, DepositRules, TransferLog } from './agent-funds.js';
+export { agentFundsOf, depositsIn, fundingWalletMessage, fundsCover } from './agent-funds.js';

@@ -59,6 +59,7 @@ const agentRecordAnswerSchema = z.object({
   mandate: z.object({ counterpartyWhitelist: z.array(z.string()), currencyPairs: z.array(z.string()), esgFloor: z.number().nullable() }).nullable(),
 });
 
+const agentAuthorizedAnswerSchema = z.object({ authorized: z.literal(true) });
 const registeredEntityAnswerSchema = z.object({ legalName: z.string(), lei: z.string().nullable() });
 const entityEsgAnswerSchema = z.object({ composite: z.number() });
 
@@ -104,6 +105,8 @@ export interface ComplianceClient {
   lookupWallet(wallet: string): Promise<RegisteredEntityView | null>;
   /** GET /esg/score/wallet/:wallet: the composite entity ESG score; null when the wallet is unregistered or has no LEI. */
   walletEsgScore(wallet: string): Promise<number | null>;
+  /** POST /agent/:id/authorize (internal, decision 0048): whether `agentKey` is the agent's own; false for a wrong key or an unknown agent. */
+  authorizeAgent(agentId: string, agentKey: string): Promise<boolean>;
 }
 
 export interface ComplianceClientOptions {
@@ -168,6 +171,14 @@ export function createComplianceClient(options: ComplianceClientOptions): Compli
     async lookupWallet(wallet) {
       const answer = await find('GET', `/vop/lookup/${segment(wallet)}`, registeredEntityAnswerSchema, 'wallet lookup');
       return answer === null ? null : { legalName: answer.legalName, lei: answer.lei };
+    },
+    async authorizeAgent(agentId, agentKey) {
+      const response = await options.transport({ method: 'POST', path: `${prefix}/agent/${segment(agentId)}/authorize`, headers, body: { agentKey } });
+      if (response.status === 200) return parse(agentAuthorizedAnswerSchema, response.body, 'agent authorization', response.status).authorized;
+      // The agent's own refusal (wrong key, unknown agent); a refused X-Internal-Key (GEN_ERR_UNAUTHORIZED) is the rail's misconfiguration.
+      const code = (response.body as { code?: unknown } | undefined)?.code;
+      if ((response.status === 401 && code === 'CMP_ERR_AGENT_UNAUTHORIZED') || response.status === 404) return false;
+      throw new UpstreamAnswerError(COMPLIANCE_SERVICE, response.status, `agent authorization: ${upstreamErrorText(response)}`);
     },
     async walletEsgScore(wallet) {
       const answer = await find('GET', `/esg/score/wallet/${segment(wallet)}`, entityEsgAnswerSchema, 'wallet ESG score');

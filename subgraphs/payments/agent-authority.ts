@@ -1,0 +1,32 @@
+import { admitAgentKey } from '../../platform/access/agent-rate-limit.js';
+import type { RateLimitStore } from '../../platform/access/rate-limit.js';
+import type { Clock } from '../../platform/clock.js';
+import { AppError } from '../../platform/errors.js';
+import type { RequestContext } from '../../platform/request-context.js';
+import type { ComplianceClient } from './upstream/compliance.js';
+
+export interface AgentAuthorityDeps {
+  /** Undefined without INTERNAL_KEY (the compliance oracle is closed to payments). */
+  compliance: ComplianceClient | undefined;
+  /** The API keys' rate-limit store: the agent key's per-minute limit (decision 0048). */
+  rateLimits: RateLimitStore;
+  clock: Clock;
+}
+
+const unauthorized = (message?: string) => new AppError('PAY_ERR_AGENT_UNAUTHORIZED', message ? { message } : {});
+
+/**
+ * The agent a request may act for with money (decision 0048): X-Agent-Id names it, X-Agent-Key is
+ * its owner's key, checked by the compliance oracle which keeps the key's digest (POST
+ * /compliance/agent/:id/authorize, internal); then the key's per-minute limit is counted. An
+ * unknown agent is refused as a wrong key is, 401, so the answer tells a stranger nothing.
+ */
+export async function requireAgentOwner(deps: AgentAuthorityDeps, request: RequestContext, agentId: string | undefined): Promise<string> {
+  if (agentId === undefined) throw unauthorized("A settlement is paid from an agent owner's funds: send X-Agent-Id and its X-Agent-Key (decision 0049).");
+  const agentKey = request.headers['x-agent-key'];
+  if (agentKey === undefined) throw unauthorized();
+  if (!deps.compliance) throw new AppError('GEN_ERR_UNAVAILABLE', { message: "An agent's key cannot be checked: INTERNAL_KEY is not configured, so the compliance oracle is closed to payments." });
+  if (!(await deps.compliance.authorizeAgent(agentId, agentKey))) throw unauthorized();
+  await admitAgentKey(deps.rateLimits, request, agentId, deps.clock);
+  return agentId;
+}

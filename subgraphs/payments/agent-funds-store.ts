@@ -1,0 +1,67 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { agentDeposits, agentFundingWallets, payments } from '../../drizzle/schema.js';
+import type { Database } from '../../platform/db.js';
+import { boundedCall } from '../../platform/timeout.js';
+import type { Deposit, PaymentStatus } from './domain/index.js';
+
+const STORE_TIMEOUT_MS = 5000;
+/** Settlements that spend the owner's funds: settled, or under way (they may settle). */
+const SPENDING: PaymentStatus[] = ['SETTLED', 'PENDING'];
+
+export type FundingWalletRow = typeof agentFundingWallets.$inferSelect;
+export type DepositRow = typeof agentDeposits.$inferSelect;
+
+/**
+ * The agents' funds (decision 0049): funding wallets, deposits credited once per Transfer log
+ * (their primary key decides, on any replica), and what the agent's settlements spent. Every call
+ * bounded in time.
+ */
+export function createAgentFundsStore(db: Database, options: { timeoutMs?: number } = {}) {
+  const timeoutMs = options.timeoutMs ?? STORE_TIMEOUT_MS;
+  const bounded = <T>(work: Promise<T>, operation: string) => boundedCall(work, timeoutMs, operation);
+
+  return {
+    /** Binds the wallet (lower-case) to the agent; the row as it stands: another agent's when the wallet was taken. */
+    async bindWallet(walletAddress: string, agentId: string, now: Date): Promise<FundingWalletRow> {
+      const work = db.transaction(async (tx) => {
+        const [inserted] = await tx.insert(agentFundingWallets).values({ walletAddress, agentId, boundAt: now }).onConflictDoNothing().returning();
+        if (inserted) return inserted;
+        const [existing] = await tx.select().from(agentFundingWallets).where(eq(agentFundingWallets.walletAddress, walletAddress));
+        return existing!;
+      });
+      return bounded(work, 'insert into agent_funding_wallets');
+    },
+
+    async fundingWallets(agentId: string): Promise<FundingWalletRow[]> {
+      return bounded(db.select().from(agentFundingWallets).where(eq(agentFundingWallets.agentId, agentId)).orderBy(agentFundingWallets.boundAt).execute(), 'select from agent_funding_wallets');
+    },
+
+    /** Credits the deposits of one transaction; answers those credited now (one credited before is left out). */
+    async creditDeposits(agentId: string, txHash: string, blockNumber: bigint, deposits: readonly Deposit[], now: Date): Promise<DepositRow[]> {
+      if (deposits.length === 0) return [];
+      const rows = deposits.map((deposit) => ({ txHash, logIndex: deposit.logIndex, agentId, fromWallet: deposit.fromWallet, amountUsd: deposit.amountUsd, blockNumber, creditedAt: now }));
+      return bounded(db.insert(agentDeposits).values(rows).onConflictDoNothing().returning().execute(), 'insert into agent_deposits');
+    },
+
+    /** Decimal text: every deposit credited to the agent. */
+    async depositedUsd(agentId: string): Promise<string> {
+      const [row] = await bounded(db.select({ total: sql<string>`coalesce(sum(${agentDeposits.amountUsd}), 0)::text` }).from(agentDeposits).where(eq(agentDeposits.agentId, agentId)).execute(), 'sum of agent_deposits');
+      return row?.total ?? '0';
+    },
+
+    /** Decimal text: the agent's SETTLED and PENDING settlements (what the claim counts, store.ts). */
+    async spentUsd(agentId: string): Promise<string> {
+      const [row] = await bounded(
+        db
+          .select({ total: sql<string>`coalesce(sum(${payments.agentAmountUsd}), 0)::text` })
+          .from(payments)
+          .where(and(eq(payments.agentId, agentId), inArray(payments.status, SPENDING)))
+          .execute(),
+        "sum of an agent's settlements",
+      );
+      return row?.total ?? '0';
+    },
+  };
+}
+
+export type AgentFundsStore = ReturnType<typeof createAgentFundsStore>;
