@@ -29,10 +29,11 @@ export type HttpServer = FastifyInstance<RawServerDefault, IncomingMessage, Serv
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * The protocol that checks this route's body and query string itself and answers in its own
-     * shape (GraphQL errors, a JSON-RPC error): the REST input check leaves them to it (decision 0053).
+     * What checks this route's body and query string with the same rule (platform/input-hygiene.ts)
+     * and answers in its own shape (GraphQL errors, an MCP tool error, an HTML page): the REST
+     * input check leaves them to it (decision 0053).
      */
-    inputCheckedBy?: 'graphql' | 'mcp';
+    inputCheckedBy?: 'graphql' | 'mcp' | 'page';
   }
   interface FastifyRequest {
     /** The platform's request context (platform/request-context.ts), the same one resolvers get. */
