@@ -12,9 +12,9 @@ import { unreachable } from './errors.js';
 
 /** How deep and how large one input may be; the walk stops at the first value past either. */
 export interface InputLimits {
-  /** Nesting of arrays and objects; the deepest documented input (a pain.001 document) is 8. */
+  /** Nesting of arrays and objects; the deepest documented input (a pain.001 document) is 10. */
   maxDepth: number;
-  /** Strings, numbers, keys' objects and arrays counted together; a batch of 50 pain.001 payments is about 3,000. */
+  /** Strings, numbers, booleans, nulls, objects and arrays counted together; a pain.001 document of one transaction is about 150. */
   maxValues: number;
 }
 

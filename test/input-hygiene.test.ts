@@ -101,7 +101,7 @@ describe('REST: strings with NUL or an unpaired surrogate are a 400 naming the f
     const raw = `{"tmsReference":"TMS-HYGIENE-3","remittanceInfo":${'['.repeat(5000)}${']'.repeat(5000)}}`;
     const response = await injectJson(server, 'POST', '/integration/payments/initiate', { raw, headers: bearer });
     expect(response.status).toBe(400);
-    // 32 levels below the body: remittanceInfo, then 31 array indices.
+    // The body is at depth 0, remittanceInfo 1: the array at depth 32 is remittanceInfo and 31 indices.
     expect(response.body).toEqual({ error: `Invalid body: remittanceInfo${'.0'.repeat(31)}: nests deeper than 32 levels`, code: 'PAY_ERR_INVALID_REQUEST' });
   });
 
@@ -180,6 +180,21 @@ describe('MCP: tools through the MCP SDK client', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('tool arguments nested 5,000 deep are a tool error, never a 500 or a hang', async () => {
+    const raw = `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"commodity.portfolio","arguments":{"positions":${'['.repeat(5000)}${']'.repeat(5000)}}}}`;
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/forecast/mcp',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: '127.0.0.1' },
+      payload: raw,
+    });
+    expect(response.statusCode).toBe(200);
+    const answer = response.json();
+    expect(answer).toMatchObject({ jsonrpc: '2.0', id: 8, result: { isError: true, structuredContent: { code: 'FCT_ERR_INVALID_BODY' } } });
+    // params is at depth 0, arguments 1, positions 2, positions.0 3, ...: the array at depth 32 is positions and 30 indices.
+    expect(answer.result.structuredContent.message).toBe(`Invalid arguments: positions${'.0'.repeat(30)}: nests deeper than 32 levels`);
   });
 
   it('a request other than a tool call with a NUL in its params is JSON-RPC Invalid params (-32602)', async () => {
