@@ -21,7 +21,7 @@ import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexit
 import type { Config } from './config.js';
 import { errorCatalog, type ErrorCode } from './errors.js';
 import { formatGraphQLError } from './graphql.js';
-import { describeInputProblem, findInputProblem, isCleanText, isSizeProblem } from './input-hygiene.js';
+import { describeInputProblem, findInputProblem, isSizeProblem } from './input-hygiene.js';
 import type { Logger } from './log.js';
 
 /**
@@ -94,9 +94,10 @@ function findUncleanLiteral(document: DocumentNode): string | undefined {
   let found: string | undefined;
   visit(document, {
     StringValue(node, _key, parent, _path, ancestors) {
-      if (isCleanText(node.value)) return undefined;
+      const problem = findInputProblem(node.value, '');
+      if (!problem) return undefined;
       const where = literalPath(parent ? [...ancestors, parent] : ancestors);
-      found = `${where || 'a string literal'} (line ${node.loc?.startToken.line ?? '?'}): ${describeInputProblem({ kind: node.value.includes('\u0000') ? 'nul' : 'surrogate', field: '' })}`;
+      found = `${where || 'a string literal'} (line ${node.loc?.startToken.line ?? '?'}): ${describeInputProblem(problem)}`;
       return BREAK;
     },
   });

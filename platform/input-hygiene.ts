@@ -18,7 +18,7 @@ export interface InputLimits {
   maxValues: number;
 }
 
-export const INPUT_LIMITS: InputLimits = { maxDepth: 32, maxValues: 20_000 };
+const INPUT_LIMITS: InputLimits = { maxDepth: 32, maxValues: 20_000 };
 
 export type InputProblem =
   | { kind: 'nul'; field: string }
@@ -32,11 +32,6 @@ export type InputProblem =
 function textFault(text: string): 'nul' | 'surrogate' | undefined {
   if (text.includes('\u0000')) return 'nul';
   return text.isWellFormed() ? undefined : 'surrogate';
-}
-
-/** True when `text` may be stored and echoed: valid Unicode without NUL. */
-export function isCleanText(text: string): boolean {
-  return textFault(text) === undefined;
 }
 
 interface Visit {
