@@ -219,6 +219,12 @@ describe('GraphQL error hygiene', () => {
         }
         expect(depth).toBeGreaterThanOrEqual(1);
       }
+      // 3. REST answers 503 in its shape, and its line holds the same chain with stack frames.
+      const rest = await server.app.inject({ method: 'GET', url: `/compliance/vop/lookup/0x${'2'.repeat(40)}`, headers: { 'x-request-id': 'cause-rest' } });
+      expect(rest.statusCode).toBe(503);
+      expect(rest.json()).toEqual({ error: 'A dependency is unavailable; retry later.', code: 'GEN_ERR_UNAVAILABLE' });
+      const restLine = lines.find((line) => line.reqId === 'cause-rest' && line.err !== undefined);
+      expect(restLine?.err).toMatchObject({ type: 'InfrastructureError', stack: expect.stringMatching(/^at /), cause: { stack: expect.stringMatching(/^at /) } });
     } finally {
       await server.close();
     }
