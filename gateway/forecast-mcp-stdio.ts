@@ -5,7 +5,8 @@ import { loadConfig } from '../platform/config.js';
 import { createLogger } from '../platform/log.js';
 import { createSynthesiser } from '../platform/synthesis.js';
 import { dataSourceFor } from '../subgraphs/forecast/index.js';
-import { createForecastMcpServer } from '../subgraphs/forecast/mcp.js';
+import { connectWithInputRule } from '../platform/mcp-hygiene.js';
+import { createForecastMcpServer, forecastToolErrorBody } from '../subgraphs/forecast/mcp.js';
 import { createForecastService } from '../subgraphs/forecast/service.js';
 
 /** The five forecast MCP tools over stdio, for agents that launch tools as processes. Logs go to stderr. */
@@ -16,4 +17,4 @@ const service = createForecastService({
   synthesiser: createSynthesiser(config, systemClock, logger),
   source: dataSourceFor(config, logger),
 });
-await createForecastMcpServer(service).connect(new StdioServerTransport());
+await connectWithInputRule(createForecastMcpServer(service), new StdioServerTransport(), forecastToolErrorBody);

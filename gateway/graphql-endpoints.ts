@@ -95,7 +95,7 @@ export async function mountGateway(app: HttpServer, base: BaseServices, localSub
     buildService: ({ name }): GraphQLDataSource<GatewayContext> => {
       const route = routes.get(name);
       if (!route) throw new GatewayConfigError(`the supergraph names subgraph ${name}, which is not registered`);
-      if ('local' in route) return countedFetches(name, new InProcessDataSource(route.local), base);
+      if ('local' in route) return countedFetches(name, new InProcessDataSource(route.local, base.logger), base);
       const remote = new ForwardingDataSource({ name, url: route.url, timeoutMs: base.config.gateway.subgraphTimeoutMs });
       remotes.push(remote);
       return countedFetches(name, remote, base);

@@ -40,8 +40,9 @@ export function createGraphQLServerOptions<Context extends BaseContext>(
 
 /**
  * Route options of a GraphQL endpoint: Apollo's landing page loads its sandbox, so no CSP there;
- * the response size limit applies to the body as serialised.
+ * the response size limit applies to the body as serialised; the body and query string are checked
+ * by the GraphQL guard (variables, literals), which answers with GraphQL errors and their codes.
  */
 export function graphQLRouteOptions(base: BaseServices) {
-  return { helmet: { contentSecurityPolicy: false }, onSend: responseSizeLimit(base.config.gateway) } as const;
+  return { helmet: { contentSecurityPolicy: false }, onSend: responseSizeLimit(base.config.gateway), config: { inputCheckedBy: 'graphql' } } as const;
 }

@@ -89,6 +89,9 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
     const rateLimits = rateLimitStoreFor(config, database.db, base.logger);
     const services: PlatformServices = { ...core, access: createAccess(core, rateLimits) };
     services.health.register({ name: 'database', check: () => database.ping() });
+    // REDIS_URL set: every request with a key is counted there, so /health reads down with it (decision 0054).
+    const pingRateLimits = rateLimits.ping;
+    if (pingRateLimits) services.health.register({ name: 'redis', check: pingRateLimits });
     // The rail is checked once it is up (a process that never used it starts no chain for /health).
     services.health.register({ name: 'rail', check: async () => void (await services.chain.current()?.publicClient.getBlockNumber()) });
     return {

@@ -33,6 +33,7 @@ export const errorCatalog = {
   GQL_ERR_RESPONSE_TOO_LARGE: { status: 413, message: 'The GraphQL response would be larger than allowed; ask for fewer fields.' },
   GQL_ERR_BATCHING_DISABLED: { status: 400, message: 'Batched GraphQL requests (a JSON array of operations) are not accepted.' },
   GQL_ERR_INTROSPECTION_DISABLED: { status: 400, message: 'Schema introspection is disabled in production.' },
+  GQL_ERR_VARIABLES_TOO_LARGE: { status: 400, message: 'The GraphQL variables nest deeper or hold more values than allowed.' },
   SUBGRAPH_UNAVAILABLE: { status: 503, message: 'A part of the graph is unavailable; the other fields were answered. Retry later.' },
   FEE_ERR_INVALID_QUOTE_PARAMS: { status: 400, message: 'Invalid quote parameters.' },
   FEE_ERR_QUOTE_NOT_FOUND: { status: 404, message: 'No quote with this quoteId was issued.' },

@@ -7,6 +7,10 @@ import {
   getNullableType,
   GraphQLError,
   isListType,
+  Kind,
+  visit,
+  BREAK,
+  type ASTNode,
   type DocumentNode,
   type GraphQLFormattedError,
   type GraphQLSchema,
@@ -17,6 +21,7 @@ import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexit
 import type { Config } from './config.js';
 import { errorCatalog, type ErrorCode } from './errors.js';
 import { formatGraphQLError } from './graphql.js';
+import { describeInputProblem, findInputProblem, isSizeProblem } from './input-hygiene.js';
 import type { Logger } from './log.js';
 
 /**
@@ -27,6 +32,9 @@ import type { Logger } from './log.js';
  * 3. Cost is estimated after the operation is known (graphql-query-complexity): 1 a field, the
  *    children of a list counted `listSizeEstimate` times, so nested lists multiply.
  * 4. The response is measured as it is sent (responseSizeLimit); a larger one is replaced by an error.
+ * 5. Variables, extensions and the document's string literals follow the platform's input rule
+ *    (platform/input-hygiene.ts): valid Unicode without NUL, variables within a depth and a size,
+ *    checked before anything else reads them (decision 0053).
  */
 export type GraphQLLimits = Config['gateway'];
 
@@ -68,13 +76,61 @@ function listMultiplyingEstimator(listSize: number): ComplexityEstimator {
 
 const MAX_COSTS_PER_DOCUMENT = 64;
 
+/** What names a string literal in an error: the fields, arguments and input fields around it. */
+function literalPath(ancestors: ReadonlyArray<ASTNode | ReadonlyArray<ASTNode>>): string {
+  const names: string[] = [];
+  for (const ancestor of ancestors) {
+    if (Array.isArray(ancestor)) continue;
+    const node = ancestor as ASTNode;
+    if (node.kind === Kind.FIELD) names.push(node.alias?.value ?? node.name.value);
+    else if (node.kind === Kind.ARGUMENT || node.kind === Kind.OBJECT_FIELD) names.push(node.name.value);
+    else if (node.kind === Kind.VARIABLE_DEFINITION) names.push(`$${node.variable.name.value}`);
+  }
+  return names.join('.');
+}
+
+/** The first string literal of the document that holds NUL or an unpaired surrogate (from an escape such as "\u0000"). */
+function findUncleanLiteral(document: DocumentNode): string | undefined {
+  let found: string | undefined;
+  visit(document, {
+    StringValue(node, _key, parent, _path, ancestors) {
+      const problem = findInputProblem(node.value, '');
+      if (!problem) return undefined;
+      const where = literalPath(parent ? [...ancestors, parent] : ancestors);
+      found = `${where || 'a string literal'} (line ${node.loc?.startToken.line ?? '?'}): ${describeInputProblem(problem)}`;
+      return BREAK;
+    },
+  });
+  return found;
+}
+
+/**
+ * The platform's input rule on what a GraphQL request carries besides its text: variables and
+ * extensions (depth, size, text) and the document's string literals (text). A document is
+ * looked at once: Apollo hands the same parsed document to every request that sends the same text.
+ */
+function refuseUncleanInput(variables: unknown, extensions: unknown, document: DocumentNode, literals: WeakMap<DocumentNode, string | null>): void {
+  for (const [root, value] of [['variables', variables], ['extensions', extensions]] as const) {
+    const problem = findInputProblem(value ?? {}, root);
+    if (problem) throw limitError(isSizeProblem(problem) ? 'GQL_ERR_VARIABLES_TOO_LARGE' : 'GQL_ERR_BAD_USER_INPUT', `${describeInputProblem(problem)}.`);
+  }
+  let literal = literals.get(document);
+  if (literal === undefined) {
+    literal = findUncleanLiteral(document) ?? null;
+    literals.set(document, literal);
+  }
+  if (literal !== null) throw limitError('GQL_ERR_BAD_USER_INPUT', `${literal}.`);
+}
+
 /**
  * The estimate is the same for the same document, operation and variables, and Apollo hands the
- * same parsed document to every request that sends the same text: each is estimated once.
+ * same parsed document to every request that sends the same text: each is estimated once. The
+ * input rule runs first, in the same hook, so the variables the cost key serialises are bounded.
  */
-function refuseCostly(limits: GraphQLLimits): ApolloServerPlugin<BaseContext> {
+function guardOperations(limits: GraphQLLimits): ApolloServerPlugin<BaseContext> {
   const estimators = [listMultiplyingEstimator(limits.listSizeEstimate)];
   const costs = new WeakMap<DocumentNode, Map<string, number>>();
+  const literals = new WeakMap<DocumentNode, string | null>();
   const estimate = (schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined) => {
     const known = costs.get(document) ?? new Map<string, number>();
     costs.set(document, known);
@@ -90,6 +146,7 @@ function refuseCostly(limits: GraphQLLimits): ApolloServerPlugin<BaseContext> {
     async requestDidStart() {
       return {
         async didResolveOperation({ schema, document, request, operationName }) {
+          refuseUncleanInput(request.variables, request.extensions, document, literals);
           const cost = estimate(schema, document, request.variables ?? {}, operationName ?? undefined);
           if (cost > limits.maxCost) throw limitError('GQL_ERR_TOO_COSTLY', `Estimated ${cost}, limit ${limits.maxCost}.`);
         },
@@ -193,8 +250,26 @@ interface HasRequest {
 }
 
 /**
+ * The error behind a GraphQL error (a resolver's throw, a fetch's failure), whose cause chain the
+ * log shows; none for an error the gateway rebuilt from a subgraph's answer (the subgraph, or the
+ * in-process fetch, logged its cause).
+ */
+function underlyingError(error: GraphQLError | undefined): Error | undefined {
+  const original = error?.originalError;
+  return original instanceof Error ? original : undefined;
+}
+
+/** Errors that are the server's fault, logged as errors with their cause chain; the rest are the client's. */
+function isServerSide(code: string): boolean {
+  if (code === 'SUBGRAPH_UNAVAILABLE' || code === 'INTERNAL_SERVER_ERROR' || code === 'UNKNOWN') return true;
+  return (statusOfCode(code) ?? 0) >= 500;
+}
+
+/**
  * 1. Logs each error of a request once, with the request id and code, never the query, the
- *    variables or a stack (the logger throttles a storm).
+ *    variables or a stack sent to the client (the logger throttles a storm). A server-side error
+ *    is logged with the error behind it and its cause chain, messages and stack frames
+ *    (platform/log.ts), so the log says why (decision 0054); the client's body has none of it.
  * 2. Sets the HTTP status: 400 when the request itself was refused (no data), 503 with a retry
  *    hint when nothing could be answered because subgraphs were unavailable, 200 for partial data
  *    (docs/decisions/0007).
@@ -210,12 +285,15 @@ export function errorReportingPlugin(logger: Logger, role: string): ApolloServer
           const errors = result.errors ?? [];
           if (errors.length === 0) return;
           const requestId = (requestContext.contextValue as HasRequest).request?.requestId;
-          for (const error of errors) {
+          // Apollo formats requestContext.errors one for one, in order, into the response's errors.
+          const raw = requestContext.errors ?? [];
+          errors.forEach((error, index) => {
             const code = String(error.extensions?.code ?? 'UNKNOWN');
             const line = { requestId, code, path: error.path?.join('.'), operationName: requestContext.request.operationName, role };
-            if (code === 'SUBGRAPH_UNAVAILABLE' || code === 'GEN_ERR_INTERNAL' || code === 'GEN_ERR_UNAVAILABLE') logger.error(line, `graphql error ${code}`);
+            const err = isServerSide(code) ? underlyingError(raw[index]) : undefined;
+            if (isServerSide(code)) logger.error(err ? { ...line, err } : line, `graphql error ${code}`);
             else logger.info(line, `graphql error ${code}`);
-          }
+          });
           const hasData = result.data !== null && result.data !== undefined && Object.values(result.data).some((value) => value !== null);
           if (hasData) return;
           // Nothing was answered: the status tells why (decision 0007).
@@ -237,5 +315,5 @@ function statusOfCode(code: unknown): number | undefined {
 }
 
 export function limitPlugins(limits: GraphQLLimits): ApolloServerPlugin<BaseContext>[] {
-  return [refuseCostly(limits)];
+  return [guardOperations(limits)];
 }

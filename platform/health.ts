@@ -64,6 +64,8 @@ export function createHealth(options: HealthOptions): Health {
             parts[name] = { status: 'up' };
           } catch (error) {
             parts[name] = { status: 'down', reason: reasonOf(error) };
+            // The body names the part and a one-line reason; why it failed (the cause chain) goes to the log only.
+            options.logger.warn({ part: name, err: error }, `health check failed: ${name}`);
           }
         }),
       );

@@ -19,13 +19,22 @@ import type { Metrics } from './metrics.js';
 import { createMethodIndex, type MethodIndex } from './method-index.js';
 import { compileResponseSerializer } from './serializer.js';
 import { addSecurityHeaders, type ServerWideHeaders } from './security-headers.js';
-import { createRequestContext, REQUEST_ID_HEADER, requestIdFrom, type RequestContext } from './request-context.js';
+import { describeInputProblem, findInputProblem, type InputProblem } from './input-hygiene.js';
+import { createRequestContext, FORWARDED_HEADERS, REQUEST_ID_HEADER, requestIdFrom, type RequestContext } from './request-context.js';
 
 export { clip, echo };
 
 export type HttpServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * What checks this route's body and query string with the same rule (platform/input-hygiene.ts)
+     * and answers in its own shape (GraphQL errors, an MCP tool error, an HTML page): the REST
+     * input check leaves them to it (decision 0053).
+     */
+    inputCheckedBy?: 'graphql' | 'mcp' | 'page';
+  }
   interface FastifyRequest {
     /** The platform's request context (platform/request-context.ts), the same one resolvers get. */
     requestContext: RequestContext;
@@ -223,6 +232,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     if (set?.size) for (const [name, value] of set) reply.header(name, value);
     done(null, payload);
   });
+  app.addHook('preHandler', refuseUncleanInput);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(({ schema }) => compileResponseSerializer(schema as z.ZodType));
   app.setErrorHandler((error, request, reply) => errorShapes.send(request, reply, error));
@@ -260,6 +270,32 @@ function answerSlowRequests(app: HttpServer, errorShapes: ErrorShapes, timeoutMs
     clearTimeout(timers.get(request));
     done();
   });
+}
+
+/** The first problem of the request's inputs, with where it was (the same words as a schema's refusal). */
+function findRequestInputProblem(request: FastifyRequest): { where: string; problem: InputProblem } | undefined {
+  const checkedByProtocol = request.routeOptions.config?.inputCheckedBy !== undefined;
+  const parts: Array<[string, unknown]> = [['params', request.params]];
+  if (!checkedByProtocol) parts.push(['querystring', request.query], ['body', request.body]);
+  // Headers from a socket are Latin-1 without NUL (Node refuses it); an in-process inject has no such parser.
+  for (const name of FORWARDED_HEADERS) if (request.headers[name] !== undefined) parts.push(['headers', { [name]: request.headers[name] }]);
+  for (const [where, value] of parts) {
+    const problem = findInputProblem(value, '');
+    if (problem) return { where, problem };
+  }
+  return undefined;
+}
+
+/**
+ * Every string a route reads is valid Unicode without NUL, at any depth and in keys too, or the
+ * request is answered 400 in its service's error shape naming the field (platform/input-hygiene.ts).
+ * A preHandler: after the route's own key check (a caller without a key learns nothing of the
+ * fields) and before any handler, x402 charge or database write.
+ */
+function refuseUncleanInput(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+  const found = findRequestInputProblem(request);
+  if (!found) return done();
+  done(new AppError('GEN_ERR_BAD_REQUEST', { message: `Invalid ${found.where}: ${describeInputProblem(found.problem)}` }));
 }
 
 /** 405 with Allow when the path exists under another method, 404 otherwise; each in its service's shape. */

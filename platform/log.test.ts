@@ -36,6 +36,26 @@ describe('log lines', () => {
     });
   });
 
+  it('finding 11: each link of the cause chain is logged with its stack frames; a frame never repeats the withheld SQL', () => {
+    const { lines, destination } = capture();
+    createLogger({ logLevel: 'info', destination }).error({ err: failedInsert() }, 'quote write failed');
+    const err = lines[0]?.err as Record<string, any>;
+    for (const link of [err, err.cause, err.cause.cause]) {
+      expect(link.stack).toMatch(/^at /);
+      expect(link.stack.split('\n').every((frame: string) => frame.startsWith('at '))).toBe(true);
+    }
+    expect(JSON.stringify(lines)).not.toContain('insert into "fee_quotes"');
+  });
+
+  it('logs the errors of an AggregateError (a connection refused on each address) under errors', () => {
+    const refused = (address: string) => Object.assign(new Error(`connect ECONNREFUSED ${address}`), { code: 'ECONNREFUSED' });
+    const error = new Error('ping Redis failed', { cause: new AggregateError([refused('127.0.0.1:1'), refused('[::1]:1')]) });
+    expect(describeErrorForLog(error)).toMatchObject({
+      message: 'ping Redis failed',
+      cause: { type: 'AggregateError', errors: [{ message: 'connect ECONNREFUSED 127.0.0.1:1', code: 'ECONNREFUSED' }, { message: 'connect ECONNREFUSED [::1]:1' }] },
+    });
+  });
+
   it('finding: 5 s of database faults wrote 230 MB of log; a storm of one failure is capped per window with a count', () => {
     let now = 0;
     const { lines, destination } = capture();

@@ -19,15 +19,21 @@ const redactedPaths = [
 ];
 
 const MAX_MESSAGE_LENGTH = 300;
-const MAX_CAUSE_DEPTH = 4;
+/** An AppError wrapping an InfrastructureError wrapping a DrizzleQueryError wrapping the driver's error is 4. */
+const MAX_CAUSE_DEPTH = 6;
+const MAX_STACK_FRAMES = 8;
+const MAX_AGGREGATED = 3;
 
 /**
- * What a log line says about an error: its type, a short message, its code, its cause chain.
+ * What a log line says about an error: its type, a short message, its code, its stack frames and
+ * its cause chain (error.cause, and the errors of an AggregateError such as a refused connection
+ * tried on several addresses), so the operator reads why, not only what (decision 0054).
  * 1. Drizzle puts the whole SQL text and every parameter in its message ("Failed query: ...
  *    params: ..."), up to hundreds of KB of customer data a line: that text is withheld.
  * 2. Driver errors carry the query and parameters as properties; only whitelisted fields are kept.
- * 3. The stack is kept for errors that are bugs (not for infrastructure failures, whose stack
- *    only names driver internals), so an operator can find the line.
+ * 3. The stack is kept as its frames only: its first line repeats the message, which for a
+ *    failed query is the withheld SQL.
+ * None of this reaches a client: error bodies are built from the catalog (platform/errors.ts).
  */
 export function describeErrorForLog(error: unknown, depth = 0): Record<string, unknown> {
   if (!(error instanceof Error)) return { message: truncate(String(error)) };
@@ -37,13 +43,19 @@ export function describeErrorForLog(error: unknown, depth = 0): Record<string, u
   if (typeof code === 'string' || typeof code === 'number') described.code = code;
   if (typeof errno === 'string' || typeof errno === 'number') described.errno = errno;
   if (typeof severity === 'string') described.severity = severity;
-  if (!isInfrastructure(error) && error.stack) described.stack = error.stack.split('\n').slice(0, 8).join('\n');
-  if (error.cause !== undefined && depth < MAX_CAUSE_DEPTH) described.cause = describeErrorForLog(error.cause, depth + 1);
+  const frames = stackFrames(error.stack);
+  if (frames) described.stack = frames;
+  if (depth >= MAX_CAUSE_DEPTH) return described;
+  if (error.cause !== undefined) described.cause = describeErrorForLog(error.cause, depth + 1);
+  if (error instanceof AggregateError && Array.isArray(error.errors)) {
+    described.errors = error.errors.slice(0, MAX_AGGREGATED).map((member: unknown) => describeErrorForLog(member, depth + 1));
+  }
   return described;
 }
 
-function isInfrastructure(error: Error): boolean {
-  return ['InfrastructureError', 'DrizzleQueryError', 'PostgresError'].includes(error.name !== 'Error' ? error.name : error.constructor.name) || /^Failed query/.test(error.message);
+function stackFrames(stack: string | undefined): string | undefined {
+  const frames = stack?.split('\n').filter((line) => /^\s+at /.test(line)).slice(0, MAX_STACK_FRAMES);
+  return frames?.length ? frames.map((frame) => frame.trim()).join('\n') : undefined;
 }
 
 function safeMessage(message: string): string {

@@ -94,9 +94,29 @@ describe('GraphQL limits at the gateway (defaults)', () => {
   });
 
   it('finding: bad input was reported as an outage; a NUL byte in a quote id is an input error, 400', async () => {
+    // The platform's input rule (decision 0053) refuses the literal before the resolver reads it.
     const response = await post(server, { query: '{ quote(quoteId: "srq-1-\\u0000abc") { quoteId } }' });
     expect(response.status).toBe(400);
-    expect(codes(response.body)).toEqual(['FEE_ERR_INVALID_QUOTE_PARAMS']);
+    expect(codes(response.body)).toEqual(['GQL_ERR_BAD_USER_INPUT']);
+  });
+
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  it.each(['/graphql', '/subgraphs/fees/graphql'])('finding 7: a variable nested 5,000 deep (10 KB, unused) answered 500 at %s; it is 400 GQL_ERR_VARIABLES_TOO_LARGE', async (path) => {
+    const response = await post(server, `{"query":"{ __typename }","variables":{"x":${nested(5000)}}}`, path);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      errors: [{ message: `The GraphQL variables nest deeper or hold more values than allowed. variables.x${'.0'.repeat(31)}: nests deeper than 32 levels.`, extensions: { code: 'GQL_ERR_VARIABLES_TOO_LARGE' } }],
+    });
+  });
+
+  it('refuses variables of more than 20,000 values with 400, and lets 32 levels through', async () => {
+    const wide = await post(server, { query: '{ __typename }', variables: { x: Array.from({ length: 25_000 }, () => 0) } });
+    expect(wide.status).toBe(400);
+    expect(wide.body.errors).toEqual([{ message: 'The GraphQL variables nest deeper or hold more values than allowed. variables: holds more than 20000 values.', extensions: { code: 'GQL_ERR_VARIABLES_TOO_LARGE' } }]);
+    const deepEnough = await post(server, `{"query":"{ __typename }","variables":{"x":${nested(31)}}}`);
+    expect(deepEnough.status).toBe(200);
+    expect(deepEnough.body).toEqual({ data: { __typename: 'Query' } });
   });
 });
 
@@ -164,6 +184,51 @@ describe('GraphQL error hygiene', () => {
       await server.close();
     }
   });
+
+  it('finding 11: an internal error was logged with its code only; the log now holds its cause chain (messages, stack frames) and the client none of it', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    // The whole server starts (compliance reads its reference data at start), then its database goes away.
+    const database = await openTestPglite();
+    const server = await startTestServer({ database, logger: createLogger({ logLevel: 'info', destination }) });
+    await database.close();
+    try {
+      const query = { query: '{ quote(quoteId: "srq-1-000000000000000000000000") { quoteId } }' };
+      // 1. At a subgraph endpoint (the split layout's subgraph): its Apollo server logs the error behind the code.
+      // 2. Through the gateway to the in-process subgraph: the fetch logs it, since the gateway only sees the code.
+      for (const [path, requestId] of [['/subgraphs/fees/graphql', 'cause-subgraph'], ['/graphql', 'cause-gateway']] as const) {
+        const response = await post(server, query, path, { 'x-request-id': requestId });
+        expect(codes(response.body)).toEqual(['GEN_ERR_UNAVAILABLE']);
+        expect(JSON.stringify(response.body)).not.toMatch(/cause|stack|InfrastructureError|Failed query|\.ts:|node_modules/);
+        const logged = lines.filter((line) => line.requestId === requestId && line.code === 'GEN_ERR_UNAVAILABLE' && line.err !== undefined);
+        expect(logged).toHaveLength(1);
+        const err = logged[0]!.err as Record<string, any>;
+        expect(err).toMatchObject({ type: 'InfrastructureError', message: expect.stringMatching(/ failed$/), stack: expect.stringMatching(/^at /), cause: { message: expect.any(String) } });
+        // The chain goes down to the driver's own error, each link with its message.
+        let link = err;
+        let depth = 0;
+        while (link.cause) {
+          link = link.cause;
+          depth += 1;
+          expect(link.message).toEqual(expect.any(String));
+        }
+        expect(depth).toBeGreaterThanOrEqual(1);
+      }
+      // 3. REST answers 503 in its shape, and its line holds the same chain with stack frames.
+      const rest = await server.app.inject({ method: 'GET', url: `/compliance/vop/lookup/0x${'2'.repeat(40)}`, headers: { 'x-request-id': 'cause-rest' } });
+      expect(rest.statusCode).toBe(503);
+      expect(rest.json()).toEqual({ error: 'A dependency is unavailable; retry later.', code: 'GEN_ERR_UNAVAILABLE' });
+      const restLine = lines.find((line) => line.reqId === 'cause-rest' && line.err !== undefined);
+      expect(restLine?.err).toMatchObject({ type: 'InfrastructureError', stack: expect.stringMatching(/^at /), cause: { stack: expect.stringMatching(/^at /) } });
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 
   describe('in production (NODE_ENV=production)', () => {
     let server: TestServer;

@@ -27,6 +27,11 @@ export interface RateLimitStore {
   hit(keyId: string, windowStart: Date, windowMs: number, requests?: number): Promise<number>;
   /** Releases the store's connections (the Redis client); the database store owns none. */
   close(): Promise<void>;
+  /**
+   * /health's check of a store of its own (Redis): rejects while a count could not be made. The
+   * database store has none: the database is checked as a part already.
+   */
+  ping?(): Promise<void>;
 }
 
 /** Bound of one count in the database, as for the other stores. */
@@ -127,6 +132,13 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
       };
       return boundedCall(count(), timeoutMs, 'count a request in Redis');
     },
+    async ping() {
+      const answer = async () => {
+        await connected();
+        await client.ping();
+      };
+      await boundedCall(answer(), timeoutMs, 'ping Redis');
+    },
     async close() {
       if (client.status === 'end') return;
       if (client.status !== 'ready') return client.disconnect();
@@ -165,5 +177,6 @@ export function coalesceHits(store: RateLimitStore): RateLimitStore {
       return hitInLane(`${keyId}\u0000${windowStart.getTime()}`, { keyId, windowStart, windowMs });
     },
     close: () => store.close(),
+    ...(store.ping ? { ping: store.ping } : {}),
   };
 }

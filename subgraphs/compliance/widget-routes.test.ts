@@ -28,7 +28,7 @@ const HOSTILE = [
   '</q></section><script>alert(1)</script>',
   '<svg/onload=alert(1)>',
   '&lt;script&gt; &amp; &#x3c;',
-  'Ｖｌａｄｉｍｉｒ Ｐｕｔｉｎ \u202Egnp.exe \u0000 😀',
+  'Ｖｌａｄｉｍｉｒ Ｐｕｔｉｎ \u202Egnp.exe 😀',
 ];
 
 describe('GET /compliance/widget/sanctions', () => {
@@ -81,6 +81,14 @@ describe('GET /compliance/widget/sanctions', () => {
     expect(verdictOf(html)).toEqual([verdict, verdict]);
     expect(html).toContain(`data-verdict="${verdict}"`);
     expect(html).toContain(text);
+  });
+
+  it('a query with NUL is refused 400 in the page (the platform input rule, decision 0053), not echoed', async () => {
+    const { status, html, headers } = await get('?q=Acme%00Ltd');
+    expect(status).toBe(400);
+    expect(headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(html).toContain('The query is refused: q: must not contain NUL (U+0000).');
+    expect(html).not.toContain('Acme');
   });
 
   it.each(HOSTILE)('hostile input %j is escaped in the text and in the value attribute', async (input) => {

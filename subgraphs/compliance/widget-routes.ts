@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { HttpServer } from '../../platform/http.js';
+import { describeInputProblem, findInputProblem } from '../../platform/input-hygiene.js';
 import { screenForWidget, type SanctionsIndex } from './domain/index.js';
 import { listAge } from './domain/sanctions-list-age.js';
 import { COMPLIANCE_PREFIX } from './routes.js';
@@ -25,6 +26,8 @@ export function widgetPageFor(rawQuery: unknown, deps: SanctionsWidgetDeps): { s
   const list = { asOf, stale: listAge(asOf, deps.now()).stale };
   if (rawQuery === undefined) return { status: 200, page: { list } };
   if (typeof rawQuery !== 'string') return { status: 400, page: { list, error: 'Give one query: q once, a wallet address or an entity name.' } };
+  const problem = findInputProblem(rawQuery, 'q');
+  if (problem) return { status: 400, page: { list, error: `The query is refused: ${describeInputProblem(problem)}.` } };
   const query = rawQuery.trim();
   if (query === '') return { status: 200, page: { list } };
   if (query.length > MAX_WIDGET_QUERY_LENGTH) {
@@ -47,6 +50,8 @@ export function widgetRoutes(deps: SanctionsWidgetDeps, options: WidgetRouteOpti
       `${prefix}/widget/sanctions`,
       {
         helmet: { contentSecurityPolicy: { useDefaults: false, directives: WIDGET_CSP_DIRECTIVES }, frameguard: false },
+        // The platform's input rule, answered in the page (a person reads it), not as JSON.
+        config: { inputCheckedBy: 'page' },
         schema: { summary: 'Embeddable sanctions screen (HTML): a wallet address or an entity name in q; APPROVED, FLAGGED or BLOCKED with the signals' },
       },
       async (request, reply) => {

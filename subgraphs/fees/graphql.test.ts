@@ -15,7 +15,7 @@ const ask = <T = Record<string, unknown>>(query: string, variables: Record<strin
 
 describe('fees subgraph: quote ids as input', () => {
   it.each([
-    { name: 'a NUL byte', quoteId: 'srq-1-\u0000abc' },
+    { name: 'not hex', quoteId: 'srq-1-zzzz' },
     { name: 'a 500 KB id (the request body limit is 1 MB)', quoteId: `srq-1-${'a'.repeat(500_000)}` },
     { name: 'another prefix', quoteId: 'abc-1-000000000000000000000000' },
   ])('finding: quote(quoteId) with $name is bad input (FEE_ERR_INVALID_QUOTE_PARAMS, 400), never a 503 from the database', async ({ quoteId }) => {
@@ -28,10 +28,16 @@ describe('fees subgraph: quote ids as input', () => {
     });
   });
 
+  it('a NUL byte in a quote id never reaches the resolver: the platform input rule refuses it (decision 0053)', async () => {
+    const result = await ask('query ($id: ID!) { quote(quoteId: $id) { quoteId } }', { id: 'srq-1-\u0000abc' });
+    expect(result.data).toBeUndefined();
+    expect(result.errors).toEqual([{ message: 'An argument of the GraphQL operation is invalid. variables.id: must not contain NUL (U+0000).', extensions: { code: 'GQL_ERR_BAD_USER_INPUT' } }]);
+  });
+
   it('finding: a Quote entity reference with a malformed id resolves to null, without an error', async () => {
     const result = await ask<{ _entities: unknown[] }>(
       'query ($representations: [_Any!]!) { _entities(representations: $representations) { ... on Quote { quoteId } } }',
-      { representations: [{ __typename: 'Quote', quoteId: 'srq-1-\u0000abc' }, { __typename: 'Quote', quoteId: 'srq-1-000000000000000000000000' }] },
+      { representations: [{ __typename: 'Quote', quoteId: 'srq-1-zzz' }, { __typename: 'Quote', quoteId: 'srq-1-000000000000000000000000' }] },
     );
     expect(result.errors).toBeUndefined();
     expect(result.data).toEqual({ _entities: [null, null] });

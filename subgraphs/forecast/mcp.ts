@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { HttpServer } from '../../platform/http.js';
+import { connectWithInputRule, type ToolErrorBody } from '../../platform/mcp-hygiene.js';
 import { portfolioBodySchema, scenarioBodySchema, symbolSchema, tcfdBodySchema } from './inputs.js';
 import type { ForecastService } from './service.js';
 
@@ -40,6 +41,9 @@ export function createForecastMcpServer(service: ForecastService): McpServer {
   return server;
 }
 
+/** A refused tool call in the forecast's error shape (Document 3 §7). */
+export const forecastToolErrorBody: ToolErrorBody = (message) => ({ message, code: 'FCT_ERR_INVALID_BODY' });
+
 /** Host names the MCP endpoint answers to; loopback always, plus the listening and public hosts. */
 export function mcpHostnames(listeningHost: string, publicBaseUrl: string | undefined): string[] {
   const names = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -57,7 +61,7 @@ export function mcpHostnames(listeningHost: string, publicBaseUrl: string | unde
  *    expects of a stateless server that offers no event stream.
  */
 export function mountMcpEndpoint(app: HttpServer, service: ForecastService, hostnames: readonly string[]): void {
-  app.post('/forecast/mcp', async (request, reply) => {
+  app.post('/forecast/mcp', { config: { inputCheckedBy: 'mcp' } }, async (request, reply) => {
     const server = createForecastMcpServer(service);
     const port = (request.raw.socket.localPort ?? 0).toString();
     const allowedHosts = hostnames.flatMap((name) => (name.includes(':') && !name.startsWith('[') ? [name] : [name, `${name}:${port}`]));
@@ -71,7 +75,7 @@ export function mountMcpEndpoint(app: HttpServer, service: ForecastService, host
       void transport.close();
       void server.close();
     });
-    await server.connect(transport);
+    await connectWithInputRule(server, transport, forecastToolErrorBody);
     reply.hijack();
     await transport.handleRequest(request.raw, reply.raw, request.body);
   });

@@ -4,6 +4,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import type { preValidationHookHandler } from 'fastify';
 import { tenantOf } from '../../platform/access/admission.js';
 import { toAppError, type HttpServer } from '../../platform/http.js';
+import { connectWithInputRule } from '../../platform/mcp-hygiene.js';
 import type { RequestContext } from '../../platform/request-context.js';
 import type { IntegrationHealth } from './health.js';
 import type { Initiations } from './initiation.js';
@@ -68,14 +69,14 @@ function toolDepsOf(deps: McpDeps, context: RequestContext): ToolDeps {
 }
 
 export function registerMcpEndpoint(app: HttpServer, deps: McpDeps, institution: { preValidation: preValidationHookHandler }): void {
-  app.post(MCP_PATH, { ...institution, schema: { summary: 'MCP (JSON-RPC 2.0, Streamable HTTP, stateless): the manifest\'s tools, with the institution bearer key' } }, async (request, reply) => {
+  app.post(MCP_PATH, { ...institution, config: { inputCheckedBy: 'mcp' }, schema: { summary: 'MCP (JSON-RPC 2.0, Streamable HTTP, stateless): the manifest\'s tools, with the institution bearer key' } }, async (request, reply) => {
     const server = createPaymentsMcpServer(toolDepsOf(deps, request.requestContext), request.requestContext);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();
     });
-    await server.connect(transport);
+    await connectWithInputRule(server, transport, (message) => ({ error: message, code: 'PAY_ERR_INVALID_REQUEST' }));
     // The X-RateLimit-* headers set by the key check, on the raw answer the transport writes.
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
     reply.hijack();
