@@ -115,7 +115,11 @@ describe('POST /agent/settle with body.mandate (AP2)', () => {
     const paid = await balanceOf(recipient);
     expect(paid).toBe(1_250_500_000n - BigInt(Math.round(Number(body.result.settlement.fee) * 1e6)));
     // The payment is the integration API's too.
-    expect((await call('GET', `/integration/payments?tmsReference=${body.result.tmsReference}`, { headers: { authorization: `Bearer ${(await server.platform!.access.keys.create('bearer', 'desk', 1000)).key}` } })).body).toEqual(body.result);
+    // The settlement agent's payments are no institution's (decision 0050): the admin reads them, an institution's key finds none.
+    const byReference = `/integration/payments?tmsReference=${body.result.tmsReference}`;
+    expect((await call('GET', byReference, { headers: ADMIN })).body).toEqual(body.result);
+    const desk = { authorization: `Bearer ${(await server.platform!.access.keys.create('bearer', 'desk', 1000)).key}` };
+    expect((await call('GET', byReference, { headers: desk })).status).toBe(404);
 
     const again = await settle({ ...settleBody(recipient), mandate }, ap2Headers());
     expect(again).toEqual({ status: 400, body: { error: expect.any(String), code: 'PAY_ERR_MANDATE_INVALID', reason: 'REPLAYED' } });
