@@ -152,6 +152,16 @@ export const configVariables = {
     rpcUrl: variable('RPC_URL', z.url().optional(), 'JSON-RPC endpoint of Base (chainId 8453); unset runs the embedded in-process EVM with the contracts deployed at start', 'unset (embedded EVM)'),
     timeoutMs: variable('RPC_TIMEOUT_MS', milliseconds(5_000), 'longest wait for one JSON-RPC call'),
   },
+  /** The embedded chain's public POST /rpc (decision 0051): what one caller may make the rail's node do. */
+  embeddedRpc: {
+    gasCap: variable('EMBEDDED_RPC_GAS_CAP', positiveCount(4_000_000), 'most gas an eth_call or eth_estimateGas at /rpc may burn, and the highest gas limit of a transaction sent there (a 50-payment settleBatch takes about 3.4 million)'),
+    timeoutMs: variable('EMBEDDED_RPC_TIMEOUT_MS', milliseconds(2_000), 'longest a call at /rpc waits for its turn and its answer before it is answered with an error'),
+    maxBlockRange: variable('EMBEDDED_RPC_MAX_BLOCK_RANGE', positiveCount(1_000), 'most blocks one eth_getLogs at /rpc may cover'),
+    maxLogs: variable('EMBEDDED_RPC_MAX_LOGS', positiveCount(10_000), 'most logs one eth_getLogs at /rpc may answer'),
+    queueSize: variable('EMBEDDED_RPC_QUEUE_SIZE', positiveCount(8), 'calls at /rpc waiting for their turn (one runs at a time); more are refused at once'),
+    requestsPerMinute: variable('EMBEDDED_RPC_RATE_LIMIT', positiveCount(600), 'JSON-RPC calls one client address may make at /rpc per minute (a batch counts each call)'),
+    maxBodyBytes: variable('EMBEDDED_RPC_MAX_BODY_BYTES', positiveCount(262_144), 'largest request body at /rpc'),
+  },
   contracts: {
     token: variable('CONTRACT_TOKEN', evmAddress.optional(), 'address of the rail token (USDC on Base); embedded: the deployed token', 'unset (null, or the embedded deployment)'),
     router: variable('CONTRACT_ROUTER', evmAddress.optional(), 'address of the settlement router; embedded: the deployed router', 'unset (null, or the embedded deployment)'),
