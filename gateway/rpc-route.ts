@@ -82,9 +82,13 @@ async function answer(chain: RailChain, gate: RpcGate, limits: RpcLimits, raw: u
   if (!ALLOWED_METHODS.has(method)) return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not available: ${method.slice(0, 64)}` } };
   try {
     const { embedded } = await chain.connect();
-    const provider = embedded!.provider;
+    const { provider, quiet } = embedded!.outside;
     const request: Request = (call) => provider.request(call as Parameters<typeof provider.request>[0]) as Promise<unknown>;
-    const result = await gate.run(() => callWithinLimits(request, method, params, limits));
+    const result = await gate.run(async (abandoned) => {
+      // The rail's own requests first: this call waits until they leave the node alone.
+      await quiet(abandoned);
+      return callWithinLimits(request, method, params, limits);
+    });
     return { jsonrpc: '2.0', id, result };
   } catch (error) {
     return errorAnswer(id, error);

@@ -108,7 +108,7 @@ export const configVariables = {
     shutdownGraceMs: variable('SHUTDOWN_GRACE_MS', milliseconds(10_000), 'on SIGTERM, how long in-flight requests may finish before the process exits'),
   },
   database: {
-    dataDir: variable('DATA_DIR', z.string().min(1).default('./data'), 'PGlite data and the generated quote signing key; one process at a time'),
+    dataDir: variable('DATA_DIR', z.string().min(1).default('./data'), 'PGlite data, the generated signing keys and the embedded chain (`chain/journal.jsonl`, decision 0052); one process at a time'),
     url: variable('DATABASE_URL', z.url().optional(), 'PostgreSQL connection string; migrations run at start', 'unset (PGlite)'),
     schema: variable('DATABASE_SCHEMA', sqlIdentifier.optional(), 'Postgres schema for our tables'),
     poolSize: variable('DATABASE_POOL_SIZE', positiveCount(10), 'connections in the PostgreSQL pool'),
@@ -154,7 +154,7 @@ export const configVariables = {
   },
   /** The embedded chain's public POST /rpc (decision 0051): what one caller may make the rail's node do. */
   embeddedRpc: {
-    gasCap: variable('EMBEDDED_RPC_GAS_CAP', positiveCount(4_000_000), 'most gas an eth_call or eth_estimateGas at /rpc may burn, and the highest gas limit of a transaction sent there (a 50-payment settleBatch takes about 3.4 million)'),
+    gasCap: variable('EMBEDDED_RPC_GAS_CAP', positiveCount(2_000_000), 'most gas an eth_call or eth_estimateGas at /rpc may burn, and the highest gas limit of a transaction sent there (a token transfer takes about 50,000, a contract deployment about 1 million, a settleBatch of 25 payments about 1.7 million)'),
     timeoutMs: variable('EMBEDDED_RPC_TIMEOUT_MS', milliseconds(2_000), 'longest a call at /rpc waits for its turn and its answer before it is answered with an error'),
     maxBlockRange: variable('EMBEDDED_RPC_MAX_BLOCK_RANGE', positiveCount(1_000), 'most blocks one eth_getLogs at /rpc may cover'),
     maxLogs: variable('EMBEDDED_RPC_MAX_LOGS', positiveCount(10_000), 'most logs one eth_getLogs at /rpc may answer'),

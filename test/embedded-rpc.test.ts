@@ -75,7 +75,8 @@ describe('POST /rpc is bounded: one caller cannot hold the rail\'s node (decisio
     server = await startTestServer({
       subgraphs: ['fees'],
       gateway: false,
-      environment: { EMBEDDED_RPC_GAS_CAP: String(GAS_CAP), EMBEDDED_RPC_MAX_BLOCK_RANGE: '5', EMBEDDED_RPC_RATE_LIMIT: '30', EMBEDDED_RPC_QUEUE_SIZE: '2' },
+      // A long EMBEDDED_RPC_TIMEOUT_MS: what is asserted is what the caps answer, on however busy a machine.
+      environment: { EMBEDDED_RPC_GAS_CAP: String(GAS_CAP), EMBEDDED_RPC_MAX_BLOCK_RANGE: '5', EMBEDDED_RPC_RATE_LIMIT: '30', EMBEDDED_RPC_QUEUE_SIZE: '2', EMBEDDED_RPC_TIMEOUT_MS: '60000' },
     });
   }, 30_000);
   afterAll(async () => {
@@ -105,9 +106,10 @@ describe('POST /rpc is bounded: one caller cannot hold the rail\'s node (decisio
     expect(latest).toBeGreaterThan(5n);
     expect((await call({ jsonrpc: '2.0', id: 2, method: 'eth_getLogs', params: [{ fromBlock: 'earliest', toBlock: 'latest' }] })).body).toMatchObject({ id: 2, error: { code: -32005 } });
     expect((await call({ jsonrpc: '2.0', id: 3, method: 'eth_getLogs', params: [{}] })).body).toMatchObject({ id: 3, result: expect.any(Array) });
-    // The last five blocks, the end past the head: clamped to the head, answered with their logs.
-    const recent = await call({ jsonrpc: '2.0', id: 4, method: 'eth_getLogs', params: [{ fromBlock: numberToHex(latest - 4n), toBlock: '0xffffffffffffffff' }] });
-    const expected = await publicClient.request({ method: 'eth_getLogs', params: [{ fromBlock: numberToHex(latest - 4n), toBlock: numberToHex(latest) }] });
+    // Five blocks, the last two past the head: answered with the logs up to the head.
+    const recent = await call({ jsonrpc: '2.0', id: 4, method: 'eth_getLogs', params: [{ fromBlock: numberToHex(latest - 2n), toBlock: numberToHex(latest + 2n) }] });
+    const expected = await publicClient.request({ method: 'eth_getLogs', params: [{ fromBlock: numberToHex(latest - 2n), toBlock: numberToHex(latest) }] });
+    expect(expected.length).toBeGreaterThan(0);
     expect(recent.body).toEqual({ jsonrpc: '2.0', id: 4, result: expected });
     expect((await call({ jsonrpc: '2.0', id: 5, method: 'eth_getLogs', params: [{ fromBlock: 'pending', toBlock: 'zzz' }] })).body).toMatchObject({ id: 5, error: { code: -32602, message: 'toBlock must be a hex quantity' } });
   });
@@ -151,7 +153,7 @@ describe('POST /rpc is bounded: one caller cannot hold the rail\'s node (decisio
     const busy = answers.filter((one) => one.body.error?.code === -32005);
     expect(busy.length).toBeGreaterThan(0);
     for (const one of busy) expect(one.body.error.message).toBe('the node is busy (2 calls waiting); retry later');
-    for (const one of answers.filter((answer) => !busy.includes(answer))) expect(one.body.error.message).toMatch(/out of gas|no answer within/i);
+    for (const one of answers.filter((answer) => !busy.includes(answer))) expect(one.body.error.message).toMatch(/out of gas/i);
   });
 
   it('limits each client address to EMBEDDED_RPC_RATE_LIMIT calls a minute (a batch counts each call): 429 with Retry-After and a JSON-RPC error', async () => {

@@ -4,6 +4,7 @@ import { mnemonicToAccount, type HDAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
 import { ChainJournalError, type ChainJournal, type JournaledBlock } from './chain-journal.js';
 import { journaledProvider, type RawRequest } from './journaled-provider.js';
+import { ownFirst } from './own-first.js';
 
 /**
  * The public test mnemonic of Hardhat and Anvil: its first accounts are the ones the embedded
@@ -13,7 +14,10 @@ export const DEVELOPMENT_MNEMONIC = 'test test test test test test test test tes
 export const DEVELOPMENT_ACCOUNT_COUNT = 10;
 
 export interface EmbeddedChain {
+  /** The platform's own way to the node (the clients below use it). */
   provider: EIP1193Provider;
+  /** For outside callers (POST /rpc): `provider` without the priority, and the wait that gives the platform's requests theirs (own-first.ts). */
+  outside: { provider: EIP1193Provider; quiet(signal: AbortSignal): Promise<void> };
   publicClient: PublicClient;
   /** The funded development accounts, as local signers (index 0 deploys and owns the contracts). */
   accounts: HDAccount[];
@@ -87,11 +91,13 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions = {}): Pr
     } else if (journal) {
       await journal.append([{ genesis: { timestamp: Number(genesis.timestamp), hash: genesis.hash } }]);
     }
-    const provider = journal ? journaledProvider(edr, journal, kept?.blocks.length ?? 0) : edr;
+    const node = journal ? journaledProvider(edr, journal, kept?.blocks.length ?? 0) : edr;
+    const { own: provider, quiet } = ownFirst(node);
     const transport = custom(provider);
     const accounts = Array.from({ length: DEVELOPMENT_ACCOUNT_COUNT }, (_, addressIndex) => mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex }));
     return {
       provider,
+      outside: { provider: node, quiet },
       publicClient: createPublicClient({ chain: base, transport }) as PublicClient,
       accounts,
       walletFor: (account) => createWalletClient({ account, chain: base as Chain, transport }),

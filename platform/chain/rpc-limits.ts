@@ -9,7 +9,7 @@ import { hexToBigInt, isHex, numberToHex, parseTransaction, type Hex } from 'vie
  *    keeps its turn until it ends: the next call is not let in on top of it);
  * 3. what one call may cost is capped: the gas of eth_call and eth_estimateGas (passed to the
  *    node as the call's gas), the gas limit of a sent transaction, the blocks of eth_getLogs
- *    (block tags resolved first, the range clamped to the chain's head) and the logs it answers;
+ *    (block tags resolved first; the end then clamped to the chain's head) and the logs it answers;
  * 4. each client address has a per-minute budget of calls.
  */
 export interface RpcLimits {
@@ -37,8 +37,11 @@ export const INVALID_PARAMS = -32602;
 export const LIMIT_EXCEEDED = -32005;
 
 export interface RpcGate {
-  /** Runs `work` in its turn; refuses at once when the queue is full, and after timeoutMs without an answer. */
-  run<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in its turn; refuses at once when the queue is full, and after timeoutMs without an
+   * answer (then `signal` aborts: work not yet given to the node should not be).
+   */
+  run<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }
 
 export function createRpcGate(limits: Pick<RpcLimits, 'queueSize' | 'timeoutMs'>): RpcGate {
@@ -52,14 +55,15 @@ export function createRpcGate(limits: Pick<RpcLimits, 'queueSize' | 'timeoutMs'>
   }
 
   return {
-    run<T>(work: () => Promise<T>): Promise<T> {
+    run<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
       if (running && waiting.length >= limits.queueSize) {
         return Promise.reject(new RpcRefusal(LIMIT_EXCEEDED, `the node is busy (${limits.queueSize} calls waiting); retry later`));
       }
       return new Promise<T>((resolve, reject) => {
         // The caller is answered once: by the work, or by the timer, whichever comes first.
+        const abandoned = new AbortController();
         const start = () => {
-          work()
+          work(abandoned.signal)
             .then(resolve, reject)
             .finally(() => {
               clearTimeout(timer);
@@ -69,7 +73,9 @@ export function createRpcGate(limits: Pick<RpcLimits, 'queueSize' | 'timeoutMs'>
         const timer = setTimeout(() => {
           const queued = waiting.indexOf(start);
           if (queued >= 0) waiting.splice(queued, 1);
-          reject(new RpcRefusal(-32000, `no answer within ${limits.timeoutMs} ms; retry later`));
+          const refusal = new RpcRefusal(-32000, `no answer within ${limits.timeoutMs} ms; retry later`);
+          abandoned.abort(refusal);
+          reject(refusal);
         }, limits.timeoutMs);
         if (running) waiting.push(start);
         else {
@@ -141,8 +147,9 @@ function blockOf(value: unknown, latest: bigint, what: string): bigint {
 }
 
 /**
- * eth_getLogs: its block tags resolved against `latest`, the range clamped to the head and capped
- * (the node walks every block number of the range, present or not: 0 to 2^64 never ends).
+ * eth_getLogs: its block tags resolved against `latest`, the range asked capped, and the end
+ * clamped to the head (the node walks every block number of the range, present or not: 0 to
+ * 2^64 never ends).
  */
 export function boundLogFilter(params: readonly unknown[], latest: bigint, maxBlockRange: number): unknown[] {
   const [filter] = params;
@@ -158,11 +165,10 @@ export function boundLogFilter(params: readonly unknown[], latest: bigint, maxBl
   }
   const from = blockOf(filter.fromBlock, latest, 'fromBlock');
   const to = blockOf(filter.toBlock, latest, 'toBlock');
-  const clampedTo = to < latest ? to : latest;
-  if (clampedTo - from + 1n > BigInt(maxBlockRange)) {
+  if (to - from + 1n > BigInt(maxBlockRange)) {
     throw new RpcRefusal(LIMIT_EXCEEDED, `the block range ${from} to ${to} is too large: at most ${maxBlockRange} blocks a call`);
   }
-  return [{ ...filter, fromBlock: numberToHex(from), toBlock: numberToHex(clampedTo) }];
+  return [{ ...filter, fromBlock: numberToHex(from), toBlock: numberToHex(to < latest ? to : latest) }];
 }
 
 /** eth_feeHistory: at most maxBlockRange blocks and 100 percentiles. */
