@@ -1,11 +1,25 @@
 import { z } from 'zod';
 import type { RailChain } from '../platform/chain/index.js';
+import {
+  boundFeeHistory,
+  boundLogFilter,
+  capCallGas,
+  checkRawTransactionGas,
+  createRpcGate,
+  createRpcRateLimiter,
+  LIMIT_EXCEEDED,
+  RpcRefusal,
+  type RpcGate,
+  type RpcLimits,
+} from '../platform/chain/rpc-limits.js';
+import type { Clock } from '../platform/clock.js';
 import type { HttpServer } from '../platform/http.js';
 
 /**
  * What an outside wallet or x402 client needs from a node: reads, gas, nonces, sending a signed
  * transaction, receipts and logs. The embedded EVM's own control methods (hardhat_*, evm_*) and
- * signing with its unlocked accounts (eth_sendTransaction, eth_sign...) are not exposed.
+ * signing with its unlocked accounts (eth_sendTransaction, eth_sign...) are not exposed. Every
+ * call is bounded (decision 0051: platform/chain/rpc-limits.ts).
  */
 const ALLOWED_METHODS = new Set([
   'eth_chainId', 'net_version', 'eth_blockNumber', 'eth_getBlockByNumber', 'eth_getBlockByHash', 'eth_call',
@@ -21,38 +35,82 @@ const rpcRequest = z.object({
   params: z.array(z.unknown()).max(16).optional(),
 });
 
-type RpcAnswer = { jsonrpc: '2.0'; id: string | number | null } & ({ result: unknown } | { error: { code: number; message: string; data?: unknown } });
+type RpcId = string | number | null;
+type RpcAnswer = { jsonrpc: '2.0'; id: RpcId } & ({ result: unknown } | { error: { code: number; message: string; data?: unknown } });
 
 const MAX_BATCH = 20;
 
-async function answer(chain: RailChain, raw: unknown): Promise<RpcAnswer> {
+type Request = (call: { method: string; params: readonly unknown[] }) => Promise<unknown>;
+
+/** The call as the node is asked it: capped, its block range resolved and bounded; its answer checked. */
+async function callWithinLimits(request: Request, method: string, params: readonly unknown[], limits: RpcLimits): Promise<unknown> {
+  switch (method) {
+    case 'eth_call':
+    case 'eth_estimateGas':
+      return request({ method, params: capCallGas(params, limits.gasCap) });
+    case 'eth_sendRawTransaction':
+      checkRawTransactionGas(params, limits.gasCap);
+      return request({ method, params });
+    case 'eth_feeHistory':
+      return request({ method, params: boundFeeHistory(params, limits.maxBlockRange) });
+    case 'eth_getLogs': {
+      const latest = BigInt(String(await request({ method: 'eth_blockNumber', params: [] })));
+      const logs = await request({ method, params: boundLogFilter(params, latest, limits.maxBlockRange) });
+      if (Array.isArray(logs) && logs.length > limits.maxLogs) throw new RpcRefusal(LIMIT_EXCEEDED, `more than ${limits.maxLogs} logs match; ask for a smaller block range`);
+      return logs;
+    }
+    default:
+      return request({ method, params });
+  }
+}
+
+function errorAnswer(id: RpcId, error: unknown): RpcAnswer {
+  if (error instanceof RpcRefusal) return { jsonrpc: '2.0', id, error: { code: error.code, message: error.message } };
+  // The node's own message (a revert reason, a nonce too low) is what the wallet needs to see, and
+  // its code and data: a revert (code 3) carries the contract's error in its data, as a node's does.
+  const message = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : 'request failed';
+  const { code, data } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; data?: unknown };
+  const nested = typeof data === 'object' && data !== null ? (data as { data?: unknown }).data : data;
+  const revertData = typeof nested === 'string' && /^0x[0-9a-f]*$/i.test(nested) ? { data: nested } : {};
+  return { jsonrpc: '2.0', id, error: { code: Number.isInteger(code) ? (code as number) : -32000, message, ...revertData } };
+}
+
+async function answer(chain: RailChain, gate: RpcGate, limits: RpcLimits, raw: unknown): Promise<RpcAnswer> {
   const parsed = rpcRequest.safeParse(raw);
   if (!parsed.success) return { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request' } };
   const { id = null, method, params = [] } = parsed.data;
   if (!ALLOWED_METHODS.has(method)) return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not available: ${method.slice(0, 64)}` } };
   try {
     const { embedded } = await chain.connect();
-    const result = await embedded!.provider.request({ method, params } as never);
+    const { provider, quiet } = embedded!.outside;
+    const request: Request = (call) => provider.request(call as Parameters<typeof provider.request>[0]) as Promise<unknown>;
+    const result = await gate.run(async (abandoned) => {
+      // The rail's own requests first: this call waits until they leave the node alone.
+      await quiet(abandoned);
+      return callWithinLimits(request, method, params, limits);
+    });
     return { jsonrpc: '2.0', id, result };
   } catch (error) {
-    // The node's own message (a revert reason, a nonce too low) is what the wallet needs to see, and
-    // its code and data: a revert (code 3) carries the contract's error in its data, as a node's does.
-    const message = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : 'request failed';
-    const { code, data } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; data?: unknown };
-    const nested = typeof data === 'object' && data !== null ? (data as { data?: unknown }).data : data;
-    const revertData = typeof nested === 'string' && /^0x[0-9a-f]*$/i.test(nested) ? { data: nested } : {};
-    return { jsonrpc: '2.0', id, error: { code: Number.isInteger(code) ? (code as number) : -32000, message, ...revertData } };
+    return errorAnswer(id, error);
   }
 }
 
 /** POST /rpc: JSON-RPC to the embedded chain (registered only when the rail is embedded). */
-export function registerEmbeddedRpcRoute(app: HttpServer, chain: RailChain): void {
-  app.post('/rpc', async (request, reply) => {
+export function registerEmbeddedRpcRoute(app: HttpServer, chain: RailChain, limits: RpcLimits & { maxBodyBytes: number }, clock: Clock): void {
+  const gate = createRpcGate(limits);
+  const rateLimiter = createRpcRateLimiter(limits.requestsPerMinute, () => clock.now().getTime());
+  app.post('/rpc', { bodyLimit: limits.maxBodyBytes }, async (request, reply) => {
     const body: unknown = request.body;
+    const calls = Array.isArray(body) ? Math.max(1, body.length) : 1;
+    const { admitted, retryAfterSeconds } = rateLimiter.admit(request.ip, calls);
+    if (!admitted) {
+      const message = `rate limit: at most ${limits.requestsPerMinute} calls a minute from one address; retry in ${retryAfterSeconds} s`;
+      return reply.code(429).header('retry-after', String(retryAfterSeconds)).send({ jsonrpc: '2.0', id: null, error: { code: LIMIT_EXCEEDED, message } });
+    }
     if (Array.isArray(body)) {
       if (body.length === 0 || body.length > MAX_BATCH) return reply.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `A batch holds 1 to ${MAX_BATCH} requests` } });
-      return reply.send(await Promise.all(body.map((item) => answer(chain, item))));
+      return reply.send(await Promise.all(body.map((item) => answer(chain, gate, limits, item))));
     }
-    return reply.send(await answer(chain, body));
+    return reply.send(await answer(chain, gate, limits, body));
   });
 }

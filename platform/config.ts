@@ -108,7 +108,7 @@ export const configVariables = {
     shutdownGraceMs: variable('SHUTDOWN_GRACE_MS', milliseconds(10_000), 'on SIGTERM, how long in-flight requests may finish before the process exits'),
   },
   database: {
-    dataDir: variable('DATA_DIR', z.string().min(1).default('./data'), 'PGlite data and the generated quote signing key; one process at a time'),
+    dataDir: variable('DATA_DIR', z.string().min(1).default('./data'), 'PGlite data, the generated signing keys and the embedded chain (`chain/journal.jsonl`, decision 0052); one process at a time'),
     url: variable('DATABASE_URL', z.url().optional(), 'PostgreSQL connection string; migrations run at start', 'unset (PGlite)'),
     schema: variable('DATABASE_SCHEMA', sqlIdentifier.optional(), 'Postgres schema for our tables'),
     poolSize: variable('DATABASE_POOL_SIZE', positiveCount(10), 'connections in the PostgreSQL pool'),
@@ -151,6 +151,16 @@ export const configVariables = {
   chain: {
     rpcUrl: variable('RPC_URL', z.url().optional(), 'JSON-RPC endpoint of Base (chainId 8453); unset runs the embedded in-process EVM with the contracts deployed at start', 'unset (embedded EVM)'),
     timeoutMs: variable('RPC_TIMEOUT_MS', milliseconds(5_000), 'longest wait for one JSON-RPC call'),
+  },
+  /** The embedded chain's public POST /rpc (decision 0051): what one caller may make the rail's node do. */
+  embeddedRpc: {
+    gasCap: variable('EMBEDDED_RPC_GAS_CAP', positiveCount(2_000_000), 'most gas an eth_call or eth_estimateGas at /rpc may burn, and the highest gas limit of a transaction sent there (a token transfer takes about 50,000, a contract deployment about 1 million, a settleBatch of 25 payments about 1.7 million)'),
+    timeoutMs: variable('EMBEDDED_RPC_TIMEOUT_MS', milliseconds(2_000), 'longest a call at /rpc waits for its turn and its answer before it is answered with an error'),
+    maxBlockRange: variable('EMBEDDED_RPC_MAX_BLOCK_RANGE', positiveCount(1_000), 'most blocks one eth_getLogs at /rpc may cover'),
+    maxLogs: variable('EMBEDDED_RPC_MAX_LOGS', positiveCount(10_000), 'most logs one eth_getLogs at /rpc may answer'),
+    queueSize: variable('EMBEDDED_RPC_QUEUE_SIZE', positiveCount(8), 'calls at /rpc waiting for their turn (one runs at a time); more are refused at once'),
+    requestsPerMinute: variable('EMBEDDED_RPC_RATE_LIMIT', positiveCount(600), 'JSON-RPC calls one client address may make at /rpc per minute (a batch counts each call)'),
+    maxBodyBytes: variable('EMBEDDED_RPC_MAX_BODY_BYTES', positiveCount(262_144), 'largest request body at /rpc'),
   },
   contracts: {
     token: variable('CONTRACT_TOKEN', evmAddress.optional(), 'address of the rail token (USDC on Base); embedded: the deployed token', 'unset (null, or the embedded deployment)'),

@@ -2,7 +2,11 @@ import { createPublicClient, createWalletClient, http, parseAbi, type Address, t
 import { privateKeyToAccount } from 'viem/accounts';
 import { getEip712Domain } from 'viem/actions';
 import { base } from 'viem/chains';
+import { join } from 'node:path';
 import type { Config } from '../config.js';
+import { claimDataDir } from '../data-dir.js';
+import { openChainJournal, type ChainJournal } from './chain-journal.js';
+import { decodeDeployment, encodeDeployment } from './deployment-record.js';
 import { startEmbeddedChain, type EmbeddedChain } from './embedded-chain.js';
 
 const TOKEN_DOMAIN_ABI = parseAbi(['function name() view returns (string)', 'function version() view returns (string)']);
@@ -58,8 +62,27 @@ export interface ChainConnection {
   paymentError?: unknown;
 }
 
-/** Deploys the rail's contracts on a fresh embedded chain (contracts/deploy.ts, given by the caller). */
+/**
+ * Deploys the rail's contracts on a fresh embedded chain (contracts/deploy.ts, given by the
+ * caller). Called once per chain: what it returns is kept in the chain's journal and given back
+ * on a restored chain (decision 0052), so it must hold only JSON values, bigints and wallets of
+ * the chain's development accounts.
+ */
 export type DeployContracts = (chain: EmbeddedChain) => Promise<RailContractAddresses & { payment: PaymentRail }>;
+
+/** The embedded chain's folder inside DATA_DIR: the journal, claimed by one process at a time. */
+export const EMBEDDED_CHAIN_FOLDER = 'chain';
+const JOURNAL_FILE = 'journal.jsonl';
+
+/** The journal in `folder`; one cut during the deployment (no deployment line) is emptied: nothing names its blocks. */
+async function openRailJournal(folder: string): Promise<ChainJournal> {
+  const path = join(folder, JOURNAL_FILE);
+  const journal = await openChainJournal(path);
+  if (journal.contents.genesis === undefined || journal.contents.deployment !== undefined) return journal;
+  await journal.reset();
+  await journal.close();
+  return openChainJournal(path);
+}
 
 export interface RailChain {
   mode: 'embedded' | 'rpc';
@@ -80,15 +103,37 @@ export function createRailChain(config: Config, deploy: DeployContracts): RailCh
   let connection: Promise<ChainConnection> | undefined;
   let connected: ChainConnection | undefined;
 
+  let release: (() => Promise<void>) | undefined;
+
+  /**
+   * The embedded chain kept in DATA_DIR/chain (decision 0052): replayed from its journal when it
+   * holds a deployed chain, else fresh, deployed, and the deployment's result journaled.
+   */
   async function connectEmbedded(): Promise<ChainConnection> {
-    const embedded = await startEmbeddedChain();
+    const claim = await claimDataDir(join(config.database.dataDir, EMBEDDED_CHAIN_FOLDER));
+    let embedded: EmbeddedChain | undefined;
     try {
-      const { payment, ...contracts } = await deploy(embedded);
+      const journal = await openRailJournal(claim.path);
+      const kept = journal.contents.deployment;
+      embedded = await startEmbeddedChain({ journal }).catch(async (error: unknown) => {
+        await journal.close();
+        throw error;
+      });
+      const deployed = kept === undefined ? await deployAndRecord(embedded, journal) : (decodeDeployment(kept, embedded) as Awaited<ReturnType<DeployContracts>>);
+      const { payment, ...contracts } = deployed;
+      release = claim.release;
       return { mode: 'embedded', publicClient: embedded.publicClient, contracts, embedded, payment };
     } catch (error) {
-      await embedded.close();
+      await embedded?.close();
+      await claim.release();
       throw error;
     }
+  }
+
+  async function deployAndRecord(embedded: EmbeddedChain, journal: ChainJournal) {
+    const deployed = await deploy(embedded);
+    await journal.append([{ deployment: encodeDeployment(deployed) }]);
+    return deployed;
   }
 
   async function connectRpc(url: string): Promise<ChainConnection> {
@@ -138,6 +183,8 @@ export function createRailChain(config: Config, deploy: DeployContracts): RailCh
     async close() {
       const open = await connection?.catch(() => undefined);
       await open?.embedded?.close();
+      await release?.();
+      release = undefined;
     },
   };
 }
