@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { labelledNamePairs, leiRecords, pepMatcherEvaluation, pepRecords, sanctionsMatcherEvaluation, sdnList } from '../subgraphs/compliance/data/index.js';
-import { buildSanctionsIndex, nameTokens, type MatcherEvaluation, type SanctionsIndex, type ScreenStatistics } from '../subgraphs/compliance/domain/index.js';
+import { buildPepIndex, buildSanctionsIndex, nameTokens, type MatcherEvaluation, type SanctionsIndex, type ScreenStatistics } from '../subgraphs/compliance/domain/index.js';
 import { bench, graphQLProblem, progress, send, type Figures, type Load } from './load.js';
 import { createBenchKey } from './paid.js';
 import { SIGNING_KEY, serverEnvironment, startRail, stopServers, tempFolder, type Server } from './processes.js';
@@ -238,8 +238,8 @@ async function benchServer(): Promise<Pick<ComplianceFigures, 'vop' | 'vendorBod
 
 export async function benchCompliance(): Promise<ComplianceFigures> {
   const screening = benchScreening();
-  const sanctions = sanctionsMatcherEvaluation();
-  const pep = pepMatcherEvaluation();
+  const sanctions = sanctionsMatcherEvaluation(buildSanctionsIndex(sdnList().records));
+  const pep = pepMatcherEvaluation(buildPepIndex(pepRecords()));
   for (const [label, evaluation] of [['sanctions', sanctions], ['PEP', pep]] as const) {
     progress(`matcher at the ${label} threshold ${evaluation.threshold}, ${evaluation.pairs} pairs`, `precision ${evaluation.precision.toFixed(3)}   recall ${evaluation.recall.toFixed(3)}`);
   }

@@ -73,10 +73,31 @@ describe('sanctions screening of perturbed SDN names (data/sanctions-probes.json
     expect(blocked.length / records.length).toBeLessThanOrEqual(0.01);
   });
 
-  it('alerts (0.70) on at most 5.5% of the GLEIF legal names (37 of 699 measured; 44 before issue 21)', () => {
+  it('alerts (any match at 0.70 or more) on at most 1% of the GLEIF legal names (6 of 699 measured; 37 before, 44 before issue 21)', () => {
     const records = leiRecords().records;
     const alerted = records.filter((record) => index.screenName(record.legalName, { types: ['entity', 'individual'] }).matches.length > 0);
-    expect(alerted.length / records.length).toBeLessThanOrEqual(0.055);
+    expect(alerted.length / records.length).toBeLessThanOrEqual(0.01);
+  });
+
+  it.each([
+    // one word each, loose (more edits apart than typoAllowance) and no close distinctive word
+    ['HARDY', 'HARA COMPANY'],
+    ['TASEF', 'TAUSA S.A.'],
+    ['INVESTY AS', 'INOVEST LIMITED'],
+    ['FURTECH AS', 'FARATECH'],
+    ['SYNERGI AS', 'LLC SYNESIS'],
+    // the loose word is the distinctive one; the close one (international, holdings) is common on the list
+    ['GROUPE COCHEZ', 'COCHAN GROUP'],
+    ['ALVAN INVEST', 'LIMITED LIABILITY COMPANY ALFA-INVEST'],
+  ])('%s (a real GLEIF name) no longer alerts on %s', (query, listed) => {
+    expect(index.similarity(query, listed)).toBeLessThan(SANCTIONS_MATCH_THRESHOLD);
+    expect(index.screenName(query).matches.map((m) => m.matchedName)).not.toContain(listed);
+  });
+
+  it('keeps a transliteration that shares a close distinctive word (the anchor) at its full score', () => {
+    // muammar is equal on both sides and rare on the list; qadhafi/gaddafi is loose (3 edits, 7 letters)
+    expect(index.similarity('Muammar Gaddafi', 'QADHAFI, Muammar')).toBe(nameSimilarity('Muammar Gaddafi', 'QADHAFI, Muammar'));
+    expect(index.screenName('Muammar Gaddafi').matches.some((m) => m.entry.name.startsWith('QADHAFI, Muammar'))).toBe(true);
   });
 });
 

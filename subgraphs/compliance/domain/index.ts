@@ -10,7 +10,8 @@ export type {
 export { CONNECTING_WORDS, LEGAL_FORMS, nameTokens, normaliseName } from './normalise-name.js';
 export { jaroWinkler, WINKLER_BOOST_THRESHOLD, WINKLER_PREFIX_LIMIT, WINKLER_PREFIX_SCALE } from './jaro-winkler.js';
 export {
-  bestAssignment, LENGTH_DIFFERENCE_WEIGHT, lengthsCanMatch, nameSimilarity, TOKEN_MATCH_FLOOR, tokenListSimilarity, tokenSimilarity,
+  bestAssignment, isClosePair, LENGTH_DIFFERENCE_WEIGHT, lengthsCanMatch, LOOSE_PAIR_WEIGHT, nameScore, nameSimilarity, TOKEN_MATCH_FLOOR, tokenListSimilarity, tokenSimilarity,
+  typoAllowance, type TokenPairs,
 } from './name-similarity.js';
 export {
   isPepMatch, isSanctionsMatch, PEP_MATCH_THRESHOLD, SANCTIONS_MATCH_THRESHOLD, VOP_SCORE_BANDS, vopResultForScore, type VopNameResult,

@@ -19,11 +19,25 @@
 // Step 1 is the only approximation: a token pair sharing fewer bigrams than BLOCK_SHARE is never
 // compared. index.test.ts measures what this loses against comparing every name.
 
-import { lengthsCanMatch, scoreOfAssignment, tokenSimilarity } from './name-similarity.js';
+import { isClosePair, lengthsCanMatch, nameScore, tokenSimilarity } from './name-similarity.js';
 import { nameTokens } from './normalise-name.js';
 
 /** A query token is compared with the vocabulary tokens sharing at least this share of its bigrams. */
 export const BLOCK_SHARE = 0.3;
+
+/**
+ * A token of at most this share of the indexed names (and at least one name's worth) is distinctive:
+ * on the SDN list, a word of at most 30 of its 30,912 names (a surname, a company's own word), not
+ * `al`, `mohammad`, `trading`, `holding`, `international`. A close pair of distinctive tokens anchors
+ * a name's loose pairs (nameScore).
+ */
+export const DISTINCTIVE_SHARE = 0.001;
+
+/** A query token's similar vocabulary tokens (most similar first), and which of them are loose pairs. */
+interface SimilarTokens {
+  similarity: Map<number, number>;
+  loose: Set<number>;
+}
 
 /** The names a record is indexed under, each with a label (e.g. primary name, a.k.a., f.k.a.). */
 export interface IndexedRecord<T, K extends string> {
@@ -120,6 +134,9 @@ export class NameIndex<T, K extends string> {
   private readonly tokenStart: Int32Array;
   private readonly tokenIds: Int32Array;
   private readonly vocabulary: string[] = [];
+  private readonly tokenIdOf = new Map<string, number>();
+  /** Vocabulary token → 1 when it is distinctive (DISTINCTIVE_SHARE), computed once at build. */
+  private readonly distinctive: Uint8Array;
   /** Vocabulary token → the names containing it, each once. */
   private readonly postings: Int32Array[];
   /**
@@ -141,10 +158,10 @@ export class NameIndex<T, K extends string> {
   private readonly visitedBy: Int32Array;
   private stamp = 0;
   /** Similar tokens of recent query tokens (a deterministic memo: the index never changes once built). */
-  private readonly similarCache = new Map<string, Map<number, number>>();
+  private readonly similarCache = new Map<string, SimilarTokens>();
 
   constructor(entries: Iterable<IndexedRecord<T, K>>) {
-    const tokenIdOf = new Map<string, number>();
+    const tokenIdOf = this.tokenIdOf;
     const starts: number[] = [0];
     const ids: number[] = [];
     const namePostings: number[][] = [];
@@ -175,6 +192,8 @@ export class NameIndex<T, K extends string> {
     this.tokenStart = Int32Array.from(starts);
     this.tokenIds = Int32Array.from(ids);
     this.postings = namePostings.map((posting) => Int32Array.from(posting));
+    const distinctiveAtMost = Math.max(1, this.nameText.length * DISTINCTIVE_SHARE);
+    this.distinctive = Uint8Array.from(namePostings, (posting) => (posting.length <= distinctiveAtMost ? 1 : 0));
 
     const grams: number[][] = Array.from({ length: GRAM_COUNT }, () => []);
     const tokenGrams: number[] = [];
@@ -207,6 +226,26 @@ export class NameIndex<T, K extends string> {
     this.visitedBy = new Int32Array(this.nameText.length);
   }
 
+  /** Whether a token is distinctive in the indexed names; a token none of them has is. */
+  private isDistinctive(token: string): boolean {
+    const id = this.tokenIdOf.get(token);
+    return id === undefined || this.distinctive[id] === 1;
+  }
+
+  /**
+   * The score a screen gives two names: nameScore with this index's distinctive tokens (what a
+   * screen of `a` answers for an indexed name `b`; the labelled pairs are measured with it).
+   */
+  similarity(a: string, b: string): number {
+    const left = nameTokens(a);
+    const right = nameTokens(b);
+    return nameScore(left.length, right.length, {
+      similarity: (i, j) => tokenSimilarity(left[i]!, right[j]!),
+      close: (i, j) => isClosePair(left[i]!, right[j]!),
+      distinctive: (i, j) => this.isDistinctive(left[i]!) && this.isDistinctive(right[j]!),
+    });
+  }
+
   get size(): { records: number; names: number; vocabularyTokens: number } {
     return { records: this.records.length, names: this.nameText.length, vocabularyTokens: this.vocabulary.length };
   }
@@ -218,7 +257,7 @@ export class NameIndex<T, K extends string> {
    * g − k + 1 of the query's bigrams (prefix filtering), so only the postings of the g − k + 1
    * rarest are read; each candidate's overlap is then counted from its own bigrams.
    */
-  private similarTokens(token: string, statistics: ScreenStatistics): Map<number, number> {
+  private similarTokens(token: string, statistics: ScreenStatistics): SimilarTokens {
     const grams = bigrams(token);
     const [shortest, longest] = matchableLengths(token.length);
     const range = (gram: number): [number, number] => [this.lengthStart[gram * LENGTHS + shortest]!, this.lengthStart[gram * LENGTHS + longest + 1]!];
@@ -230,6 +269,7 @@ export class NameIndex<T, K extends string> {
     for (const gram of grams) this.queryGram[gram] = 1;
     const stamp = this.nextStamp();
     const similar: [number, number][] = [];
+    const loose = new Set<number>();
     for (const { range: [from, to] } of rarest) {
       for (let i = from; i < to; i++) {
         const id = this.gramTokens[i]!;
@@ -241,15 +281,17 @@ export class NameIndex<T, K extends string> {
         if (shared < NEEDED_SHARED[Math.min(255, Math.max(grams.length, end - this.tokenGramStart[id]!))]!) continue;
         statistics.tokenComparisons++;
         const similarity = tokenSimilarity(token, this.vocabulary[id]!);
-        if (similarity > 0) similar.push([id, similarity]);
+        if (similarity === 0) continue;
+        similar.push([id, similarity]);
+        if (!isClosePair(token, this.vocabulary[id]!)) loose.add(id);
       }
     }
     for (const gram of grams) this.queryGram[gram] = 0;
     similar.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-    return new Map(similar);
+    return { similarity: new Map(similar), loose };
   }
 
-  private cachedSimilarTokens(token: string, statistics: ScreenStatistics): Map<number, number> {
+  private cachedSimilarTokens(token: string, statistics: ScreenStatistics): SimilarTokens {
     const held = this.similarCache.get(token);
     if (held) {
       statistics.cachedTokens++;
@@ -285,7 +327,7 @@ export class NameIndex<T, K extends string> {
     const reached: number[] = [];
     for (const similar of similarAt) {
       const stamp = this.nextStamp();
-      for (const [id, similarity] of similar) {
+      for (const [id, similarity] of similar.similarity) {
         for (const name of this.postings[id]!) {
           if (this.visitedBy[name] === stamp) continue;
           this.visitedBy[name] = stamp;
@@ -298,6 +340,7 @@ export class NameIndex<T, K extends string> {
 
     // Step 3: exact scores where the bound allows a match; the best name of each record.
     const n = queryTokens.length;
+    const queryDistinctive = queryTokens.map((token) => this.isDistinctive(token));
     const best = new Map<number, { name: number; score: number }>();
     for (const name of reached) {
       const bound = this.bound[name]!;
@@ -308,7 +351,11 @@ export class NameIndex<T, K extends string> {
       const record = this.nameRecord[name]!;
       if (options.filter && !options.filter(this.records[record]!)) continue;
       statistics.namesScored++;
-      const score = scoreOfAssignment(n, m, (i, j) => similarAt[i]!.get(this.tokenIds[start + j]!) ?? 0);
+      const score = nameScore(n, m, {
+        similarity: (i, j) => similarAt[i]!.similarity.get(this.tokenIds[start + j]!) ?? 0,
+        close: (i, j) => !similarAt[i]!.loose.has(this.tokenIds[start + j]!),
+        distinctive: (i, j) => queryDistinctive[i]! && this.distinctive[this.tokenIds[start + j]!] === 1,
+      });
       if (score < options.threshold) continue;
       const held = best.get(record);
       if (!held || score > held.score || (score === held.score && name < held.name)) best.set(record, { name, score });

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bestAssignment, lengthsCanMatch, nameSimilarity, TOKEN_MATCH_FLOOR, tokenListSimilarity, tokenSimilarity } from './name-similarity.js';
+import {
+  bestAssignment, isClosePair, lengthsCanMatch, LOOSE_PAIR_WEIGHT, nameScore, nameSimilarity, TOKEN_MATCH_FLOOR, tokenListSimilarity, tokenSimilarity, typoAllowance,
+} from './name-similarity.js';
 
 describe('nameSimilarity', () => {
   it.each([
@@ -131,5 +133,56 @@ describe('bestAssignment', () => {
   it('falls back to greedy beyond 10 tokens on the shorter side and still pairs identical tokens', () => {
     const tokens = Array.from({ length: 12 }, (_, i) => `token${String.fromCharCode(97 + i)}`);
     expect(tokenListSimilarity(tokens, [...tokens].reverse())).toBe(1);
+  });
+});
+
+describe('close and loose pairs (issue 21, decision 0055)', () => {
+  it('allows ⌊ln(max(L − 2, 1))⌋ edits by the longer length: none up to 4 letters, 1 for 5-9, 2 for 10-22', () => {
+    expect([3, 4, 5, 9, 10, 22, 23].map(typoAllowance)).toEqual([0, 0, 1, 1, 2, 2, 3]);
+  });
+
+  it.each([
+    ['ahmad', 'ahmed', true], // 1 edit, 5 letters
+    ['roni', 'ronin', true], // 1 edit, 5 letters
+    ['islamiyah', 'islamiyyah', true], // 1 edit, 10 letters
+    ['leanidavich', 'leonidovich', true], // 2 edits, 11 letters
+    ['hardy', 'haraz', false], // 2 edits, 5 letters
+    ['investy', 'inovest', false], // 2 edits, 7 letters
+    ['nfa', 'nia', false], // 1 edit, 3 letters
+    ['olf', 'wolf', false], // 1 edit, 4 letters
+    ['gaddafi', 'qadhafi', false], // 2 edits, 7 letters
+  ])('%s / %s close: %s', (a, b, close) => {
+    expect(isClosePair(a, b)).toBe(close);
+    expect(isClosePair(b, a)).toBe(close);
+  });
+
+  const pairsOf = (a: readonly string[], b: readonly string[], distinctive: (token: string) => boolean) => ({
+    similarity: (i: number, j: number) => tokenSimilarity(a[i]!, b[j]!),
+    close: (i: number, j: number) => isClosePair(a[i]!, b[j]!),
+    distinctive: (i: number, j: number) => distinctive(a[i]!) && distinctive(b[j]!),
+  });
+
+  it('counts a loose pair at LOOSE_PAIR_WEIGHT when no close pair of distinctive words anchors the names', () => {
+    const s = tokenSimilarity('hardy', 'haraz');
+    expect(s).toBeGreaterThanOrEqual(0.7);
+    expect(nameScore(1, 1, pairsOf(['hardy'], ['haraz'], () => true))).toBeCloseTo(s * LOOSE_PAIR_WEIGHT, 12);
+    // a close pair of common words is no anchor: international weighs nothing here
+    const common = (token: string) => token !== 'international';
+    const international = nameScore(2, 2, pairsOf(['nfa', 'international'], ['nia', 'international'], common));
+    expect(international).toBeCloseTo((2 * (tokenSimilarity('nfa', 'nia') * LOOSE_PAIR_WEIGHT + 1)) / 4, 12);
+  });
+
+  it('counts a loose pair in full when a close pair of distinctive words anchors the names', () => {
+    const a = ['muammar', 'gaddafi'];
+    const b = ['qadhafi', 'muammar'];
+    const expected = (2 * (1 + tokenSimilarity('gaddafi', 'qadhafi'))) / 4;
+    expect(nameScore(2, 2, pairsOf(a, b, () => true))).toBeCloseTo(expected, 12);
+    // muammar common: no anchor left
+    expect(nameScore(2, 2, pairsOf(a, b, (token) => token !== 'muammar'))).toBeCloseTo((2 * (1 + tokenSimilarity('gaddafi', 'qadhafi') * LOOSE_PAIR_WEIGHT)) / 4, 12);
+  });
+
+  it('tokenListSimilarity treats every word as distinctive (there is no list to count them in)', () => {
+    expect(tokenListSimilarity(['hardy'], ['haraz'])).toBeCloseTo(tokenSimilarity('hardy', 'haraz') * LOOSE_PAIR_WEIGHT, 12);
+    expect(tokenListSimilarity(['ahmad', 'tahir'], ['ahmed', 'taher'])).toBeCloseTo((tokenSimilarity('ahmad', 'ahmed') + tokenSimilarity('tahir', 'taher')) / 2, 12);
   });
 });

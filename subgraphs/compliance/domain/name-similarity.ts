@@ -2,6 +2,7 @@
 // Jaro-Winkler per token, the best one-to-one assignment of tokens regardless of word order, and
 // a penalty for the tokens left unmatched on either side.
 
+import { distance as editDistance } from 'fastest-levenshtein';
 import { jaroWinkler, WINKLER_PREFIX_LIMIT, WINKLER_PREFIX_SCALE } from './jaro-winkler.js';
 import { nameTokens } from './normalise-name.js';
 
@@ -31,6 +32,30 @@ export const SHORTEST_FUZZY_TOKEN = 3;
  * REST/ZEST, BERTA/SERTAL are different words, although Jaro-Winkler rates them 0.8-0.9).
  */
 export const DIFFERENT_INITIAL_WEIGHT = 0.9;
+
+/**
+ * Edits (Levenshtein: a letter added, dropped or changed) within which two words are a close pair,
+ * by the longer word's length L: ⌊ln(max(L − 2, 1))⌋, so none up to 4 letters, 1 for 5-9, 2 for
+ * 10-22. One letter changes a short word more than a long one (OpenSanctions bounds the edits
+ * between name parts with a rule of this shape).
+ */
+export function typoAllowance(length: number): number {
+  return Math.floor(Math.log(Math.max(length - 2, 1)));
+}
+
+/** Whether two tokens are a close pair: equal, or at most typoAllowance edits apart. */
+export function isClosePair(a: string, b: string): boolean {
+  return a === b || editDistance(a, b) <= typoAllowance(Math.max(a.length, b.length));
+}
+
+/**
+ * What a loose pair (similar by tokenSimilarity, but further apart than typoAllowance: HARDY/HARAZ,
+ * INVESTY/INOVEST, NFA/NIA) counts, as a share of its similarity, when no pair of distinctive words
+ * of the two names is close (nameScore). Transliterations are loose too (GADDAFI/GHATHAFI,
+ * ALIAKSANDR/ALEXANDER), but a listed person's name written otherwise nearly always keeps a rare
+ * word close.
+ */
+export const LOOSE_PAIR_WEIGHT = 0.5;
 
 /** Soundex's classes of consonants; vowels and h, w, y form one more class. */
 const INITIAL_CLASS: Readonly<Record<string, string>> = Object.fromEntries(
@@ -137,24 +162,51 @@ function greedyAssignment(long: number, short: number, pair: (l: number, s: numb
   return total;
 }
 
-/**
- * The score of two token lists with n and m tokens:
- *   score = 2 · A / (n + m),
- * where A is the best one-to-one assignment of tokens under tokenSimilarity. Every unmatched token
- * on either side adds to n + m and nothing to A, which is the penalty; a matched pair of identical
- * tokens adds 2 to both. 1 means the same tokens in any order; 0 when either list is empty.
- */
-export function tokenListSimilarity(a: readonly string[], b: readonly string[]): number {
-  if (a.length === 0 || b.length === 0) return 0;
-  return scoreOfAssignment(a.length, b.length, (i, j) => tokenSimilarity(a[i]!, b[j]!));
+/** The token pairs of two names, by position (i in the first, j in the second). */
+export interface TokenPairs {
+  /** tokenSimilarity of the pair. */
+  similarity(i: number, j: number): number;
+  /** isClosePair of the pair. */
+  close(i: number, j: number): boolean;
+  /** Whether both tokens are distinctive (rare in the list screened; every token is when there is no list). */
+  distinctive(i: number, j: number): boolean;
 }
 
 /**
- * The name score from token similarities sim(i, j) of n and m tokens: 2 · A / (n + m), A the best
- * one-to-one assignment. Shared by tokenListSimilarity and the screening index.
+ * The name score of token lists with n and m tokens:
+ *   score = 2 · A / (n + m),
+ * A the best one-to-one assignment of pairs under v(i, j) = s(i, j) · λ(i, j), s the tokenSimilarity
+ * and λ = 1 for a close pair; for a loose pair λ = 1 when the names are anchored (some pair of
+ * distinctive tokens is close) and LOOSE_PAIR_WEIGHT when not. Every unmatched token on either side
+ * adds to n + m and nothing to A, which is the penalty; a matched pair of identical tokens adds 2 to
+ * both. 1 means the same tokens in any order; 0 when either list is empty.
  */
-export function scoreOfAssignment(n: number, m: number, sim: (i: number, j: number) => number): number {
-  return Math.min(1, (2 * bestAssignment(n, m, sim)) / (n + m));
+export function nameScore(n: number, m: number, pairs: TokenPairs): number {
+  if (n === 0 || m === 0) return 0;
+  const anchored = isAnchored(n, m, pairs);
+  const value = (i: number, j: number): number => {
+    const similarity = pairs.similarity(i, j);
+    return similarity === 0 || anchored || pairs.close(i, j) ? similarity : similarity * LOOSE_PAIR_WEIGHT;
+  };
+  return Math.min(1, (2 * bestAssignment(n, m, value)) / (n + m));
+}
+
+function isAnchored(n: number, m: number, pairs: TokenPairs): boolean {
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < m; j++) {
+      if (pairs.similarity(i, j) > 0 && pairs.distinctive(i, j) && pairs.close(i, j)) return true;
+    }
+  }
+  return false;
+}
+
+/** nameScore of two token lists with no list to weigh their words against: every token is distinctive. */
+export function tokenListSimilarity(a: readonly string[], b: readonly string[]): number {
+  return nameScore(a.length, b.length, {
+    similarity: (i, j) => tokenSimilarity(a[i]!, b[j]!),
+    close: (i, j) => isClosePair(a[i]!, b[j]!),
+    distinctive: () => true,
+  });
 }
 
 /** The similarity in [0, 1] of two names after normalisation (nameTokens). Symmetric. */

@@ -1,7 +1,7 @@
 // The word lists of the name matchers, kept in data/name-vocabulary.json (decision 0055): legal
-// forms with their written-out variants, the abbreviations legal forms are written with, and the
-// word equivalences of verification of payee. The file is a module of parameters, read when the
-// module loads like any constant; nothing here does I/O.
+// forms with their written-out variants, the abbreviations legal forms are written with, the word
+// equivalences of verification of payee, and the abbreviations of given names. The file is a
+// module of parameters, read when the module loads like any constant; nothing here does I/O.
 
 import vocabulary from '../data/name-vocabulary.json' with { type: 'json' };
 
@@ -29,3 +29,8 @@ const WORD_EQUIVALENCES: ReadonlyMap<string, string> = new Map(Object.entries(vo
 
 /** The word an abbreviation or numeral stands for (inst → institute, 1st → first), else the token. */
 export const equivalentWord = (token: string): string => WORD_EQUIVALENCES.get(token) ?? token;
+
+const NAME_ABBREVIATIONS: ReadonlyMap<string, string> = new Map(Object.entries(vocabulary.nameAbbreviations));
+
+/** The given name an abbreviation stands for (mhd, mohd → muhammad), else the token. */
+export const writtenOutName = (token: string): string => NAME_ABBREVIATIONS.get(token) ?? token;

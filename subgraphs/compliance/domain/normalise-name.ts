@@ -3,7 +3,7 @@
 
 import anyAscii from 'any-ascii';
 
-import { LEGAL_FORM_ENTRIES, legalWord } from './name-vocabulary.js';
+import { LEGAL_FORM_ENTRIES, legalWord, writtenOutName } from './name-vocabulary.js';
 
 export { LEGAL_FORMS } from './name-vocabulary.js';
 
@@ -132,7 +132,8 @@ function joinSingleLetters(tokens: readonly string[]): string[] {
  * 4. apostrophes removed inside words (Qa'ida → qaida), `&` read as `and`, dotted initials joined
  *    (S.A. → sa, L.L.C. → llc), every other character that is not a letter or digit a separator;
  * 5. runs of single letters joined (S A → sa, the same as S.A.);
- * 6. the article el read as al (al-Khatib, El Khatib);
+ * 6. the article el read as al (al-Khatib, El Khatib), a given name's abbreviation written out
+ *    (Mhd, Mohd → muhammad: writtenOutName);
  * 7. legal wording in one spelling (canonicalLegalWording: limited → ltd, joint stock co → jsc).
  */
 export function nameWords(name: string): string[] {
@@ -144,7 +145,7 @@ export function nameWords(name: string): string[] {
     .replace(/[^a-z0-9]+/g, ' ')
     .trim();
   if (text === '') return [];
-  return canonicalLegalWording(joinSingleLetters(text.split(' ')).map((token) => ARTICLE_VARIANTS.get(token) ?? token));
+  return canonicalLegalWording(joinSingleLetters(text.split(' ')).map((token) => writtenOutName(ARTICLE_VARIANTS.get(token) ?? token)));
 }
 
 /** The words left when the connecting words are dropped, unless nothing else is left. */

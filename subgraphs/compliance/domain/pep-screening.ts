@@ -24,6 +24,8 @@ export interface PepScreenOptions {
 export interface PepIndex {
   readonly size: { records: number; names: number };
   screen(name: string, options?: PepScreenOptions): { matches: PepMatch[]; statistics: ScreenStatistics };
+  /** The score a screen of `query` gives the name `listed` (NameIndex.similarity). */
+  similarity(query: string, listed: string): number;
 }
 
 /** Builds the name index over every record's name and other names. */
@@ -36,6 +38,7 @@ export function buildPepIndex(records: readonly PepRecord[]): PepIndex {
   );
   return {
     size: { records: index.size.records, names: index.size.names },
+    similarity: (query, listed) => index.similarity(query, listed),
     screen(name, options = {}) {
       const country = options.country?.toUpperCase();
       const filter = country !== undefined || options.currentOnly

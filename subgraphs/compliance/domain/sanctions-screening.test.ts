@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sdnList } from '../data/index.js';
 import { nameTokens } from './normalise-name.js';
-import { tokenListSimilarity } from './name-similarity.js';
+import { DISTINCTIVE_SHARE } from './name-index.js';
+import { isClosePair, nameScore, tokenSimilarity } from './name-similarity.js';
 import { addressKey, buildSanctionsIndex } from './sanctions-screening.js';
 import { SANCTIONS_MATCH_THRESHOLD } from './thresholds.js';
 
@@ -50,19 +51,27 @@ describe('sanctions screening over the whole SDN list', () => {
   });
 
   it('loses few matches to blocking: a screen against comparing every name, on list names with one letter changed', () => {
-    const names = records.flatMap((entry) => [entry.name, ...entry.aliases.map((a) => a.name)].map((name) => ({ entNum: entry.entNum, tokens: nameTokens(name) })));
+    const names = records.flatMap((entry) => [entry.name, ...entry.aliases.map((a) => a.name)].map((name) => ({ entNum: entry.entNum, tokens: nameTokens(name) }))).filter((n) => n.tokens.length > 0);
+    // The score without the index: nameScore over every name, distinctive words counted here.
+    const namesWith = new Map<string, number>();
+    for (const n of names) for (const token of new Set(n.tokens)) namesWith.set(token, (namesWith.get(token) ?? 0) + 1);
+    const distinctive = (token: string) => (namesWith.get(token) ?? 0) <= Math.max(1, names.length * DISTINCTIVE_SHARE);
+    const score = (a: readonly string[], b: readonly string[]) => nameScore(a.length, b.length, {
+      similarity: (i, j) => tokenSimilarity(a[i]!, b[j]!), close: (i, j) => isClosePair(a[i]!, b[j]!), distinctive: (i, j) => distinctive(a[i]!) && distinctive(b[j]!),
+    });
     let found = 0;
     let missed = 0;
     for (let i = 0; i < 30; i++) {
       const entry = records[(i * 977) % records.length]!;
       const query = entry.name.replace(/[aeiou]/i, 'y');
       const queryTokens = nameTokens(query);
-      const bruteForce = new Set(names.filter((n) => tokenListSimilarity(queryTokens, n.tokens) >= SANCTIONS_MATCH_THRESHOLD).map((n) => n.entNum));
+      const bruteForce = new Set(names.filter((n) => score(queryTokens, n.tokens) >= SANCTIONS_MATCH_THRESHOLD).map((n) => n.entNum));
       const screened = new Set(ids(query));
       for (const entNum of bruteForce) screened.has(entNum) ? found++ : missed++;
       expect([...screened].every((entNum) => bruteForce.has(entNum))).toBe(true);
     }
-    expect(found).toBeGreaterThan(30);
+    // 29 matches and none missed since issue 21 (loose pairs without an anchor no longer reach 0.70).
+    expect(found).toBeGreaterThanOrEqual(25);
     expect(missed / (found + missed)).toBeLessThanOrEqual(0.1);
   }, 60_000);
 });

@@ -39,6 +39,8 @@ export interface SanctionsScreenOptions {
 export interface SanctionsIndex {
   readonly size: { entries: number; names: number; addresses: number };
   screenName(name: string, options?: SanctionsScreenOptions): SanctionsScreen;
+  /** The score a screen of `query` gives the listed name `listed` (NameIndex.similarity). */
+  similarity(query: string, listed: string): number;
   /** Entries listing this digital-currency address (usually one). */
   findAddress(address: string): SanctionsAddressMatch[];
 }
@@ -84,6 +86,7 @@ export function buildSanctionsIndex(entries: readonly SdnEntry[]): SanctionsInde
       });
       return { matches: matches.map((m) => ({ entry: m.record, matchedName: m.matchedName, matchedAs: m.matchedKind, score: m.score })), statistics };
     },
+    similarity: (query, listed) => names.similarity(query, listed),
     findAddress(address) {
       return addresses.get(addressKey(address)) ?? [];
     },
