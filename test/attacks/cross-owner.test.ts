@@ -1,193 +1,42 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { randomBytes } from 'node:crypto';
-import { count } from 'drizzle-orm';
-import { encodeFunctionData, getAddress, type Address, type Hash } from 'viem';
-import type { PrivateKeyAccount } from 'viem/accounts';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { encodeFunctionData, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
-import { agentDeposits, agentFundingWallets, agentHeldSettlements, idempotencyKeys, payments } from '../../drizzle/schema.js';
-import type { ChainConnection } from '../../platform/chain/index.js';
-import type { DatabaseHandle } from '../../platform/db.js';
 import { ACTIVE_LEI_ENTRY } from '../../subgraphs/compliance/kya-testing.js';
-import { agentHeaders, bindFundingWallet, fundAgent, ownerWallet, registerTestAgent, transferToTreasury, treasuryOf, type TestAgent } from '../../subgraphs/payments/agent-testing.js';
-import { fundingWalletMessage } from '../../subgraphs/payments/domain/index.js';
-import { freshWallet } from '../../subgraphs/payments/integration-testing.js';
-import { MCP_PATH } from '../../subgraphs/payments/manifest.js';
-import { injectJson, startTestServer, testDatabases, type TestServer } from '../helpers.js';
+import { agentHeaders } from '../../subgraphs/payments/agent-testing.js';
+import { testDatabases } from '../helpers.js';
+import { openAttackWorld, type Answer, type AttackWorld } from './cross-owner-world.js';
 
 // Issue 21, acceptance: an attacker suite against ONE running server (the all-in-one server: the
 // gateway's /graphql, every subgraph's endpoint, the REST prefixes, the MCP endpoint on a real
-// port) with two institutions (A with two desks' keys, B with one) and two agent owners (agents X
-// and Y, each funded with a deposit), and the admin key. A and X get real data first: A's payments
-// settled (one alone, two in a batch), X's funding wallet, its deposit, a settlement, a held
-// settlement, and a transfer of X's owner to the treasury not yet credited. Then B, Y, A (against
-// X) and nobody try every cross-owner read and write of REST, GraphQL and MCP (decisions 0048,
-// 0049, 0050), each refused with its documented status and error shape, or answered exactly as a
-// missing thing; afterwards nothing moved: balances, funds, rows, blocks, X's mandate and status.
-// Last, what B may do with A's references (its own payments, never A's) is shown apart, after the
-// no-funds check, since those are B's real payments. Run on PGlite, and on PostgreSQL when
-// DATABASE_URL is set.
+// port, /rpc) with two institutions (A with two desks' keys, B with one) and two agent owners
+// (agents X and Y, each funded with a deposit), and the admin key. A and X get real data first
+// (cross-owner-world.ts): A's payments settled by REST, the batch path and MCP; X's funding
+// wallet, its deposit, a settlement under an Idempotency-Key, a held settlement, and a transfer of
+// X's owner to the treasury not yet credited. Then B, Y, A (against X), an X-API-Key and nobody
+// try every cross-owner read and write of REST, GraphQL and MCP (decisions 0048, 0049, 0050), each
+// refused with its documented status and error shape, or answered exactly as a missing thing; the
+// owners' own calls are the controls. Afterwards nothing moved: balances, funds, rows, blocks, X's
+// mandate and status, A's payment, X's hold. Last, what B and Y may do with A's references and X's
+// Idempotency-Key (their own payments, never A's or X's) is shown apart, after the no-funds check,
+// since those are real payments. Run on PGlite, and on PostgreSQL when DATABASE_URL is set.
 
-const ADMIN_KEY = 'cross-owner-attack-admin-key-0123456789abcdef';
 const MISSING_PAYMENT = 'pay_00000000-0000-4000-8000-000000000000';
 
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
-/** Everything the attempts name, made in beforeAll. */
-interface World {
-  server: TestServer;
-  rail: ChainConnection;
-  baseUrl: string;
-  admin: Record<string, string>;
-  deskA1: Record<string, string>;
-  deskA2: Record<string, string>;
-  bankB: Record<string, string>;
-  institutionA: string;
-  creditor: Address;
-  /** A's payment initiated alone, and its body. */
-  paidA: Record<string, any>;
-  paymentA: Record<string, any>;
-  /** A's two payments of one batch, and their bodies. */
-  batchA: Array<Record<string, any>>;
-  batchBodiesA: Array<Record<string, any>>;
-  /** A's payment initiated through its MCP client, and its body. */
-  mcpPaidA: Record<string, any>;
-  mcpPaymentA: Record<string, any>;
-  agentX: TestAgent;
-  agentY: TestAgent;
-  /** X's owner's funding wallet, its deposit transaction, and a transfer of it to the treasury not credited yet. */
-  walletX: PrivateKeyAccount;
-  depositX: Hash;
-  pendingDepositX: Hash;
-  /** A wallet of the attacker's with a valid signature binding it to X (only X's key may present it). */
-  strangerWallet: PrivateKeyAccount;
-  strangerSignatureForX: string;
-  /** X's own signature binding its wallet to X (replayed by Y for Y). */
-  walletXSignatureForX: string;
-  settledX: string;
-  holdX: string;
-  /** Where an attacker would have X's money sent. */
-  attackerRecipient: Address;
-}
-
-const drivers = testDatabases();
-
-describe.each(drivers)('cross-owner attacks on one server ($driver)', (database) => {
-  let handle: DatabaseHandle;
-  const w = {} as World;
-
-  const rest = async (method: 'GET' | 'POST' | 'DELETE', url: string, headers: Record<string, string> = {}, payload?: unknown): Promise<Answer> => {
-    const { status, body } = await injectJson(w.server, method, url, { headers, ...(payload === undefined ? {} : { payload }) });
-    return { status, body };
-  };
-  const graphql = async (path: string, query: string, variables: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Answer> => {
-    const response = await w.server.app.inject({ method: 'POST', url: path, headers, payload: { query, variables } });
-    return { status: response.statusCode, body: response.json() };
-  };
-  const balanceOf = (address: Address) => w.rail.publicClient.readContract({ address: w.rail.contracts.token!, abi: railUSDAbi, functionName: 'balanceOf', args: [address] });
-
-  const paymentOf = (amount: string) => ({
-    tmsReference: `TMS-ATK-${randomBytes(5).toString('hex')}`,
-    amount,
-    currency: 'USD',
-    creditor: { name: ACTIVE_LEI_ENTRY.legalName, lei: ACTIVE_LEI_ENTRY.lei, walletAddress: w.creditor },
-    debtor: { name: 'Bank A Treasury Ltd', walletAddress: freshWallet() },
-  });
-
-  /** An MCP SDK client of /integration/mcp on the server's real port, sending `headers`. */
-  async function connectMcp(headers: Record<string, string>) {
-    const client = new Client({ name: 'cross-owner-attacks', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${w.baseUrl}${MCP_PATH}`), { requestInit: { headers } }));
-    return client;
-  }
-
-  async function initiate(headers: Record<string, string>, payment: object) {
-    w.server.clock.advance(1000);
-    const answer = await rest('POST', '/integration/payments/initiate', headers, payment);
-    expect(answer.status).toBe(200);
-    return answer.body as Record<string, any>;
-  }
+describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (database) => {
+  let w: AttackWorld;
 
   beforeAll(async () => {
-    handle = await database.open();
-    w.server = await startTestServer({ database: handle, environment: { ADMIN_KEY } });
-    w.rail = await w.server.platform!.chain.connect();
-    w.baseUrl = await w.server.app.listen({ port: 0, host: '127.0.0.1' });
-    w.admin = { authorization: `Bearer ${ADMIN_KEY}` };
-
-    // 1. Two institutions: A with two desks' keys, B with one.
-    const keys = w.server.platform!.access.keys;
-    const a1 = await keys.create('bearer', 'Bank A treasury', 1000);
-    w.institutionA = a1.record.institutionId!;
-    const a2 = await keys.create('bearer', 'Bank A payments hub', 1000, { institutionId: w.institutionA });
-    const b = await keys.create('bearer', 'Bank B treasury', 1000);
-    w.deskA1 = { authorization: `Bearer ${a1.key}` };
-    w.deskA2 = { authorization: `Bearer ${a2.key}` };
-    w.bankB = { authorization: `Bearer ${b.key}` };
-
-    // 2. A's creditor, registered by the admin; A's payments settled: one alone, two in a batch.
-    w.creditor = freshWallet();
-    expect((await rest('POST', '/compliance/register', w.admin, { walletAddress: w.creditor, lei: ACTIVE_LEI_ENTRY.lei })).status).toBe(201);
-    w.paymentA = paymentOf('1250.50');
-    w.paidA = await initiate(w.deskA1, w.paymentA);
-    expect(w.paidA.status).toBe('SETTLED');
-    w.batchBodiesA = [paymentOf('10'), paymentOf('20')];
-    const batch = await rest('POST', '/integration/payments/batch', w.deskA2, { payments: w.batchBodiesA });
-    expect(batch.status).toBe(200);
-    w.batchA = batch.body as Array<Record<string, any>>;
-    expect(w.batchA.map((entry) => entry.status)).toEqual(['SETTLED', 'SETTLED']);
-    w.mcpPaymentA = paymentOf('30');
-    const clientA = await connectMcp(w.deskA1);
-    try {
-      w.mcpPaidA = (await clientA.callTool({ name: 'payments.initiate', arguments: w.mcpPaymentA })).structuredContent as Record<string, any>;
-    } finally {
-      await clientA.close();
-    }
-    expect(w.mcpPaidA).toMatchObject({ tmsReference: w.mcpPaymentA.tmsReference, status: 'SETTLED' });
-
-    // 3. Two agent owners, each funded; X with a mandate, a settlement, a held settlement, and a
-    //    transfer to the treasury its owner has not credited yet.
-    w.agentX = await registerTestAgent(w.server, { name: 'X treasury bot', ownerEntity: 'X Owner Ltd', ownerEmail: 'ops@x.example', discoverable: true });
-    w.agentY = await registerTestAgent(w.server, { name: 'Y bot', ownerEntity: 'Y Owner Ltd', ownerEmail: 'ops@y.example' });
-    const mandate = await rest('POST', '/compliance/agent/mandate', w.agentX.headers, { agentId: w.agentX.agentId, maxNotionalUsd: 1000, dailyCapUsd: 10_000 });
-    expect(mandate.status).toBe(201);
-    w.walletX = await ownerWallet(w.rail, '3001');
-    expect((await bindFundingWallet(w.server, w.rail, w.agentX, w.walletX)).status).toBe(200);
-    w.depositX = await transferToTreasury(w.rail, w.walletX, '3000');
-    expect((await rest('POST', '/agent/deposits', w.agentX.headers, { txHash: w.depositX })).status).toBe(200);
-    await fundAgent(w.server, w.rail, w.agentY, '500');
-    const settle = (amount: number) =>
-      rest('POST', '/agent/settle', w.agentX.headers, { amount, sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: w.creditor });
-    const settled = await settle(100);
-    expect(settled.body).toMatchObject({ status: 'SETTLED', held: false });
-    w.settledX = (settled.body as { railPaymentId: string }).railPaymentId;
-    const held = await settle(1250);
-    expect(held.body).toMatchObject({ status: 'PENDING', held: true, holdId: expect.stringMatching(/^hld_/) });
-    w.holdX = (held.body as { holdId: string }).holdId;
-    w.pendingDepositX = await transferToTreasury(w.rail, w.walletX, '1');
-
-    // 4. The attacker's own wallet, validly signed for X (only X's key may present it), and X's
-    //    wallet's signature for X (which Y may replay for itself).
-    const chainId = await w.rail.publicClient.getChainId();
-    w.strangerWallet = await ownerWallet(w.rail, '1');
-    w.strangerSignatureForX = await w.strangerWallet.signMessage({ message: fundingWalletMessage(w.agentX.agentId, w.strangerWallet.address, chainId) });
-    w.walletXSignatureForX = await w.walletX.signMessage({ message: fundingWalletMessage(w.agentX.agentId, w.walletX.address, chainId) });
-    w.attackerRecipient = freshWallet();
+    w = await openAttackWorld(database);
   }, 600_000);
-
   afterAll(async () => {
-    await w.server?.close();
-    if (handle) await database.dispose(handle);
+    await w?.close();
   });
 
   // ---- Expected refusals -------------------------------------------------------------------
   const unauthorized = (code: string): Answer => ({ status: 401, body: { error: expect.any(String), code } });
   /** What a caller gets for a payment that does not exist: a stranger's must read exactly so. */
-  const missingPaymentFor = (headers: () => Record<string, string>) => async (): Promise<Answer> => rest('GET', `/integration/payments/${MISSING_PAYMENT}`, headers());
+  const missingPaymentFor = (headers: () => Record<string, string>) => async (): Promise<Answer> => w.rest('GET', `/integration/payments/${MISSING_PAYMENT}`, headers());
   /** A GraphQL refusal: the catalog's status (401 for these codes), the field null, one error carrying the code. */
   const graphqlRefusal = (field: string, code: string): Answer => ({
     status: 401,
@@ -223,8 +72,10 @@ describe.each(drivers)('cross-owner attacks on one server ($driver)', (database)
   const notInstitutionA: Array<[string, () => Record<string, string>]> = [
     ["B's bearer key", () => w.bankB],
     ["Y's agent key", () => w.agentY.headers],
+    ['an X-API-Key (a paid-route key, no institution)', () => w.apiKey],
     ['no key', () => ({})],
   ];
+  const unauthenticated = notInstitutionA.filter(([who]) => who !== "B's bearer key");
 
   // ---- REST reads of A's payments and X's settlements -----------------------------------------
   const restReads: Attempt[] = [
@@ -236,11 +87,10 @@ describe.each(drivers)('cross-owner attacks on one server ($driver)', (database)
       ["A's second batch payment by tmsReference", () => `/integration/payments?tmsReference=${w.batchA[1]!.tmsReference}`],
       ["X's settlement by railPaymentId", () => `/integration/payments/${w.settledX}`],
     ] as Array<[string, () => string]>).flatMap(([what, url]) => [
-      { name: `REST: B reads ${what}: 404 exactly as a missing payment`, send: () => rest('GET', url(), w.bankB), refused: missingPaymentFor(() => w.bankB) },
-      { name: `REST: Y's agent key reads ${what}: 401`, send: () => rest('GET', url(), w.agentY.headers), refused: () => unauthorized('GEN_ERR_UNAUTHORIZED') },
-      { name: `REST: nobody reads ${what}: 401`, send: () => rest('GET', url()), refused: () => unauthorized('GEN_ERR_UNAUTHORIZED') },
+      { name: `REST: B reads ${what}: 404 exactly as a missing payment`, send: () => w.rest('GET', url(), w.bankB), refused: missingPaymentFor(() => w.bankB) },
+      ...unauthenticated.map(([who, headers]) => ({ name: `REST: ${who} reads ${what}: 401`, send: () => w.rest('GET', url(), headers()), refused: () => unauthorized('GEN_ERR_UNAUTHORIZED') })),
     ]),
-    { name: "REST: A reads X's settlement (an agent's settlement is no institution's): 404 as missing", send: () => rest('GET', `/integration/payments/${w.settledX}`, w.deskA1), refused: missingPaymentFor(() => w.deskA1) },
+    { name: "REST: A reads X's settlement (an agent's settlement is no institution's): 404 as missing", send: () => w.rest('GET', `/integration/payments/${w.settledX}`, w.deskA1), refused: missingPaymentFor(() => w.deskA1) },
   ];
 
   // ---- GraphQL reads --------------------------------------------------------------------------
@@ -249,42 +99,45 @@ describe.each(drivers)('cross-owner attacks on one server ($driver)', (database)
   const ENTITIES = (fragment: string) => `query ($r: [_Any!]!) { _entities(representations: $r) { ${fragment} } }`;
   const graphqlReads: Attempt[] = [
     ...['/graphql', '/subgraphs/payments/graphql'].flatMap((path): Attempt[] => [
-      { name: `GraphQL ${path}: B asks payment(A's id): null`, send: () => graphql(path, PAYMENT, { id: w.paidA.railPaymentId }, w.bankB), refused: () => ({ status: 200, body: { data: { payment: null } } }) },
-      { name: `GraphQL ${path}: B asks payment(A's batch payment): null`, send: () => graphql(path, PAYMENT, { id: w.batchA[0]!.railPaymentId }, w.bankB), refused: () => ({ status: 200, body: { data: { payment: null } } }) },
-      { name: `GraphQL ${path}: B asks payment(X's settlement): null`, send: () => graphql(path, PAYMENT, { id: w.settledX }, w.bankB), refused: () => ({ status: 200, body: { data: { payment: null } } }) },
-      { name: `GraphQL ${path}: B asks paymentByTmsReference(A's reference): null`, send: () => graphql(path, BY_REFERENCE, { ref: w.paidA.tmsReference }, w.bankB), refused: () => ({ status: 200, body: { data: { paymentByTmsReference: null } } }) },
+      { name: `GraphQL ${path}: B asks payment(A's id): null`, send: () => w.graphql(path, PAYMENT, { id: w.paidA.railPaymentId }, w.bankB), refused: () => ({ status: 200, body: { data: { payment: null } } }) },
+      { name: `GraphQL ${path}: B asks payment(A's batch payment): null`, send: () => w.graphql(path, PAYMENT, { id: w.batchA[0]!.railPaymentId }, w.bankB), refused: () => ({ status: 200, body: { data: { payment: null } } }) },
+      { name: `GraphQL ${path}: B asks payment(X's settlement): null`, send: () => w.graphql(path, PAYMENT, { id: w.settledX }, w.bankB), refused: () => ({ status: 200, body: { data: { payment: null } } }) },
+      { name: `GraphQL ${path}: B asks paymentByTmsReference(A's reference): null`, send: () => w.graphql(path, BY_REFERENCE, { ref: w.paidA.tmsReference }, w.bankB), refused: () => ({ status: 200, body: { data: { paymentByTmsReference: null } } }) },
       {
         name: `GraphQL ${path}: B asks paymentByTmsReference(A's reference, institution: A): null`,
-        send: () => graphql(path, BY_REFERENCE, { ref: w.paidA.tmsReference, institution: w.institutionA }, w.bankB),
+        send: () => w.graphql(path, BY_REFERENCE, { ref: w.paidA.tmsReference, institution: w.institutionA }, w.bankB),
         refused: () => ({ status: 200, body: { data: { paymentByTmsReference: null } } }),
       },
-      { name: `GraphQL ${path}: nobody asks payment(A's id): GEN_ERR_UNAUTHORIZED`, send: () => graphql(path, PAYMENT, { id: w.paidA.railPaymentId }), refused: () => graphqlRefusal('payment', 'GEN_ERR_UNAUTHORIZED') },
-      { name: `GraphQL ${path}: Y's agent key asks payment(A's id): GEN_ERR_UNAUTHORIZED`, send: () => graphql(path, PAYMENT, { id: w.paidA.railPaymentId }, w.agentY.headers), refused: () => graphqlRefusal('payment', 'GEN_ERR_UNAUTHORIZED') },
+      ...unauthenticated.map(([who, headers]) => ({
+        name: `GraphQL ${path}: ${who} asks payment(A's id): GEN_ERR_UNAUTHORIZED`,
+        send: () => w.graphql(path, PAYMENT, { id: w.paidA.railPaymentId }, headers()),
+        refused: () => graphqlRefusal('payment', 'GEN_ERR_UNAUTHORIZED'),
+      })),
     ]),
     {
       name: "GraphQL /graphql: B lists Wallet.payments of A's creditor: none of A's",
-      send: () => graphql('/graphql', 'query ($a: String!) { wallet(address: $a) { payments { railPaymentId } } }', { a: w.creditor }, w.bankB),
+      send: () => w.graphql('/graphql', 'query ($a: String!) { wallet(address: $a) { payments { railPaymentId } } }', { a: w.creditor }, w.bankB),
       refused: () => ({ status: 200, body: { data: { wallet: { payments: [] } } } }),
     },
     {
       name: "GraphQL /graphql: B lists LegalEntity.payments of A's creditor's LEI: none of A's",
-      send: () => graphql('/graphql', 'query ($l: String!) { legalEntity(lei: $l) { payments { railPaymentId } } }', { l: ACTIVE_LEI_ENTRY.lei }, w.bankB),
+      send: () => w.graphql('/graphql', 'query ($l: String!) { legalEntity(lei: $l) { payments { railPaymentId } } }', { l: ACTIVE_LEI_ENTRY.lei }, w.bankB),
       refused: () => ({ status: 200, body: { data: { legalEntity: { payments: [] } } } }),
     },
     ...([["B", () => w.bankB], ['A', () => w.deskA1]] as Array<[string, () => Record<string, string>]>).map(([who, headers]) => ({
       name: `GraphQL /graphql: ${who} lists Agent.settlements of X: none`,
-      send: () => graphql('/graphql', 'query ($id: ID!) { agent(id: $id) { settlements { railPaymentId } } }', { id: X() }, headers()),
+      send: () => w.graphql('/graphql', 'query ($id: ID!) { agent(id: $id) { settlements { railPaymentId } } }', { id: X() }, headers()),
       refused: () => ({ status: 200, body: { data: { agent: { settlements: [] } } } }),
     })),
     {
       name: "GraphQL /subgraphs/payments/graphql: B resolves A's Payment entity: null",
-      send: () => graphql('/subgraphs/payments/graphql', ENTITIES('... on Payment { railPaymentId }'), { r: [{ __typename: 'Payment', railPaymentId: w.paidA.railPaymentId }] }, w.bankB),
+      send: () => w.graphql('/subgraphs/payments/graphql', ENTITIES('... on Payment { railPaymentId }'), { r: [{ __typename: 'Payment', railPaymentId: w.paidA.railPaymentId }] }, w.bankB),
       refused: () => ({ status: 200, body: { data: { _entities: [null] } } }),
     },
     {
       name: "GraphQL /subgraphs/payments/graphql: B resolves the Wallet, LegalEntity and Agent entities' lists: none of A's or X's",
       send: () =>
-        graphql(
+        w.graphql(
           '/subgraphs/payments/graphql',
           ENTITIES('... on Wallet { payments { railPaymentId } } ... on LegalEntity { payments { railPaymentId } } ... on Agent { settlements { railPaymentId } }'),
           { r: [{ __typename: 'Wallet', address: w.creditor.toLowerCase() }, { __typename: 'LegalEntity', lei: ACTIVE_LEI_ENTRY.lei }, { __typename: 'Agent', id: X() }] },
@@ -299,83 +152,93 @@ describe.each(drivers)('cross-owner attacks on one server ($driver)', (database)
   const REVOKE = 'mutation ($id: ID!) { revokeAgent(id: $id) { status } }';
   const raisedMandate = () => ({ agentId: X(), maxNotionalUsd: 25_000, dailyCapUsd: 25_000 });
   const xWrites: Array<[string, (headers: Record<string, string>) => Promise<Answer>, Answer]> = [
-    ["REST: raise X's mandate (POST /compliance/agent/mandate)", (headers) => rest('POST', '/compliance/agent/mandate', headers, raisedMandate()), unauthorized('CMP_ERR_AGENT_UNAUTHORIZED')],
-    ['REST: revoke X (DELETE /compliance/agent/:id)', (headers) => rest('DELETE', `/compliance/agent/${X()}`, headers), unauthorized('CMP_ERR_AGENT_UNAUTHORIZED')],
+    ["REST: raise X's mandate (POST /compliance/agent/mandate)", (headers) => w.rest('POST', '/compliance/agent/mandate', headers, raisedMandate()), unauthorized('CMP_ERR_AGENT_UNAUTHORIZED')],
+    ['REST: revoke X (DELETE /compliance/agent/:id)', (headers) => w.rest('DELETE', `/compliance/agent/${X()}`, headers), unauthorized('CMP_ERR_AGENT_UNAUTHORIZED')],
     ...['/graphql', '/subgraphs/compliance/graphql'].flatMap((path): Array<[string, (headers: Record<string, string>) => Promise<Answer>, Answer]> => [
-      [`GraphQL ${path}: setMandate for X`, (headers) => graphql(path, SET_MANDATE, { input: raisedMandate() }, headers), graphqlRefusal('setMandate', 'CMP_ERR_AGENT_UNAUTHORIZED')],
-      [`GraphQL ${path}: revokeAgent(X)`, (headers) => graphql(path, REVOKE, { id: X() }, headers), graphqlRefusal('revokeAgent', 'CMP_ERR_AGENT_UNAUTHORIZED')],
+      [`GraphQL ${path}: setMandate for X`, (headers) => w.graphql(path, SET_MANDATE, { input: raisedMandate() }, headers), graphqlRefusal('setMandate', 'CMP_ERR_AGENT_UNAUTHORIZED')],
+      [`GraphQL ${path}: revokeAgent(X)`, (headers) => w.graphql(path, REVOKE, { id: X() }, headers), graphqlRefusal('revokeAgent', 'CMP_ERR_AGENT_UNAUTHORIZED')],
     ]),
     [
       'REST: settle as X to the attacker (POST /agent/settle)',
-      (headers) => rest('POST', '/agent/settle', headers, { amount: 900, sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: w.attackerRecipient }),
+      (headers) => w.rest('POST', '/agent/settle', headers, { amount: 900, sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: w.attackerRecipient }),
       unauthorized('PAY_ERR_AGENT_UNAUTHORIZED'),
     ],
-    ["REST: read X's funds (GET /agent/funds)", (headers) => rest('GET', '/agent/funds', headers), unauthorized('PAY_ERR_AGENT_UNAUTHORIZED')],
+    ["REST: read X's funds (GET /agent/funds)", (headers) => w.rest('GET', '/agent/funds', headers), unauthorized('PAY_ERR_AGENT_UNAUTHORIZED')],
     [
       "REST: bind the attacker's wallet to X, validly signed (POST /agent/funding-wallets)",
-      (headers) => rest('POST', '/agent/funding-wallets', headers, { walletAddress: w.strangerWallet.address, signature: w.strangerSignatureForX }),
+      (headers) => w.rest('POST', '/agent/funding-wallets', headers, { walletAddress: w.strangerWallet.address, signature: w.strangerSignatureForX }),
       unauthorized('PAY_ERR_AGENT_UNAUTHORIZED'),
     ],
-    ["REST: credit X's owner's uncredited transfer to X (POST /agent/deposits)", (headers) => rest('POST', '/agent/deposits', headers, { txHash: w.pendingDepositX }), unauthorized('PAY_ERR_AGENT_UNAUTHORIZED')],
+    ["REST: credit X's owner's uncredited transfer to X (POST /agent/deposits)", (headers) => w.rest('POST', '/agent/deposits', headers, { txHash: w.pendingDepositX }), unauthorized('PAY_ERR_AGENT_UNAUTHORIZED')],
   ];
   const agentWrites: Attempt[] = [
     ...xWrites.flatMap(([what, send, refusal]) => notXsOwner.map(([who, headers]) => ({ name: `${what} with ${who}`, send: () => send(headers()), refused: () => refusal }))),
     // Y with its own id and key, aiming at X.
-    { name: "REST: Y's own id and key name X in the mandate body", send: () => rest('POST', '/compliance/agent/mandate', w.agentY.headers, raisedMandate()), refused: () => unauthorized('CMP_ERR_AGENT_UNAUTHORIZED') },
-    { name: "REST: Y's own id and key revoke X", send: () => rest('DELETE', `/compliance/agent/${X()}`, w.agentY.headers), refused: () => unauthorized('CMP_ERR_AGENT_UNAUTHORIZED') },
+    { name: "REST: Y's own id and key name X in the mandate body", send: () => w.rest('POST', '/compliance/agent/mandate', w.agentY.headers, raisedMandate()), refused: () => unauthorized('CMP_ERR_AGENT_UNAUTHORIZED') },
+    { name: "REST: Y's own id and key revoke X", send: () => w.rest('DELETE', `/compliance/agent/${X()}`, w.agentY.headers), refused: () => unauthorized('CMP_ERR_AGENT_UNAUTHORIZED') },
     {
       name: "REST: Y credits X's uncredited transfer to Y: 400 PAY_ERR_DEPOSIT_INVALID",
-      send: () => rest('POST', '/agent/deposits', w.agentY.headers, { txHash: w.pendingDepositX }),
+      send: () => w.rest('POST', '/agent/deposits', w.agentY.headers, { txHash: w.pendingDepositX }),
       refused: () => ({ status: 400, body: { error: expect.any(String), code: 'PAY_ERR_DEPOSIT_INVALID' } }),
     },
     {
       name: "REST: Y credits X's credited deposit to Y: 400 PAY_ERR_DEPOSIT_INVALID",
-      send: () => rest('POST', '/agent/deposits', w.agentY.headers, { txHash: w.depositX }),
+      send: () => w.rest('POST', '/agent/deposits', w.agentY.headers, { txHash: w.depositX }),
       refused: () => ({ status: 400, body: { error: expect.any(String), code: 'PAY_ERR_DEPOSIT_INVALID' } }),
     },
     {
       name: "REST: Y binds X's funding wallet to Y with X's wallet signature replayed: 400 PAY_ERR_FUNDING_WALLET_INVALID",
-      send: () => rest('POST', '/agent/funding-wallets', w.agentY.headers, { walletAddress: w.walletX.address, signature: w.walletXSignatureForX }),
+      send: () => w.rest('POST', '/agent/funding-wallets', w.agentY.headers, { walletAddress: w.walletX.address, signature: w.walletXSignatureForX }),
       refused: () => ({ status: 400, body: { error: expect.any(String), code: 'PAY_ERR_FUNDING_WALLET_INVALID' } }),
     },
+    ...notXsOwner.map(([who, headers]) => ({
+      name: `REST: replay X's settlement under X's Idempotency-Key with ${who}: 401, X's answer not revealed`,
+      send: () => w.rest('POST', '/agent/settle', { ...headers(), 'idempotency-key': w.idempotencyKeyX }, w.settleBodyX),
+      refused: () => unauthorized('PAY_ERR_AGENT_UNAUTHORIZED'),
+    })),
     {
       name: "REST: Y asks whether a key is X's (POST /compliance/agent/:id/authorize, internal): 401",
-      send: () => rest('POST', `/compliance/agent/${X()}/authorize`, w.agentY.headers, { agentKey: w.agentY.agentKey }),
+      send: () => w.rest('POST', `/compliance/agent/${X()}/authorize`, w.agentY.headers, { agentKey: w.agentY.agentKey }),
       refused: () => unauthorized('GEN_ERR_UNAUTHORIZED'),
     },
     {
       name: "REST: B asks with X's real key whether it is X's (internal): 401, nothing confirmed",
-      send: () => rest('POST', `/compliance/agent/${X()}/authorize`, w.bankB, { agentKey: w.agentX.agentKey }),
+      send: () => w.rest('POST', `/compliance/agent/${X()}/authorize`, w.bankB, { agentKey: w.agentX.agentKey }),
       refused: () => unauthorized('GEN_ERR_UNAUTHORIZED'),
     },
   ];
 
   // ---- The operator's paths: held settlements, the wallet registry, AML ----------------------
   const adminPaths: Array<[string, () => Promise<Record<string, string>> | Record<string, string>, (headers: Record<string, string>) => Promise<Answer>]> = [
-    ["GET /agent/holds?agentId=X", () => ({}), (headers) => rest('GET', `/agent/holds?agentId=${X()}`, headers)],
-    ["GET /agent/holds/:holdId (X's hold)", () => ({}), (headers) => rest('GET', `/agent/holds/${w.holdX}`, headers)],
-    ["POST /agent/holds/:holdId/release (X's hold)", () => ({}), (headers) => rest('POST', `/agent/holds/${w.holdX}/release`, headers, {})],
-    ["POST /agent/holds/:holdId/dismiss (X's hold)", () => ({}), (headers) => rest('POST', `/agent/holds/${w.holdX}/dismiss`, headers, {})],
-    ["POST /compliance/register: A's creditor's wallet re-registered to another name", () => ({}), (headers) => rest('POST', '/compliance/register', headers, { walletAddress: w.creditor, legalName: 'Mallory Trading Ltd' })],
-    ["DELETE /compliance/register/:wallet (A's creditor)", () => ({}), (headers) => rest('DELETE', `/compliance/register/${w.creditor}`, headers)],
+    ["GET /agent/holds?agentId=X", () => ({}), (headers) => w.rest('GET', `/agent/holds?agentId=${X()}`, headers)],
+    ["GET /agent/holds/:holdId (X's hold)", () => ({}), (headers) => w.rest('GET', `/agent/holds/${w.holdX}`, headers)],
+    ["POST /agent/holds/:holdId/release (X's hold)", () => ({}), (headers) => w.rest('POST', `/agent/holds/${w.holdX}/release`, headers, {})],
+    ["POST /agent/holds/:holdId/dismiss (X's hold)", () => ({}), (headers) => w.rest('POST', `/agent/holds/${w.holdX}/dismiss`, headers, {})],
+    ["POST /compliance/register: A's creditor's wallet re-registered to another name", () => ({}), (headers) => w.rest('POST', '/compliance/register', headers, { walletAddress: w.creditor, legalName: 'Mallory Trading Ltd' })],
+    ["DELETE /compliance/register/:wallet (A's creditor)", () => ({}), (headers) => w.rest('DELETE', `/compliance/register/${w.creditor}`, headers)],
   ];
   const operatorPaths: Attempt[] = [
     ...adminPaths.flatMap(([what, , send]) => notTheAdmin.map(([who, headers]) => ({ name: `REST: ${what} with ${who}: 401 (admin only)`, send: () => send(headers()), refused: () => unauthorized('GEN_ERR_UNAUTHORIZED') }))),
     ...notTheAdmin.flatMap(([who, headers]): Attempt[] => [
       {
         name: `GraphQL /graphql: registerWallet(A's creditor, another name) with ${who}: GEN_ERR_UNAUTHORIZED`,
-        send: () => graphql('/graphql', 'mutation ($input: RegisterWalletInput!) { registerWallet(input: $input) { walletAddress } }', { input: { walletAddress: w.creditor, legalName: 'Mallory Trading Ltd' } }, headers()),
+        send: () => w.graphql('/graphql', 'mutation ($input: RegisterWalletInput!) { registerWallet(input: $input) { walletAddress } }', { input: { walletAddress: w.creditor, legalName: 'Mallory Trading Ltd' } }, headers()),
         refused: () => graphqlRefusal('registerWallet', 'GEN_ERR_UNAUTHORIZED'),
       },
       {
         name: `GraphQL /subgraphs/compliance/graphql: deregisterWallet(A's creditor) with ${who}: GEN_ERR_UNAUTHORIZED`,
-        send: () => graphql('/subgraphs/compliance/graphql', 'mutation ($a: String!) { deregisterWallet(address: $a) { walletAddress } }', { a: w.creditor }, headers()),
+        send: () => w.graphql('/subgraphs/compliance/graphql', 'mutation ($a: String!) { deregisterWallet(address: $a) { walletAddress } }', { a: w.creditor }, headers()),
         refused: () => graphqlRefusal('deregisterWallet', 'GEN_ERR_UNAUTHORIZED'),
       },
     ]),
     ...notInstitutionA.flatMap(([who, headers]): Attempt[] => [
-      { name: `REST: GET /compliance/aml/profile of A's debtor with ${who}: 401 (internal)`, send: () => rest('GET', `/compliance/aml/profile/${w.paymentA.debtor.walletAddress}`, headers()), refused: () => unauthorized('GEN_ERR_UNAUTHORIZED') },
-      { name: `REST: GET /compliance/aml/events of A's debtor with ${who}: 401 (internal)`, send: () => rest('GET', `/compliance/aml/events/${w.paymentA.debtor.walletAddress}`, headers()), refused: () => unauthorized('GEN_ERR_UNAUTHORIZED') },
+      { name: `REST: GET /compliance/aml/profile of A's debtor with ${who}: 401 (internal)`, send: () => w.rest('GET', `/compliance/aml/profile/${w.paymentA.debtor.walletAddress}`, headers()), refused: () => unauthorized('GEN_ERR_UNAUTHORIZED') },
+      {
+        name: `REST: POST /compliance/aml/screen of A's payment with ${who}: 401 (internal)`,
+        send: () => w.rest('POST', '/compliance/aml/screen', headers(), { wallet: w.paymentA.debtor.walletAddress, counterparty: w.creditor, amount: 1, currency: 'USD', paymentId: w.paidA.railPaymentId, direction: 'SEND' }),
+        refused: () => unauthorized('GEN_ERR_UNAUTHORIZED'),
+      },
+      { name: `REST: GET /compliance/aml/events of A's debtor with ${who}: 401 (internal)`, send: () => w.rest('GET', `/compliance/aml/events/${w.paymentA.debtor.walletAddress}`, headers()), refused: () => unauthorized('GEN_ERR_UNAUTHORIZED') },
     ]),
   ];
 
@@ -384,7 +247,7 @@ describe.each(drivers)('cross-owner attacks on one server ($driver)', (database)
     const response = await w.server.app.inject({ method: 'POST', url: '/rpc', payload: { jsonrpc: '2.0', id: 7, method, params } });
     return { status: response.statusCode, body: response.json() };
   };
-  const treasury = () => treasuryOf(w.rail);
+  const treasury = () => w.treasury();
   const stealData = () => encodeFunctionData({ abi: railUSDAbi, functionName: 'transfer', args: [w.attackerRecipient, 1_000_000n] });
   const rpcAttempts: Attempt[] = (
     [
@@ -406,54 +269,31 @@ describe.each(drivers)('cross-owner attacks on one server ($driver)', (database)
 
   // ---- The owners' own calls, so that the same requests are shown to work for them ----------
   const ownerControls: Attempt[] = [
-    { name: "A's second desk reads A's payment by id", send: () => rest('GET', `/integration/payments/${w.paidA.railPaymentId}`, w.deskA2), refused: () => ({ status: 200, body: w.paidA }) },
-    { name: "A's first desk reads A's batch payment by reference", send: () => rest('GET', `/integration/payments?tmsReference=${w.batchA[1]!.tmsReference}`, w.deskA1), refused: () => ({ status: 200, body: w.batchA[1] }) },
+    { name: "A's second desk reads A's payment by id", send: () => w.rest('GET', `/integration/payments/${w.paidA.railPaymentId}`, w.deskA2), refused: () => ({ status: 200, body: w.paidA }) },
+    { name: "A's first desk reads A's batch payment by reference", send: () => w.rest('GET', `/integration/payments?tmsReference=${w.batchA[1]!.tmsReference}`, w.deskA1), refused: () => ({ status: 200, body: w.batchA[1] }) },
     {
       name: "A's desk asks GraphQL payment(A's id)",
-      send: () => graphql('/graphql', PAYMENT, { id: w.paidA.railPaymentId }, w.deskA2),
+      send: () => w.graphql('/graphql', PAYMENT, { id: w.paidA.railPaymentId }, w.deskA2),
       refused: () => ({ status: 200, body: { data: { payment: { railPaymentId: w.paidA.railPaymentId, settlement: { amount: '1250.5' } } } } }),
     },
     {
       name: "the admin lists Agent.settlements of X: its settlement",
-      send: () => graphql('/graphql', 'query ($id: ID!) { agent(id: $id) { settlements { railPaymentId } } }', { id: X() }, w.admin),
+      send: () => w.graphql('/graphql', 'query ($id: ID!) { agent(id: $id) { settlements { railPaymentId } } }', { id: X() }, w.admin),
       refused: () => ({ status: 200, body: { data: { agent: { settlements: [{ railPaymentId: w.settledX }] } } } }),
     },
-    { name: "the admin reads X's hold", send: () => rest('GET', `/agent/holds/${w.holdX}`, w.admin), refused: () => ({ status: 200, body: expect.objectContaining({ holdId: w.holdX, agentId: X(), status: 'HELD' }) }) },
+    { name: "the admin reads X's hold", send: () => w.rest('GET', `/agent/holds/${w.holdX}`, w.admin), refused: () => ({ status: 200, body: expect.objectContaining({ holdId: w.holdX, agentId: X(), status: 'HELD' }) }) },
     {
       name: "X's owner reads X's funds",
-      send: () => rest('GET', '/agent/funds', w.agentX.headers),
+      send: () => w.rest('GET', '/agent/funds', w.agentX.headers),
       refused: () => ({ status: 200, body: expect.objectContaining({ agentId: X(), depositedUsd: '3000', spentUsd: '100', availableUsd: '2900' }) }),
     },
   ];
 
-  // ---- The snapshot of everything an attack could move -----------------------------------------
-  async function snapshot() {
-    const db = w.server.platform!.database.db;
-    const rows = async (table: typeof payments | typeof agentDeposits | typeof agentFundingWallets | typeof agentHeldSettlements | typeof idempotencyKeys) =>
-      (await db.select({ n: count() }).from(table))[0]!.n;
-    return {
-      blocks: await w.rail.publicClient.getBlockNumber(),
-      balances: {
-        treasury: await balanceOf(treasury()),
-        creditor: await balanceOf(w.creditor),
-        attacker: await balanceOf(w.attackerRecipient),
-        strangerWallet: await balanceOf(w.strangerWallet.address),
-        walletX: await balanceOf(w.walletX.address),
-      },
-      fundsX: (await rest('GET', '/agent/funds', w.agentX.headers)).body,
-      fundsY: (await rest('GET', '/agent/funds', w.agentY.headers)).body,
-      agentX: (await rest('GET', `/compliance/agent/${X()}`)).body,
-      paymentA: (await rest('GET', `/integration/payments/${w.paidA.railPaymentId}`, w.deskA1)).body,
-      holdX: (await rest('GET', `/agent/holds/${w.holdX}`, w.admin)).body,
-      creditorRegistration: (await rest('GET', `/compliance/vop/lookup/${w.creditor}`)).body,
-      rows: { payments: await rows(payments), deposits: await rows(agentDeposits), fundingWallets: await rows(agentFundingWallets), holds: await rows(agentHeldSettlements), idempotencyKeys: await rows(idempotencyKeys) },
-    };
-  }
-  let before: Awaited<ReturnType<typeof snapshot>>;
+  let before: Record<string, unknown>;
 
   describe('the attack phase: every cross-owner read and write is refused', () => {
     beforeAll(async () => {
-      before = await snapshot();
+      before = await w.snapshot();
       expect(before.agentX).toMatchObject({ status: 'ACTIVE', mandate: { maxNotionalUsd: 1000, dailyCapUsd: 10_000 } });
       expect(before.holdX).toMatchObject({ holdId: w.holdX, status: 'HELD' });
     });
@@ -465,7 +305,7 @@ describe.each(drivers)('cross-owner attacks on one server ($driver)', (database)
     }
 
     describe('MCP (/integration/mcp through the MCP SDK client)', () => {
-      const connected = connectMcp;
+      const connected = (headers: Record<string, string>) => w.connectMcp(headers);
       const toolAnswer = async (client: Client, name: string, args: Record<string, unknown>) => {
         const result = await client.callTool({ name, arguments: args });
         return { isError: result.isError ?? false, body: result.structuredContent ?? JSON.parse((result.content as Array<{ text: string }>)[0]!.text) };
@@ -501,21 +341,21 @@ describe.each(drivers)('cross-owner attacks on one server ($driver)', (database)
         }
       });
 
-      it.each(notInstitutionA.filter(([who]) => who !== "B's bearer key"))('a client with %s is refused at connect (HTTP 401)', async (_who, headers) => {
+      it.each(unauthenticated)('a client with %s is refused at connect (HTTP 401)', async (_who, headers) => {
         await expect(connected(headers())).rejects.toMatchObject({ code: 401, message: expect.stringContaining('"code":"GEN_ERR_UNAUTHORIZED"') });
       });
     });
 
     it("afterwards nothing moved: balances, each agent's funds, rows, blocks; X's mandate and status, A's payment, X's hold, the creditor's registration as they were", async () => {
-      const after = await snapshot();
+      const after = await w.snapshot();
       expect(after).toEqual(before);
     });
   });
 
   describe("what B may do with A's references: its own payments, never A's result, never blocking A", () => {
     it("B's replay of A's bodies under A's references (REST, the batch path, GraphQL at /graphql and the subgraph, MCP) makes B's own payments and reveals none of A's", async () => {
-      const treasuryBefore = await balanceOf(treasury());
-      const fundsBefore = [(await rest('GET', '/agent/funds', w.agentX.headers)).body, (await rest('GET', '/agent/funds', w.agentY.headers)).body];
+      const treasuryBefore = await w.balanceOf(treasury());
+      const fundsBefore = [(await w.rest('GET', '/agent/funds', w.agentX.headers)).body, (await w.rest('GET', '/agent/funds', w.agentY.headers)).body];
       const ofA = new Set([w.paidA.railPaymentId, w.mcpPaidA.railPaymentId, ...w.batchA.map((entry) => entry.railPaymentId)]);
       const own: Array<{ railPaymentId: string; tmsReference: string; amount: string }> = [];
       const keep = (answer: { railPaymentId: string; tmsReference: string; status: string; settlement: { amount: string } }, tmsReference: string) => {
@@ -525,30 +365,36 @@ describe.each(drivers)('cross-owner attacks on one server ($driver)', (database)
       };
 
       // REST, A's own body: B's payment.
-      const rest1 = await initiate(w.bankB, w.paymentA);
+      const rest1 = await w.initiate(w.bankB, w.paymentA);
       keep(rest1 as never, w.paymentA.tmsReference);
       expect(rest1.settlement.txHash).not.toBe(w.paidA.settlement.txHash);
 
       // The batch path, A's single payment again (now B's own reference too: B's stored answer).
-      const batch = await rest('POST', '/integration/payments/batch', w.bankB, { payments: [w.paymentA] });
+      const batch = await w.rest('POST', '/integration/payments/batch', w.bankB, { payments: [w.paymentA] });
       expect(batch.status).toBe(200);
       expect((batch.body as Array<{ railPaymentId: string }>).map((entry) => entry.railPaymentId)).toEqual([rest1.railPaymentId]);
+
+      const INITIATE_MANY = 'mutation ($input: [PaymentInput!]!) { initiatePayments(input: $input) { tmsReference payment { railPaymentId } code } }';
+      const many = await w.graphql('/graphql', INITIATE_MANY, { input: [w.paymentA] }, w.bankB);
+      expect(many.body).toEqual({ data: { initiatePayments: [{ tmsReference: w.paymentA.tmsReference, payment: { railPaymentId: rest1.railPaymentId }, code: null }] } });
 
       // GraphQL, A's batch payments' references, at the gateway and at the payments subgraph.
       const INITIATE = 'mutation ($input: PaymentInput!) { initiatePayment(input: $input) { railPaymentId tmsReference status settlement { amount } } }';
       for (const [path, body] of [['/graphql', w.batchBodiesA[0]!], ['/subgraphs/payments/graphql', w.batchBodiesA[1]!]] as const) {
-        const answer = await graphql(path, INITIATE, { input: body }, w.bankB);
+        const answer = await w.graphql(path, INITIATE, { input: body }, w.bankB);
         expect((answer.body as { errors?: unknown }).errors).toBeUndefined();
         keep((answer.body as { data: { initiatePayment: never } }).data.initiatePayment, body.tmsReference);
       }
 
       // MCP: A's MCP payment's body is B's own payment; A's first reference with another amount is a
       // 409 of B's own (B used it above), never A's payment.
-      const client = await connectMcp(w.bankB);
+      const client = await w.connectMcp(w.bankB);
       try {
         const replay = await client.callTool({ name: 'payments.initiate', arguments: w.mcpPaymentA });
         expect(replay.isError).toBeFalsy();
         keep(replay.structuredContent as never, w.mcpPaymentA.tmsReference);
+        const batch = await client.callTool({ name: 'payments.batch', arguments: { payments: [w.paymentA] } });
+        expect(JSON.parse((batch.content as Array<{ text: string }>)[0]!.text)).toEqual([expect.objectContaining({ railPaymentId: rest1.railPaymentId })]);
         const conflict = await client.callTool({ name: 'payments.initiate', arguments: { ...w.paymentA, amount: '2' } });
         expect({ isError: conflict.isError, code: (conflict.structuredContent as { code?: string } | undefined)?.code ?? JSON.parse((conflict.content as Array<{ text: string }>)[0]!.text).code }).toEqual({
           isError: true,
@@ -559,24 +405,33 @@ describe.each(drivers)('cross-owner attacks on one server ($driver)', (database)
       }
 
       // A sees none of B's, and A's own answers are A's as before; a retry by A answers A's stored result.
-      for (const payment of own) expect((await rest('GET', `/integration/payments/${payment.railPaymentId}`, w.deskA1)).status).toBe(404);
-      expect(await rest('GET', `/integration/payments?tmsReference=${w.paidA.tmsReference}`, w.deskA2)).toEqual({ status: 200, body: w.paidA });
-      expect(await initiate(w.deskA1, w.paymentA)).toEqual(w.paidA);
-      expect((await rest('GET', `/integration/payments?tmsReference=${w.paidA.tmsReference}`, w.bankB)).body).toMatchObject({ railPaymentId: rest1.railPaymentId });
+      for (const payment of own) expect((await w.rest('GET', `/integration/payments/${payment.railPaymentId}`, w.deskA1)).status).toBe(404);
+      expect(await w.rest('GET', `/integration/payments?tmsReference=${w.paidA.tmsReference}`, w.deskA2)).toEqual({ status: 200, body: w.paidA });
+      expect(await w.initiate(w.deskA1, w.paymentA)).toEqual(w.paidA);
+      expect((await w.rest('GET', `/integration/payments?tmsReference=${w.paidA.tmsReference}`, w.bankB)).body).toMatchObject({ railPaymentId: rest1.railPaymentId });
 
       // Only B's own payments left the treasury; the agents' funds did not move.
-      const sent = own.reduce((total, payment) => total + BigInt(Math.round(Number(payment.amount) * 1_000_000)), 0n);
-      expect(treasuryBefore - (await balanceOf(treasury()))).toBe(sent);
-      expect([(await rest('GET', '/agent/funds', w.agentX.headers)).body, (await rest('GET', '/agent/funds', w.agentY.headers)).body]).toEqual(fundsBefore);
+      const sent = own.reduce((total, payment) => total + parseUnits(payment.amount, 6), 0n);
+      expect(treasuryBefore - (await w.balanceOf(treasury()))).toBe(sent);
+      expect([(await w.rest('GET', '/agent/funds', w.agentX.headers)).body, (await w.rest('GET', '/agent/funds', w.agentY.headers)).body]).toEqual(fundsBefore);
+    });
+
+    it("Y's own settlement under X's Idempotency-Key and body is Y's own, paid from Y's funds: never X's answer", async () => {
+      const fundsX = (await w.rest('GET', '/agent/funds', w.agentX.headers)).body;
+      const own = await w.rest('POST', '/agent/settle', { ...w.agentY.headers, 'idempotency-key': w.idempotencyKeyX }, w.settleBodyX);
+      expect(own.body).toMatchObject({ status: 'SETTLED', held: false });
+      expect((own.body as { railPaymentId: string }).railPaymentId).not.toBe(w.settledX);
+      expect((await w.rest('GET', '/agent/funds', w.agentY.headers)).body).toMatchObject({ depositedUsd: '500', spentUsd: '100', availableUsd: '400' });
+      expect((await w.rest('GET', '/agent/funds', w.agentX.headers)).body).toEqual(fundsX);
     });
 
     it("a reference B takes first does not refuse A's real payment under it", async () => {
-      const payment = paymentOf('75');
-      const squatted = await initiate(w.bankB, { ...payment, amount: '1' });
-      const real = await initiate(w.deskA1, payment);
+      const payment = w.paymentOf('75');
+      const squatted = await w.initiate(w.bankB, { ...payment, amount: '1' });
+      const real = await w.initiate(w.deskA1, payment);
       expect(real).toMatchObject({ tmsReference: payment.tmsReference, status: 'SETTLED', settlement: { amount: '75' } });
       expect(real.railPaymentId).not.toBe(squatted.railPaymentId);
-      expect((await rest('GET', `/integration/payments?tmsReference=${payment.tmsReference}`, w.deskA2)).body).toEqual(real);
+      expect((await w.rest('GET', `/integration/payments?tmsReference=${payment.tmsReference}`, w.deskA2)).body).toEqual(real);
     });
   });
 });
