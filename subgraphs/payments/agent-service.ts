@@ -185,10 +185,12 @@ export function createSettlementAgent(deps: SettlementAgentDeps & SettlementAgen
     return usdcAmountAtUnitsPerUsd(amount, rate.rate);
   }
 
+  const replayed = () => new Ap2MandateError({ reason: 'REPLAYED', message: 'This mandate already authorised a settlement: a mandate settles once.' });
+
   /** An AP2 mandate authorises one settlement, sent or held: a second use is REPLAYED, on any replica. */
   async function recordMandateUse(mandate: VerifiedAp2Mandate, usedBy: string): Promise<void> {
     if (await deps.store.recordMandateUse({ reference: mandate.reference, issuer: mandate.issuer, railPaymentId: usedBy }, deps.clock.now())) return;
-    throw new Ap2MandateError({ reason: 'REPLAYED', message: 'This mandate already authorised a settlement: a mandate settles once.' });
+    throw replayed();
   }
 
   /**
@@ -264,6 +266,8 @@ export function createSettlementAgent(deps: SettlementAgentDeps & SettlementAgen
     const mandate = (await verifiedMandate(body, amountUsd))!;
     const answer = await deps.idempotency.once(`payments:ap2-settle:${mandate.reference}`, idempotencyKey, body, async () => {
       const { issuer } = mandate;
+      // A used mandate is the 400 it always was (Document 2 §3), whatever its issuer's funds say now.
+      if (await deps.store.mandateUsed(mandate.reference)) throw replayed();
       const funds = await deps.funds.fundsOf({ kind: 'issuer', issuer });
       if (!fundsCover(funds, amountUsd)) {
         throw new AppError('PAY_ERR_INSUFFICIENT_FUNDS', { message: `The funds of the mandate's issuer ${issuer} (USD ${funds.availableUsd} available) do not cover USD ${amountUsd}: nothing was sent. A mandate alone is paid from its issuer's deposits (decision 0049 §9).` });
