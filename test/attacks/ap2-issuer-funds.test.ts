@@ -64,6 +64,11 @@ describe.each(drivers)('a mandate alone is paid from its issuer\'s funds on %s',
     const claims = { iss: issuer.iss, iat: nowSeconds() - 60, exp: nowSeconds() + 3600, vct: 'mandate.payment.1', payee: { id: recipient, name: ACTIVE_LEI_ENTRY.legalName }, payment_amount: { amount: usd * 100, currency: 'USD' } };
     return instance.issue(claims, { _sd: ['payee', 'payment_amount'] } as never, { header: { typ: 'dc+sd-jwt' } });
   }
+  /** The admin's view of a payment in the graph: whose funds paid it. */
+  async function fundedBy(railPaymentId: string) {
+    const response = await server.app.inject({ method: 'POST', url: '/subgraphs/payments/graphql', headers: ADMIN, payload: { query: 'query($id: ID!) { payment(railPaymentId: $id) { fundingIssuer settlementAgent { id } } }', variables: { id: railPaymentId } } });
+    return response.json() as { data?: { payment: { fundingIssuer: string | null; settlementAgent: { id: string } | null } | null }; errors?: unknown };
+  }
   const settle = async (usd: number, mandate: string, headers: Record<string, string> = {}) =>
     call('POST', '/agent/settle', { headers, payload: { amount: usd, sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: recipient, mandate } });
 
@@ -111,6 +116,7 @@ describe.each(drivers)('a mandate alone is paid from its issuer\'s funds on %s',
     const [row] = await server.platform!.database.db.select({ agentId: payments.agentId, fundingIssuer: payments.fundingIssuer, agentAmountUsd: payments.agentAmountUsd, request: payments.request }).from(payments).where(eq(payments.railPaymentId, body.railPaymentId));
     expect(row).toMatchObject({ agentId: null, fundingIssuer: bank.iss, request: { debtor: { name: `AP2 issuer ${bank.iss} (its funds)`, walletAddress: treasuryOf(rail) } } });
     expect(Number(row!.agentAmountUsd)).toBe(120);
+    expect(await fundedBy(body.railPaymentId)).toEqual({ data: { payment: { fundingIssuer: bank.iss, settlementAgent: null } } });
   });
 
   it('answers a retry under one Idempotency-Key once; without a key the mandate is REPLAYED', async () => {
@@ -184,6 +190,7 @@ describe.each(drivers)('a mandate alone is paid from its issuer\'s funds on %s',
     const { body } = await settle(20, await mandateOf(bank, 20), agent.headers);
     expect(body).toMatchObject({ status: 'SETTLED', agent: { agentId: agent.agentId }, mandate: { issuer: bank.iss } });
     expect(await fundsOf(bank)).toEqual(issuerBefore);
+    expect(await fundedBy(body.railPaymentId)).toEqual({ data: { payment: { fundingIssuer: null, settlementAgent: { id: agent.agentId } } } });
     expect((await call('GET', '/agent/funds', { headers: agent.headers })).body).toMatchObject({ spentUsd: '20', availableUsd: '30' });
   });
 });
