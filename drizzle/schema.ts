@@ -629,8 +629,17 @@ export const payments = pgTable(
     txHash: text('tx_hash'),
     /** The settlement agent (X-Agent-Id) that asked for it (POST /agent/settle), null for other payments. */
     agentId: text('agent_id'),
-    /** USD value of an agent's settlement as its mandate was checked, summed for the agent's daily cap. */
+    /**
+     * USD value of a settlement agent's settlement as it was checked: summed for the agent's daily
+     * cap, and for the funds it spends (its owner's, or the AP2 issuer's: decision 0049).
+     */
     agentAmountUsd: numeric('agent_amount_usd', { precision: 38, scale: 18 }),
+    /**
+     * Whose funds paid a settlement under an AP2 mandate alone (no X-Agent-Id): the mandate's
+     * trusted issuer (its `iss`, decision 0049 §9). Null for other payments (an agent's settlement
+     * is paid by its owner: agent_id names it).
+     */
+    fundingIssuer: text('funding_issuer'),
     /**
      * What the payment had reached when its settlement was about to be sent (quote, VoP, AML, rate),
      * written just before the send: a payment left PENDING by a process that stopped is recovered
@@ -647,6 +656,7 @@ export const payments = pgTable(
     // The payments in progress, oldest first, for the recovery of those a stopped process left.
     index('payments_pending').on(table.updatedAt).where(sql`${table.status} = 'PENDING'`),
     index('payments_agent_day').on(table.agentId, table.submittedAt).where(sql`${table.agentId} is not null`),
+    index('payments_funding_issuer').on(table.fundingIssuer).where(sql`${table.fundingIssuer} is not null`),
     // A wallet's and a legal entity's payments in the graph (Wallet.payments, LegalEntity.payments), by either party.
     index('payments_creditor_wallet').on(sql`lower(${table.request} -> 'creditor' ->> 'walletAddress')`, table.submittedAt),
     index('payments_debtor_wallet').on(sql`lower(${table.request} -> 'debtor' ->> 'walletAddress')`, table.submittedAt),
@@ -729,9 +739,10 @@ export const agentFundingWallets = pgTable(
 );
 
 /**
- * Deposits credited to an agent's funds (decision 0049): one Transfer log of the rail's token to its
- * treasury from a bound wallet, verified on the rail's chain; the (tx_hash, log_index) key credits a
- * transfer once, on any replica.
+ * Deposits credited to an agent's funds, or to a trusted AP2 issuer's (decision 0049 §2, §9): one
+ * Transfer log of the rail's token to its treasury from a bound (agent) or configured (issuer)
+ * wallet, verified on the rail's chain; the (tx_hash, log_index) key credits a transfer once, to
+ * one funder, on any replica. Exactly one of agent_id and issuer names the funder.
  */
 export const agentDeposits = pgTable(
   'agent_deposits',
@@ -739,14 +750,21 @@ export const agentDeposits = pgTable(
     /** Lower-case 0x transaction hash. */
     txHash: text('tx_hash').notNull(),
     logIndex: integer('log_index').notNull(),
-    agentId: text('agent_id').notNull(),
+    agentId: text('agent_id'),
+    /** The trusted AP2 issuer (AP2_TRUSTED_ISSUERS) whose funding wallet made the transfer. */
+    issuer: text('issuer'),
     fromWallet: text('from_wallet').notNull(),
     /** USDC (1 token unit = 1 USD), decimal with the token's 6 decimals. */
     amountUsd: numeric('amount_usd', { precision: 38, scale: 6 }).notNull(),
     blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
     creditedAt: timestamp('credited_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (table) => [primaryKey({ columns: [table.txHash, table.logIndex] }), index('agent_deposits_agent').on(table.agentId)],
+  (table) => [
+    primaryKey({ columns: [table.txHash, table.logIndex] }),
+    index('agent_deposits_agent').on(table.agentId),
+    index('agent_deposits_issuer').on(table.issuer).where(sql`${table.issuer} is not null`),
+    check('agent_deposits_one_funder', sql`(${table.agentId} is null) <> (${table.issuer} is null)`),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -22,12 +22,35 @@ describe('AP2_TRUSTED_ISSUERS', () => {
     const raw = `{"https://wallet.example":${JSON.stringify({ ...a, alg: 'ES256', use: 'sig', kid: 'k1' })},"__proto__":${JSON.stringify(b)}}`;
     const issuers = loadConfig({ AP2_TRUSTED_ISSUERS: raw }).agent.ap2TrustedIssuers;
     expect([...issuers.keys()]).toEqual(['https://wallet.example', '__proto__']);
-    expect(issuers.get('https://wallet.example')).toEqual(a);
-    expect(issuers.get('__proto__')).toEqual(b);
+    expect(issuers.get('https://wallet.example')).toEqual({ jwk: a, fundingWallets: [] });
+    expect(issuers.get('__proto__')).toEqual({ jwk: b, fundingWallets: [] });
     expect(Object.getPrototypeOf({})).toBe(Object.prototype);
   });
 
+  it('reads the object form {jwk, fundingWallets}: the wallets lower-case, each once (decision 0049 §9)', () => {
+    const a = publicJwk();
+    const wallet = '0x52908400098527886E0F7030069857D2E4169EE7';
+    const raw = JSON.stringify({ 'https://bank.example': { jwk: a, fundingWallets: [wallet, wallet.toLowerCase()] }, 'https://wallet.example': { jwk: publicJwk() } });
+    const issuers = loadConfig({ AP2_TRUSTED_ISSUERS: raw }).agent.ap2TrustedIssuers;
+    expect(issuers.get('https://bank.example')).toEqual({ jwk: a, fundingWallets: [wallet.toLowerCase()] });
+    expect(issuers.get('https://wallet.example')?.fundingWallets).toEqual([]);
+  });
+
   const { x, y } = publicJwk();
+  const jwk = { kty: 'EC', crv: 'P-256', x, y };
+  const wallet = '0x52908400098527886E0F7030069857D2E4169EE7';
+  it.each([
+    { why: 'a funding wallet that is not an address', raw: JSON.stringify({ i: { jwk, fundingWallets: ['0x1234'] } }), message: /fundingWallets\.0/ },
+    { why: 'a bad EIP-55 checksum', raw: JSON.stringify({ i: { jwk, fundingWallets: ['0x52908400098527886E0F7030069857D2E4169Ee7'] } }), message: /fundingWallets\.0/ },
+    { why: 'one wallet for two issuers', raw: JSON.stringify({ i: { jwk, fundingWallets: [wallet] }, j: { jwk, fundingWallets: [wallet.toLowerCase()] } }), message: /funds issuer "i" already/ },
+    { why: 'an unknown member beside jwk', raw: JSON.stringify({ i: { jwk, fundingWallets: [], limitUsd: 5 } }), message: /AP2_TRUSTED_ISSUERS/ },
+    { why: 'a private key in jwk', raw: JSON.stringify({ i: { jwk: { ...jwk, d: x } } }), message: /AP2_TRUSTED_ISSUERS/ },
+    { why: 'more than 20 wallets', raw: JSON.stringify({ i: { jwk, fundingWallets: Array.from({ length: 21 }, (_, index) => `0x${index.toString(16).padStart(40, '0')}`) } }), message: /at most 20 wallets/ },
+  ])('a malformed object form is a start error: $why', ({ raw, message }) => {
+    expect(() => loadConfig({ AP2_TRUSTED_ISSUERS: raw })).toThrow(ConfigError);
+    expect(() => loadConfig({ AP2_TRUSTED_ISSUERS: raw })).toThrow(message);
+  });
+
   it.each([
     { why: 'not JSON', raw: '{issuer: key}' },
     { why: 'an array', raw: '[]' },

@@ -48,42 +48,67 @@ const subgraphUrlList = z
 
 /**
  * AP2_TRUSTED_ISSUERS: a JSON object mapping an issuer id (the `iss` of an AP2 mandate) to its
- * P-256 public key as a JWK (RFC 7517); only ES256 issuers, keys on the curve, no private member.
- * Parsed into a Map so that an issuer named `__proto__` or `constructor` is data, not a prototype.
+ * P-256 public key as a JWK (RFC 7517), or to `{"jwk": <JWK>, "fundingWallets": [<address>...]}`
+ * naming the wallets whose transfers to the rail's treasury are that issuer's deposits (decision
+ * 0049 §9: a mandate alone is paid from its issuer's funds). Only ES256 issuers, keys on the
+ * curve, no private member; a wallet funds one issuer. Parsed into a Map so that an issuer named
+ * `__proto__` or `constructor` is data, not a prototype.
  */
 const MAX_TRUSTED_ISSUERS = 100;
+const MAX_ISSUER_FUNDING_WALLETS = 20;
+export interface Ap2TrustedIssuer {
+  jwk: PublicP256Jwk;
+  /** Lower-case 0x addresses: the issuer's funding wallets, set by the operator; empty when none. */
+  fundingWallets: readonly string[];
+}
 const trustedIssuerJwk = z
   .strictObject({ ...publicP256JwkShape, alg: z.literal('ES256').optional(), use: z.literal('sig').optional(), kid: z.string().max(128).optional() })
   .refine(isP256Point, 'must be a point of the P-256 curve')
   .transform(({ kty, crv, x, y }): PublicP256Jwk => ({ kty, crv, x, y }));
+const issuerWithWallets = z
+  .strictObject({ jwk: trustedIssuerJwk, fundingWallets: z.array(evmAddress).max(MAX_ISSUER_FUNDING_WALLETS, `must name at most ${MAX_ISSUER_FUNDING_WALLETS} wallets`).optional() })
+  .transform(({ jwk, fundingWallets }): Ap2TrustedIssuer => ({ jwk, fundingWallets: [...new Set((fundingWallets ?? []).map((wallet) => wallet.toLowerCase()))] }));
+const issuerJwkOnly = trustedIssuerJwk.transform((jwk): Ap2TrustedIssuer => ({ jwk, fundingWallets: [] }));
+/** An entry with a `jwk` member is the object form; any other is read as the JWK itself (the form before decision 0049 §9). */
+const trustedIssuerEntry = (value: unknown) => (value !== null && typeof value === 'object' && 'jwk' in value ? issuerWithWallets : issuerJwkOnly).safeParse(value);
+const ISSUERS_SHAPE = 'must be a JSON object {"<issuer>": <public JWK> or {"jwk": <public JWK>, "fundingWallets": [<address>, ...]}, ...}';
 const trustedIssuerMap = z
   .string()
   .optional()
-  .transform((raw, context): ReadonlyMap<string, PublicP256Jwk> => {
-    const issuers = new Map<string, PublicP256Jwk>();
+  .transform((raw, context): ReadonlyMap<string, Ap2TrustedIssuer> => {
+    const issuers = new Map<string, Ap2TrustedIssuer>();
     if (raw === undefined) return issuers;
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
     } catch {
-      context.addIssue({ code: 'custom', message: 'must be a JSON object {"<issuer>": <public JWK>, ...}' });
+      context.addIssue({ code: 'custom', message: ISSUERS_SHAPE });
       return z.NEVER;
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      context.addIssue({ code: 'custom', message: 'must be a JSON object {"<issuer>": <public JWK>, ...}' });
+      context.addIssue({ code: 'custom', message: ISSUERS_SHAPE });
       return z.NEVER;
     }
     const entries = Object.entries(parsed);
     if (entries.length > MAX_TRUSTED_ISSUERS) context.addIssue({ code: 'custom', message: `must name at most ${MAX_TRUSTED_ISSUERS} issuers` });
-    for (const [issuer, jwk] of entries) {
+    const walletIssuer = new Map<string, string>();
+    for (const [issuer, value] of entries) {
       const name = JSON.stringify(issuer.slice(0, 80));
       if (issuer.length === 0 || issuer.length > 512 || /[\u0000-\u001f\u007f]/.test(issuer)) {
         context.addIssue({ code: 'custom', message: `issuer ${name} must be 1 to 512 characters without control characters` });
         continue;
       }
-      const key = trustedIssuerJwk.safeParse(jwk);
-      if (key.success) issuers.set(issuer, key.data);
-      else context.addIssue({ code: 'custom', message: `issuer ${name}: ${key.error.issues.map((issue) => `${issue.path.join('.') || 'key'} ${issue.message}`).join(', ')}` });
+      const entry = trustedIssuerEntry(value);
+      if (!entry.success) {
+        context.addIssue({ code: 'custom', message: `issuer ${name}: ${entry.error.issues.map((issue) => `${issue.path.join('.') || 'key'} ${issue.message}`).join(', ')}` });
+        continue;
+      }
+      for (const wallet of entry.data.fundingWallets) {
+        const other = walletIssuer.get(wallet);
+        if (other !== undefined) context.addIssue({ code: 'custom', message: `wallet ${wallet} funds issuer ${JSON.stringify(other.slice(0, 80))} already: a wallet funds one issuer` });
+        walletIssuer.set(wallet, issuer);
+      }
+      issuers.set(issuer, entry.data);
     }
     return issuers;
   });
@@ -182,7 +207,7 @@ export const configVariables = {
     ap2TrustedIssuers: variable(
       'AP2_TRUSTED_ISSUERS',
       trustedIssuerMap,
-      'JSON object mapping each trusted AP2 mandate issuer (`iss`) to its ES256 public key as a P-256 JWK, e.g. `{"https://wallet.example":{"kty":"EC","crv":"P-256","x":"...","y":"..."}}`; POST /agent/settle accepts body.mandate only from these issuers (decision 0023)',
+      'JSON object mapping each trusted AP2 mandate issuer (`iss`) to its ES256 public key as a P-256 JWK, e.g. `{"https://wallet.example":{"kty":"EC","crv":"P-256","x":"...","y":"..."}}`, or to `{"jwk":{...},"fundingWallets":["0x..."]}` naming the wallets whose transfers to the treasury fund the issuer (a wallet funds one issuer); POST /agent/settle accepts body.mandate only from these issuers (decision 0023), and a mandate alone is paid from its issuer\'s deposits (decision 0049 §9)',
       'unset (no issuer trusted: every body.mandate is refused)',
     ),
   },

@@ -98,21 +98,21 @@ export const errorCatalog = {
   },
   PAY_ERR_AGENT_UNAUTHORIZED: {
     status: 401,
-    message: "Settling, and the agent's funds, need X-Agent-Id and its owner's proof, the header X-Agent-Key with the agentKey issued at registration (decisions 0048, 0049).",
+    message: "Settling as an agent, and the agent's funds, need X-Agent-Id and its owner's proof, the header X-Agent-Key with the agentKey issued at registration; a settlement without X-Agent-Id needs body.mandate (decisions 0048, 0049).",
   },
   PAY_ERR_INSUFFICIENT_FUNDS: {
     status: 409,
-    message: "The agent's funds do not cover this settlement: nothing was sent. Its owner deposits more (POST /agent/deposits) first (decision 0049).",
+    message: "The funds paying this settlement do not cover it: nothing was sent. An agent's owner deposits more (POST /agent/deposits) first; for an AP2 mandate alone, its issuer's deposits pay, credited by the operator (decision 0049).",
   },
   PAY_ERR_DEPOSIT_INVALID: {
     status: 400,
-    message: "The transaction holds no transfer of the rail's token to its treasury from a wallet bound to this agent, or it did not succeed on the rail's chain (decision 0049).",
+    message: "The transaction holds no transfer of the rail's token to its treasury from a wallet bound to this agent (or configured for this AP2 issuer), or it did not succeed on the rail's chain (decision 0049).",
   },
   PAY_ERR_FUNDING_WALLET_INVALID: {
     status: 400,
     message: 'The funding wallet was not bound: the signature must be the wallet\'s own (EIP-191) over the message given in the documentation, naming this agent (decision 0049).',
   },
-  PAY_ERR_FUNDING_WALLET_TAKEN: { status: 409, message: 'This wallet already funds another agent; a wallet funds one agent (decision 0049).' },
+  PAY_ERR_FUNDING_WALLET_TAKEN: { status: 409, message: 'This wallet already funds another agent or a trusted AP2 issuer; a wallet funds one (decision 0049).' },
   FCT_ERR_INVALID_SYMBOL: { status: 400, message: 'The commodity symbol is malformed.' },
   FCT_ERR_UNSUPPORTED_SYMBOL: { status: 404, message: 'The commodity symbol is not supported.' },
   FCT_ERR_INVALID_BODY: { status: 400, message: 'The request body is malformed.' },

@@ -22,7 +22,7 @@ const unauthorized = (message?: string) => new AppError('PAY_ERR_AGENT_UNAUTHORI
  * unknown agent is refused as a wrong key is, 401, so the answer tells a stranger nothing.
  */
 export async function requireAgentOwner(deps: AgentAuthorityDeps, request: RequestContext, agentId: string | undefined): Promise<string> {
-  if (agentId === undefined) throw unauthorized("A settlement is paid from an agent owner's funds: send X-Agent-Id and its X-Agent-Key (decision 0049).");
+  if (agentId === undefined) throw unauthorized("Send X-Agent-Id and its owner's X-Agent-Key (decision 0048).");
   const agentKey = request.headers['x-agent-key'];
   if (agentKey === undefined) throw unauthorized();
   if (!deps.compliance) throw new AppError('GEN_ERR_UNAVAILABLE', { message: "An agent's key cannot be checked: INTERNAL_KEY is not configured, so the compliance oracle is closed to payments." });

@@ -2,19 +2,24 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { agentDeposits, agentFundingWallets, payments } from '../../drizzle/schema.js';
 import type { Database } from '../../platform/db.js';
 import { boundedCall } from '../../platform/timeout.js';
-import type { Deposit, PaymentStatus } from './domain/index.js';
+import type { Deposit, Funder, PaymentStatus } from './domain/index.js';
 
 const STORE_TIMEOUT_MS = 5000;
-/** Settlements that spend the owner's funds: settled, or under way (they may settle). */
+/** Settlements that spend the funds: settled, or under way (they may settle). */
 const SPENDING: PaymentStatus[] = ['SETTLED', 'PENDING'];
 
 export type FundingWalletRow = typeof agentFundingWallets.$inferSelect;
 export type DepositRow = typeof agentDeposits.$inferSelect;
 
+/** The deposits' column naming the funder, and its value. */
+const depositsOf = (funder: Funder) => (funder.kind === 'agent' ? eq(agentDeposits.agentId, funder.agentId) : eq(agentDeposits.issuer, funder.issuer));
+/** The payments paid from the funder's funds: the agent's settlements, or those under its issuer's mandate alone. */
+const paymentsOf = (funder: Funder) => (funder.kind === 'agent' ? eq(payments.agentId, funder.agentId) : eq(payments.fundingIssuer, funder.issuer));
+
 /**
- * The agents' funds (decision 0049): funding wallets, deposits credited once per Transfer log
- * (their primary key decides, on any replica), and what the agent's settlements spent. Every call
- * bounded in time.
+ * The settlement funds (decision 0049): agents' funding wallets, deposits credited once per
+ * Transfer log to one funder, an agent or a trusted AP2 issuer (their primary key decides, on any
+ * replica), and what the funder's settlements spent. Every call bounded in time.
  */
 export function createAgentFundsStore(db: Database, options: { timeoutMs?: number } = {}) {
   const timeoutMs = options.timeoutMs ?? STORE_TIMEOUT_MS;
@@ -36,28 +41,29 @@ export function createAgentFundsStore(db: Database, options: { timeoutMs?: numbe
       return bounded(db.select().from(agentFundingWallets).where(eq(agentFundingWallets.agentId, agentId)).orderBy(agentFundingWallets.boundAt).execute(), 'select from agent_funding_wallets');
     },
 
-    /** Credits the deposits of one transaction; answers those credited now (one credited before is left out). */
-    async creditDeposits(agentId: string, txHash: string, blockNumber: bigint, deposits: readonly Deposit[], now: Date): Promise<DepositRow[]> {
+    /** Credits the deposits of one transaction to the funder; answers those credited now (one credited before, to anyone, is left out). */
+    async creditDeposits(funder: Funder, txHash: string, blockNumber: bigint, deposits: readonly Deposit[], now: Date): Promise<DepositRow[]> {
       if (deposits.length === 0) return [];
-      const rows = deposits.map((deposit) => ({ txHash, logIndex: deposit.logIndex, agentId, fromWallet: deposit.fromWallet, amountUsd: deposit.amountUsd, blockNumber, creditedAt: now }));
+      const whose = funder.kind === 'agent' ? { agentId: funder.agentId, issuer: null } : { agentId: null, issuer: funder.issuer };
+      const rows = deposits.map((deposit) => ({ txHash, logIndex: deposit.logIndex, ...whose, fromWallet: deposit.fromWallet, amountUsd: deposit.amountUsd, blockNumber, creditedAt: now }));
       return bounded(db.insert(agentDeposits).values(rows).onConflictDoNothing().returning().execute(), 'insert into agent_deposits');
     },
 
-    /** Decimal text: every deposit credited to the agent. */
-    async depositedUsd(agentId: string): Promise<string> {
-      const [row] = await bounded(db.select({ total: sql<string>`coalesce(sum(${agentDeposits.amountUsd}), 0)::text` }).from(agentDeposits).where(eq(agentDeposits.agentId, agentId)).execute(), 'sum of agent_deposits');
+    /** Decimal text: every deposit credited to the funder. */
+    async depositedUsd(funder: Funder): Promise<string> {
+      const [row] = await bounded(db.select({ total: sql<string>`coalesce(sum(${agentDeposits.amountUsd}), 0)::text` }).from(agentDeposits).where(depositsOf(funder)).execute(), 'sum of agent_deposits');
       return row?.total ?? '0';
     },
 
-    /** Decimal text: the agent's SETTLED and PENDING settlements (what the claim counts, store.ts). */
-    async spentUsd(agentId: string): Promise<string> {
+    /** Decimal text: the funder's SETTLED and PENDING settlements (what the claim counts, store.ts). */
+    async spentUsd(funder: Funder): Promise<string> {
       const [row] = await bounded(
         db
           .select({ total: sql<string>`coalesce(sum(${payments.agentAmountUsd}), 0)::text` })
           .from(payments)
-          .where(and(eq(payments.agentId, agentId), inArray(payments.status, SPENDING)))
+          .where(and(paymentsOf(funder), inArray(payments.status, SPENDING)))
           .execute(),
-        "sum of an agent's settlements",
+        'sum of the settlements paid from the funds',
       );
       return row?.total ?? '0';
     },

@@ -89,7 +89,7 @@ export function createHeldSettlements(deps: HeldSettlementDeps) {
       compliance.verifyAgent(row.agentId),
       compliance.getAgent(row.agentId),
       compliance.lookupWallet(row.recipientAddress),
-      deps.funds.fundsOf(row.agentId),
+      deps.funds.fundsOf({ kind: 'agent', agentId: row.agentId }),
     ]);
     const verdict = agentVerdictOf({ agentId: row.agentId, verification, now: deps.clock.now() });
     if (verdict.outcome === 'REFUSED') throw new AppError('PAY_ERR_AGENT_REFUSED', { message: `${verdict.message} The hold stays HELD.`, details: { reason: verdict.reason } });

@@ -42,8 +42,8 @@ const agentKeyHeader = z.string().describe("the agent owner's agentKey, issued a
 const idempotencyKeyHeader = z.string().optional().describe('1-255 printable ASCII characters: the same key and body answer the first answer; another body is 409');
 
 export const settleHeadersSchema = z.object({
-  'x-agent-id': z.string().describe('agt_ and 22 base64url characters: the settling agent, verified live'),
-  'x-agent-key': agentKeyHeader,
+  'x-agent-id': z.string().optional().describe("agt_ and 22 base64url characters: the settling agent, verified live, paid from its owner's funds; without it, body.mandate is required and its issuer's funds pay (decision 0049 §9)"),
+  'x-agent-key': agentKeyHeader.optional().describe("the agent owner's agentKey (decision 0048); required with X-Agent-Id"),
   'idempotency-key': idempotencyKeyHeader,
 });
 
@@ -63,8 +63,15 @@ export const fundingWalletBodySchema = z.strictObject({
 });
 export const depositBodySchema = z.strictObject({ txHash: z.string({ error: 'must be a string' }).regex(/^0x[0-9a-fA-F]{64}$/, 'must be a transaction hash: 0x and 64 hex digits') });
 
+/** A trusted AP2 issuer's id as AP2_TRUSTED_ISSUERS names it (its mandates' `iss`). */
+const issuerId = z.string({ error: 'must be a string: a trusted AP2 issuer (its mandates\' iss)' }).min(1, 'must not be empty').max(512, 'must be at most 512 characters');
+/** A trusted AP2 issuer's deposit (decision 0049 §9): the operator's call. */
+export const issuerDepositBodySchema = z.strictObject({ issuer: issuerId, txHash: depositBodySchema.shape.txHash });
+export const issuerFundsQuerySchema = z.strictObject({ issuer: issuerId });
+
 export type FundingWalletBody = z.infer<typeof fundingWalletBodySchema>;
 export type DepositBody = z.infer<typeof depositBodySchema>;
+export type IssuerDepositBody = z.infer<typeof issuerDepositBodySchema>;
 
 function invalid(message: string): AppError {
   return new AppError('PAY_ERR_INVALID_REQUEST', { message });
@@ -83,6 +90,9 @@ export const readSettleBody = (body: unknown): SettleBody => readStrict(settleBo
 
 export const readFundingWalletBody = (body: unknown): FundingWalletBody => readStrict(fundingWalletBodySchema, body, 'body');
 export const readDepositBody = (body: unknown): DepositBody => readStrict(depositBodySchema, body, 'body');
+export const readIssuerDepositBody = (body: unknown): IssuerDepositBody => readStrict(issuerDepositBodySchema, body, 'body');
+/** The issuer of GET /agent/issuers/funds?issuer=. */
+export const readIssuerFundsQuery = (query: unknown): string => readStrict(issuerFundsQuerySchema, query, 'query').issuer;
 
 /** X-Agent-Id: absent, or an agentId; a repeated or malformed header is PAY_ERR_INVALID_REQUEST. */
 export function readAgentId(header: string | string[] | undefined): string | undefined {

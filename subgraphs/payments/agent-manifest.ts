@@ -37,8 +37,10 @@ export function buildAgentManifest(agentUrl: string) {
       openapi: `GET ${agentUrl}/openapi.json`,
     },
     authentication: {
-      agentMandate: 'header X-Agent-Id: the registered agent, whose mandate the agent verifies live at settlement time (Document 2 §5)',
-      ap2Mandate: 'body.mandate: an AP2 payment mandate (SD-JWT VC, ES256) from an issuer of the capability document\'s trusted issuers',
+      agentMandate:
+        "header X-Agent-Id with X-Agent-Key (the owner's agentKey issued at registration, decision 0048): the registered agent, whose mandate the agent verifies live at settlement time (Document 2 §5); the settlement is paid from the owner's deposits for the agent (GET /agent/funds, decision 0049), and a body.mandate given with it is checked too",
+      ap2Mandate:
+        "body.mandate alone: an AP2 payment mandate (SD-JWT VC, ES256) from an issuer of the capability document's trusted issuers, settling once; the settlement is paid from that issuer's deposits, credited by the operator (decision 0049 §9)",
     },
     tools: [
       {

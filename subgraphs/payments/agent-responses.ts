@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_LISTED_HOLDS, type HeldSettlementView } from './agent-holds.js';
 import { HOLD_STATUSES } from './agent-inputs.js';
-import type { AgentFundsView, DepositAnswer } from './agent-funds.js';
+import type { AgentFundsView, DepositAnswer, IssuerDepositAnswer, IssuerFundsView } from './agent-funds.js';
 import type { SettlementAnswer } from './agent-service.js';
 import { AGENT_MANDATE_RULES } from './domain/index.js';
 import { paymentResultSchema } from './responses.js';
@@ -64,6 +64,23 @@ export const depositAnswerSchema = z.object({
   funds: agentFundsSchema,
 });
 
+/** A trusted AP2 issuer's funds (decision 0049 §9); USD amounts as decimal text. */
+export const issuerFundsSchema = z.object({
+  issuer: z.string(),
+  depositedUsd: z.string().describe('every deposit credited'),
+  spentUsd: z.string().describe('the SETTLED and PENDING settlements under its mandates alone (no X-Agent-Id)'),
+  availableUsd: z.string().describe('deposited less spent: what settlements under its mandates alone may still spend'),
+  fundingWallets: z.array(z.string()).describe("wallets the operator configured for the issuer (AP2_TRUSTED_ISSUERS): their transfers to the treasury are the issuer's deposits"),
+  treasury: z.string().describe("the rail's treasury: deposits are transfers of the rail's token to it"),
+});
+
+export const issuerDepositAnswerSchema = z.object({
+  issuer: z.string(),
+  txHash: z.string(),
+  credited: z.array(z.object({ logIndex: z.number().int(), fromWallet: z.string(), amountUsd: z.string() })).describe('transfers credited by this call; empty when credited before'),
+  funds: issuerFundsSchema,
+});
+
 /** The settlement agent's error body: {error, code} and, for a mandate or an agent refused, reason. */
 export const agentErrorSchema = z.object({ error: z.string(), code: z.string(), reason: z.string().optional() });
 
@@ -74,4 +91,6 @@ export type AgentResponseSchemasMatchTheService = [
   Assert<MutuallyAssignable<z.infer<typeof heldSettlementSchema>, HeldSettlementView>>,
   Assert<MutuallyAssignable<z.infer<typeof agentFundsSchema>, AgentFundsView>>,
   Assert<MutuallyAssignable<z.infer<typeof depositAnswerSchema>, DepositAnswer>>,
+  Assert<MutuallyAssignable<z.infer<typeof issuerFundsSchema>, IssuerFundsView>>,
+  Assert<MutuallyAssignable<z.infer<typeof issuerDepositAnswerSchema>, IssuerDepositAnswer>>,
 ];

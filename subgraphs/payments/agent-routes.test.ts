@@ -228,8 +228,8 @@ describe('POST /agent/settle with X-Agent-Id (agent mandate, verified live)', ()
     expect(released.body).toMatchObject({ status: 'SETTLED', result: { settlement: { amount: '6000' } } });
     const paid = await balanceOf(recipient);
     const replayed = { status: 400, body: { error: expect.any(String), code: 'PAY_ERR_MANDATE_INVALID', reason: 'REPLAYED' } };
-    // The mandate alone names no funds (decision 0049): refused before it is read.
-    expect((await settle({ ...settleBody(recipient, { amount: 6000 }), mandate: heldMandate })).body.code).toBe('PAY_ERR_AGENT_UNAUTHORIZED');
+    // The mandate alone (its issuer's funds pay, decision 0049 §9) is REPLAYED as well, before its issuer's funds are read.
+    expect(await settle({ ...settleBody(recipient, { amount: 6000 }), mandate: heldMandate })).toEqual(replayed);
     expect(await settle({ ...settleBody(recipient, { amount: 6000 }), mandate: heldMandate }, ap2Headers())).toEqual(replayed);
     expect(await settle({ ...settleBody(recipient, { amount: 6000 }), mandate: heldMandate }, headersOf(agentId))).toEqual(replayed);
     expect(await balanceOf(recipient)).toBe(paid);
@@ -256,8 +256,17 @@ describe('POST /agent/settle with X-Agent-Id (agent mandate, verified live)', ()
 });
 
 describe('POST /agent/settle: malformed requests are 400 PAY_ERR_INVALID_REQUEST', () => {
-  it('neither X-Agent-Id nor body.mandate: 401, the settlement names no owner to pay it (decision 0049)', async () => {
-    expect(await settle(settleBody(freshWallet()))).toEqual({ status: 401, body: { error: expect.stringContaining('X-Agent-Id'), code: 'PAY_ERR_AGENT_UNAUTHORIZED' } });
+  it('neither X-Agent-Id nor body.mandate: 401, the settlement names no funds to pay it (decision 0049)', async () => {
+    expect(await settle(settleBody(freshWallet()))).toEqual({ status: 401, body: { error: expect.stringMatching(/X-Agent-Id.*body\.mandate/), code: 'PAY_ERR_AGENT_UNAUTHORIZED' } });
+  });
+
+  it("body.mandate alone from an issuer with no deposits: 409 PAY_ERR_INSUFFICIENT_FUNDS naming the issuer's funds, nothing sent (decision 0049 §9)", async () => {
+    const recipient = await registeredRecipient();
+    const treasuryBefore = await balanceOf(treasury());
+    const refused = await settle({ ...settleBody(recipient), mandate: await issue(closedMandate(recipient)) });
+    expect(refused).toEqual({ status: 409, body: { error: expect.stringContaining(`issuer ${ISSUER} (USD 0 available)`), code: 'PAY_ERR_INSUFFICIENT_FUNDS' } });
+    expect(await balanceOf(recipient)).toBe(0n);
+    expect(await balanceOf(treasury())).toBe(treasuryBefore);
   });
 
   it.each([
@@ -304,7 +313,7 @@ describe('GET /agent/openapi.json', () => {
     expect(response.statusCode).toBe(200);
     const document = response.json();
     expect(document.openapi).toMatch(/^3\.0\./);
-    expect(Object.keys(document.paths).sort()).toEqual(['/.well-known/ap2.json', '/deposits', '/funding-wallets', '/funds', '/holds', '/holds/{holdId}', '/holds/{holdId}/dismiss', '/holds/{holdId}/release', '/settle']);
+    expect(Object.keys(document.paths).sort()).toEqual(['/.well-known/ap2.json', '/deposits', '/funding-wallets', '/funds', '/holds', '/holds/{holdId}', '/holds/{holdId}/dismiss', '/holds/{holdId}/release', '/issuers/deposits', '/issuers/funds', '/settle']);
     expect(Object.keys(document.paths['/settle'].post.requestBody.content['application/json'].schema.properties).sort()).toEqual(
       expect.arrayContaining(['amount', 'destinationCurrency', 'mandate', 'recipientAddress', 'sourceCurrency']),
     );

@@ -12,17 +12,21 @@ import {
   holdDecisionBodySchema,
   holdParamsSchema,
   holdsQuerySchema,
+  issuerDepositBodySchema,
+  issuerFundsQuerySchema,
   readAgentId,
   readDepositBody,
   readFundingWalletBody,
   readHoldDecisionBody,
   readHoldId,
   readHoldsQuery,
+  readIssuerDepositBody,
+  readIssuerFundsQuery,
   readSettleBody,
   settleBodySchema,
   settleHeadersSchema,
 } from './agent-inputs.js';
-import { agentErrorSchema, agentFundsSchema, depositAnswerSchema, heldSettlementListSchema, heldSettlementSchema, settlementAnswerSchema } from './agent-responses.js';
+import { agentErrorSchema, agentFundsSchema, depositAnswerSchema, heldSettlementListSchema, heldSettlementSchema, issuerDepositAnswerSchema, issuerFundsSchema, settlementAnswerSchema } from './agent-responses.js';
 import type { SettlementAgent } from './agent-service.js';
 import type { Ap2CapabilityDocument } from './domain/index.js';
 import { registerOpenApi } from '../../platform/openapi.js';
@@ -73,7 +77,7 @@ export function agentRoutes(agent: SettlementAgent, options: AgentRouteOptions):
       {
         schema: {
           summary:
-            "Settle from the agent owner's funds (X-Agent-Id with X-Agent-Key), under its mandate (verified live) and an AP2 payment mandate when given (body.mandate); a mandate violation holds the settlement; Idempotency-Key answers a retry once",
+            "Settle from the agent owner's funds (X-Agent-Id with X-Agent-Key) under its mandate (verified live) and an AP2 payment mandate when given (body.mandate), or, with body.mandate alone, from its trusted issuer's funds; a mandate violation holds the settlement; Idempotency-Key answers a retry once",
           headers: settleHeadersSchema,
           body: settleBodySchema,
           response: { 200: settlementAnswerSchema, ...errors },
@@ -88,12 +92,12 @@ export function agentRoutes(agent: SettlementAgent, options: AgentRouteOptions):
       async (request) => ({ ...options.capabilities(`${publicOriginOf(request)}${AGENT_PREFIX}`) }),
     );
     holdRoutes(app, options);
-    fundsRoutes(app, options.funds, errors);
+    fundsRoutes(app, options.funds, options.adminKey, errors);
   };
 }
 
-/** The agent's funds (decision 0049): its owner's proof on every call. */
-function fundsRoutes(app: HttpServer, funds: AgentFundsService, errors: Record<number, typeof agentErrorSchema>): void {
+/** The agent's funds (decision 0049): its owner's proof on every call; a trusted issuer's: the admin key. */
+function fundsRoutes(app: HttpServer, funds: AgentFundsService, adminKey: string | undefined, errors: Record<number, typeof agentErrorSchema>): void {
   const agentIdOf = (request: FastifyRequest) => readAgentId(request.headers['x-agent-id']);
   app.get(
     `${AGENT_PREFIX}/funds`,
@@ -115,6 +119,21 @@ function fundsRoutes(app: HttpServer, funds: AgentFundsService, errors: Record<n
       validatorCompiler: readByHandler,
     },
     async (request) => funds.creditDeposit(request.requestContext, agentIdOf(request), readDepositBody(request.body)),
+  );
+  // A trusted AP2 issuer's funds (decision 0049 §9): the operator's, admin key checked before the input is read.
+  const admin = { onRequest: async (request: FastifyRequest) => requireAdminKey(request.requestContext, adminKey), validatorCompiler: readByHandler };
+  app.get(
+    `${AGENT_PREFIX}/issuers/funds`,
+    { ...admin, schema: { summary: "A trusted AP2 issuer's funds, which pay the settlements under its mandates alone: deposited, spent, available, its configured funding wallets (admin key)", querystring: issuerFundsQuerySchema, response: { 200: issuerFundsSchema, ...errors } } },
+    async (request) => funds.issuerFunds(request.requestContext, readIssuerFundsQuery(request.query)),
+  );
+  app.post(
+    `${AGENT_PREFIX}/issuers/deposits`,
+    {
+      ...admin,
+      schema: { summary: "Credit a trusted AP2 issuer's deposit: each transfer of the rail's token to its treasury from the issuer's configured funding wallets in the transaction, once (admin key)", body: issuerDepositBodySchema, response: { 200: issuerDepositAnswerSchema, ...errors } },
+    },
+    async (request) => funds.creditIssuerDeposit(request.requestContext, readIssuerDepositBody(request.body)),
   );
 }
 

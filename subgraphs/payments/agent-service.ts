@@ -12,7 +12,7 @@ import type { AgentSettlementStore } from './agent-store.js';
 import { Ap2MandateError, type Ap2MandateVerifier, type VerifiedAp2Mandate } from './ap2-verifier.js';
 import { checkAgentMandate, fundsCover, usdcAmountAtUnitsPerUsd, type AgentMandateRule, type NativePayment, type PaymentResult, type PaymentStatus, type RuleViolation } from './domain/index.js';
 import { DailyCapReached, newRailPaymentId, type PaymentsService } from './service.js';
-import type { AgentClaim } from './store.js';
+import type { AgentSpendClaim, IssuerSpendClaim } from './store.js';
 import type { ComplianceClient, RegisteredEntityView } from './upstream/compliance.js';
 import type { FeesClient } from './upstream/fees.js';
 
@@ -94,9 +94,11 @@ export interface AgentSettlementOrder {
   recipientAddress: string;
   /** The recipient wallet's registration (compliance); null when unregistered. */
   recipient: RegisteredEntityView | null;
-  /** The agent that asked (its registered name when known), recorded on the payment row for its daily cap. */
-  agent?: { name: string | undefined; claim: AgentClaim };
+  /** The agent that asked (its registered name when known), recorded on the payment row for its daily cap and its owner's funds. */
+  agent?: { name: string | undefined; claim: AgentSpendClaim };
   mandate?: VerifiedAp2Mandate;
+  /** Without an agent: the AP2 mandate's issuer, whose funds pay (decision 0049 §9), recorded on the payment row. */
+  issuerFunds?: IssuerSpendClaim;
 }
 
 /**
@@ -118,13 +120,14 @@ export async function sendSettlement(deps: Pick<SettlementAgentDeps, 'payments' 
       walletAddress: order.recipientAddress,
     },
     debtor: {
-      name: clip(agent ? `Settlement agent ${agent.name ?? agent.claim.agentId}` : `AP2 mandate of ${mandate!.issuer}`),
+      name: clip(agent ? `Settlement agent ${agent.name ?? agent.claim.agentId}` : `AP2 issuer ${mandate!.issuer} (its funds)`),
       walletAddress: await deps.payerWallet(),
     },
     remittanceInfo: clip(mandate ? `AP2 ${mandate.type} ${mandate.reference}` : `Settlement agent ${agent!.claim.agentId}`),
     ...(mandate ? { quoteId: mandate.quoteId } : {}),
   };
-  return deps.payments.initiate(request, payment, { railPaymentId: order.railPaymentId, ...(agent ? { agent: agent.claim } : {}) });
+  const funds = agent?.claim ?? order.issuerFunds;
+  return deps.payments.initiate(request, payment, { railPaymentId: order.railPaymentId, ...(funds ? { agent: funds } : {}) });
 }
 
 /** The compliance oracle, or 503: without INTERNAL_KEY it is closed to payments, so nothing can be screened. */
@@ -157,12 +160,12 @@ function mandateView(mandate: VerifiedAp2Mandate): NonNullable<SettlementAnswer[
 
 /**
  * The settlement agent (Document 2 §4, §3 "Settlement with a mandate"; decisions 0023, 0027).
- * 1. X-Agent-Id and its owner's X-Agent-Key are required (decision 0048), body.mandate or not:
- *    the settlement is paid from the agent owner's funds (decision 0049), and 401 without them.
- *    An Idempotency-Key answers a retry with the first answer (platform/idempotency.ts).
- *    The owner's funds must cover the amount once the agent is not refused: 409
+ * 1. Whose funds pay (decision 0049): with X-Agent-Id, its owner's, and its owner's X-Agent-Key is
+ *    required (decision 0048), body.mandate or not; with body.mandate alone, the mandate's trusted
+ *    issuer's (§9); with neither, 401. The funds must cover the amount: 409
  *    PAY_ERR_INSUFFICIENT_FUNDS before anything is held or sent, and again atomically at the
- *    payment's claim.
+ *    payment's claim. An Idempotency-Key answers a retry with the first answer
+ *    (platform/idempotency.ts), scoped by the agent, or by the mandate for a mandate alone.
  * 2. body.mandate: the quote for this call is computed (fees), the mandate verified against the
  *    settlement and that quote; any failure is PAY_ERR_MANDATE_INVALID (400).
  * 3. X-Agent-Id: the agent is verified live and its record read (compliance), the USD it settled
@@ -182,10 +185,12 @@ export function createSettlementAgent(deps: SettlementAgentDeps & SettlementAgen
     return usdcAmountAtUnitsPerUsd(amount, rate.rate);
   }
 
+  const replayed = () => new Ap2MandateError({ reason: 'REPLAYED', message: 'This mandate already authorised a settlement: a mandate settles once.' });
+
   /** An AP2 mandate authorises one settlement, sent or held: a second use is REPLAYED, on any replica. */
   async function recordMandateUse(mandate: VerifiedAp2Mandate, usedBy: string): Promise<void> {
     if (await deps.store.recordMandateUse({ reference: mandate.reference, issuer: mandate.issuer, railPaymentId: usedBy }, deps.clock.now())) return;
-    throw new Ap2MandateError({ reason: 'REPLAYED', message: 'This mandate already authorised a settlement: a mandate settles once.' });
+    throw replayed();
   }
 
   /**
@@ -204,6 +209,10 @@ export function createSettlementAgent(deps: SettlementAgentDeps & SettlementAgen
   return {
     async settle(request: RequestContext, body: SettleBody, agentId: string | undefined): Promise<SettlementAnswer> {
       const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
+      if (agentId === undefined) {
+        if (body.mandate === undefined) throw new AppError('PAY_ERR_AGENT_UNAUTHORIZED', { message: "A settlement names whose funds pay it: X-Agent-Id with its X-Agent-Key (the agent owner's), or body.mandate (its trusted issuer's; decision 0049)." });
+        return settleUnderMandateAlone(request, body, idempotencyKey);
+      }
       const proven = await requireAgentOwner(deps, request, agentId);
       const answer = await deps.idempotency.once(`payments:agent-settle:${proven}`, idempotencyKey, body, async () => ({
         statusCode: 200,
@@ -226,7 +235,7 @@ export function createSettlementAgent(deps: SettlementAgentDeps & SettlementAgen
 
   /** The early check of the owner's funds (the claim checks again, atomically); a retry whose payment was claimed already is let through to be replayed. */
   async function requireFunds(agentId: string, amountUsd: string, idempotentReference: string | undefined): Promise<string> {
-    const funds = await deps.funds.fundsOf(agentId);
+    const funds = await deps.funds.fundsOf({ kind: 'agent', agentId });
     if (fundsCover(funds, amountUsd) || (idempotentReference !== undefined && (await claimedAlready(idempotentReference)))) return funds.depositedUsd;
     throw new AppError('PAY_ERR_INSUFFICIENT_FUNDS', { message: `The agent's funds (USD ${funds.availableUsd} available) do not cover USD ${amountUsd}: nothing was sent. Its owner deposits more first (POST /agent/deposits).` });
   }
@@ -242,6 +251,43 @@ export function createSettlementAgent(deps: SettlementAgentDeps & SettlementAgen
       settlement: { amount: body.amount, sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress },
       quote: { quoteId: quote.quoteId, amount, currency: body.sourceCurrency, feeUsd: quote.totalFeeUsd, expiresAt: new Date(quote.expiresAt) },
     });
+  }
+
+  /**
+   * A settlement under an AP2 mandate alone (decision 0049 §9): the mandate is verified first (it
+   * names the issuer), then the issuer's funds must cover the amount (409, nothing recorded or
+   * sent), then the mandate's single use is recorded and the settlement sent, the issuer's funds
+   * checked again at the claim under its lock. No agent mandate applies, so nothing is held.
+   */
+  async function settleUnderMandateAlone(request: RequestContext, body: SettleBody, idempotencyKey: string | undefined): Promise<SettlementAnswer> {
+    const compliance = requireCompliance(deps.compliance);
+    const amount = String(body.amount);
+    const amountUsd = await usdValueOf(amount, body.sourceCurrency);
+    const mandate = (await verifiedMandate(body, amountUsd))!;
+    const answer = await deps.idempotency.once(`payments:ap2-settle:${mandate.reference}`, idempotencyKey, body, async () => {
+      const { issuer } = mandate;
+      // A used mandate is the 400 it always was (Document 2 §3), whatever its issuer's funds say now.
+      if (await deps.store.mandateUsed(mandate.reference)) throw replayed();
+      const funds = await deps.funds.fundsOf({ kind: 'issuer', issuer });
+      if (!fundsCover(funds, amountUsd)) {
+        throw new AppError('PAY_ERR_INSUFFICIENT_FUNDS', { message: `The funds of the mandate's issuer ${issuer} (USD ${funds.availableUsd} available) do not cover USD ${amountUsd}: nothing was sent. A mandate alone is paid from its issuer's deposits (decision 0049 §9).` });
+      }
+      const recipient = await compliance.lookupWallet(body.recipientAddress);
+      const railPaymentId = newRailPaymentId(deps.ids);
+      await recordMandateUse(mandate, railPaymentId);
+      const result = await sendSettlement(deps, request, {
+        railPaymentId,
+        tmsReference: `AP2-${mandate.reference}`,
+        amount,
+        sourceCurrency: body.sourceCurrency,
+        recipientAddress: body.recipientAddress,
+        recipient,
+        mandate,
+        issuerFunds: { issuer, amountUsd, fundsUsd: funds.depositedUsd },
+      });
+      return { statusCode: 200, body: sentAnswer(result, { holdId: null, agent: null, mandate: mandateView(mandate) }) };
+    });
+    return answer.body;
   }
 
   /** The settlement of a proven agent (its owner's key held), paid from the owner's funds. */

@@ -57,6 +57,12 @@ export function createAgentSettlementStore(db: Database, options: { timeoutMs?: 
       return row?.total == null ? '0' : String(row.total);
     },
 
+    /** Whether the mandate authorised a settlement already (a read; recordMandateUse decides under a race). */
+    async mandateUsed(reference: string): Promise<boolean> {
+      const rows = await boundedCall(db.select({ reference: ap2MandateUses.reference }).from(ap2MandateUses).where(eq(ap2MandateUses.reference, reference)).execute(), timeoutMs, 'select from ap2_mandate_uses');
+      return rows.length === 1;
+    },
+
     async recordMandateUse(use: MandateUse, now: Date): Promise<boolean> {
       const inserted = await boundedCall(
         db.insert(ap2MandateUses).values({ ...use, usedAt: now }).onConflictDoNothing({ target: ap2MandateUses.reference }).returning({ reference: ap2MandateUses.reference }).execute(),

@@ -39,14 +39,16 @@ async function mined(rail: ChainConnection, hash: Hash): Promise<void> {
   expect(receipt.status).toBe('success');
 }
 
-/** A fresh owner wallet holding `usd` of the rail's token and a little ether for gas. */
-export async function ownerWallet(rail: ChainConnection, usd: string): Promise<PrivateKeyAccount> {
-  const owner = privateKeyToAccount(generatePrivateKey());
+/** Gives the account `usd` of the rail's token and a little ether for gas, from a development account. */
+export async function fundWallet(rail: ChainConnection, account: PrivateKeyAccount, usd: string): Promise<PrivateKeyAccount> {
   const funder = rail.embedded!.walletFor(rail.embedded!.accounts[FUNDER_ACCOUNT_INDEX]!);
-  await mined(rail, await funder.sendTransaction({ to: owner.address, value: parseEther('1') }));
-  await mined(rail, await funder.writeContract({ address: rail.contracts.token!, abi: railUSDAbi, functionName: 'transfer', args: [owner.address, parseUnits(usd, 6)] }));
-  return owner;
+  await mined(rail, await funder.sendTransaction({ to: account.address, value: parseEther('1') }));
+  await mined(rail, await funder.writeContract({ address: rail.contracts.token!, abi: railUSDAbi, functionName: 'transfer', args: [account.address, parseUnits(usd, 6)] }));
+  return account;
 }
+
+/** A fresh owner wallet holding `usd` of the rail's token and a little ether for gas. */
+export const ownerWallet = (rail: ChainConnection, usd: string): Promise<PrivateKeyAccount> => fundWallet(rail, privateKeyToAccount(generatePrivateKey()), usd);
 
 export const treasuryOf = (rail: ChainConnection): Address => rail.embedded!.accounts[EMBEDDED_TREASURY_ACCOUNT_INDEX]!.address;
 

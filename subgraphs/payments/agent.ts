@@ -52,7 +52,8 @@ export function withSettlementAgent(platform: PlatformServices, service: Payment
     rateLimits: platform.access.rateLimits ?? createDatabaseRateLimitStore(db),
     clock: platform.clock,
   };
-  const funds = createAgentFunds({ ...authority, store: createAgentFundsStore(db, { timeoutMs: config.database.statementTimeoutMs }), rail: () => fundsRail(platform) });
+  const { adminKey } = config.access;
+  const funds = createAgentFunds({ ...authority, store: createAgentFundsStore(db, { timeoutMs: config.database.statementTimeoutMs }), rail: () => fundsRail(platform), issuers: trustedIssuers, adminKey });
   const deps = {
     ...authority,
     payments: service,
@@ -64,10 +65,9 @@ export function withSettlementAgent(platform: PlatformServices, service: Payment
   const agent = createSettlementAgent({
     ...deps,
     fees: createFeesClient({ transport: platform.upstream.transport(FEES_SERVICE) }),
-    verifier: createAp2MandateVerifier({ trustedIssuers, clock: platform.clock }),
+    verifier: createAp2MandateVerifier({ trustedIssuers: new Map([...trustedIssuers].map(([issuer, trusted]) => [issuer, trusted.jwk])), clock: platform.clock }),
     idempotency: createIdempotency(db, { clock: platform.clock }),
   });
-  const { adminKey } = config.access;
   const holds = createHeldSettlements({ ...deps, adminKey });
   const data = ap2CapabilityData();
   const agentPlugin = agentRoutes(agent, { capabilities: (agentUrl) => buildAp2Capabilities(data, { agentUrl, trustedIssuers: trustedIssuers.keys() }), holds, adminKey, funds });

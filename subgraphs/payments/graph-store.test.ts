@@ -90,7 +90,7 @@ describe.each(testDatabases())('the payments graph store on $driver', (testDatab
   it("byParty reads each payment's result, request and agent as stored", async () => {
     const [payment] = (await store.byParty('lei', [lei], THEIRS)).get(lei)!;
     const stored = rowOf(rows[2]!);
-    expect(payment).toEqual({ railPaymentId: stored.railPaymentId, result: stored.result, request: stored.request, agentId });
+    expect(payment).toEqual({ railPaymentId: stored.railPaymentId, result: stored.result, request: stored.request, agentId, fundingIssuer: null });
   });
 
   it("byIds: the owner's payments among the ids; every one for the admin", async () => {

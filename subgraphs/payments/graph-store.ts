@@ -15,6 +15,8 @@ export interface StoredPayment {
   result: PaymentResult;
   request: NativePayment;
   agentId: string | null;
+  /** The AP2 issuer whose deposits paid a settlement under its mandate alone (decision 0049 §9). */
+  fundingIssuer: string | null;
 }
 
 /** A row of the list reads: the parent key it was found under, then the payment. */
@@ -24,6 +26,7 @@ interface ListedRow {
   result: unknown;
   request: unknown;
   agent_id: unknown;
+  funding_issuer: unknown;
 }
 
 /**
@@ -68,14 +71,14 @@ export function createPaymentGraphStore(db: Database, options: { timeoutMs?: num
       if (railPaymentIds.length === 0) return new Map();
       const rows = await boundedCall(
         db
-          .select({ railPaymentId: payments.railPaymentId, result: payments.result, request: payments.request, agentId: payments.agentId })
+          .select({ railPaymentId: payments.railPaymentId, result: payments.result, request: payments.request, agentId: payments.agentId, fundingIssuer: payments.fundingIssuer })
           .from(payments)
           .where(and(inArray(payments.railPaymentId, [...railPaymentIds]), owner === null ? undefined : eq(payments.institutionId, owner)))
           .execute(),
         timeoutMs,
         `select from payments (${railPaymentIds.length} ids)`,
       );
-      return new Map(rows.map((row) => [row.railPaymentId, { railPaymentId: row.railPaymentId, result: row.result as PaymentResult, request: row.request as NativePayment, agentId: row.agentId }]));
+      return new Map(rows.map((row) => [row.railPaymentId, { railPaymentId: row.railPaymentId, result: row.result as PaymentResult, request: row.request as NativePayment, agentId: row.agentId, fundingIssuer: row.fundingIssuer }]));
     },
 
     /** Keys as stored for `agent` and `lei`; lower-case for `wallet`. Keys with no payment are absent from the map. */
@@ -86,10 +89,10 @@ export function createPaymentGraphStore(db: Database, options: { timeoutMs?: num
         keys.map((key) => sql`${key}`),
         sql`, `,
       )}]::text[]`;
-      const statement = sql`select k.key, l.rail_payment_id, l.result, l.request, l.agent_id
+      const statement = sql`select k.key, l.rail_payment_id, l.result, l.request, l.agent_id, l.funding_issuer
         from unnest(${keyArray}) as k(key)
         cross join lateral (
-          select p.rail_payment_id, p.result, p.request, p.agent_id, p.submitted_at from ${payments} p
+          select p.rail_payment_id, p.result, p.request, p.agent_id, p.funding_issuer, p.submitted_at from ${payments} p
           where ${FILTERS[kind]}${owner === null ? sql`` : sql` and p.institution_id = ${owner}`}
           order by p.submitted_at desc, p.rail_payment_id desc
           limit ${limit}
@@ -104,6 +107,7 @@ export function createPaymentGraphStore(db: Database, options: { timeoutMs?: num
           result: asObject<PaymentResult>(row.result),
           request: asObject<NativePayment>(row.request),
           agentId: row.agent_id === null ? null : String(row.agent_id),
+          fundingIssuer: row.funding_issuer === null ? null : String(row.funding_issuer),
         });
         found.set(key, list);
       }

@@ -60,6 +60,9 @@ describe('GET /agent/manifest', () => {
     });
     expect(Object.keys(body.authentication).sort()).toEqual(['agentMandate', 'ap2Mandate']);
     expect(body.authentication.agentMandate).toContain('X-Agent-Id');
+    // Both paths say whose funds pay (decision 0049): the agent owner's, or the mandate's issuer's.
+    expect(body.authentication.agentMandate).toMatch(/X-Agent-Key.*owner's deposits/);
+    expect(body.authentication.ap2Mandate).toMatch(/body\.mandate alone.*issuer's deposits/);
     expect(body.tools).toHaveLength(1);
     const [settle] = body.tools;
     expect(settle).toMatchObject({ name: 'agent.settle', title: 'POST /agent/settle' });

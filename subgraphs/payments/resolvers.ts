@@ -129,6 +129,7 @@ export function createPaymentsResolvers(payments: Payments, initiation: Initiati
         const { agentId } = await partiesOf(parent, context);
         return agentId === null ? null : { id: agentId };
       },
+      fundingIssuer: async (parent: PaymentResult, _: unknown, context: PaymentsContext) => (await partiesOf(parent, context)).fundingIssuer,
     },
     // Entities owned by compliance: a reference is its key; the lists need the institution key and hold only its payments.
     Agent: {

@@ -232,7 +232,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     );
     if (claim.kind === 'replay') return resultOf(claim.row);
     if (claim.kind === 'over-daily-cap') throw new DailyCapReached(claim.settledUsd);
-    if (claim.kind === 'over-funds') throw new AppError('PAY_ERR_INSUFFICIENT_FUNDS', { message: `The agent's funds do not cover this settlement (USD ${claim.spentUsd} of them spent or under way): nothing was sent.` });
+    if (claim.kind === 'over-funds') throw new AppError('PAY_ERR_INSUFFICIENT_FUNDS', { message: `${options.agent?.issuer === undefined ? "The agent's funds (its owner's deposits)" : `The funds of the AP2 issuer ${options.agent.issuer}`} do not cover this settlement (USD ${claim.spentUsd} of them spent or under way): nothing was sent.` });
     const outcome = await run(frame, quoted);
     if (outcome === 'unconfirmed') return requireFound(await deps.store.findById(railPaymentId));
     const { step, quoteId } = outcome;

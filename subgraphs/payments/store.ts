@@ -31,16 +31,24 @@ interface ClaimedRequest {
   requestSha256: string;
   /** The PENDING result stored at the claim. */
   pending: PaymentResult;
-  /** A settlement agent's settlement (POST /agent/settle with X-Agent-Id): counted in its daily cap. */
+  /** A settlement agent's settlement (POST /agent/settle): counted in its agent's daily cap, spending its funder's funds. */
   agent?: AgentClaim;
 }
 
 /** The institution a claim is for. */
 export const ownerOf = (claim: PaymentToClaim): string => claim.institution ?? SETTLEMENT_AGENT_INSTITUTION;
 
+/**
+ * A settlement of the settlement agent and whose funds pay it (decision 0049): an agent's
+ * (X-Agent-Id), counted in its daily cap and paid by its owner, or one under an AP2 mandate alone,
+ * paid by the mandate's trusted issuer (§9).
+ */
+export type AgentClaim = AgentSpendClaim | IssuerSpendClaim;
+
 /** Who asked for a settlement through the settlement agent, and its USD value as the mandate was checked. */
-export interface AgentClaim {
+export interface AgentSpendClaim {
   agentId: string;
+  issuer?: undefined;
   /** Decimal text. */
   amountUsd: string;
   /**
@@ -53,6 +61,18 @@ export interface AgentClaim {
    * the agent's SETTLED and PENDING settlements and this one would spend more.
    */
   fundsUsd?: string;
+}
+
+/** A settlement under an AP2 mandate alone (decision 0049 §9): the issuer's funds pay it. */
+export interface IssuerSpendClaim {
+  agentId?: undefined;
+  /** The mandate's trusted issuer (`iss`). */
+  issuer: string;
+  /** Decimal text: its USD value. */
+  amountUsd: string;
+  dailyCap?: undefined;
+  /** USD deposited for the issuer (decimal text): the claim refuses when its SETTLED and PENDING settlements and this one would spend more. */
+  fundsUsd: string;
 }
 
 export interface PaymentCompletion {
@@ -211,6 +231,7 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
         txHash: null,
         agentId: claim.agent?.agentId ?? null,
         agentAmountUsd: claim.agent?.amountUsd ?? null,
+        fundingIssuer: claim.agent?.issuer ?? null,
         createdAt: now,
         updatedAt: now,
       })
@@ -265,16 +286,19 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
    * An agent's claims are taken one at a time (a transaction-scoped advisory lock on the agent, on
    * every replica), each re-reading what the agent settled since the start of its day, and what it
    * spent of its owner's funds (decision 0049): the daily cap and the funds hold under concurrency,
-   * which a check before the claim alone cannot promise. A payment already claimed under the
-   * tmsReference is a replay, whatever the limits say now.
+   * which a check before the claim alone cannot promise. A settlement under an AP2 mandate alone
+   * takes its issuer's lock and counts its issuer's spending the same way (§9). A payment already
+   * claimed under the tmsReference is a replay, whatever the limits say now.
    */
   async function claimWithinAgentLimits(claim: PaymentToClaim, agent: AgentClaim, now: Date): Promise<Claim> {
-    const { agentId, amountUsd, dailyCap: cap, fundsUsd } = agent;
+    const { amountUsd, dailyCap: cap, fundsUsd } = agent;
+    const lock = agent.issuer === undefined ? `agent-daily-cap:${agent.agentId}` : `ap2-issuer-funds:${agent.issuer}`;
     const work = db.transaction(async (tx): Promise<Claim | undefined> => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`agent-daily-cap:${agentId}`}))`);
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${lock}))`);
       const [existing] = await tx.select({ railPaymentId: payments.railPaymentId }).from(payments).where(eq(payments.tmsReference, claim.payment.tmsReference));
       if (existing) return undefined;
-      const counted = and(eq(payments.agentId, agentId), inArray(payments.status, ['SETTLED', 'PENDING']));
+      const funder = agent.issuer === undefined ? eq(payments.agentId, agent.agentId) : eq(payments.fundingIssuer, agent.issuer);
+      const counted = and(funder, inArray(payments.status, ['SETTLED', 'PENDING']));
       const settled = sql`coalesce(sum(${payments.agentAmountUsd}), 0)`;
       if (cap) {
         const [today] = await tx

@@ -181,10 +181,12 @@ describe.each(drivers)('agent authority and funds on %s', (driver) => {
       expect(await balanceOf(treasuryOf(rail))).toBe(treasuryBefore);
     });
 
-    it('refuses the AP2 path without an agent whose owner pays (body.mandate alone names no funds)', async () => {
+    it("takes body.mandate alone as the AP2 path, paid from its issuer's funds (decision 0049 §9; test/attacks/ap2-issuer-funds.test.ts): a mandate that does not verify is 400, and nothing is sent", async () => {
+      const treasuryBefore = await balanceOf(treasuryOf(rail));
       const refused = await call('POST', '/agent/settle', { payload: { amount: 10, sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: recipient, mandate: 'a.b.c~' } });
-      expect(refused.status).toBe(401);
-      expect(refused.body).toMatchObject({ code: 'PAY_ERR_AGENT_UNAUTHORIZED', error: expect.stringContaining("owner's funds") });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: 'PAY_ERR_MANDATE_INVALID', reason: 'MALFORMED' });
+      expect(await balanceOf(treasuryOf(rail))).toBe(treasuryBefore);
     });
 
     it('credits a deposit once, spends it, and refuses what it does not cover', async () => {

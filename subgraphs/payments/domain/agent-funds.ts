@@ -1,8 +1,9 @@
 import { Big } from 'big.js';
 
-// Whose money an agent's settlement moves (decision 0049): its owner's, deposited to the rail's
-// treasury from wallets the owner bound to the agent. Pure: the chain's logs and the sums are
-// read by the caller and passed in.
+// Whose money a settlement moves (decision 0049): an agent's settlement its owner's, deposited to
+// the rail's treasury from wallets the owner bound to the agent; a settlement under an AP2 mandate
+// alone its trusted issuer's, deposited from the wallets the operator configured for the issuer
+// (§9). Pure: the chain's logs and the sums are read by the caller and passed in.
 
 /** The token's decimals (USDC and the embedded rail's rUSD): 1 unit of 10^-6 is one micro-dollar. */
 const TOKEN_DECIMALS = 6;
@@ -14,6 +15,9 @@ const TOKEN_DECIMALS = 6;
 export function fundingWalletMessage(agentId: string, walletAddress: string, chainId: number): string {
   return `Settlement rail: wallet ${walletAddress} funds settlement agent ${agentId} on chain ${chainId}.`;
 }
+
+/** Whose deposits pay: an agent's (its owner's money) or a trusted AP2 issuer's. */
+export type Funder = { kind: 'agent'; agentId: string } | { kind: 'issuer'; issuer: string };
 
 /** A Transfer log of a receipt, as the caller decoded it (ERC-20 Transfer(from, to, value)). */
 export interface TransferLog {
@@ -30,7 +34,7 @@ export interface DepositRules {
   token: string;
   /** The rail's treasury, which settlements pay from. */
   treasury: string;
-  /** The wallets bound to the agent (lower-case). */
+  /** The funder's wallets (lower-case): bound to the agent, or configured for the issuer. */
   fundingWallets: ReadonlySet<string>;
 }
 
@@ -44,8 +48,8 @@ export interface Deposit {
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /**
- * The deposits a transaction holds for an agent: each Transfer of the rail's token to its treasury
- * from one of the agent's funding wallets, of a positive value. Any other log is ignored.
+ * The deposits a transaction holds for a funder: each Transfer of the rail's token to its treasury
+ * from one of the funder's wallets, of a positive value. Any other log is ignored.
  */
 export function depositsIn(logs: readonly TransferLog[], rules: DepositRules): Deposit[] {
   return logs
@@ -56,7 +60,7 @@ export function depositsIn(logs: readonly TransferLog[], rules: DepositRules): D
 export interface AgentFunds {
   /** Decimal text, USD: every deposit credited. */
   depositedUsd: string;
-  /** Decimal text, USD: the agent's SETTLED and PENDING settlements. */
+  /** Decimal text, USD: the SETTLED and PENDING settlements paid from these funds. */
   spentUsd: string;
   /** Decimal text, USD: deposited less spent, never below 0. */
   availableUsd: string;

@@ -68,5 +68,5 @@ export { usdcAmountAtUnitsPerUsd, usdcUnitsAtUnitsPerUsd } from './fx-conversion
 export type { RecoveryDelays, SettlementOnChain, SettlingRecord } from './payment-recovery.js';
 export { recoverableFrom, recoveredStep } from './payment-recovery.js';
 // Whose money an agent settles (decision 0049): its owner's deposits.
-export type { AgentFunds, Deposit, DepositRules, TransferLog } from './agent-funds.js';
+export type { AgentFunds, Deposit, DepositRules, Funder, TransferLog } from './agent-funds.js';
 export { agentFundsOf, depositsIn, fundingWalletMessage, fundsCover } from './agent-funds.js';
