@@ -3,6 +3,8 @@ import { base } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../contracts/artifacts/RailUSD.js';
 import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
+import { ownerWallet } from '../subgraphs/payments/agent-testing.js';
+import { freshWallet } from '../subgraphs/payments/integration-testing.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 describe('POST /rpc: the embedded chain for outside wallets', () => {
@@ -46,9 +48,11 @@ describe('POST /rpc: the embedded chain for outside wallets', () => {
   });
 
   it('lets a wallet in another client sign and send a token transfer that lands on chain', async () => {
-    const { contracts, embedded } = await server.platform!.chain.connect();
-    const payer = embedded!.accounts[7]!;
-    const payee = embedded!.accounts[8]!.address;
+    const rail = await server.platform!.chain.connect();
+    const { contracts } = rail;
+    // An outside wallet: the rail's own (development) accounts send here only with X-Internal-Key.
+    const payer = await ownerWallet(rail, '5');
+    const payee = freshWallet();
     const transport = http(url);
     const wallet = createWalletClient({ account: payer, chain: base, transport });
     const reader = createPublicClient({ chain: base, transport });
