@@ -22,7 +22,8 @@ import type { HttpServer } from '../platform/http.js';
 /**
  * What an outside wallet or x402 client needs from a node: reads, gas, nonces, sending a signed
  * transaction, receipts and logs. The embedded EVM's own control methods (hardhat_*, evm_*) and
- * signing with its unlocked accounts (eth_sendTransaction, eth_sign...) are not exposed. Every
+ * signing with its unlocked accounts (eth_sendTransaction, eth_sign...) are not exposed, and a
+ * transaction signed by one of the rail's own accounts is sent only with X-Internal-Key. Every
  * call is bounded (decision 0051: platform/chain/rpc-limits.ts).
  */
 const ALLOWED_METHODS = new Set([
