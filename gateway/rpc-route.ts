@@ -1,4 +1,7 @@
+import { isAddressEqual, isHex, parseTransaction, recoverTransactionAddress, type Address, type Hex } from 'viem';
+import { recoverAuthorizationAddress } from 'viem/utils';
 import { z } from 'zod';
+import { sameSecret } from '../platform/access/shared-secret.js';
 import type { RailChain } from '../platform/chain/index.js';
 import {
   boundFeeHistory,
@@ -8,6 +11,7 @@ import {
   createRpcGate,
   createRpcRateLimiter,
   LIMIT_EXCEEDED,
+  INVALID_PARAMS,
   RpcRefusal,
   type RpcGate,
   type RpcLimits,
@@ -18,7 +22,8 @@ import type { HttpServer } from '../platform/http.js';
 /**
  * What an outside wallet or x402 client needs from a node: reads, gas, nonces, sending a signed
  * transaction, receipts and logs. The embedded EVM's own control methods (hardhat_*, evm_*) and
- * signing with its unlocked accounts (eth_sendTransaction, eth_sign...) are not exposed. Every
+ * signing with its unlocked accounts (eth_sendTransaction, eth_sign...) are not exposed, and a
+ * transaction signed by one of the rail's own accounts is sent only with X-Internal-Key. Every
  * call is bounded (decision 0051: platform/chain/rpc-limits.ts).
  */
 const ALLOWED_METHODS = new Set([
@@ -41,6 +46,33 @@ type RpcAnswer = { jsonrpc: '2.0'; id: RpcId } & ({ result: unknown } | { error:
 const MAX_BATCH = 20;
 
 type Request = (call: { method: string; params: readonly unknown[] }) => Promise<unknown>;
+
+/** EIP-1474 "Transaction rejected". */
+const TRANSACTION_REJECTED = -32003;
+
+/**
+ * Refuses a transaction signed by one of the rail's accounts, or carrying an EIP-7702
+ * authorization signed by one (it would give the account code of the sender's choosing). A
+ * transaction whose signer cannot be recovered is refused too: nothing shows whose it is.
+ */
+async function refuseRailSignatures(params: readonly unknown[], railAccounts: readonly Address[]): Promise<void> {
+  const [raw] = params;
+  if (typeof raw !== 'string' || !isHex(raw)) throw new RpcRefusal(INVALID_PARAMS, 'expected [signed transaction as hex]');
+  const isRails = (address: Address) => railAccounts.some((account) => isAddressEqual(account, address));
+  let signer: Address;
+  let delegators: Address[];
+  try {
+    const transaction = parseTransaction(raw as Hex);
+    signer = await recoverTransactionAddress({ serializedTransaction: raw as Parameters<typeof recoverTransactionAddress>[0]['serializedTransaction'] });
+    delegators = await Promise.all((transaction.authorizationList ?? []).map((authorization) => recoverAuthorizationAddress({ authorization })));
+  } catch {
+    throw new RpcRefusal(INVALID_PARAMS, 'not a signed transaction whose sender can be recovered');
+  }
+  const onlyTheRail = "one of the rail's own accounts, for which only the rail sends (with X-Internal-Key)";
+  if (isRails(signer)) throw new RpcRefusal(TRANSACTION_REJECTED, `transaction rejected: its sender ${signer} is ${onlyTheRail}`);
+  const delegator = delegators.find(isRails);
+  if (delegator) throw new RpcRefusal(TRANSACTION_REJECTED, `transaction rejected: it carries an EIP-7702 authorization signed by ${delegator}, ${onlyTheRail}`);
+}
 
 /** The call as the node is asked it: capped, its block range resolved and bounded; its answer checked. */
 async function callWithinLimits(request: Request, method: string, params: readonly unknown[], limits: RpcLimits): Promise<unknown> {
@@ -75,7 +107,8 @@ function errorAnswer(id: RpcId, error: unknown): RpcAnswer {
   return { jsonrpc: '2.0', id, error: { code: Number.isInteger(code) ? (code as number) : -32000, message, ...revertData } };
 }
 
-async function answer(chain: RailChain, gate: RpcGate, limits: RpcLimits, raw: unknown): Promise<RpcAnswer> {
+/** `internal`: the request carries the rail's X-Internal-Key, so it may send for the rail's accounts. */
+async function answer(chain: RailChain, gate: RpcGate, limits: RpcLimits, internal: boolean, raw: unknown): Promise<RpcAnswer> {
   const parsed = rpcRequest.safeParse(raw);
   if (!parsed.success) return { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request' } };
   const { id = null, method, params = [] } = parsed.data;
@@ -83,6 +116,7 @@ async function answer(chain: RailChain, gate: RpcGate, limits: RpcLimits, raw: u
   try {
     const { embedded } = await chain.connect();
     const { provider, quiet } = embedded!.outside;
+    if (method === 'eth_sendRawTransaction' && !internal) await refuseRailSignatures(params, embedded!.accounts.map((account) => account.address));
     const request: Request = (call) => provider.request(call as Parameters<typeof provider.request>[0]) as Promise<unknown>;
     const result = await gate.run(async (abandoned) => {
       // The rail's own requests first: this call waits until they leave the node alone.
@@ -95,8 +129,11 @@ async function answer(chain: RailChain, gate: RpcGate, limits: RpcLimits, raw: u
   }
 }
 
-/** POST /rpc: JSON-RPC to the embedded chain (registered only when the rail is embedded). */
-export function registerEmbeddedRpcRoute(app: HttpServer, chain: RailChain, limits: RpcLimits & { maxBodyBytes: number }, clock: Clock): void {
+/**
+ * POST /rpc: JSON-RPC to the embedded chain (registered only when the rail is embedded).
+ * `internalKey`: INTERNAL_KEY as configured; unset, no request may send for the rail's accounts.
+ */
+export function registerEmbeddedRpcRoute(app: HttpServer, chain: RailChain, limits: RpcLimits & { maxBodyBytes: number }, clock: Clock, internalKey: string | undefined): void {
   const gate = createRpcGate(limits);
   const rateLimiter = createRpcRateLimiter(limits.requestsPerMinute, () => clock.now().getTime());
   app.post('/rpc', { bodyLimit: limits.maxBodyBytes }, async (request, reply) => {
@@ -107,10 +144,12 @@ export function registerEmbeddedRpcRoute(app: HttpServer, chain: RailChain, limi
       const message = `rate limit: at most ${limits.requestsPerMinute} calls a minute from one address; retry in ${retryAfterSeconds} s`;
       return reply.code(429).header('retry-after', String(retryAfterSeconds)).send({ jsonrpc: '2.0', id: null, error: { code: LIMIT_EXCEEDED, message } });
     }
+    const presented = request.headers['x-internal-key'];
+    const internal = sameSecret(typeof presented === 'string' ? presented : undefined, internalKey);
     if (Array.isArray(body)) {
       if (body.length === 0 || body.length > MAX_BATCH) return reply.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `A batch holds 1 to ${MAX_BATCH} requests` } });
-      return reply.send(await Promise.all(body.map((item) => answer(chain, gate, limits, item))));
+      return reply.send(await Promise.all(body.map((item) => answer(chain, gate, limits, internal, item))));
     }
-    return reply.send(await answer(chain, gate, limits, body));
+    return reply.send(await answer(chain, gate, limits, internal, body));
   });
 }

@@ -56,7 +56,7 @@ export async function buildServer(options: ServerOptions): Promise<BuiltServer> 
     owned?.attachUpstream(app);
     if (options.gateway ?? options.subgraphs === undefined) await mountGateway(app, base, subgraphs);
     registerOperationsRoutes(app, base, owned?.services.database.driver);
-    if (owned?.services.chain.mode === 'embedded') registerEmbeddedRpcRoute(app, owned.services.chain, options.config.embeddedRpc, base.clock);
+    if (owned?.services.chain.mode === 'embedded') registerEmbeddedRpcRoute(app, owned.services.chain, options.config.embeddedRpc, base.clock, options.config.access.internalKey);
     let closing = false;
     // A response sent while stopping closes its connection, so a keep-alive client does not
     // hold the server open (or send its next request into a closed socket).

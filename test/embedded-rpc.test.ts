@@ -1,8 +1,11 @@
 import { BaseError, ContractFunctionRevertedError, createPublicClient, createWalletClient, encodeErrorResult, encodeFunctionData, http, numberToHex, parseUnits } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../contracts/artifacts/RailUSD.js';
 import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
+import { ownerWallet } from '../subgraphs/payments/agent-testing.js';
+import { freshWallet } from '../subgraphs/payments/integration-testing.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 describe('POST /rpc: the embedded chain for outside wallets', () => {
@@ -46,9 +49,11 @@ describe('POST /rpc: the embedded chain for outside wallets', () => {
   });
 
   it('lets a wallet in another client sign and send a token transfer that lands on chain', async () => {
-    const { contracts, embedded } = await server.platform!.chain.connect();
-    const payer = embedded!.accounts[7]!;
-    const payee = embedded!.accounts[8]!.address;
+    const rail = await server.platform!.chain.connect();
+    const { contracts } = rail;
+    // An outside wallet: the rail's own (development) accounts send here only with X-Internal-Key.
+    const payer = await ownerWallet(rail, '5');
+    const payee = freshWallet();
     const transport = http(url);
     const wallet = createWalletClient({ account: payer, chain: base, transport });
     const reader = createPublicClient({ chain: base, transport });
@@ -134,8 +139,9 @@ describe('POST /rpc is bounded: one caller cannot hold the rail\'s node (decisio
 
   it('refuses a signed transaction whose gas limit is above the cap before the node runs it (its nonce stays unused)', async () => {
     const call = fromNewClient();
-    const { embedded, publicClient } = await server.platform!.chain.connect();
-    const sender = embedded!.accounts[6]!;
+    const { publicClient } = await server.platform!.chain.connect();
+    // An outside wallet's (the rail's own accounts are refused earlier, whatever the gas).
+    const sender = privateKeyToAccount(generatePrivateKey());
     const nonce = await publicClient.getTransactionCount({ address: sender.address });
     const fees = await publicClient.estimateFeesPerGas();
     const raw = await sender.signTransaction({ chainId: 8453, type: 'eip1559', data: INFINITE_LOOP, gas: BigInt(GAS_CAP) + 1n, nonce, ...fees });
@@ -145,6 +151,15 @@ describe('POST /rpc is bounded: one caller cannot hold the rail\'s node (decisio
       error: { code: -32005, message: `the transaction's gas limit ${GAS_CAP + 1} is above this node's cap of ${GAS_CAP}` },
     });
     expect(await publicClient.getTransactionCount({ address: sender.address })).toBe(nonce);
+  });
+
+  it('refuses raw bytes whose signer cannot be recovered: nothing shows whose transaction it is (decision 0051)', async () => {
+    const call = fromNewClient();
+    expect((await call({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: ['0x02deadbeef'] })).body).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32602, message: 'not a signed transaction whose sender can be recovered' },
+    });
   });
 
   it('runs one call at a time with EMBEDDED_RPC_QUEUE_SIZE waiting; more are refused at once with a JSON-RPC error', async () => {

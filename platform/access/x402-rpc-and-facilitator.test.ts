@@ -18,13 +18,16 @@ const PRICE = { amount: 2_000_000n, description: 'A test report' };
 const clock = { now: () => new Date(TEST_NOW) };
 const developmentKey = (addressIndex: number) => toHex(mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex }).getHdKey().privateKey!);
 
+/** Shared by the server and its RPC_URL clients: /rpc sends for the rail's accounts (the settler's) only with it (decision 0051). */
+const INTERNAL_KEY = 'x402-rpc-test-internal-key-0123456789abcdef';
+
 let server: TestServer;
 let rpcUrl: string;
 let embedded: ChainConnection;
 let database: DatabaseHandle;
 
 beforeAll(async () => {
-  server = await startTestServer({ subgraphs: ['intelligence'] });
+  server = await startTestServer({ subgraphs: ['intelligence'], environment: { INTERNAL_KEY } });
   rpcUrl = `${await server.app.listen({ port: 0, host: '127.0.0.1' })}/rpc`;
   embedded = await server.platform!.chain.connect();
   database = await openTestPglite();
@@ -40,7 +43,7 @@ describe('x402 on RPC_URL, settled by RAIL_SETTLER_KEY', () => {
   it('reads the token domain from the token, and settles the transfer to PAY_TO from its own account', async () => {
     const payTo = privateKeyToAddress(keccak256(toHex('a treasury address for RPC payments')));
     const chain = createConfiguredRailChain(
-      testConfig({ RPC_URL: rpcUrl, CONTRACT_TOKEN: embedded.payment!.token, PAY_TO: payTo, RAIL_SETTLER_KEY: developmentKey(0) }),
+      testConfig({ RPC_URL: rpcUrl, CONTRACT_TOKEN: embedded.payment!.token, PAY_TO: payTo, RAIL_SETTLER_KEY: developmentKey(0), INTERNAL_KEY }),
     );
     const connection = await chain.connect();
     expect(connection.mode).toBe('rpc');

@@ -84,6 +84,19 @@ async function openRailJournal(folder: string): Promise<ChainJournal> {
   return openChainJournal(path);
 }
 
+/** The path of the embedded rail's JSON-RPC route (gateway/rpc-route.ts). */
+const EMBEDDED_RPC_PATH = /\/rpc\/?$/;
+
+/**
+ * X-Internal-Key on the requests to RPC_URL when it is another rail process's /rpc: that route
+ * sends for the rail's own accounts only with it (decision 0051). A node provider's URL (no /rpc
+ * path) is never sent the key.
+ */
+function internalKeyFor(url: string, internalKey: string | undefined): { fetchOptions?: { headers: Record<string, string> } } {
+  if (!internalKey || !EMBEDDED_RPC_PATH.test(new URL(url).pathname)) return {};
+  return { fetchOptions: { headers: { 'x-internal-key': internalKey } } };
+}
+
 export interface RailChain {
   mode: 'embedded' | 'rpc';
   /** Connects once (embedded: starts the EVM and deploys the contracts); later calls share it. */
@@ -137,7 +150,7 @@ export function createRailChain(config: Config, deploy: DeployContracts): RailCh
   }
 
   async function connectRpc(url: string): Promise<ChainConnection> {
-    const transport = http(url, { timeout: timeoutMs, retryCount: 0 });
+    const transport = http(url, { timeout: timeoutMs, retryCount: 0, ...internalKeyFor(url, config.access.internalKey) });
     const publicClient = createPublicClient({ chain: base, transport }) as PublicClient;
     const { token, router, esgOracle, redistribution, stabilityPID, basketPeg } = config.contracts;
     const contracts = { token: token ?? null, router: router ?? null, esgOracle: esgOracle ?? null, redistribution: redistribution ?? null, stabilityPID: stabilityPID ?? null, basketPeg: basketPeg ?? null };

@@ -24,6 +24,9 @@ const settler = mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex: 5 });
 const settlerKey = toHex(settler.getHdKey().privateKey!);
 const order = (payee: Address): SettlementOrder => ({ payee, amount: 3_000_000n, hasFx: false, esgScore: 50, monthlyVolumeUsd: 0, quoteId: `srq-1-${randomBytes(16).toString('hex')}` });
 
+/** Shared by the server and its RPC_URL clients: /rpc sends for the rail's accounts only with it (decision 0051). */
+const INTERNAL_KEY = 'rail-test-internal-key-0123456789abcdef';
+
 /** The JSON-RPC methods the server's /rpc was asked, in order: every request of a chain on RPC_URL. */
 const asked: string[] = [];
 /** While set, /rpc answers eth_estimateGas with this gas instead of the node's estimate: a node that underestimates. */
@@ -61,7 +64,8 @@ beforeAll(async () => {
   // The chains on RPC_URL below are the rail's own clients of this /rpc, settling batches of up to 50
   // payments (about 3.4 million gas) many times a minute: the caps of outside callers (decision 0051) are lifted.
   const rpcLimits = { EMBEDDED_RPC_GAS_CAP: '16000000', EMBEDDED_RPC_RATE_LIMIT: '1000000', EMBEDDED_RPC_QUEUE_SIZE: '1000', EMBEDDED_RPC_TIMEOUT_MS: '60000' };
-  server = await startTestServer({ subgraphs: ['fees'], chain: observedChain(sharedTestChain()), environment: rpcLimits });
+  // They send for the rail's (development) accounts, which /rpc allows only with the shared INTERNAL_KEY.
+  server = await startTestServer({ subgraphs: ['fees'], chain: observedChain(sharedTestChain()), environment: { ...rpcLimits, INTERNAL_KEY } });
   rpcUrl = `${await server.app.listen({ port: 0, host: '127.0.0.1' })}/rpc`;
   embedded = await sharedTestChain().connect();
   database = await openTestPglite();
@@ -73,7 +77,7 @@ afterAll(async () => {
 });
 
 function rpcChain(environment: Record<string, string>): RailChain {
-  const chain = createConfiguredRailChain(testConfig({ RPC_URL: rpcUrl, CONTRACT_TOKEN: embedded.contracts.token!, CONTRACT_ROUTER: embedded.contracts.router!, ...environment }));
+  const chain = createConfiguredRailChain(testConfig({ RPC_URL: rpcUrl, CONTRACT_TOKEN: embedded.contracts.token!, CONTRACT_ROUTER: embedded.contracts.router!, INTERNAL_KEY, ...environment }));
   chains.push(chain);
   return chain;
 }

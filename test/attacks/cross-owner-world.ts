@@ -22,6 +22,8 @@ import { MCP_PATH } from '../../subgraphs/payments/manifest.js';
 import { injectJson, startTestServer, type TestDatabase, type TestServer } from '../helpers.js';
 
 export const ADMIN_KEY = 'cross-owner-attack-admin-key-0123456789abcdef';
+/** The rail's own processes' key: /rpc sends for the rail's accounts only with it (decision 0051). */
+export const INTERNAL_KEY = 'cross-owner-attack-internal-key-0123456789abcdef';
 
 export interface Answer {
   status: number;
@@ -89,7 +91,7 @@ export interface AttackWorld {
 /** Starts the server on `database` and makes A's and X's data (and Y's funds). */
 export async function openAttackWorld(database: TestDatabase): Promise<AttackWorld> {
   const handle: DatabaseHandle = await database.open();
-  const server = await startTestServer({ database: handle, environment: { ADMIN_KEY } });
+  const server = await startTestServer({ database: handle, environment: { ADMIN_KEY, INTERNAL_KEY } });
   const rail = await server.platform!.chain.connect();
   const baseUrl = await server.app.listen({ port: 0, host: '127.0.0.1' });
   // Filled in below, in order: the calls first, then the data they make.

@@ -1,11 +1,15 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { encodeFunctionData, parseUnits } from 'viem';
+import { encodeFunctionData, parseUnits, toHex, type Address, type Hex, type SignedAuthorization } from 'viem';
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
+import { DEVELOPMENT_MNEMONIC } from '../../platform/chain/embedded-chain.js';
 import { ACTIVE_LEI_ENTRY } from '../../subgraphs/compliance/kya-testing.js';
 import { agentHeaders } from '../../subgraphs/payments/agent-testing.js';
+import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../../subgraphs/payments/rail.js';
 import { testDatabases } from '../helpers.js';
-import { openAttackWorld, type Answer, type AttackWorld } from './cross-owner-world.js';
+import { freshWallet } from '../../subgraphs/payments/integration-testing.js';
+import { INTERNAL_KEY, openAttackWorld, type Answer, type AttackWorld } from './cross-owner-world.js';
 
 // Issue 21, acceptance: an attacker suite against ONE running server (the all-in-one server: the
 // gateway's /graphql, every subgraph's endpoint, the REST prefixes, the MCP endpoint on a real
@@ -243,8 +247,8 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
   ];
 
   // ---- /rpc: nobody sends or signs as the rail's accounts --------------------------------------
-  const rpc = async (method: string, params: unknown[]): Promise<Answer> => {
-    const response = await w.server.app.inject({ method: 'POST', url: '/rpc', payload: { jsonrpc: '2.0', id: 7, method, params } });
+  const rpc = async (method: string, params: unknown[], headers: Record<string, string> = {}): Promise<Answer> => {
+    const response = await w.server.app.inject({ method: 'POST', url: '/rpc', headers, payload: { jsonrpc: '2.0', id: 7, method, params } });
     return { status: response.statusCode, body: response.json() };
   };
   const treasury = () => w.treasury();
@@ -266,6 +270,52 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
     send: () => rpc(method, params()),
     refused: () => ({ status: 200, body: { jsonrpc: '2.0', id: 7, error: { code: -32601, message: `Method not available: ${method}` } } }),
   }));
+
+  // Anyone can sign for the rail's accounts: they come from Hardhat's public development mnemonic.
+  // The treasury (#8) holds the owners' deposits; #0 owns RailUSD (mint).
+  const publicKeyOf = (addressIndex: number) => privateKeyToAccount(toHex(mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex }).getHdKey().privateKey!));
+  /** A transaction to the token signed locally by `signer`, as the attacker would, for its next nonce. */
+  const signedTokenCall = async (signer: Pick<PrivateKeyAccount, 'address' | 'signTransaction'>, data: Hex, authorizationList?: SignedAuthorization[]): Promise<Hex> => {
+    const { publicClient } = w.rail;
+    const nonce = await publicClient.getTransactionCount({ address: signer.address, blockTag: 'pending' });
+    const { maxFeePerGas, maxPriorityFeePerGas } = await publicClient.estimateFeesPerGas();
+    const common = { chainId: 8453, to: w.rail.contracts.token!, data, gas: 200_000n, nonce, maxFeePerGas, maxPriorityFeePerGas };
+    return signer.signTransaction(authorizationList ? { ...common, type: 'eip7702', authorizationList } : { ...common, type: 'eip1559' });
+  };
+  const treasuryTransfer = (to: Address) => signedTokenCall(publicKeyOf(EMBEDDED_TREASURY_ACCOUNT_INDEX), encodeFunctionData({ abi: railUSDAbi, functionName: 'transfer', args: [to, 1_000_000n] }));
+  const ownerMint = () => signedTokenCall(publicKeyOf(0), encodeFunctionData({ abi: railUSDAbi, functionName: 'mint', args: [w.attackerRecipient, 1_000_000_000n] }));
+  /** A stranger's own transaction that would make the treasury's account run the token's code (EIP-7702), signed for by the treasury. */
+  const delegationOfTreasury = async () => {
+    const stranger = privateKeyToAccount(generatePrivateKey());
+    const authorization = await publicKeyOf(EMBEDDED_TREASURY_ACCOUNT_INDEX).signAuthorization({ chainId: 8453, contractAddress: w.rail.contracts.token!, nonce: await w.rail.publicClient.getTransactionCount({ address: treasury() }) });
+    return signedTokenCall(stranger, '0x', [authorization]);
+  };
+  const railAccountRefusal = (who: string, what = `its sender ${who} is`) => ({
+    status: 200,
+    body: { jsonrpc: '2.0', id: 7, error: { code: -32003, message: `transaction rejected: ${what} one of the rail's own accounts, for which only the rail sends (with X-Internal-Key)` } },
+  });
+  const rawSends: Attempt[] = (
+    [
+      ['no key', {}],
+      ['a wrong X-Internal-Key', { 'x-internal-key': `${INTERNAL_KEY.slice(0, -1)}x` }],
+    ] as Array<[string, Record<string, string>]>
+  ).flatMap(([how, headers]): Attempt[] => [
+    {
+      name: `/rpc with ${how}: a RailUSD transfer signed locally as the treasury (#8) and sent raw is refused before the node (-32003)`,
+      send: async () => rpc('eth_sendRawTransaction', [await treasuryTransfer(w.attackerRecipient)], headers),
+      refused: () => railAccountRefusal(treasury()),
+    },
+    {
+      name: `/rpc with ${how}: a RailUSD mint signed locally as its owner (#0) and sent raw is refused before the node (-32003)`,
+      send: async () => rpc('eth_sendRawTransaction', [await ownerMint()], headers),
+      refused: () => railAccountRefusal(publicKeyOf(0).address),
+    },
+    {
+      name: `/rpc with ${how}: a stranger's transaction carrying an EIP-7702 authorization signed as the treasury is refused (-32003)`,
+      send: async () => rpc('eth_sendRawTransaction', [await delegationOfTreasury()], headers),
+      refused: () => railAccountRefusal(treasury(), `it carries an EIP-7702 authorization signed by ${treasury()},`),
+    },
+  ]);
 
   // ---- The owners' own calls, so that the same requests are shown to work for them ----------
   const ownerControls: Attempt[] = [
@@ -300,7 +350,7 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
 
     // Table-driven: one test per attempt, named by what it tries.
     for (const { name, send, refused } of ownerControls) it(`control: ${name}`, async () => expect(await send()).toEqual(await refused()));
-    for (const { name, send, refused } of [...restReads, ...graphqlReads, ...agentWrites, ...operatorPaths, ...rpcAttempts]) {
+    for (const { name, send, refused } of [...restReads, ...graphqlReads, ...agentWrites, ...operatorPaths, ...rpcAttempts, ...rawSends]) {
       it(name, async () => expect(await send()).toEqual(await refused()));
     }
 
@@ -349,6 +399,19 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
     it("afterwards nothing moved: balances, each agent's funds, rows, blocks; X's mandate and status, A's payment, X's hold, the creditor's registration as they were", async () => {
       const after = await w.snapshot();
       expect(after).toEqual(before);
+    });
+  });
+
+  describe("/rpc with the rail's X-Internal-Key: its own processes still send for its accounts (decision 0051)", () => {
+    it('the same signed treasury transfer is accepted with the key and lands on chain', async () => {
+      const recipient = freshWallet();
+      const treasuryBefore = await w.balanceOf(treasury());
+      const answer = await rpc('eth_sendRawTransaction', [await treasuryTransfer(recipient)], { 'x-internal-key': INTERNAL_KEY });
+      expect(answer).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 7, result: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
+      const receipt = await w.rail.publicClient.waitForTransactionReceipt({ hash: (answer.body as { result: Hex }).result });
+      expect(receipt.status).toBe('success');
+      expect(await w.balanceOf(recipient)).toBe(1_000_000n);
+      expect(treasuryBefore - (await w.balanceOf(treasury()))).toBe(1_000_000n);
     });
   });
 
