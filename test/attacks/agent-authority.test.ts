@@ -103,6 +103,14 @@ describe.each(drivers)('agent authority and funds on %s', (driver) => {
       expect(await balanceOf(recipient)).toBe(before);
     });
 
+    it('refuses a key not of the agent key format (200 characters) on a settlement and on the funds with 401, not 500', async () => {
+      const long = agentHeaders(alice.agentId, 'k'.repeat(200));
+      for (const refused of [await settle(long), await call('GET', '/agent/funds', { headers: long })]) {
+        expect(refused.status).toBe(401);
+        expect(refused.body).toMatchObject({ code: 'PAY_ERR_AGENT_UNAUTHORIZED', error: expect.stringContaining('X-Agent-Key') });
+      }
+    });
+
     it("refuses a stranger's GraphQL setMandate and revokeAgent, and takes the owner's key there as on REST", async () => {
       const setMandate = 'mutation($input: SetMandateInput!) { setMandate(input: $input) { agentId maxNotionalUsd } }';
       const stranger = await graphql(setMandate, { input: { agentId: alice.agentId, maxNotionalUsd: 25000 } }, { 'x-agent-key': mallory.agentKey });
