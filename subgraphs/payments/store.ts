@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { paymentQuoteUses, payments, SETTLEMENT_AGENT_INSTITUTION } from '../../drizzle/schema.js';
+import { canonicalSha256, type JsonValue } from '../../platform/canonical-json.js';
 import type { Database } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { boundedCall } from '../../platform/timeout.js';
@@ -13,6 +14,13 @@ const STORE_TIMEOUT_MS = 5000;
 export const FINAL_ROWS_CACHED = 10_000;
 
 export type PaymentRow = typeof payments.$inferSelect;
+
+/**
+ * The digest a payment stored before decision 0050's one spelling of the amount was kept under: the
+ * RFC 8785 digest of the payment as sent ("100.00", not "100"). Asked only when the current digest
+ * differs, so a retry of such a payment is still a replay.
+ */
+const legacyDigestOf = (payment: NativePayment): string => canonicalSha256(payment as unknown as JsonValue);
 
 /** A claim's answer: this request owns the payment and runs it, or another request already did (or is doing) it. */
 export type Claim = { kind: 'claimed'; row: PaymentRow } | { kind: 'replay'; row: PaymentRow } | { kind: 'over-daily-cap'; settledUsd: string } | { kind: 'over-funds'; spentUsd: string };
@@ -246,7 +254,7 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
     const existing = await findByTmsReference(ownerOf(claim), claim.payment.tmsReference);
     // The conflicting row is committed (ON CONFLICT waited for it) and rows are never deleted.
     if (!existing) throw new Error(`payments: no row for the conflicting tmsReference after a claim`);
-    if (existing.requestSha256 !== claim.requestSha256) throw new AppError('PAY_ERR_IDEMPOTENCY_CONFLICT');
+    if (existing.requestSha256 !== claim.requestSha256 && existing.requestSha256 !== legacyDigestOf(claim.payment)) throw new AppError('PAY_ERR_IDEMPOTENCY_CONFLICT');
     return { kind: 'replay', row: existing };
   }
 
