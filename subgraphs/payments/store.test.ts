@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalSha256, type JsonValue } from '../../platform/canonical-json.js';
+import { SETTLEMENT_AGENT_INSTITUTION } from '../../drizzle/schema.js';
 import type { DatabaseHandle } from '../../platform/db.js';
 import { AppError, InfrastructureError } from '../../platform/errors.js';
 import { testDatabases } from '../../test/helpers.js';
@@ -181,6 +182,17 @@ describe.each(testDatabases())('the payments store on $driver', (testDatabase) =
     const second = { ...quotedClaim(quoteId), agent };
     await expect(store.claim(second, NOW)).rejects.toMatchObject({ code: 'PAY_ERR_QUOTE_USED' });
     expect(await store.findByTmsReference(INSTITUTION, second.payment.tmsReference)).toBeUndefined();
+  });
+
+  it("an agent's claim of a reference another institution holds is the settlement agent's own payment, not a replay of the other's", async () => {
+    const payment = paymentOf();
+    const others = claimOf(payment);
+    expect((await store.claim(others, NOW)).kind).toBe('claimed');
+    const agent = { agentId: `agt_store${sequence}`, amountUsd: '10', fundsUsd: '100' };
+    const agents = { ...claimOf(payment), institution: undefined, railPaymentId: 'pay_00000000-0000-4000-8000-00000000a9e7', agent };
+    const claimed = await store.claim(agents, NOW);
+    expect(claimed.kind === 'claimed' && { railPaymentId: claimed.row.railPaymentId, institutionId: claimed.row.institutionId }).toEqual({ railPaymentId: agents.railPaymentId, institutionId: SETTLEMENT_AGENT_INSTITUTION });
+    expect((await store.findByTmsReference(INSTITUTION, payment.tmsReference))?.railPaymentId).toBe(others.railPaymentId);
   });
 });
 

@@ -303,7 +303,10 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
     const lock = agent.issuer === undefined ? `agent-daily-cap:${agent.agentId}` : `ap2-issuer-funds:${agent.issuer}`;
     const work = db.transaction(async (tx): Promise<Claim | undefined> => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${lock}))`);
-      const [existing] = await tx.select({ railPaymentId: payments.railPaymentId }).from(payments).where(eq(payments.tmsReference, claim.payment.tmsReference));
+      const [existing] = await tx
+        .select({ railPaymentId: payments.railPaymentId })
+        .from(payments)
+        .where(and(eq(payments.tmsReference, claim.payment.tmsReference), eq(payments.institutionId, ownerOf(claim))));
       if (existing) return undefined;
       const funder = agent.issuer === undefined ? eq(payments.agentId, agent.agentId) : eq(payments.fundingIssuer, agent.issuer);
       const counted = and(funder, inArray(payments.status, ['SETTLED', 'PENDING']));
