@@ -1,4 +1,4 @@
-import { erc20Abi, getAddress, parseEventLogs, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from 'viem';
+import { erc20Abi, getAddress, parseEventLogs, TransactionReceiptNotFoundError, type Address, type Hex, type Log, type PublicClient } from 'viem';
 import { requireAdminKey } from '../../platform/access/shared-secret.js';
 import { AppError } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/request-context.js';
@@ -58,8 +58,14 @@ export interface DepositAnswer {
 
 const invalidDeposit = (message: string) => new AppError('PAY_ERR_DEPOSIT_INVALID', { message });
 
-/** The Transfer logs of the receipt, decoded (logs of other events or contracts are skipped). */
-function transfersOf(logs: Parameters<typeof parseEventLogs>[0]['logs']): TransferLog[] {
+/**
+ * The Transfer logs of a receipt, decoded (logs of other events or contracts are skipped), each
+ * indexed by its position in the receipt's logs (decision 0049 §2): a log's own logIndex is its
+ * position in the block, which changes when a reorg mines the transaction in another block, so the
+ * same transfer would be credited again under it.
+ */
+export function transfersOf(receiptLogs: readonly Log[]): TransferLog[] {
+  const logs = receiptLogs.map((log, position) => ({ ...log, logIndex: position }));
   return parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs, strict: true }).map((log) => ({
     address: log.address,
     logIndex: log.logIndex,
