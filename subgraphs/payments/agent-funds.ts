@@ -56,6 +56,9 @@ export interface DepositAnswer {
   funds: AgentFundsView;
 }
 
+/** The agent's funds are not settlements: they do not count against the agent key's per-minute limit (decision 0048 §7). */
+const NOT_COUNTED = { countsAgainstLimit: false };
+
 const invalidDeposit = (message: string) => new AppError('PAY_ERR_DEPOSIT_INVALID', { message });
 
 /**
@@ -138,7 +141,7 @@ export function createAgentFunds(deps: AgentFundsDeps) {
 
     /** GET /agent/funds. */
     async funds(request: RequestContext, agentId: string | undefined): Promise<AgentFundsView> {
-      const proven = await requireAgentOwner(deps, request, agentId);
+      const proven = await requireAgentOwner(deps, request, agentId, NOT_COUNTED);
       return view(proven, await deps.rail());
     },
 
@@ -148,7 +151,7 @@ export function createAgentFunds(deps: AgentFundsDeps) {
      * wallet the operator configured for a trusted issuer funds that issuer only.
      */
     async bindFundingWallet(request: RequestContext, agentId: string | undefined, body: FundingWalletBody): Promise<AgentFundsView> {
-      const proven = await requireAgentOwner(deps, request, agentId);
+      const proven = await requireAgentOwner(deps, request, agentId, NOT_COUNTED);
       const rail = await deps.rail();
       const message = fundingWalletMessage(proven, body.walletAddress, rail.chainId);
       const signed = await rail.publicClient.verifyMessage({ address: body.walletAddress as Address, message, signature: body.signature as Hex }).catch(() => false);
@@ -165,7 +168,7 @@ export function createAgentFunds(deps: AgentFundsDeps) {
      * more credited.
      */
     async creditDeposit(request: RequestContext, agentId: string | undefined, body: DepositBody): Promise<DepositAnswer> {
-      const proven = await requireAgentOwner(deps, request, agentId);
+      const proven = await requireAgentOwner(deps, request, agentId, NOT_COUNTED);
       const rail = await deps.rail();
       const wallets = new Set((await deps.store.fundingWallets(proven)).map((wallet) => wallet.walletAddress));
       const credited = await creditDepositsOf(deps, rail, { kind: 'agent', agentId: proven }, wallets, body.txHash, request.clock.now());

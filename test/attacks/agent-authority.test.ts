@@ -177,6 +177,16 @@ describe.each(drivers)('agent authority and funds on %s', (driver) => {
       const other = await registerTestAgent(server, { name: 'Quiet bot' });
       expect((await call('POST', '/compliance/agent/mandate', { headers: other.headers, payload: { agentId: other.agentId, maxNotionalUsd: 100 } })).status).toBe(201);
     });
+
+    it("does not count the agent's funds against its key's limit: 60 reads of the funds, then a settlement settles", async () => {
+      const reader = await registerTestAgent(server, { name: 'Reader bot' });
+      await fundAgent(server, rail, reader, '10');
+      for (let i = 0; i < 60; i += 1) expect((await call('GET', '/agent/funds', { headers: reader.headers })).status).toBe(200);
+      const settled = await settle(reader.headers, 5);
+      expect(settled.status).toBe(200);
+      expect(settled.body).toMatchObject({ status: 'SETTLED' });
+      expect(settled.headers['x-ratelimit-remaining']).toBe('59');
+    });
   });
 
   describe("finding 2: the owner's money, never the rail's", () => {
