@@ -1,10 +1,11 @@
-import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { paymentQuoteUses, payments, SETTLEMENT_AGENT_INSTITUTION } from '../../drizzle/schema.js';
 import { canonicalSha256, type JsonValue } from '../../platform/canonical-json.js';
 import type { Database } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { boundedCall } from '../../platform/timeout.js';
+import { spendingOf } from './agent-funds-store.js';
 import type { CallbackStore } from './callback-store.js';
 import type { NativePayment, PaymentResult, PaymentStatus, SettlingRecord } from './domain/index.js';
 import { canTransition } from './domain/index.js';
@@ -27,8 +28,8 @@ export type Claim = { kind: 'claimed'; row: PaymentRow } | { kind: 'replay'; row
 
 /**
  * A payment to claim, with the institution that will own it (decision 0050): every claim names it,
- * but a settlement agent's claim may leave it out and is then the settlement agent's
- * (SETTLEMENT_AGENT_INSTITUTION) until the lead wires the agent's owner.
+ * but a settlement agent's claim may leave it out: agent settlements belong to the institution
+ * `settlement-agent` (SETTLEMENT_AGENT_INSTITUTION).
  */
 export type PaymentToClaim = ClaimedRequest & ({ institution: string } | { institution?: undefined; agent: AgentClaim });
 
@@ -300,7 +301,7 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
    */
   async function claimWithinAgentLimits(claim: PaymentToClaim, agent: AgentClaim, now: Date): Promise<Claim> {
     const { amountUsd, dailyCap: cap, fundsUsd } = agent;
-    const lock = agent.issuer === undefined ? `agent-daily-cap:${agent.agentId}` : `ap2-issuer-funds:${agent.issuer}`;
+    const lock = agent.issuer === undefined ? `agent-claim:${agent.agentId}` : `ap2-issuer-claim:${agent.issuer}`;
     const work = db.transaction(async (tx): Promise<Claim | undefined> => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${lock}))`);
       const [existing] = await tx
@@ -308,8 +309,7 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
         .from(payments)
         .where(and(eq(payments.tmsReference, claim.payment.tmsReference), eq(payments.institutionId, ownerOf(claim))));
       if (existing) return undefined;
-      const funder = agent.issuer === undefined ? eq(payments.agentId, agent.agentId) : eq(payments.fundingIssuer, agent.issuer);
-      const counted = and(funder, inArray(payments.status, ['SETTLED', 'PENDING']));
+      const counted = spendingOf(agent.issuer === undefined ? { kind: 'agent', agentId: agent.agentId } : { kind: 'issuer', issuer: agent.issuer });
       const settled = sql`coalesce(sum(${payments.agentAmountUsd}), 0)`;
       if (cap) {
         const [today] = await tx
