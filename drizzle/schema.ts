@@ -749,6 +749,7 @@ export const agentDeposits = pgTable(
   {
     /** Lower-case 0x transaction hash. */
     txHash: text('tx_hash').notNull(),
+    /** The transfer's position in its transaction receipt's logs (stable across a reorg), not the log's position in the block. */
     logIndex: integer('log_index').notNull(),
     agentId: text('agent_id'),
     /** The trusted AP2 issuer (AP2_TRUSTED_ISSUERS) whose funding wallet made the transfer. */

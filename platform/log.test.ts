@@ -36,6 +36,18 @@ describe('log lines', () => {
     });
   });
 
+  it("redacts an agent owner's X-Agent-Key (decision 0048) from logged request headers, as the other keys", () => {
+    const { lines, destination } = capture();
+    const agentKey = `agk_${'S'.repeat(43)}`;
+    const headers = { 'x-agent-id': 'agt_AAAAAAAAAAAAAAAAAAAAAA', 'x-agent-key': agentKey, 'x-internal-key': 'internal-secret' };
+    createLogger({ logLevel: 'info', destination }).info({ req: { headers }, headers }, 'request');
+    expect(JSON.stringify(lines)).not.toContain(agentKey);
+    expect(lines[0]).toMatchObject({
+      req: { headers: { 'x-agent-id': 'agt_AAAAAAAAAAAAAAAAAAAAAA', 'x-agent-key': '[redacted]', 'x-internal-key': '[redacted]' } },
+      headers: { 'x-agent-key': '[redacted]' },
+    });
+  });
+
   it('finding 11: each link of the cause chain is logged with its stack frames; a frame never repeats the withheld SQL', () => {
     const { lines, destination } = capture();
     createLogger({ logLevel: 'info', destination }).error({ err: failedInsert() }, 'quote write failed');

@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { AGENT_KEY_HEADER, isAgentKeyFormat } from '../../platform/access/agent-key.js';
 import { admitAgentKey } from '../../platform/access/agent-rate-limit.js';
 import type { RateLimitStore } from '../../platform/access/rate-limit.js';
 import { requireInternalKey } from '../../platform/access/shared-secret.js';
@@ -46,9 +47,6 @@ export interface KyaServiceDeps {
   internalKey: string | undefined;
 }
 
-/** The header that carries an agent's key (decision 0048). */
-export const AGENT_KEY_HEADER = 'x-agent-key';
-
 export interface MandateView {
   mandateId: string;
   agentId: string;
@@ -77,7 +75,6 @@ const iso = (date: Date) => date.toISOString();
 
 /** An agent key is 32 random bytes, so a plain SHA-256 (no salt, no stretching) keeps it as safe as it is. */
 const keyDigest = (key: string) => createHash('sha256').update(key, 'utf8').digest();
-const AGENT_KEY_PATTERN = /^agk_[A-Za-z0-9_-]{43}$/;
 
 /** Whether `presented` is the key whose digest the agent keeps, in constant time; nothing matches an agent without a key. */
 function isAgentKey(agent: AgentRow, presented: string): boolean {
@@ -183,7 +180,7 @@ export function createKyaService(deps: KyaServiceDeps) {
    * a wrong key (another owner's, another agent's, none issued) 401.
    */
   async function provenAgent(presented: string | undefined, agentId: string): Promise<AgentWithMandate> {
-    if (presented === undefined || !AGENT_KEY_PATTERN.test(presented)) throw unauthorized();
+    if (presented === undefined || !isAgentKeyFormat(presented)) throw unauthorized();
     const found = await agentOf(agentId);
     if (!isAgentKey(found.agent, presented)) throw unauthorized();
     return found;

@@ -17,6 +17,12 @@ const depositsOf = (funder: Funder) => (funder.kind === 'agent' ? eq(agentDeposi
 const paymentsOf = (funder: Funder) => (funder.kind === 'agent' ? eq(payments.agentId, funder.agentId) : eq(payments.fundingIssuer, funder.issuer));
 
 /**
+ * What counts as spent of the funder's funds (decision 0049 §3): its SETTLED and PENDING
+ * payments. The one filter of the funds' balance and of the claim's checks (store.ts).
+ */
+export const spendingOf = (funder: Funder) => and(paymentsOf(funder), inArray(payments.status, SPENDING));
+
+/**
  * The settlement funds (decision 0049): agents' funding wallets, deposits credited once per
  * Transfer log to one funder, an agent or a trusted AP2 issuer (their primary key decides, on any
  * replica), and what the funder's settlements spent. Every call bounded in time.
@@ -61,7 +67,7 @@ export function createAgentFundsStore(db: Database, options: { timeoutMs?: numbe
         db
           .select({ total: sql<string>`coalesce(sum(${payments.agentAmountUsd}), 0)::text` })
           .from(payments)
-          .where(and(paymentsOf(funder), inArray(payments.status, SPENDING)))
+          .where(spendingOf(funder))
           .execute(),
         'sum of the settlements paid from the funds',
       );

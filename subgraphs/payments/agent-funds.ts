@@ -1,4 +1,4 @@
-import { erc20Abi, getAddress, parseEventLogs, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from 'viem';
+import { erc20Abi, getAddress, parseEventLogs, TransactionReceiptNotFoundError, type Address, type Hex, type Log, type PublicClient } from 'viem';
 import { requireAdminKey } from '../../platform/access/shared-secret.js';
 import { AppError } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/request-context.js';
@@ -56,10 +56,19 @@ export interface DepositAnswer {
   funds: AgentFundsView;
 }
 
+/** The agent's funds are not settlements: they do not count against the agent key's per-minute limit (decision 0048 §7). */
+const NOT_COUNTED = { countsAgainstLimit: false };
+
 const invalidDeposit = (message: string) => new AppError('PAY_ERR_DEPOSIT_INVALID', { message });
 
-/** The Transfer logs of the receipt, decoded (logs of other events or contracts are skipped). */
-function transfersOf(logs: Parameters<typeof parseEventLogs>[0]['logs']): TransferLog[] {
+/**
+ * The Transfer logs of a receipt, decoded (logs of other events or contracts are skipped), each
+ * indexed by its position in the receipt's logs (decision 0049 §2): a log's own logIndex is its
+ * position in the block, which changes when a reorg mines the transaction in another block, so the
+ * same transfer would be credited again under it.
+ */
+export function transfersOf(receiptLogs: readonly Log[]): TransferLog[] {
+  const logs = receiptLogs.map((log, position) => ({ ...log, logIndex: position }));
   return parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs, strict: true }).map((log) => ({
     address: log.address,
     logIndex: log.logIndex,
@@ -132,7 +141,7 @@ export function createAgentFunds(deps: AgentFundsDeps) {
 
     /** GET /agent/funds. */
     async funds(request: RequestContext, agentId: string | undefined): Promise<AgentFundsView> {
-      const proven = await requireAgentOwner(deps, request, agentId);
+      const proven = await requireAgentOwner(deps, request, agentId, NOT_COUNTED);
       return view(proven, await deps.rail());
     },
 
@@ -142,7 +151,7 @@ export function createAgentFunds(deps: AgentFundsDeps) {
      * wallet the operator configured for a trusted issuer funds that issuer only.
      */
     async bindFundingWallet(request: RequestContext, agentId: string | undefined, body: FundingWalletBody): Promise<AgentFundsView> {
-      const proven = await requireAgentOwner(deps, request, agentId);
+      const proven = await requireAgentOwner(deps, request, agentId, NOT_COUNTED);
       const rail = await deps.rail();
       const message = fundingWalletMessage(proven, body.walletAddress, rail.chainId);
       const signed = await rail.publicClient.verifyMessage({ address: body.walletAddress as Address, message, signature: body.signature as Hex }).catch(() => false);
@@ -159,7 +168,7 @@ export function createAgentFunds(deps: AgentFundsDeps) {
      * more credited.
      */
     async creditDeposit(request: RequestContext, agentId: string | undefined, body: DepositBody): Promise<DepositAnswer> {
-      const proven = await requireAgentOwner(deps, request, agentId);
+      const proven = await requireAgentOwner(deps, request, agentId, NOT_COUNTED);
       const rail = await deps.rail();
       const wallets = new Set((await deps.store.fundingWallets(proven)).map((wallet) => wallet.walletAddress));
       const credited = await creditDepositsOf(deps, rail, { kind: 'agent', agentId: proven }, wallets, body.txHash, request.clock.now());

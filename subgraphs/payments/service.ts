@@ -306,7 +306,7 @@ export interface PaymentsService {
 
 /**
  * The tenant the settlement agent's own settlements are made as (decision 0050): the institution
- * SETTLEMENT_AGENT_INSTITUTION, until the lead wires each agent's owner in its place.
+ * SETTLEMENT_AGENT_INSTITUTION (`settlement-agent`): every agent settlement belongs to it.
  */
 export const SETTLEMENT_AGENT_TENANT: Tenant = { kind: 'institution', institutionId: SETTLEMENT_AGENT_INSTITUTION };
 

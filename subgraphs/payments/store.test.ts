@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalSha256, type JsonValue } from '../../platform/canonical-json.js';
+import { SETTLEMENT_AGENT_INSTITUTION } from '../../drizzle/schema.js';
 import type { DatabaseHandle } from '../../platform/db.js';
 import { AppError, InfrastructureError } from '../../platform/errors.js';
 import { testDatabases } from '../../test/helpers.js';
 import { createCallbackStore } from './callback-store.js';
 import { finalResult, pendingResult, type NativePayment, type ResultFrame } from './domain/index.js';
+import { requestDigestOf } from './service.js';
 import { createPaymentStore, type PaymentStore, type PaymentToClaim } from './store.js';
 
 // The payments store on each driver: claims by tmsReference, replays, and the final rows kept for
@@ -48,6 +51,20 @@ describe.each(testDatabases())('the payments store on $driver', (testDatabase) =
     const replay = await store.claim({ ...claim, railPaymentId: 'pay_other' }, NOW);
     expect(replay.kind === 'replay' && replay.row.railPaymentId).toBe(claim.railPaymentId);
     await expect(store.claim({ ...claim, requestSha256: 'b'.repeat(64) }, NOW)).rejects.toMatchObject({ code: 'PAY_ERR_IDEMPOTENCY_CONFLICT' } satisfies Partial<AppError>);
+  });
+
+  it('replays a payment stored before the amount had one spelling (its digest of "100.00" as sent) for the identical body; another body is still a 409', async () => {
+    const payment = paymentOf('100.00');
+    const legacyDigest = canonicalSha256(payment as unknown as JsonValue);
+    expect(requestDigestOf(payment)).not.toBe(legacyDigest);
+    const stored = claimOf(payment, legacyDigest);
+    expect((await store.claim(stored, NOW)).kind).toBe('claimed');
+    const settled = finalResult(stored.frame, { kind: 'failed', reason: 'stored before this release' });
+    await store.complete(stored.railPaymentId, { result: settled }, NOW);
+    const retry = await store.claim({ ...claimOf(payment, requestDigestOf(payment)), railPaymentId: 'pay_retry' }, NOW);
+    expect(retry.kind === 'replay' && { railPaymentId: retry.row.railPaymentId, result: retry.row.result }).toEqual({ railPaymentId: stored.railPaymentId, result: settled });
+    const other = { ...payment, amount: '100.01' };
+    await expect(store.claim(claimOf(other, requestDigestOf(other)), NOW)).rejects.toMatchObject({ code: 'PAY_ERR_IDEMPOTENCY_CONFLICT' } satisfies Partial<AppError>);
   });
 
   it('never keeps a PENDING row: a replay after complete answers the final result', async () => {
@@ -165,6 +182,17 @@ describe.each(testDatabases())('the payments store on $driver', (testDatabase) =
     const second = { ...quotedClaim(quoteId), agent };
     await expect(store.claim(second, NOW)).rejects.toMatchObject({ code: 'PAY_ERR_QUOTE_USED' });
     expect(await store.findByTmsReference(INSTITUTION, second.payment.tmsReference)).toBeUndefined();
+  });
+
+  it("an agent's claim of a reference another institution holds is the settlement agent's own payment, not a replay of the other's", async () => {
+    const payment = paymentOf();
+    const others = claimOf(payment);
+    expect((await store.claim(others, NOW)).kind).toBe('claimed');
+    const agent = { agentId: `agt_store${sequence}`, amountUsd: '10', fundsUsd: '100' };
+    const agents = { ...claimOf(payment), institution: undefined, railPaymentId: 'pay_00000000-0000-4000-8000-00000000a9e7', agent };
+    const claimed = await store.claim(agents, NOW);
+    expect(claimed.kind === 'claimed' && { railPaymentId: claimed.row.railPaymentId, institutionId: claimed.row.institutionId }).toEqual({ railPaymentId: agents.railPaymentId, institutionId: SETTLEMENT_AGENT_INSTITUTION });
+    expect((await store.findByTmsReference(INSTITUTION, payment.tmsReference))?.railPaymentId).toBe(others.railPaymentId);
   });
 });
 

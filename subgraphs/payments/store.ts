@@ -1,9 +1,11 @@
-import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { paymentQuoteUses, payments, SETTLEMENT_AGENT_INSTITUTION } from '../../drizzle/schema.js';
+import { canonicalSha256, type JsonValue } from '../../platform/canonical-json.js';
 import type { Database } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { boundedCall } from '../../platform/timeout.js';
+import { spendingOf } from './agent-funds-store.js';
 import type { CallbackStore } from './callback-store.js';
 import type { NativePayment, PaymentResult, PaymentStatus, SettlingRecord } from './domain/index.js';
 import { canTransition } from './domain/index.js';
@@ -14,13 +16,20 @@ export const FINAL_ROWS_CACHED = 10_000;
 
 export type PaymentRow = typeof payments.$inferSelect;
 
+/**
+ * The digest a payment stored before decision 0050's one spelling of the amount was kept under: the
+ * RFC 8785 digest of the payment as sent ("100.00", not "100"). Asked only when the current digest
+ * differs, so a retry of such a payment is still a replay.
+ */
+const legacyDigestOf = (payment: NativePayment): string => canonicalSha256(payment as unknown as JsonValue);
+
 /** A claim's answer: this request owns the payment and runs it, or another request already did (or is doing) it. */
 export type Claim = { kind: 'claimed'; row: PaymentRow } | { kind: 'replay'; row: PaymentRow } | { kind: 'over-daily-cap'; settledUsd: string } | { kind: 'over-funds'; spentUsd: string };
 
 /**
  * A payment to claim, with the institution that will own it (decision 0050): every claim names it,
- * but a settlement agent's claim may leave it out and is then the settlement agent's
- * (SETTLEMENT_AGENT_INSTITUTION) until the lead wires the agent's owner.
+ * but a settlement agent's claim may leave it out: agent settlements belong to the institution
+ * `settlement-agent` (SETTLEMENT_AGENT_INSTITUTION).
  */
 export type PaymentToClaim = ClaimedRequest & ({ institution: string } | { institution?: undefined; agent: AgentClaim });
 
@@ -246,7 +255,7 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
     const existing = await findByTmsReference(ownerOf(claim), claim.payment.tmsReference);
     // The conflicting row is committed (ON CONFLICT waited for it) and rows are never deleted.
     if (!existing) throw new Error(`payments: no row for the conflicting tmsReference after a claim`);
-    if (existing.requestSha256 !== claim.requestSha256) throw new AppError('PAY_ERR_IDEMPOTENCY_CONFLICT');
+    if (existing.requestSha256 !== claim.requestSha256 && existing.requestSha256 !== legacyDigestOf(claim.payment)) throw new AppError('PAY_ERR_IDEMPOTENCY_CONFLICT');
     return { kind: 'replay', row: existing };
   }
 
@@ -292,13 +301,15 @@ export function createPaymentStore(db: Database, callbacks: Pick<CallbackStore, 
    */
   async function claimWithinAgentLimits(claim: PaymentToClaim, agent: AgentClaim, now: Date): Promise<Claim> {
     const { amountUsd, dailyCap: cap, fundsUsd } = agent;
-    const lock = agent.issuer === undefined ? `agent-daily-cap:${agent.agentId}` : `ap2-issuer-funds:${agent.issuer}`;
+    const lock = agent.issuer === undefined ? `agent-claim:${agent.agentId}` : `ap2-issuer-claim:${agent.issuer}`;
     const work = db.transaction(async (tx): Promise<Claim | undefined> => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${lock}))`);
-      const [existing] = await tx.select({ railPaymentId: payments.railPaymentId }).from(payments).where(eq(payments.tmsReference, claim.payment.tmsReference));
+      const [existing] = await tx
+        .select({ railPaymentId: payments.railPaymentId })
+        .from(payments)
+        .where(and(eq(payments.tmsReference, claim.payment.tmsReference), eq(payments.institutionId, ownerOf(claim))));
       if (existing) return undefined;
-      const funder = agent.issuer === undefined ? eq(payments.agentId, agent.agentId) : eq(payments.fundingIssuer, agent.issuer);
-      const counted = and(funder, inArray(payments.status, ['SETTLED', 'PENDING']));
+      const counted = spendingOf(agent.issuer === undefined ? { kind: 'agent', agentId: agent.agentId } : { kind: 'issuer', issuer: agent.issuer });
       const settled = sql`coalesce(sum(${payments.agentAmountUsd}), 0)`;
       if (cap) {
         const [today] = await tx

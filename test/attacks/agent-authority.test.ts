@@ -103,6 +103,14 @@ describe.each(drivers)('agent authority and funds on %s', (driver) => {
       expect(await balanceOf(recipient)).toBe(before);
     });
 
+    it('refuses a key not of the agent key format (200 characters) on a settlement and on the funds with 401, not 500', async () => {
+      const long = agentHeaders(alice.agentId, 'k'.repeat(200));
+      for (const refused of [await settle(long), await call('GET', '/agent/funds', { headers: long })]) {
+        expect(refused.status).toBe(401);
+        expect(refused.body).toMatchObject({ code: 'PAY_ERR_AGENT_UNAUTHORIZED', error: expect.stringContaining('X-Agent-Key') });
+      }
+    });
+
     it("refuses a stranger's GraphQL setMandate and revokeAgent, and takes the owner's key there as on REST", async () => {
       const setMandate = 'mutation($input: SetMandateInput!) { setMandate(input: $input) { agentId maxNotionalUsd } }';
       const stranger = await graphql(setMandate, { input: { agentId: alice.agentId, maxNotionalUsd: 25000 } }, { 'x-agent-key': mallory.agentKey });
@@ -168,6 +176,16 @@ describe.each(drivers)('agent authority and funds on %s', (driver) => {
       expect((await settle(busy.headers)).status).toBe(429);
       const other = await registerTestAgent(server, { name: 'Quiet bot' });
       expect((await call('POST', '/compliance/agent/mandate', { headers: other.headers, payload: { agentId: other.agentId, maxNotionalUsd: 100 } })).status).toBe(201);
+    });
+
+    it("does not count the agent's funds against its key's limit: 60 reads of the funds, then a settlement settles", async () => {
+      const reader = await registerTestAgent(server, { name: 'Reader bot' });
+      await fundAgent(server, rail, reader, '10');
+      for (let i = 0; i < 60; i += 1) expect((await call('GET', '/agent/funds', { headers: reader.headers })).status).toBe(200);
+      const settled = await settle(reader.headers, 5);
+      expect(settled.status).toBe(200);
+      expect(settled.body).toMatchObject({ status: 'SETTLED' });
+      expect(settled.headers['x-ratelimit-remaining']).toBe('59');
     });
   });
 

@@ -23,6 +23,7 @@ export type Funder = { kind: 'agent'; agentId: string } | { kind: 'issuer'; issu
 export interface TransferLog {
   /** The emitting contract. */
   address: string;
+  /** Its position in the transaction receipt's logs (stable when a reorg re-mines it in another block), not in the block. */
   logIndex: number;
   from: string;
   to: string;

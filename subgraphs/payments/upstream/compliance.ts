@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AppError } from '../../../platform/errors.js';
 import { UpstreamAnswerError, upstreamErrorText, type UpstreamTransport } from '../../../platform/upstream.js';
 import type { AgentMandateTerms, AgentVerificationView, AmlOutcome, VopOutcome } from '../domain/index.js';
 
@@ -105,7 +106,7 @@ export interface ComplianceClient {
   lookupWallet(wallet: string): Promise<RegisteredEntityView | null>;
   /** GET /esg/score/wallet/:wallet: the composite entity ESG score; null when the wallet is unregistered or has no LEI. */
   walletEsgScore(wallet: string): Promise<number | null>;
-  /** POST /agent/:id/authorize (internal, decision 0048): whether `agentKey` is the agent's own; false for a wrong key or an unknown agent. */
+  /** POST /agent/:id/authorize (internal, decision 0048): whether `agentKey` is the agent's own; false for a wrong key or an unknown agent; any other answer is GEN_ERR_UNAVAILABLE. */
   authorizeAgent(agentId: string, agentKey: string): Promise<boolean>;
 }
 
@@ -178,7 +179,8 @@ export function createComplianceClient(options: ComplianceClientOptions): Compli
       // The agent's own refusal (wrong key, unknown agent); a refused X-Internal-Key (GEN_ERR_UNAUTHORIZED) is the rail's misconfiguration.
       const code = (response.body as { code?: unknown } | undefined)?.code;
       if ((response.status === 401 && code === 'CMP_ERR_AGENT_UNAUTHORIZED') || response.status === 404) return false;
-      throw new UpstreamAnswerError(COMPLIANCE_SERVICE, response.status, `agent authorization: ${upstreamErrorText(response)}`);
+      // Any other answer leaves the key unchecked: the oracle is unavailable to this request (decision 0048 §5), 503, never 500.
+      throw new AppError('GEN_ERR_UNAVAILABLE', { cause: new UpstreamAnswerError(COMPLIANCE_SERVICE, response.status, `agent authorization: ${upstreamErrorText(response)}`) });
     },
     async walletEsgScore(wallet) {
       const answer = await find('GET', `/esg/score/wallet/${segment(wallet)}`, entityEsgAnswerSchema, 'wallet ESG score');
