@@ -289,14 +289,21 @@ describe('a name at exactly 0.70 against the shipped SDN list is a sanctions mat
       expect(below.fatfAttestation.sanctionsStatus).toBe('NO_MATCH');
     });
 
-    it('through the all-in-one server, the shipped record nearest the threshold is a match under review', async () => {
-      // COME M INVESTMENT CO (549300S2LVLVZ1RHNG65) against M INVEST, OOO (ent_num 29101), legal forms
-      // set aside: come, m, investment against m, invest; m = m (1) and invest/investment (Jaro-Winkler
-      // 0.92 · length factor (1 − 0.4 · 4/10) = 0.7728): 2 · (1 + 0.7728) / (3 + 2) = 0.70912.
-      const chain = await chainOf(harness.server.app, '549300S2LVLVZ1RHNG65');
-      expect(chain.sanctionsMatches).toEqual([expect.objectContaining({ uid: 29101, name: 'M INVEST, OOO', screenedName: 'COME M INVESTMENT CO', lei: '549300S2LVLVZ1RHNG65' })]);
-      expect(chain.sanctionsMatches[0].score).toBeCloseTo(0.70912, 10);
+    it('through the all-in-one server, a shipped record at exactly 0.70 is a match under review', async () => {
+      // NFA INTERNATIONAL (335800CCCPHKUOXPC332, GLEIF) against NIA INTERNATIONAL (ent_num 17273): one
+      // word equal, the other a loose pair (decision 0055), scored 0.70 exactly: the threshold, inclusive.
+      const chain = await chainOf(harness.server.app, '335800CCCPHKUOXPC332');
+      expect(chain.sanctionsMatches).toEqual([expect.objectContaining({ uid: 17273, name: 'NIA INTERNATIONAL', screenedName: 'NFA INTERNATIONAL', score: 0.7, lei: '335800CCCPHKUOXPC332', role: 'SUBJECT' })]);
+      expect(chain.chain[0].sanctions).toMatchObject({ hit: true, bestScore: 0.7 });
       expect(chain.result).toBe('REVIEW_REQUIRED');
+    });
+
+    it('through the all-in-one server, a real record the word-rarity rule cleared is no match', async () => {
+      // COME M INVESTMENT CO (549300S2LVLVZ1RHNG65) matched M INVEST, OOO (ent_num 29101) at 0.70912
+      // before decision 0055's rarity rule: its only close word is the one-letter "m".
+      const chain = await chainOf(harness.server.app, '549300S2LVLVZ1RHNG65');
+      expect(chain.sanctionsMatches).toEqual([]);
+      expect(chain.chain[0].sanctions).toMatchObject({ hit: false });
     });
   });
 });

@@ -18,8 +18,9 @@ const objectType = (name: string) => {
   return new GraphQLNonNull(type);
 };
 
-// A Payment's parties are references the graph joins to compliance (issue 10 item 8), not part of the REST body.
-const PAYMENT_PARTIES = ['creditorWallet', 'debtorWallet', 'creditorEntity', 'debtorEntity', 'settlementAgent'].map((field) => `Payment.${field}`);
+// A Payment's parties are references the graph joins to compliance (issue 10 item 8), and whose funds
+// paid a mandate-only settlement (fundingIssuer, decision 0049 §9): the graph's, not part of the REST body.
+const PAYMENT_PARTIES = ['creditorWallet', 'debtorWallet', 'creditorEntity', 'debtorEntity', 'settlementAgent', 'fundingIssuer'].map((field) => `Payment.${field}`);
 
 describe('REST response schemas and GraphQL types describe one shape', () => {
   it.each([
