@@ -1,4 +1,6 @@
 import { getAddress, isAddress } from 'viem';
+import { validateMnemonic } from '@scure/bip39';
+import { english } from 'viem/accounts';
 import { z } from 'zod';
 import { isP256Point, publicP256JwkShape, type PublicP256Jwk } from './credentials.js';
 
@@ -27,6 +29,11 @@ const positiveCount = (fallback: number) => z.coerce.number().int().positive().d
 /** An EVM address: 0x and 40 hex digits; a mixed-case one must carry a valid EIP-55 checksum. */
 const evmAddress = z.string().refine((value) => isAddress(value, { strict: true }), 'must be an EVM address (0x + 40 hex digits, EIP-55 checksum when mixed-case)').transform((value) => getAddress(value));
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hex digits');
+/** A BIP-39 mnemonic of the english wordlist, its checksum right (a mistyped word would derive other accounts); words split by any whitespace. */
+const bip39Mnemonic = z
+  .string()
+  .transform((value) => value.trim().split(/\s+/).join(' '))
+  .refine((value) => validateMnemonic(value, english), 'must be a BIP-39 mnemonic of the english wordlist (12 to 24 words, checksum valid)');
 const sqlIdentifier = z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier');
 
 /** `name=url,name=url`; which names exist is the gateway's registry's business, not the config's. */
@@ -133,7 +140,7 @@ export const configVariables = {
     shutdownGraceMs: variable('SHUTDOWN_GRACE_MS', milliseconds(10_000), 'on SIGTERM, how long in-flight requests may finish before the process exits'),
   },
   database: {
-    dataDir: variable('DATA_DIR', z.string().min(1).default('./data'), 'PGlite data, the generated signing keys and the embedded chain (`chain/journal.jsonl`, decision 0052); one process at a time'),
+    dataDir: variable('DATA_DIR', z.string().min(1).default('./data'), 'PGlite data, the generated signing keys and the embedded chain (`chain/journal.jsonl` and its secret `chain/mnemonic`, decision 0052); one process at a time'),
     url: variable('DATABASE_URL', z.url().optional(), 'PostgreSQL connection string; migrations run at start', 'unset (PGlite)'),
     schema: variable('DATABASE_SCHEMA', sqlIdentifier.optional(), 'Postgres schema for our tables'),
     poolSize: variable('DATABASE_POOL_SIZE', positiveCount(10), 'connections in the PostgreSQL pool'),
@@ -176,6 +183,12 @@ export const configVariables = {
   chain: {
     rpcUrl: variable('RPC_URL', z.url().optional(), 'JSON-RPC endpoint of Base (chainId 8453); unset runs the embedded in-process EVM with the contracts deployed at start', 'unset (embedded EVM)'),
     timeoutMs: variable('RPC_TIMEOUT_MS', milliseconds(5_000), 'longest wait for one JSON-RPC call'),
+    embeddedMnemonic: variable(
+      'EMBEDDED_CHAIN_MNEMONIC',
+      bip39Mnemonic.optional(),
+      'secret BIP-39 mnemonic the embedded rail\'s accounts are derived from (decision 0052): anyone holding it signs for the rail\'s treasury and contracts. Set it only where another process must sign as those accounts (tests, benches); must be the mnemonic the chain in `DATA_DIR` was made with',
+      'generated in `DATA_DIR` (`chain/mnemonic`)',
+    ),
   },
   /** The embedded chain's public POST /rpc (decision 0051): what one caller may make the rail's node do. */
   embeddedRpc: {
