@@ -73,7 +73,11 @@ export async function createBenchKey(environment: Record<string, string>): Promi
   return key;
 }
 
-/** The payers: the funded development accounts but the first (it settles) and the last (it is paid). */
+/**
+ * The payers: the rail's funded accounts but the first (it settles) and the last (it is paid). The
+ * rail's accounts are secret by default (decision 0052): the bench's rail is made from the public
+ * development mnemonic (EMBEDDED_CHAIN_MNEMONIC) so that this process can sign as them.
+ */
 function payers(): HDAccount[] {
   return Array.from({ length: DEVELOPMENT_ACCOUNT_COUNT - 2 }, (_, index) => mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex: index + 1 }));
 }
@@ -140,7 +144,7 @@ async function benchPaid(rail: Server, requirements: PaymentRequirements, accoun
 
 export async function benchAccess(): Promise<AccessFigures> {
   const dataDir = join(tempFolder('access-rail'), 'data');
-  const environment = { DATA_DIR: dataDir, QUOTE_SIGNING_KEY: SIGNING_KEY, NODE_ENV: 'production' };
+  const environment = { DATA_DIR: dataDir, QUOTE_SIGNING_KEY: SIGNING_KEY, NODE_ENV: 'production', EMBEDDED_CHAIN_MNEMONIC: DEVELOPMENT_MNEMONIC };
   const key = await createBenchKey(serverEnvironment(environment));
   const rail = await startRail('access rail', [], environment);
   let baseline: Server | undefined;

@@ -2,7 +2,11 @@ import { loadConfig } from '../platform/config.js';
 import { describeErrorForLog } from '../platform/log.js';
 import { buildServer, type BuiltServer, type ServerOptions } from './server.js';
 import { isSubgraphName, SUBGRAPH_NAMES } from './subgraphs.js';
-import { DEVELOPMENT_MNEMONIC } from '../platform/chain/embedded-chain.js';
+import { join } from 'node:path';
+import { EMBEDDED_CHAIN_FOLDER } from '../platform/chain/index.js';
+import { MNEMONIC_FILE } from '../platform/chain/chain-mnemonic.js';
+import type { Config } from '../platform/config.js';
+import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../subgraphs/payments/rail.js';
 
 /**
  * Entry point.
@@ -45,20 +49,36 @@ function describeStartFailure(error: unknown): string {
   return lines.join('\n');
 }
 
+/** What the rail does with each of its accounts (contracts/deploy.ts, decisions 0008 and 0049); index 0 and the last are fixed there. */
+function accountRole(index: number, count: number): string {
+  if (index === 0) return 'owns the token and the contracts, feeds the oracles, settles x402 payments';
+  if (index === EMBEDDED_TREASURY_ACCOUNT_INDEX) return 'the payments treasury (agent owners\' and AP2 issuers\' deposits)';
+  if (index === count - 1) return 'the operator: x402 payTo and the fee share';
+  return 'held by the rail';
+}
+
+/** Where the accounts' secret comes from: never the secret itself. */
+function mnemonicSource(config: Config): string {
+  if (config.chain.embeddedMnemonic !== undefined) return 'the mnemonic in EMBEDDED_CHAIN_MNEMONIC';
+  return `the secret mnemonic generated in ${join(config.database.dataDir, EMBEDDED_CHAIN_FOLDER, MNEMONIC_FILE)} (mode 0600; whoever reads it can sign for them)`;
+}
+
 /**
  * With no RPC_URL, a process serving subgraphs starts the embedded EVM and deploys the contracts
- * before it listens, and prints what an outside wallet needs: the addresses and the funded accounts.
+ * before it listens, and prints what an outside wallet needs: the addresses and the rail's
+ * accounts with their roles. Never their keys nor their mnemonic (decision 0052).
  */
-async function connectEmbeddedRail(server: BuiltServer, progress: (message: string) => void): Promise<string> {
+async function connectEmbeddedRail(server: BuiltServer, config: Config, progress: (message: string) => void): Promise<string> {
   const chain = server.platform?.chain;
   if (!chain || chain.mode !== 'embedded') return '';
   progress('starting the embedded EVM (chainId 8453) and deploying the token and the settlement router');
   const { contracts, embedded } = await chain.connect();
-  const accounts = (embedded?.accounts ?? []).map((account, index) => `    #${index} ${account.address}`);
+  const count = embedded?.accounts.length ?? 0;
+  const accounts = (embedded?.accounts ?? []).map((account, index) => `    #${index} ${account.address}  ${accountRole(index, count)}`);
   return [
     '',
     `  rail         embedded EVM, chainId 8453, JSON-RPC at /rpc: token ${contracts.token}, router ${contracts.router}`,
-    `  accounts     funded with 1,000,000 rUSD each, from the public test mnemonic "${DEVELOPMENT_MNEMONIC}" (development only):`,
+    `  accounts     the rail's own, funded with 1,000,000 rUSD each, derived from ${mnemonicSource(config)}:`,
     ...accounts,
   ].join('\n');
 }
@@ -69,7 +89,7 @@ async function main(): Promise<void> {
   const progress = (message: string) => console.log(`starting: ${message}`);
   progress('loading the subgraphs and the supergraph');
   const server = await buildServer({ config, progress, ...optionsFromArguments(process.argv.slice(2)) });
-  const rail = await connectEmbeddedRail(server, progress);
+  const rail = await connectEmbeddedRail(server, config, progress);
   const address = await server.app.listen({ port: config.server.port, host: config.server.host });
   console.log(`${banner(server, address)}${rail}\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   let stopping = false;

@@ -51,4 +51,13 @@ describe('chain and contract configuration', () => {
     expect(() => loadConfig({ CONTRACT_TOKEN: given })).toThrow(ConfigError);
     expect(() => loadConfig({ CONTRACT_TOKEN: given })).toThrow(/CONTRACT_TOKEN: must be an EVM address/);
   });
+
+  it('takes EMBEDDED_CHAIN_MNEMONIC as a BIP-39 mnemonic, its words however spaced, and refuses a wrong checksum or word without echoing it', () => {
+    const mnemonic = 'test test test test test test test test test test test junk';
+    expect(loadConfig({ EMBEDDED_CHAIN_MNEMONIC: ` ${mnemonic.replaceAll(' ', '  ')}\n` }).chain.embeddedMnemonic).toBe(mnemonic);
+    expect(loadConfig({}).chain.embeddedMnemonic).toBeUndefined();
+    for (const given of ['test test test test test test test test test test test test', 'test test test test test test test test test test test junky']) {
+      expect(() => loadConfig({ EMBEDDED_CHAIN_MNEMONIC: given })).toThrow('Invalid configuration: EMBEDDED_CHAIN_MNEMONIC: must be a BIP-39 mnemonic of the english wordlist (12 to 24 words, checksum valid)');
+    }
+  });
 });

@@ -1,4 +1,6 @@
 import { getAddress, isAddress } from 'viem';
+import { validateMnemonic } from '@scure/bip39';
+import { english } from 'viem/accounts';
 import { z } from 'zod';
 import { isP256Point, publicP256JwkShape, type PublicP256Jwk } from './credentials.js';
 
@@ -27,6 +29,11 @@ const positiveCount = (fallback: number) => z.coerce.number().int().positive().d
 /** An EVM address: 0x and 40 hex digits; a mixed-case one must carry a valid EIP-55 checksum. */
 const evmAddress = z.string().refine((value) => isAddress(value, { strict: true }), 'must be an EVM address (0x + 40 hex digits, EIP-55 checksum when mixed-case)').transform((value) => getAddress(value));
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hex digits');
+/** A BIP-39 mnemonic of the english wordlist, its checksum right (a mistyped word would derive other accounts); words split by any whitespace. */
+const bip39Mnemonic = z
+  .string()
+  .transform((value) => value.trim().split(/\s+/).join(' '))
+  .refine((value) => validateMnemonic(value, english), 'must be a BIP-39 mnemonic of the english wordlist (12 to 24 words, checksum valid)');
 const sqlIdentifier = z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier');
 
 /** `name=url,name=url`; which names exist is the gateway's registry's business, not the config's. */
@@ -133,7 +140,7 @@ export const configVariables = {
     shutdownGraceMs: variable('SHUTDOWN_GRACE_MS', milliseconds(10_000), 'on SIGTERM, how long in-flight requests may finish before the process exits'),
   },
   database: {
-    dataDir: variable('DATA_DIR', z.string().min(1).default('./data'), 'PGlite data, the generated signing keys and the embedded chain (`chain/journal.jsonl`, decision 0052); one process at a time'),
+    dataDir: variable('DATA_DIR', z.string().min(1).default('./data'), 'PGlite data, the generated signing keys and the embedded chain (`chain/journal.jsonl` and its secret `chain/mnemonic`, decision 0052); one process at a time'),
     url: variable('DATABASE_URL', z.url().optional(), 'PostgreSQL connection string; migrations run at start', 'unset (PGlite)'),
     schema: variable('DATABASE_SCHEMA', sqlIdentifier.optional(), 'Postgres schema for our tables'),
     poolSize: variable('DATABASE_POOL_SIZE', positiveCount(10), 'connections in the PostgreSQL pool'),
@@ -176,6 +183,12 @@ export const configVariables = {
   chain: {
     rpcUrl: variable('RPC_URL', z.url().optional(), 'JSON-RPC endpoint of Base (chainId 8453); unset runs the embedded in-process EVM with the contracts deployed at start', 'unset (embedded EVM)'),
     timeoutMs: variable('RPC_TIMEOUT_MS', milliseconds(5_000), 'longest wait for one JSON-RPC call'),
+    embeddedMnemonic: variable(
+      'EMBEDDED_CHAIN_MNEMONIC',
+      bip39Mnemonic.optional(),
+      'secret BIP-39 mnemonic the embedded rail\'s accounts are derived from (decision 0052): anyone holding it signs for the rail\'s treasury and contracts. Set it only where another process must sign as those accounts (tests, benches); must be the mnemonic the chain in `DATA_DIR` was made with',
+      'generated in `DATA_DIR` (`chain/mnemonic`)',
+    ),
   },
   /** The embedded chain's public POST /rpc (decision 0051): what one caller may make the rail's node do. */
   embeddedRpc: {
@@ -198,8 +211,8 @@ export const configVariables = {
   access: {
     redisUrl: variable('REDIS_URL', z.url().optional(), 'Redis holding the per-key rate-limit windows, shared by every replica', 'unset (the database holds them)'),
     facilitatorUrl: variable('FACILITATOR_URL', z.url().optional(), 'an x402 facilitator whose /verify and /settle handle payments instead of the rail account', 'unset (verified and settled on the rail)'),
-    settlerKey: variable('RAIL_SETTLER_KEY', privateKey.optional(), 'private key (0x + 64 hex digits) of the account that settles x402 payments (with PAY_TO) and, funded by the institution, native payments through the settlement router on RPC_URL; the embedded rail uses development account #0 for x402 and #8 as the payments treasury', 'unset'),
-    payTo: variable('PAY_TO', evmAddress.optional(), 'address paid by x402 payments on RPC_URL; the embedded rail uses its first development account', 'unset'),
+    settlerKey: variable('RAIL_SETTLER_KEY', privateKey.optional(), 'private key (0x + 64 hex digits) of the account that settles x402 payments (with PAY_TO) and, funded by the institution, native payments through the settlement router on RPC_URL; the embedded rail uses its account #0 for x402 and #8 as the payments treasury', 'unset'),
+    payTo: variable('PAY_TO', evmAddress.optional(), 'address paid by x402 payments on RPC_URL; the embedded rail uses its operator account (the last, #9)', 'unset'),
     internalKey: variable('INTERNAL_KEY', z.string().min(32, 'must hold at least 32 characters').optional(), 'the X-Internal-Key of calls between subgraphs, of internal endpoints (AML) and of transactions signed by the embedded rail\'s own accounts at /rpc (a process on RPC_URL=<server>/rpc sends it); every process of a split layout needs the same one', 'unset: a key made per process, known only to its own subgraphs (internal endpoints closed to everyone else)'),
     adminKey: variable('ADMIN_KEY', z.string().min(32, 'must hold at least 32 characters').optional(), 'the operator key (the compliance oracle signing key), presented as Authorization: Bearer for registry administration and for the held agent settlements (/agent/holds, decision 0047); unset closes both', 'unset'),
   },

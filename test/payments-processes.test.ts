@@ -33,7 +33,11 @@ const ADMIN_KEY = 'payments-processes-admin-key-0123456789abcdef';
 const INTERNAL_KEY = 'payments-processes-internal-key-0123456789ab';
 const WEBHOOK_SIGNING_KEY = 'payments-processes-webhook-key-0123456789ab';
 const CONCURRENT = 20;
-/** Process B settles from development account #7 (funded at deployment), not A's treasury (#8): two processes never share one account's nonces. */
+/**
+ * Process B settles from A's account #7 (funded at deployment), not A's treasury (#8): two
+ * processes never share one account's nonces. A's accounts are secret by default (decision 0052):
+ * A is given the public development mnemonic so that B can be given #7's key.
+ */
 const settlerB = mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex: 7 });
 const settlerKeyB = toHex(settlerB.getHdKey().privateKey!);
 
@@ -137,7 +141,7 @@ describe.runIf(databaseUrl)('identical initiations across two server processes o
     // The test migrates the schema before the processes open it (theirs then find nothing to do).
     handle = await openDatabase({ databaseUrl: databaseUrl!, schemaName, poolSize: 2 });
     const database = { DATABASE_URL: databaseUrl!, DATABASE_SCHEMA: schemaName };
-    a = await startServer('a', database);
+    a = await startServer('a', { ...database, EMBEDDED_CHAIN_MNEMONIC: DEVELOPMENT_MNEMONIC });
     rail = railAddresses(a.lines);
     // A advertises the same token in its manifest.
     const manifest = (await (await fetch(`${a.base}/stability/manifest`, { signal: AbortSignal.timeout(10_000) })).json()) as { contracts: { token: string } };

@@ -74,7 +74,10 @@ describe('split layout: subgraphs and the gateway as separate processes on loopb
   let gateway: RunningProcess;
 
   beforeAll(async () => {
-    [fees, forecast] = await Promise.all([serve(others.join(','), databaseFor('fees')), serve('forecast', databaseFor('forecast'))]);
+    // The rail's accounts are secret by default (decision 0052): the payer below signs as account #1
+    // from this test's process, so the rail is made from the public development mnemonic here.
+    const rail = { EMBEDDED_CHAIN_MNEMONIC: DEVELOPMENT_MNEMONIC };
+    [fees, forecast] = await Promise.all([serve(others.join(','), { ...databaseFor('fees'), ...rail }), serve('forecast', databaseFor('forecast'))]);
     const urls = [
       ...others.map((name) => `${name}=${fees.base}/subgraphs/${name}/graphql`),
       `forecast=${forecast.base}/subgraphs/forecast/graphql`,

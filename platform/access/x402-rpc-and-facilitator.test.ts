@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { decodeEventLog, keccak256, toHex, type Address } from 'viem';
-import { mnemonicToAccount, privateKeyToAddress } from 'viem/accounts';
+import { privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
 import { settleResponseFromHeader } from 'x402/types';
@@ -9,14 +9,12 @@ import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { x402Payments } from '../../drizzle/schema.js';
 import { createConfiguredRailChain } from '../../gateway/platform-services.js';
 import { openTestPglite, startTestServer, TEST_NOW, testConfig, type TestServer } from '../../test/helpers.js';
-import { DEVELOPMENT_MNEMONIC } from '../chain/embedded-chain.js';
 import type { ChainConnection } from '../chain/index.js';
 import type { DatabaseHandle } from '../db.js';
 import { createX402 } from './x402.js';
 
 const PRICE = { amount: 2_000_000n, description: 'A test report' };
 const clock = { now: () => new Date(TEST_NOW) };
-const developmentKey = (addressIndex: number) => toHex(mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex }).getHdKey().privateKey!);
 
 /** Shared by the server and its RPC_URL clients: /rpc sends for the rail's accounts (the settler's) only with it (decision 0051). */
 const INTERNAL_KEY = 'x402-rpc-test-internal-key-0123456789abcdef';
@@ -37,13 +35,15 @@ afterAll(async () => {
   await database?.close();
 });
 
+/** The private key of one of the rail's accounts: this test's process holds the chain, so it may hand the key to a client of its /rpc. */
+const railKey = (addressIndex: number) => toHex(embedded.embedded!.accounts[addressIndex]!.getHdKey().privateKey!);
 const signer = (addressIndex: number) => embedded.embedded!.walletFor(embedded.embedded!.accounts[addressIndex]!);
 
 describe('x402 on RPC_URL, settled by RAIL_SETTLER_KEY', () => {
   it('reads the token domain from the token, and settles the transfer to PAY_TO from its own account', async () => {
     const payTo = privateKeyToAddress(keccak256(toHex('a treasury address for RPC payments')));
     const chain = createConfiguredRailChain(
-      testConfig({ RPC_URL: rpcUrl, CONTRACT_TOKEN: embedded.payment!.token, PAY_TO: payTo, RAIL_SETTLER_KEY: developmentKey(0), INTERNAL_KEY }),
+      testConfig({ RPC_URL: rpcUrl, CONTRACT_TOKEN: embedded.payment!.token, PAY_TO: payTo, RAIL_SETTLER_KEY: railKey(0), INTERNAL_KEY }),
     );
     const connection = await chain.connect();
     expect(connection.mode).toBe('rpc');
@@ -70,7 +70,7 @@ describe('a token that cannot be read on RPC_URL', () => {
   it('takes payments away (503) but not the chain: the connection still answers for verify-fees and the rest', async () => {
     const notAToken = embedded.contracts.router!;
     const payTo = privateKeyToAddress(keccak256(toHex('a treasury address for RPC payments')));
-    const chain = createConfiguredRailChain(testConfig({ RPC_URL: rpcUrl, CONTRACT_TOKEN: notAToken, CONTRACT_ROUTER: notAToken, PAY_TO: payTo, RAIL_SETTLER_KEY: developmentKey(0) }));
+    const chain = createConfiguredRailChain(testConfig({ RPC_URL: rpcUrl, CONTRACT_TOKEN: notAToken, CONTRACT_ROUTER: notAToken, PAY_TO: payTo, RAIL_SETTLER_KEY: railKey(0) }));
     try {
       const connection = await chain.connect();
       expect(connection.payment).toBeUndefined();

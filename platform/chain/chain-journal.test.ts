@@ -1,15 +1,20 @@
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseUnits } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { createConfiguredRailChain } from '../../gateway/platform-services.js';
 import { testConfig } from '../../test/helpers.js';
+import { MNEMONIC_FILE } from './chain-mnemonic.js';
+import { DEVELOPMENT_MNEMONIC } from './embedded-chain.js';
 import { EMBEDDED_CHAIN_FOLDER } from './index.js';
 
 const journalIn = (dataDir: string) => join(dataDir, EMBEDDED_CHAIN_FOLDER, 'journal.jsonl');
-const railIn = (dataDir: string) => createConfiguredRailChain(testConfig({ DATA_DIR: dataDir }));
+const mnemonicIn = (dataDir: string) => join(dataDir, EMBEDDED_CHAIN_FOLDER, MNEMONIC_FILE);
+const railIn = (dataDir: string, environment: Record<string, string> = {}) => createConfiguredRailChain(testConfig({ DATA_DIR: dataDir, ...environment }));
+const publicAccount = (addressIndex: number) => mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex }).address;
 
 describe('the embedded chain kept in DATA_DIR (decision 0052)', () => {
   it('a chain started again on the same folder holds every transaction, in the same block, with the same contracts, and goes on from there', async () => {
@@ -49,6 +54,44 @@ describe('the embedded chain kept in DATA_DIR (decision 0052)', () => {
     const third = railIn(dataDir);
     expect((await (await third.connect()).publicClient.getTransactionReceipt({ hash: next })).blockHash).toBe(mined.blockHash);
     await third.close();
+  }, 120_000);
+
+  it("makes the rail's accounts from a secret mnemonic kept owner-only in DATA_DIR/chain, not the public development one, and keeps them across restarts", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'srg-journal-'));
+    const first = railIn(dataDir);
+    const accounts = (await first.connect()).embedded!.accounts.map((account) => account.address);
+    await first.close();
+    expect(accounts).toHaveLength(10);
+    // Not one of them is the public mnemonic's: its keys sign for nothing the rail holds.
+    expect(accounts.filter((address) => Array.from({ length: 20 }, (_, index) => publicAccount(index)).includes(address))).toEqual([]);
+    expect(statSync(mnemonicIn(dataDir)).mode & 0o777).toBe(0o600);
+    expect(readFileSync(mnemonicIn(dataDir), 'utf8').trim().split(' ')).toHaveLength(12);
+
+    const second = railIn(dataDir);
+    expect((await second.connect()).embedded!.accounts.map((account) => account.address)).toEqual(accounts);
+    await second.close();
+
+    // Another data folder: other accounts.
+    const elsewhere = railIn(mkdtempSync(join(tmpdir(), 'srg-journal-')));
+    expect((await elsewhere.connect()).embedded!.accounts[8]!.address).not.toBe(accounts[8]);
+    await elsewhere.close();
+  }, 120_000);
+
+  it('uses EMBEDDED_CHAIN_MNEMONIC as given, writes it nowhere, and refuses a chain made with the public mnemonic before decision 0052 unless it is given so', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'srg-journal-'));
+    const given = { EMBEDDED_CHAIN_MNEMONIC: DEVELOPMENT_MNEMONIC };
+    const first = railIn(dataDir, given);
+    const { contracts, embedded } = await first.connect();
+    expect(embedded!.accounts[8]!.address).toBe(publicAccount(8));
+    await first.close();
+    expect(existsSync(mnemonicIn(dataDir))).toBe(false);
+
+    // A journal without a mnemonic beside it: what a chain made before this change left.
+    await expect(railIn(dataDir).connect()).rejects.toThrow(/has no mnemonic beside it: it was made before the rail's accounts became secret \(decision 0052\), with the public development mnemonic/);
+    expect(existsSync(mnemonicIn(dataDir))).toBe(false);
+    const kept = railIn(dataDir, given);
+    expect((await kept.connect()).contracts).toEqual(contracts);
+    await kept.close();
   }, 120_000);
 
   it('drops a last line cut by a crash, and starts afresh from a journal cut during the deployment', async () => {

@@ -3,15 +3,24 @@ import { createPublicClient, createWalletClient, custom, numberToHex, type Chain
 import { mnemonicToAccount, type HDAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
 import { ChainJournalError, type ChainJournal, type JournaledBlock } from './chain-journal.js';
+import { generateChainMnemonic } from './chain-mnemonic.js';
 import { journaledProvider, type RawRequest } from './journaled-provider.js';
 import { ownFirst } from './own-first.js';
 
 /**
- * The public test mnemonic of Hardhat and Anvil: its first accounts are the ones the embedded
- * network funds. Development only; anyone can sign for these accounts.
+ * The public test mnemonic of Hardhat and Anvil. No longer the rail's default (decision 0052: the
+ * rail's accounts come from a secret mnemonic): kept for the tests and benches that sign as the
+ * rail's accounts from another process, which give it to the server as EMBEDDED_CHAIN_MNEMONIC,
+ * and for the attack tests showing its keys move nothing on a default rail.
  */
 export const DEVELOPMENT_MNEMONIC = 'test test test test test test test test test test test junk';
+/** The rail's accounts: the first ones of the chain's mnemonic (index 0 deploys and owns the contracts). */
 export const DEVELOPMENT_ACCOUNT_COUNT = 10;
+/**
+ * The accounts the genesis funds with ETH: Hardhat's default count, so that a chain made with a
+ * given mnemonic has the same genesis it had when Hardhat chose the accounts (decision 0052).
+ */
+const GENESIS_ACCOUNT_COUNT = 20;
 
 export interface EmbeddedChain {
   /** The platform's own way to the node (the clients below use it). */
@@ -19,7 +28,7 @@ export interface EmbeddedChain {
   /** For outside callers (POST /rpc): `provider` without the priority, and the wait that gives the platform's requests theirs (own-first.ts). */
   outside: { provider: EIP1193Provider; quiet(signal: AbortSignal): Promise<void> };
   publicClient: PublicClient;
-  /** The funded development accounts, as local signers (index 0 deploys and owns the contracts). */
+  /** The rail's funded accounts, derived from the chain's secret mnemonic, as local signers (index 0 deploys and owns the contracts). */
   accounts: HDAccount[];
   walletFor(account: HDAccount): WalletClient<Transport, Chain, HDAccount>;
   close(): Promise<void>;
@@ -28,6 +37,8 @@ export interface EmbeddedChain {
 export interface EmbeddedChainOptions {
   /** Where the chain is kept across restarts (decision 0052); without one it lives in memory only. */
   journal?: ChainJournal;
+  /** The secret the accounts are derived from (chain-mnemonic.ts); without one, a fresh one for this start only. */
+  mnemonic?: string;
 }
 
 type Request = (call: RawRequest) => Promise<unknown>;
@@ -58,12 +69,13 @@ async function replay(request: Request, blocks: readonly JournaledBlock[]): Prom
 }
 
 /**
- * An in-process EVM (Hardhat's EDR) answering as Base (chainId 8453), with the development
- * accounts funded: `npm start` and the tests need no node, no network and no download. Given a
- * journal, it starts from the chain the journal holds, and keeps every block it mines there.
+ * An in-process EVM (Hardhat's EDR) answering as Base (chainId 8453), with the accounts of the
+ * given mnemonic funded: `npm start` and the tests need no node, no network and no download.
+ * Given a journal, it starts from the chain the journal holds (made with the same mnemonic), and
+ * keeps every block it mines there.
  */
 export async function startEmbeddedChain(options: EmbeddedChainOptions = {}): Promise<EmbeddedChain> {
-  const { journal } = options;
+  const { journal, mnemonic = generateChainMnemonic() } = options;
   const kept = journal?.contents;
   const restoring = kept?.genesis !== undefined;
   // Blocks may share a second: mined faster than one a second, the chain's clock would otherwise
@@ -78,6 +90,7 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions = {}): Pr
     throwOnTransactionFailures: false,
     initialDate: new Date((kept?.genesis?.timestamp ?? Math.floor(Date.now() / 1000)) * 1000),
     mining: { auto: !(restoring && kept.blocks.length > 0) },
+    accounts: { mnemonic, count: GENESIS_ACCOUNT_COUNT },
   } as const;
   const hre = await createHardhatRuntimeEnvironment({ networks: { rail: network } }, {}, process.cwd());
   const connection = await hre.network.connect({ network: 'rail' });
@@ -86,7 +99,7 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions = {}): Pr
     const request: Request = (call) => edr.request(call as Parameters<EIP1193Provider['request']>[0]) as Promise<unknown>;
     const genesis = (await request({ method: 'eth_getBlockByNumber', params: ['0x0', false] })) as BlockHeader;
     if (journal && kept?.genesis) {
-      if (genesis.hash !== kept.genesis.hash) throw new ChainJournalError(`the chain journal ${journal.path} starts from genesis ${kept.genesis.hash}, this EVM from ${genesis.hash} (another Hardhat version?)`);
+      if (genesis.hash !== kept.genesis.hash) throw new ChainJournalError(`the chain journal ${journal.path} starts from genesis ${kept.genesis.hash}, this EVM from ${genesis.hash} (another Hardhat version, or another EMBEDDED_CHAIN_MNEMONIC than the chain was made with?)`);
       await replay(request, kept.blocks);
     } else if (journal) {
       await journal.append([{ genesis: { timestamp: Number(genesis.timestamp), hash: genesis.hash } }]);
@@ -94,7 +107,7 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions = {}): Pr
     const node = journal ? journaledProvider(edr, journal, kept?.blocks.length ?? 0) : edr;
     const { own: provider, quiet } = ownFirst(node);
     const transport = custom(provider);
-    const accounts = Array.from({ length: DEVELOPMENT_ACCOUNT_COUNT }, (_, addressIndex) => mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex }));
+    const accounts = Array.from({ length: DEVELOPMENT_ACCOUNT_COUNT }, (_, addressIndex) => mnemonicToAccount(mnemonic, { addressIndex }));
     return {
       provider,
       outside: { provider: node, quiet },

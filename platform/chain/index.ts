@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { claimDataDir } from '../data-dir.js';
 import { openChainJournal, type ChainJournal } from './chain-journal.js';
+import { loadOrCreateChainMnemonic } from './chain-mnemonic.js';
 import { decodeDeployment, encodeDeployment } from './deployment-record.js';
 import { startEmbeddedChain, type EmbeddedChain } from './embedded-chain.js';
 
@@ -70,7 +71,7 @@ export interface ChainConnection {
  */
 export type DeployContracts = (chain: EmbeddedChain) => Promise<RailContractAddresses & { payment: PaymentRail }>;
 
-/** The embedded chain's folder inside DATA_DIR: the journal, claimed by one process at a time. */
+/** The embedded chain's folder inside DATA_DIR: the journal and the accounts' mnemonic, claimed by one process at a time. */
 export const EMBEDDED_CHAIN_FOLDER = 'chain';
 const JOURNAL_FILE = 'journal.jsonl';
 
@@ -120,7 +121,9 @@ export function createRailChain(config: Config, deploy: DeployContracts): RailCh
 
   /**
    * The embedded chain kept in DATA_DIR/chain (decision 0052): replayed from its journal when it
-   * holds a deployed chain, else fresh, deployed, and the deployment's result journaled.
+   * holds a deployed chain, else fresh, deployed, and the deployment's result journaled. Its
+   * accounts come from the secret mnemonic kept there (or EMBEDDED_CHAIN_MNEMONIC), written before
+   * the journal's genesis.
    */
   async function connectEmbedded(): Promise<ChainConnection> {
     const claim = await claimDataDir(join(config.database.dataDir, EMBEDDED_CHAIN_FOLDER));
@@ -128,10 +131,7 @@ export function createRailChain(config: Config, deploy: DeployContracts): RailCh
     try {
       const journal = await openRailJournal(claim.path);
       const kept = journal.contents.deployment;
-      embedded = await startEmbeddedChain({ journal }).catch(async (error: unknown) => {
-        await journal.close();
-        throw error;
-      });
+      embedded = await startOnJournal(journal, claim.path);
       const deployed = kept === undefined ? await deployAndRecord(embedded, journal) : (decodeDeployment(kept, embedded) as Awaited<ReturnType<DeployContracts>>);
       const { payment, ...contracts } = deployed;
       release = claim.release;
@@ -139,6 +139,16 @@ export function createRailChain(config: Config, deploy: DeployContracts): RailCh
     } catch (error) {
       await embedded?.close();
       await claim.release();
+      throw error;
+    }
+  }
+
+  async function startOnJournal(journal: ChainJournal, folder: string): Promise<EmbeddedChain> {
+    try {
+      const mnemonic = loadOrCreateChainMnemonic({ folder, configured: config.chain.embeddedMnemonic, journalHasChain: journal.contents.genesis !== undefined });
+      return await startEmbeddedChain({ journal, mnemonic });
+    } catch (error) {
+      await journal.close();
       throw error;
     }
   }

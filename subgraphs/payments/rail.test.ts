@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { parseUnits, toHex, type Address, type EIP1193Provider, type Hash } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
+import type { HDAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
 import { createConfiguredRailChain } from '../../gateway/platform-services.js';
 import { createX402 } from '../../platform/access/x402.js';
-import { DEVELOPMENT_MNEMONIC } from '../../platform/chain/embedded-chain.js';
 import type { ChainConnection, RailChain } from '../../platform/chain/index.js';
 import { FEE_READ_PERIOD_MS } from '../../platform/chain/send-queue.js';
 import type { DatabaseHandle } from '../../platform/db.js';
@@ -20,8 +19,10 @@ import { createRailSettlement, MAX_SETTLEMENT_BATCH, RailError, railTreasuryOf, 
 // "the rail has no settlement account (RAIL_SETTLER_KEY)" although the key was set. With PAY_TO
 // set, the same account settles x402 payments too: one send queue orders both (decision 0040).
 
-const settler = mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex: 5 });
-const settlerKey = toHex(settler.getHdKey().privateKey!);
+// The settler is one of the rail's own accounts (#5): this process holds the chain, so it may hand
+// the account's key to its clients on RPC_URL.
+let settler: HDAccount;
+let settlerKey: `0x${string}`;
 const order = (payee: Address): SettlementOrder => ({ payee, amount: 3_000_000n, hasFx: false, esgScore: 50, monthlyVolumeUsd: 0, quoteId: `srq-1-${randomBytes(16).toString('hex')}` });
 
 /** Shared by the server and its RPC_URL clients: /rpc sends for the rail's accounts only with it (decision 0051). */
@@ -68,6 +69,8 @@ beforeAll(async () => {
   server = await startTestServer({ subgraphs: ['fees'], chain: observedChain(sharedTestChain()), environment: { ...rpcLimits, INTERNAL_KEY } });
   rpcUrl = `${await server.app.listen({ port: 0, host: '127.0.0.1' })}/rpc`;
   embedded = await sharedTestChain().connect();
+  settler = embedded.embedded!.accounts[5]!;
+  settlerKey = toHex(settler.getHdKey().privateKey!);
   database = await openTestPglite();
 }, 60_000);
 afterAll(async () => {
@@ -199,7 +202,7 @@ describe('JSON-RPC requests per settlement (decision 0040)', () => {
 
 describe('the account payments settle from (railTreasuryOf), the settlement agent\'s debtor too', () => {
   it('is the embedded treasury, else the x402 settler, else the RAIL_SETTLER_KEY account, else none', async () => {
-    const keyAccount = mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex: 6 });
+    const keyAccount = embedded.embedded!.accounts[6]!;
     expect(railTreasuryOf(embedded, keyAccount)?.address).toBe(embedded.embedded!.accounts[8]!.address);
     // On RPC_URL without PAY_TO there is no x402 settler: the key's account (the agent used to answer 503 here).
     const withoutPayee = await rpcChain({ RAIL_SETTLER_KEY: settlerKey }).connect();

@@ -3,6 +3,7 @@ import { encodeFunctionData, parseUnits, toHex, type Address, type Hex, type Sig
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
+import { RAIL_TOKEN_NAME, RAIL_TOKEN_VERSION } from '../../contracts/deploy.js';
 import { DEVELOPMENT_MNEMONIC } from '../../platform/chain/embedded-chain.js';
 import { ACTIVE_LEI_ENTRY } from '../../subgraphs/compliance/kya-testing.js';
 import { agentHeaders } from '../../subgraphs/payments/agent-testing.js';
@@ -271,8 +272,11 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
     refused: () => ({ status: 200, body: { jsonrpc: '2.0', id: 7, error: { code: -32601, message: `Method not available: ${method}` } } }),
   }));
 
-  // Anyone can sign for the rail's accounts: they come from Hardhat's public development mnemonic.
-  // The treasury (#8) holds the owners' deposits; #0 owns RailUSD (mint).
+  // The treasury (#8) holds the owners' deposits; #0 owns RailUSD (mint). Their keys are secret
+  // (decision 0052), but a process given EMBEDDED_CHAIN_MNEMONIC holds them too: what is signed with
+  // them still needs X-Internal-Key at /rpc (decision 0051). The test holds the rail, so it has them.
+  const railKeyOf = (addressIndex: number) => privateKeyToAccount(toHex(w.rail.embedded!.accounts[addressIndex]!.getHdKey().privateKey!));
+  // What anyone has: the keys of Hardhat's public development mnemonic, the rail's accounts before decision 0052.
   const publicKeyOf = (addressIndex: number) => privateKeyToAccount(toHex(mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex }).getHdKey().privateKey!));
   /** A transaction to the token signed locally by `signer`, as the attacker would, for its next nonce. */
   const signedTokenCall = async (signer: Pick<PrivateKeyAccount, 'address' | 'signTransaction'>, data: Hex, authorizationList?: SignedAuthorization[]): Promise<Hex> => {
@@ -282,12 +286,12 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
     const common = { chainId: 8453, to: w.rail.contracts.token!, data, gas: 200_000n, nonce, maxFeePerGas, maxPriorityFeePerGas };
     return signer.signTransaction(authorizationList ? { ...common, type: 'eip7702', authorizationList } : { ...common, type: 'eip1559' });
   };
-  const treasuryTransfer = (to: Address) => signedTokenCall(publicKeyOf(EMBEDDED_TREASURY_ACCOUNT_INDEX), encodeFunctionData({ abi: railUSDAbi, functionName: 'transfer', args: [to, 1_000_000n] }));
-  const ownerMint = () => signedTokenCall(publicKeyOf(0), encodeFunctionData({ abi: railUSDAbi, functionName: 'mint', args: [w.attackerRecipient, 1_000_000_000n] }));
+  const treasuryTransfer = (to: Address) => signedTokenCall(railKeyOf(EMBEDDED_TREASURY_ACCOUNT_INDEX), encodeFunctionData({ abi: railUSDAbi, functionName: 'transfer', args: [to, 1_000_000n] }));
+  const ownerMint = () => signedTokenCall(railKeyOf(0), encodeFunctionData({ abi: railUSDAbi, functionName: 'mint', args: [w.attackerRecipient, 1_000_000_000n] }));
   /** A stranger's own transaction that would make the treasury's account run the token's code (EIP-7702), signed for by the treasury. */
   const delegationOfTreasury = async () => {
     const stranger = privateKeyToAccount(generatePrivateKey());
-    const authorization = await publicKeyOf(EMBEDDED_TREASURY_ACCOUNT_INDEX).signAuthorization({ chainId: 8453, contractAddress: w.rail.contracts.token!, nonce: await w.rail.publicClient.getTransactionCount({ address: treasury() }) });
+    const authorization = await railKeyOf(EMBEDDED_TREASURY_ACCOUNT_INDEX).signAuthorization({ chainId: 8453, contractAddress: w.rail.contracts.token!, nonce: await w.rail.publicClient.getTransactionCount({ address: treasury() }) });
     return signedTokenCall(stranger, '0x', [authorization]);
   };
   const railAccountRefusal = (who: string, what = `its sender ${who} is`) => ({
@@ -308,7 +312,7 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
     {
       name: `/rpc with ${how}: a RailUSD mint signed locally as its owner (#0) and sent raw is refused before the node (-32003)`,
       send: async () => rpc('eth_sendRawTransaction', [await ownerMint()], headers),
-      refused: () => railAccountRefusal(publicKeyOf(0).address),
+      refused: () => railAccountRefusal(railKeyOf(0).address),
     },
     {
       name: `/rpc with ${how}: a stranger's transaction carrying an EIP-7702 authorization signed as the treasury is refused (-32003)`,
@@ -412,6 +416,46 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
       expect(receipt.status).toBe('success');
       expect(await w.balanceOf(recipient)).toBe(1_000_000n);
       expect(treasuryBefore - (await w.balanceOf(treasury()))).toBe(1_000_000n);
+    });
+  });
+
+  describe("the public development mnemonic's keys are not the rail's (decision 0052)", () => {
+    /** An EIP-3009 transferWithAuthorization of 1 rUSD from `from` to the attacker, signed by `signer`: the call data a stranger submits. */
+    const stolenAuthorization = async (signer: PrivateKeyAccount, from: Address): Promise<Hex> => {
+      const now = (await w.rail.publicClient.getBlock()).timestamp;
+      const message = { from, to: w.attackerRecipient, value: 1_000_000n, validAfter: 0n, validBefore: now + 600n, nonce: generatePrivateKey() };
+      const signature = await signer.signTypedData({
+        domain: { name: RAIL_TOKEN_NAME, version: RAIL_TOKEN_VERSION, chainId: 8453, verifyingContract: w.rail.contracts.token! },
+        types: {
+          TransferWithAuthorization: [
+            { name: 'from', type: 'address' },
+            { name: 'to', type: 'address' },
+            { name: 'value', type: 'uint256' },
+            { name: 'validAfter', type: 'uint256' },
+            { name: 'validBefore', type: 'uint256' },
+            { name: 'nonce', type: 'bytes32' },
+          ],
+        },
+        primaryType: 'TransferWithAuthorization',
+        message,
+      });
+      const { to, value, validAfter, validBefore, nonce } = message;
+      return encodeFunctionData({ abi: railUSDAbi, functionName: 'transferWithAuthorization', args: [from, to, value, validAfter, validBefore, nonce, signature] });
+    };
+
+    it("a stranger's transferWithAuthorization signed with the public mnemonic's #8 key, sent from the stranger's own wallet through /rpc, moves nothing", async () => {
+      const publicTreasury = publicKeyOf(EMBEDDED_TREASURY_ACCOUNT_INDEX);
+      expect(publicTreasury.address).not.toBe(treasury());
+      const balances = async () => ({ treasury: await w.balanceOf(treasury()), publicTreasury: await w.balanceOf(publicTreasury.address), attacker: await w.balanceOf(w.attackerRecipient) });
+      const before = await balances();
+      // As the public #8 (the treasury before decision 0052), and as the rail's real treasury.
+      for (const from of [publicTreasury.address, treasury()]) {
+        const answer = await rpc('eth_sendRawTransaction', [await signedTokenCall(w.strangerWallet, await stolenAuthorization(publicTreasury, from))]);
+        expect(answer).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 7, result: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
+        const receipt = await w.rail.publicClient.waitForTransactionReceipt({ hash: (answer.body as { result: Hex }).result });
+        expect({ from: receipt.from.toLowerCase(), status: receipt.status, logs: receipt.logs }).toEqual({ from: w.strangerWallet.address.toLowerCase(), status: 'reverted', logs: [] });
+      }
+      expect(await balances()).toEqual(before);
     });
   });
 
