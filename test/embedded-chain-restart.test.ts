@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js'
 import { ACTIVE_LEI_ENTRY } from '../subgraphs/compliance/kya-testing.js';
 import { freshWallet } from '../subgraphs/payments/integration-testing.js';
 import { TEST_SIGNING_KEY } from './helpers.js';
+import { spawnServer, type ServerProcess } from './server-process.js';
 
 // Issue 21, findings 4 and 5, through the real server as `npm start` runs it (gateway/main.ts, the
 // embedded rail, PGlite in a temporary DATA_DIR):
@@ -20,15 +21,8 @@ import { TEST_SIGNING_KEY } from './helpers.js';
 //    on the same folder: every SETTLED payment's transaction is on the chain, in the block it was
 //    mined in, and the rail goes on settling.
 
-const mainScript = fileURLToPath(new URL('../gateway/main.ts', import.meta.url));
 const keysScript = fileURLToPath(new URL('../platform/access/keys-cli.ts', import.meta.url));
 const ADMIN_KEY = 'embedded-restart-admin-key-0123456789abcdef';
-
-interface ServerProcess {
-  child: ChildProcess;
-  base: string;
-  lines: string[];
-}
 
 function environmentFor(dataDir: string): NodeJS.ProcessEnv {
   return {
@@ -45,35 +39,8 @@ function environmentFor(dataDir: string): NodeJS.ProcessEnv {
   };
 }
 
-/** Starts gateway/main.ts on a free loopback port; resolves once it printed `ready in`. */
-function startServer(dataDir: string): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', mainScript], { env: environmentFor(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  let base: string | undefined;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the server did not start within 180 s:\n${lines.join('\n')}`));
-    }, 180_000);
-    const onChunk = (chunk: Buffer) => {
-      for (const line of String(chunk).split('\n').filter(Boolean)) {
-        lines.push(line);
-        const listening = /listening on (http:\/\/\S+)/.exec(line);
-        if (listening?.[1]) base = listening[1].replace('localhost', '127.0.0.1');
-        if (base && /^ready in /.test(line)) {
-          clearTimeout(timer);
-          resolve({ child, base, lines });
-        }
-      }
-    };
-    child.stdout.on('data', onChunk);
-    child.stderr.on('data', onChunk);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited with ${code ?? signal}:\n${lines.join('\n')}`));
-    });
-  });
-}
+/** The server on `dataDir`, as `npm start` runs it (given 180 s: restoring a long chain takes a while on a busy machine). */
+const startServer = (dataDir: string) => spawnServer('the server', environmentFor(dataDir), 180_000);
 
 function killNow(server: ServerProcess | undefined): Promise<void> {
   if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return Promise.resolve();

@@ -1,9 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { createPublicClient, getAddress, http, parseEventLogs, toHex, type Address, type Hash, type PublicClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
@@ -20,6 +18,7 @@ import { randomIds } from '../platform/ids.js';
 import { ACTIVE_LEI_ENTRY } from '../subgraphs/compliance/kya-testing.js';
 import { freshWallet } from '../subgraphs/payments/integration-testing.js';
 import { TEST_SIGNING_KEY } from './helpers.js';
+import { spawnServer, type ServerProcess } from './server-process.js';
 
 // Issue 10 acceptance point 2: 20 identical initiations at the same moment across two server
 // PROCESSES on one PostgreSQL schema give one payment and one transfer on chain. Process A is the
@@ -28,7 +27,6 @@ import { TEST_SIGNING_KEY } from './helpers.js';
 // subgraphs/payments/concurrency.test.ts covers the same with two servers inside one process.
 
 const databaseUrl = process.env.DATABASE_URL;
-const mainScript = fileURLToPath(new URL('../gateway/main.ts', import.meta.url));
 const ADMIN_KEY = 'payments-processes-admin-key-0123456789abcdef';
 const INTERNAL_KEY = 'payments-processes-internal-key-0123456789ab';
 const WEBHOOK_SIGNING_KEY = 'payments-processes-webhook-key-0123456789ab';
@@ -41,56 +39,21 @@ const CONCURRENT = 20;
 const settlerB = mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex: 7 });
 const settlerKeyB = toHex(settlerB.getHdKey().privateKey!);
 
-interface ServerProcess {
-  child: ChildProcess;
-  base: string;
-  /** Every line the process printed, stdout and stderr. */
-  lines: string[];
-}
-
 /** Starts the all-in-one server (gateway/main.ts) as its own OS process on a free loopback port; resolves once it printed `ready in`. */
 function startServer(label: string, environment: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', mainScript], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: join(mkdtempSync(join(tmpdir(), `srg-payproc-${label}-`)), 'data'),
-      QUOTE_SIGNING_KEY: TEST_SIGNING_KEY,
-      WEBHOOK_SIGNING_KEY,
-      ADMIN_KEY,
-      INTERNAL_KEY,
-      ...environment,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  let base: string | undefined;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${label} did not start within 120 s:\n${lines.join('\n')}`));
-    }, 120_000);
-    const onChunk = (chunk: Buffer) => {
-      for (const line of String(chunk).split('\n').filter(Boolean)) {
-        lines.push(line);
-        const listening = /listening on (http:\/\/\S+)/.exec(line);
-        if (listening?.[1]) base = listening[1].replace('localhost', '127.0.0.1');
-        if (base && /^ready in /.test(line)) {
-          clearTimeout(timer);
-          resolve({ child, base, lines });
-        }
-      }
-    };
-    child.stdout.on('data', onChunk);
-    child.stderr.on('data', onChunk);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${label} exited with ${code}:\n${lines.join('\n')}`));
-    });
-  });
+  return spawnServer(label, {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: join(mkdtempSync(join(tmpdir(), `srg-payproc-${label}-`)), 'data'),
+    QUOTE_SIGNING_KEY: TEST_SIGNING_KEY,
+    WEBHOOK_SIGNING_KEY,
+    ADMIN_KEY,
+    INTERNAL_KEY,
+    ...environment,
+  }, 120_000);
 }
 
 /** SIGTERM, then SIGKILL if it has not exited within 15 s. */
