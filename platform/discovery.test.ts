@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { DatabaseHandle } from './db.js';
 import { endpointMap, registerDiscoveryDocuments, type OpenApiDocument } from './discovery.js';
-import { createHttpServer, type HttpServer } from './http.js';
+import { createHttpServer, httpRoutes, type HttpServer } from './http.js';
 import { createLogger } from './log.js';
 import { registerOpenApi } from './openapi.js';
 import { openTestPglite, startTestServer, type TestServer } from '../test/helpers.js';
@@ -12,14 +12,14 @@ const info = { prefix: '/svc', nameForHuman: 'Test service', nameForModel: 'test
 /** A service with the routes given, its OpenAPI document and its discovery documents. */
 async function service(routes: string[]): Promise<HttpServer> {
   const app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), handlerTimeoutMs: 1000 });
-  await app.register(async (instance) => {
-    const scoped = instance as unknown as HttpServer;
+  await app.register(
+    httpRoutes(async (scoped) => {
     await registerOpenApi(scoped, { prefix: '/svc', title: 'Test', version: '9.9.9', description: 'd' });
     for (const route of routes) {
       scoped.get(`/svc${route}`, { schema: { summary: `Summary of ${route}`, querystring: z.object({ amount: z.coerce.number().describe('an amount') }), response: { 200: z.object({ value: z.number().describe('the value') }) } } }, async () => ({ value: 1 }));
     }
     registerDiscoveryDocuments(scoped, info, 'https://rail.example');
-  });
+  }));
   await app.ready();
   return app;
 }

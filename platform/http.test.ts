@@ -3,7 +3,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { AppError } from './errors.js';
-import { createHttpServer, type HttpServer } from './http.js';
+import { createHttpServer, httpRoutes, type HttpServer } from './http.js';
 import { createLogger } from './log.js';
 
 let app: HttpServer;
@@ -13,8 +13,8 @@ let sawRequest: () => void = () => {};
 
 beforeAll(async () => {
   app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), handlerTimeoutMs: 300 });
-  await app.register(async (instance) => {
-    const service = instance as unknown as HttpServer;
+  await app.register(
+    httpRoutes(async (service) => {
     service.errorShapes.register({ prefix: '/svc', body: (error) => ({ message: error.message }) });
     service.get('/svc/items/:id', { schema: { params: z.object({ id: z.string().max(12) }) } }, async (request) => {
       seenContext = request.requestContext;
@@ -33,7 +33,7 @@ beforeAll(async () => {
     service.get('/svc/refused', async () => {
       throw new AppError('GEN_ERR_NOT_FOUND', { message: 'x'.repeat(2000) });
     });
-  });
+  }));
   await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {

@@ -5,6 +5,7 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
+  type FastifyPluginAsync,
   type FastifyReply,
   type FastifyRequest,
   type RawServerDefault,
@@ -39,6 +40,15 @@ declare module 'fastify' {
     /** The platform's request context (platform/request-context.ts), the same one resolvers get. */
     requestContext: RequestContext;
   }
+}
+
+/**
+ * A route plugin over the platform's server type. Fastify hands a plugin its base instance type;
+ * every server here is made by createHttpServer with the zod type provider, so the plugin sees it
+ * as HttpServer. This is the one place that says so.
+ */
+export function httpRoutes(register: (app: HttpServer) => Promise<void>): FastifyPluginAsync {
+  return async (instance) => register(instance as unknown as HttpServer);
 }
 
 export interface HttpServerOptions {

@@ -15,27 +15,13 @@ import { kyaRoutes } from './kya-routes.js';
 import { createKyaService, type KyaService } from './kya-service.js';
 import { createKyaStore } from './kya-store.js';
 import { COMPLIANCE_PREFIX, complianceErrorShape } from './routes.js';
-import type { LeiEntry, LeiRegistry } from './service.js';
+import type { LeiRegistry } from './service.js';
+import { ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY, UNKNOWN_VALID_LEI } from '../../test/fixtures/lei-entries.js';
 
 export const TEST_HMAC_KEY = 'kya-test-hmac-key-0123456789abcdef0123456789';
 export const TEST_INTERNAL_KEY = 'kya-test-internal-key-0123456789abcdef0123';
 
-/**
- * Two records of the GLEIF snapshot (shared/data/lei/lei_records.json), as the compliance service
- * reads them (leiStatus ACTIVE when the entity is ACTIVE and the registration current):
- * 1. 2138001KPMR6PD83HC08: entity ACTIVE, registration ISSUED (GLEIF API record, as of 2025-05-15).
- * 2. 097900BID10000147476: entity ACTIVE, registration LAPSED (Golden Copy delta of 2024-05-05).
- */
-export const ACTIVE_LEI_ENTRY: LeiEntry = {
-  lei: '2138001KPMR6PD83HC08',
-  legalName: 'SHELL CATALYSTS & TECHNOLOGIES PTE. LTD.',
-  leiStatus: 'ACTIVE',
-  jurisdiction: 'SG',
-  otherNames: ['CRI/CRITERION MARKETING ASIA PACIFIC PTE LTD'],
-};
-export const LAPSED_LEI_ENTRY: LeiEntry = { lei: '097900BID10000147476', legalName: 'ALFA REY s.r.o.', leiStatus: 'LAPSED', jurisdiction: 'SK', otherNames: ['ALFA REY SRO'] };
-/** Well-formed (valid check digits, a real GLEIF LEI) but not among the test registry's records. */
-export const UNKNOWN_VALID_LEI = '2138002Z2N3GIS5ZUN17';
+export { ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY, UNKNOWN_VALID_LEI };
 
 export const testLeiRegistry: LeiRegistry = {
   isValidLei,

@@ -6,7 +6,7 @@ import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { agentHeldSettlements, payments } from '../../drizzle/schema.js';
 import { dropSchema, openDatabase, type DatabaseHandle } from '../../platform/db.js';
 import { injectJson, startTestServer, type TestServer } from '../../test/helpers.js';
-import { ACTIVE_LEI_ENTRY } from '../compliance/kya-testing.js';
+import { ACTIVE_LEI_ENTRY } from '../../test/fixtures/lei-entries.js';
 import { fundAgent, registerTestAgent } from './agent-testing.js';
 import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from './rail.js';
 

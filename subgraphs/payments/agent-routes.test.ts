@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
 import { injectJson, startTestServer, type TestServer } from '../../test/helpers.js';
-import { ACTIVE_LEI_ENTRY } from '../compliance/kya-testing.js';
+import { ACTIVE_LEI_ENTRY } from '../../test/fixtures/lei-entries.js';
 import { fundAgent, registerTestAgent } from './agent-testing.js';
 import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from './rail.js';
 

@@ -6,7 +6,7 @@ import { settlementRouterAbi } from '../../contracts/artifacts/SettlementRouter.
 import { paymentCallbacks, payments } from '../../drizzle/schema.js';
 import { dropSchema, openDatabase, type DatabaseHandle } from '../../platform/db.js';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
-import { ACTIVE_LEI_ENTRY } from '../compliance/kya-testing.js';
+import { ACTIVE_LEI_ENTRY } from '../../test/fixtures/lei-entries.js';
 
 // Issue 10 item 3: 20 identical initiations at the same moment, split across two servers with
 // their own connection pools on one PostgreSQL schema (as two processes would be), give one

@@ -7,7 +7,7 @@ import { settlementRouterAbi } from '../../contracts/artifacts/SettlementRouter.
 import { payments } from '../../drizzle/schema.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
 import { startTestServer, TEST_NOW, type TestServer } from '../../test/helpers.js';
-import { ACTIVE_LEI_ENTRY } from '../compliance/kya-testing.js';
+import { ACTIVE_LEI_ENTRY } from '../../test/fixtures/lei-entries.js';
 import { feeParameters } from '../fees/data/index.js';
 import { createFeeStore } from '../fees/store.js';
 

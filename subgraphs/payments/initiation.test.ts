@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors.js';
 import { randomIds } from '../../platform/ids.js';
 import { createRequestContext } from '../../platform/request-context.js';
 import { TEST_NOW } from '../../test/helpers.js';
-import { ACTIVE_LEI_ENTRY } from '../compliance/kya-testing.js';
+import { ACTIVE_LEI_ENTRY } from '../../test/fixtures/lei-entries.js';
 import { samplePaymentResult } from './callback-testing.js';
 import { EXTENSION_PLACE, type NativePayment } from './domain/index.js';
 import { createInitiation, MAX_REMEMBERED_TEXT_LENGTH } from './initiation.js';

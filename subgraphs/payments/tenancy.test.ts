@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIVE_LEI_ENTRY } from '../compliance/kya-testing.js';
+import { ACTIVE_LEI_ENTRY } from '../../test/fixtures/lei-entries.js';
 import { freshWallet, startIntegrationHarness, type IntegrationHarness } from './integration-testing.js';
 import { MCP_PATH } from './manifest.js';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
 import { dropSchema, openDatabase, type DatabaseHandle } from '../../platform/db.js';
-import { ACTIVE_LEI_ENTRY } from '../../subgraphs/compliance/kya-testing.js';
+import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
 import { agentHeaders, bindFundingWallet, fundAgent, ownerWallet, registerTestAgent, transferToTreasury, treasuryOf, type TestAgent } from '../../subgraphs/payments/agent-testing.js';
 import { injectJson, startTestServer, type TestServer } from '../helpers.js';
 

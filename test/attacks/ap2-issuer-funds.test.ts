@@ -9,7 +9,7 @@ import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { payments } from '../../drizzle/schema.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
 import { dropSchema, openDatabase, type DatabaseHandle } from '../../platform/db.js';
-import { ACTIVE_LEI_ENTRY } from '../../subgraphs/compliance/kya-testing.js';
+import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
 import { bindFundingWallet, fundAgent, fundWallet, ownerWallet, registerTestAgent, transferToTreasury, treasuryOf } from '../../subgraphs/payments/agent-testing.js';
 import { injectJson, startTestServer, type TestServer } from '../helpers.js';
 

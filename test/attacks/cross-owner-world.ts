@@ -14,7 +14,7 @@ import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { agentDeposits, agentFundingWallets, agentHeldSettlements, idempotencyKeys, payments } from '../../drizzle/schema.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
 import type { DatabaseHandle } from '../../platform/db.js';
-import { ACTIVE_LEI_ENTRY } from '../../subgraphs/compliance/kya-testing.js';
+import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
 import { bindFundingWallet, fundAgent, ownerWallet, registerTestAgent, transferToTreasury, treasuryOf, type TestAgent } from '../../subgraphs/payments/agent-testing.js';
 import { fundingWalletMessage } from '../../subgraphs/payments/domain/index.js';
 import { freshWallet } from '../../subgraphs/payments/integration-testing.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { RAIL_TOKEN_NAME, RAIL_TOKEN_VERSION } from '../../contracts/deploy.js';
 import { DEVELOPMENT_MNEMONIC } from '../../platform/chain/embedded-chain.js';
-import { ACTIVE_LEI_ENTRY } from '../../subgraphs/compliance/kya-testing.js';
+import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
 import { agentHeaders } from '../../subgraphs/payments/agent-testing.js';
 import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../../subgraphs/payments/rail.js';
 import { testDatabases } from '../helpers.js';
