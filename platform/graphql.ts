@@ -20,6 +20,21 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   };
 }
 
+/**
+ * GraphQL gives an omitted optional input field as absent and an explicit null as null; both mean
+ * "not given" to the zod schemas the REST bodies share, at every depth of an input object.
+ */
+export function withoutNulls<T>(value: T): T;
+export function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, field]) => field !== null && field !== undefined)
+      .map(([name, field]) => [name, withoutNulls(field)]),
+  );
+}
+
 interface SafeParser<T> {
   safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
 }
@@ -29,8 +44,7 @@ interface SafeParser<T> {
  * doors accept and refuse exactly the same requests. GraphQL nulls mean "omitted".
  */
 export function parseGraphQLInput<T>(schema: SafeParser<T>, input: Record<string, unknown>, code: ErrorCode): T {
-  const withoutNulls = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined));
-  const result = schema.safeParse(withoutNulls);
+  const result = schema.safeParse(withoutNulls(input));
   if (result.success) return result.data;
   const message = result.error.issues.map((issue) => `${issue.path.map(String).join('.') || 'input'}: ${issue.message}`).join('; ');
   throw new AppError(code, { message: `Invalid input: ${message}` });

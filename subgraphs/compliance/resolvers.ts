@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { AppError } from '../../platform/errors.js';
-import { parseGraphQLInput } from '../../platform/graphql.js';
+import { parseGraphQLInput, withoutNulls } from '../../platform/graphql.js';
 import type { RequestContext } from '../../platform/request-context.js';
 import type { SubgraphContext } from '../../platform/subgraph.js';
 import { registerBodySchema, vopVerifyBodySchema, walletAddress } from './inputs.js';
@@ -52,12 +52,6 @@ function walletKey(address: string): string {
 function agentKey(id: string): string {
   if (!agentIdText.safeParse(id).success) throw invalid('id must be an agentId: agt_ and 22 base64url characters');
   return id;
-}
-
-/** GraphQL null means "omitted" in nested input objects too (parseGraphQLInput drops top-level nulls). */
-function withoutNulls(value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null && member !== undefined));
 }
 
 const withAgentId = (agent: AgentRecord | null) => (agent === null ? null : { id: agent.agentId, ...agent });

@@ -31,11 +31,6 @@ function checkedQuoteId(quoteId: string): string {
   return quoteId;
 }
 
-/** GraphQL gives an omitted optional input field as absent, an explicit null as null: both mean "not given" here. */
-function dropNulls(input: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null));
-}
-
 /** basketWeights as a list, for the graph. */
 function weightsList(weights: Record<string, number>): Array<{ asset: string; weight: number }> {
   return Object.entries(weights).map(([asset, weight]) => ({ asset, weight }));
@@ -64,7 +59,7 @@ export function createFeesResolvers(service: FeesService, oracles: OracleService
       railEsgScore: () => oracles.esgScore(),
       esgReliability: () => oracles.esgReliability(),
       quoteVerification: (_: unknown, args: { input: Record<string, unknown> }) =>
-        service.verifyQuoteForTerms(parseGraphQLInput(quoteVerifyBodySchema, dropNulls(args.input), 'FEE_ERR_INVALID_QUOTE_PARAMS')),
+        service.verifyQuoteForTerms(parseGraphQLInput(quoteVerifyBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
     },
     LegalEntity: {
       /** Compliance gives the entity's ESG score (@requires); the fee is the quote at that score, the rail's oracle default when it has none (decision 0036). */

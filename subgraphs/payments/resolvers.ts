@@ -1,3 +1,4 @@
+import { withoutNulls } from '../../platform/graphql.js';
 import DataLoader from 'dataloader';
 import type { ApiKeys } from '../../platform/access/api-keys.js';
 import { admitInstitution, setHeaders, type Tenant } from '../../platform/access/admission.js';
@@ -26,13 +27,6 @@ async function requireTenant(keys: ApiKeys, adminKey: string | undefined, reques
 
 /** Whose payments a tenant's lists show: one institution's, or (the admin) every one's. */
 const ownerFilterOf = (tenant: Tenant): string | null => (tenant.kind === 'admin' ? null : tenant.institutionId);
-
-/** GraphQL gives absent optional input fields as null; the native schema wants them left out. */
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null && field !== undefined).map(([name, field]) => [name, withoutNulls(field)]));
-}
 
 const orNull = <T>(work: Promise<T>): Promise<T | null> =>
   work.catch((error: unknown) => {
