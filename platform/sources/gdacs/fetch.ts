@@ -2,7 +2,7 @@
 
 import { addDays, isoDay } from '../calendar.js';
 import { buildUrl, getText, parseJsonBody } from '../http.js';
-import type { LiveSourceOptions } from '../options.js';
+import type { FeedRequestOptions } from '../options.js';
 
 /** How far back an alert may have started and still be listed; droughts last for months. */
 export const GDACS_LOOKBACK_DAYS = 120;
@@ -12,7 +12,7 @@ export const GDACS_LOOKBACK_DAYS = 120;
  * map.ts costs one call instead of one per region. Resolves to null on 204 No Content:
  * an empty answer, not a broken one.
  */
-export async function fetchGdacsAlerts(options: LiveSourceOptions, now: Date): Promise<unknown> {
+export async function fetchGdacsAlerts(options: FeedRequestOptions<'gdacs'>, now: Date): Promise<unknown> {
   const url = buildUrl(options.baseUrls.gdacs, '/events/geteventlist/SEARCH', {
     eventlist: 'FL;TC;DR;EQ;WF;VO',
     alertlevel: 'Orange;Red',

@@ -1,7 +1,7 @@
 // Pure: EONET events into the count of active wildfires in a region.
 
 import { bboxesIntersect, pointBbox, positionsBbox } from '../geo.js';
-import type { Bbox } from '../options.js';
+import type { Bbox } from '../types.js';
 import type { EonetEvent, EonetGeometry } from './parse.js';
 
 /**

@@ -2,7 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import { SourceUnavailableError } from '../errors.js';
-import { DEFAULT_LIVE_BASE_URLS, type LiveSourceOptions } from '../options.js';
+import { DEFAULT_FEED_BASE_URLS, type FeedBaseUrls, type FeedOptions } from '../options.js';
 
 export interface FixtureRoute {
   /** Which request this route answers. */
@@ -17,7 +17,7 @@ export interface FixtureFetch {
   requests: URL[];
 }
 
-/** A fixture file of a source, as text: `readFixture('gdacs', 'search-orange-red.json')`. */
+/** A fixture file of a publisher (platform/sources/<publisher>/fixtures), as text: `readFixture('gdacs', 'search-orange-red.json')`. */
 export function readFixture(source: string, file: string): string {
   return readFileSync(new URL(`../${source}/fixtures/${file}`, import.meta.url), 'utf8');
 }
@@ -37,22 +37,6 @@ export function fixtureFetch(routes: readonly FixtureRoute[]): FixtureFetch {
   return { fetch, requests };
 }
 
-export type LiveFixtureSource = 'archive' | 'eonet' | 'gdacs' | 'usdm' | 'fred';
-
-/** Every live source answering from its recorded fixture; `overrides` changes a source's answer. */
-export function liveFixtureRoutes(overrides: Partial<Record<LiveFixtureSource, Partial<FixtureRoute>>> = {}): FixtureRoute[] {
-  const host = (name: string) => (url: URL) => url.host === name;
-  const normals = (url: URL) => host('archive-api.open-meteo.com')(url) && url.searchParams.get('start_date') === '1991-01-01';
-  return [
-    { matches: normals, body: readFixture('open-meteo', 'era5-normal-excerpt-1991-1992.json'), ...overrides.archive },
-    { matches: host('archive-api.open-meteo.com'), body: readFixture('open-meteo', 'era5-recent-2025-06-15_2025-07-14.json'), ...overrides.archive },
-    { matches: host('eonet.gsfc.nasa.gov'), body: readFixture('eonet', 'wildfires-open-corn-belt.json'), ...overrides.eonet },
-    { matches: host('www.gdacs.org'), body: readFixture('gdacs', 'search-orange-red.json'), ...overrides.gdacs },
-    { matches: host('usdmdataservices.unl.edu'), body: readFixture('usdm', 'state-area-categorical-ia-il.json'), ...overrides.usdm },
-    { matches: host('api.stlouisfed.org'), body: readFixture('fred', 'pwheamtusdm.json'), ...overrides.fred },
-  ];
-}
-
 /** Never answers; rejects with the signal's reason once the caller's timeout aborts it. */
 export const hangingFetch: typeof globalThis.fetch = (_input, init) =>
   new Promise<Response>((_resolve, reject) => {
@@ -64,8 +48,9 @@ export const hangingFetch: typeof globalThis.fetch = (_input, init) =>
 /** Never settles, even when aborted: a request that reaches it would hang the test. */
 export const unansweringFetch: typeof globalThis.fetch = () => new Promise<Response>(() => undefined);
 
-export function testOptions(fetch: typeof globalThis.fetch, overrides: Partial<LiveSourceOptions> = {}): LiveSourceOptions {
-  return { enabled: true, timeoutMs: 1_000, baseUrls: DEFAULT_LIVE_BASE_URLS, fetch, ...overrides };
+/** Options of every adapter: the publishers' public base URLs, a 1 s budget and the given fetch. */
+export function testOptions(fetch: typeof globalThis.fetch, overrides: Partial<FeedOptions> = {}): FeedOptions & { baseUrls: FeedBaseUrls } {
+  return { timeoutMs: 1_000, baseUrls: DEFAULT_FEED_BASE_URLS, fetch, ...overrides };
 }
 
 export function pathIs(host: string, pathname: string): (url: URL) => boolean {

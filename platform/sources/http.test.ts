@@ -47,7 +47,7 @@ describe('secrets in errors', () => {
   it('never puts the FRED api key in an error message', async () => {
     const { fetch, requests } = fixtureFetch([{ matches: () => true, status: 400, body: '{}' }]);
     const error = await failureOf(
-      fetchFredObservations(testOptions(fetch), 'k3y-s3cr3t', 'PWHEAMTUSDM', new Date('2025-07-20T00:00:00Z')),
+      fetchFredObservations(testOptions(fetch), 'k3y-s3cr3t', 'PWHEAMTUSDM', '2023-07-20'),
     );
     expect(requests[0]?.searchParams.get('api_key')).toBe('k3y-s3cr3t');
     expect(error.message).toBe('fred: HTTP 400 from api.stlouisfed.org/fred/series/observations');

@@ -1,6 +1,6 @@
 // Bounding-box tests used by the event maps (EONET, GDACS). Boxes do not cross the antimeridian.
 
-import type { Bbox } from './options.js';
+import type { Bbox } from './types.js';
 
 export function bboxesIntersect(a: Bbox, b: Bbox): boolean {
   return a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];

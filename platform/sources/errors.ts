@@ -1,22 +1,22 @@
-// The one error every live adapter throws: the HTTP layer turns it into 503 + Retry-After.
+// The one error every feed adapter throws, typed by what failed; each caller decides what a failed
+// feed means for its answers (a 503, a fallback to a snapshot).
 
-export type LiveSourceId = 'open-meteo' | 'eonet' | 'gdacs' | 'usdm' | 'fred';
+export type FeedId = 'open-meteo' | 'eonet' | 'gdacs' | 'usdm' | 'fred' | 'defillama';
 
 /** What went wrong, so logs and metrics can tell a slow feed from a changed format. */
 export type SourceFailureKind = 'timeout' | 'network' | 'http-status' | 'malformed-body';
 
-/** Seconds a client is told to wait after a 503 caused by a live source (spec 7 and 8). */
-export const LIVE_SOURCE_RETRY_AFTER_SECONDS = 60;
-
 export class SourceUnavailableError extends Error {
   override readonly name = 'SourceUnavailableError';
-  readonly source: LiveSourceId;
+  readonly source: FeedId;
   readonly kind: SourceFailureKind;
   /** HTTP status when kind is 'http-status'. */
   readonly status: number | undefined;
+  /** The message without the source's name in front. */
+  readonly detail: string;
 
   constructor(
-    source: LiveSourceId,
+    source: FeedId,
     kind: SourceFailureKind,
     message: string,
     details: { cause?: unknown; status?: number } = {},
@@ -25,10 +25,11 @@ export class SourceUnavailableError extends Error {
     this.source = source;
     this.kind = kind;
     this.status = details.status;
+    this.detail = message;
   }
 }
 
 /** The error a parse step throws when a body does not have the documented shape. */
-export function malformedBody(source: LiveSourceId, issue: string, cause?: unknown): SourceUnavailableError {
+export function malformedBody(source: FeedId, issue: string, cause?: unknown): SourceUnavailableError {
   return new SourceUnavailableError(source, 'malformed-body', `unexpected response format (${issue})`, { cause });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Bbox } from '../options.js';
+import type { Bbox } from '../types.js';
 import { failureOf, fixtureFetch, pathIs, readFixture, testOptions } from '../testing/fixture-fetch.js';
 import { fetchGdacsAlerts } from './fetch.js';
 import { alertKind, mapRegionAlerts } from './map.js';

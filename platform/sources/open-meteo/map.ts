@@ -1,6 +1,6 @@
 // Pure: Open-Meteo daily series into the 1991-2020 daily normals and the region's temperature anomaly.
 
-import type { GeoPoint } from '../options.js';
+import type { GeoPoint } from '../types.js';
 import type { OpenMeteoLocation } from './parse.js';
 
 /** Mean daily temperature per calendar day ("MM-DD"), in °C, for one point. */

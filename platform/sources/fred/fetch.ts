@@ -1,23 +1,23 @@
 // Network step for FRED series observations (St. Louis Fed).
 
-import { addMonths, isoDay } from '../calendar.js';
 import { buildUrl, getJson } from '../http.js';
-import type { LiveSourceOptions } from '../options.js';
+import type { FeedRequestOptions } from '../options.js';
 
-/** Months of history asked for: enough for the outlook's trend and volatility windows. */
-export const PRICE_HISTORY_MONTHS = 24;
-
+/**
+ * One series' observations from `observationStart` (YYYY-MM-DD) on, as published (no units
+ * transformation), oldest first. The key travels in the query only: errors name host and path.
+ */
 export async function fetchFredObservations(
-  options: LiveSourceOptions,
+  options: FeedRequestOptions<'fred'>,
   apiKey: string,
   seriesId: string,
-  now: Date,
+  observationStart: string,
 ): Promise<unknown> {
   const url = buildUrl(options.baseUrls.fred, '/series/observations', {
     series_id: seriesId,
     api_key: apiKey,
     file_type: 'json',
-    observation_start: isoDay(addMonths(now, -PRICE_HISTORY_MONTHS)),
+    observation_start: observationStart,
     sort_order: 'asc',
   });
   return getJson('fred', url, options);

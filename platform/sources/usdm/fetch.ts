@@ -2,7 +2,7 @@
 
 import { addDays, usDay } from '../calendar.js';
 import { buildUrl, getJson } from '../http.js';
-import type { LiveSourceOptions } from '../options.js';
+import type { FeedRequestOptions } from '../options.js';
 import { CATEGORICAL_STATISTICS } from './parse.js';
 
 // Maps are weekly (valid Tuesday, published Thursday): two weeks always hold a published one.
@@ -13,7 +13,7 @@ const LOOKBACK_DAYS = 14;
  * Areas rather than percentages, so several states weigh by their size when summed.
  */
 export async function fetchUsdmStateAreas(
-  options: LiveSourceOptions,
+  options: FeedRequestOptions<'usdm'>,
   stateFips: readonly string[],
   now: Date,
 ): Promise<unknown> {

@@ -1,16 +1,14 @@
 // The network step shared by every fetch.ts: one GET under a timeout, errors typed by what failed.
 
-import { SourceUnavailableError, type LiveSourceId } from './errors.js';
-import type { LiveSourceOptions } from './options.js';
+import { SourceUnavailableError, type FeedId } from './errors.js';
+import type { FeedOptions } from './options.js';
 
-export type HttpOptions = Pick<LiveSourceOptions, 'fetch' | 'timeoutMs'>;
+export type HttpOptions = FeedOptions;
 
 export interface RawResponse {
   status: number;
   text: string;
 }
-
-const USER_AGENT = 'settlement-rail-graph forecast live sources';
 
 /**
  * Host and path only: queries can hold an API key (FRED), and error messages end up in logs.
@@ -34,13 +32,13 @@ export function buildUrl(base: string, path: string, params: Record<string, stri
 }
 
 export async function getText(
-  source: LiveSourceId,
+  source: FeedId,
   url: URL,
   options: HttpOptions,
   accept = 'application/json',
 ): Promise<RawResponse> {
   const signal = AbortSignal.timeout(options.timeoutMs);
-  const headers = { accept, 'user-agent': USER_AGENT };
+  const headers: Record<string, string> = options.userAgent === undefined ? { accept } : { accept, 'user-agent': options.userAgent };
   let response: Response;
   try {
     response = await options.fetch(url, { signal, headers });
@@ -59,12 +57,12 @@ export async function getText(
   }
 }
 
-export async function getJson(source: LiveSourceId, url: URL, options: HttpOptions): Promise<unknown> {
+export async function getJson(source: FeedId, url: URL, options: HttpOptions): Promise<unknown> {
   const { text } = await getText(source, url, options);
   return parseJsonBody(source, url, text);
 }
 
-export function parseJsonBody(source: LiveSourceId, url: URL, text: string): unknown {
+export function parseJsonBody(source: FeedId, url: URL, text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (cause) {
@@ -74,7 +72,7 @@ export function parseJsonBody(source: LiveSourceId, url: URL, text: string): unk
 }
 
 function transportFailure(
-  source: LiveSourceId,
+  source: FeedId,
   url: URL,
   options: HttpOptions,
   signal: AbortSignal,

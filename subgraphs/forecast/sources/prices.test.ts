@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { failureOf, fixtureFetch, pathIs, readFixture, testOptions } from '../testing/fixture-fetch.js';
-import { fetchFredObservations } from './fetch.js';
-import { mapPricePoints } from './map.js';
-import { parseFredObservations } from './parse.js';
+import { fetchFredObservations } from '../../../platform/sources/fred/fetch.js';
+import { parseFredObservations } from '../../../platform/sources/fred/parse.js';
+import { fixtureFetch, pathIs, readFixture, testOptions } from '../../../platform/sources/testing/fixture-fetch.js';
+import { mapPricePoints, priceHistoryStart } from './prices.js';
 
 const NOW = new Date('2025-07-20T12:00:00Z');
 const FIXTURE = readFixture('fred', 'pwheamtusdm.json');
@@ -11,7 +11,7 @@ const OBSERVATIONS = pathIs('api.stlouisfed.org', '/fred/series/observations');
 describe('fetchFredObservations', () => {
   it('asks for two years of the series in JSON, oldest first', async () => {
     const { fetch, requests } = fixtureFetch([{ matches: OBSERVATIONS, body: FIXTURE }]);
-    await fetchFredObservations(testOptions(fetch), 'test-key', 'PWHEAMTUSDM', NOW);
+    await fetchFredObservations(testOptions(fetch), 'test-key', 'PWHEAMTUSDM', priceHistoryStart(NOW));
     expect(Object.fromEntries(requests[0]?.searchParams ?? [])).toEqual({
       series_id: 'PWHEAMTUSDM',
       api_key: 'test-key',
@@ -26,7 +26,7 @@ describe('fixture through parse and map', () => {
   it('keeps dated prices and skips the missing "." value', async () => {
     const { fetch } = fixtureFetch([{ matches: OBSERVATIONS, body: FIXTURE }]);
     const { observations } = parseFredObservations(
-      await fetchFredObservations(testOptions(fetch), 'test-key', 'PWHEAMTUSDM', NOW),
+      await fetchFredObservations(testOptions(fetch), 'test-key', 'PWHEAMTUSDM', priceHistoryStart(NOW)),
     );
     // 6 observations, 2025-03-01 is "." -> 5 points
     expect(mapPricePoints(observations)).toEqual([
@@ -36,17 +36,5 @@ describe('fixture through parse and map', () => {
       { date: '2025-05-01', price: 219.05 },
       { date: '2025-06-01', price: 214.7 },
     ]);
-  });
-});
-
-describe('parseFredObservations', () => {
-  it.each([
-    { name: 'the FRED error object', body: { error_code: 400, error_message: 'Bad Request.' } },
-    { name: 'a transformed series', body: { units: 'pch', observations: [] } },
-    { name: 'a value that is not a string', body: { units: 'lin', observations: [{ date: '2025-01-01', value: 1 }] } },
-  ])('rejects $name as malformed', async ({ body }) => {
-    const error = await failureOf(Promise.resolve().then(() => parseFredObservations(body)));
-    expect(error.kind).toBe('malformed-body');
-    expect(error.source).toBe('fred');
   });
 });

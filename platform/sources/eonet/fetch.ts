@@ -1,9 +1,10 @@
 // Network step for NASA EONET v3: open wildfire events in a region's bounding box.
 
 import { buildUrl, getJson } from '../http.js';
-import type { Bbox, LiveSourceOptions } from '../options.js';
+import type { FeedRequestOptions } from '../options.js';
+import type { Bbox } from '../types.js';
 
-export async function fetchEonetWildfires(options: LiveSourceOptions, bbox: Bbox): Promise<unknown> {
+export async function fetchEonetWildfires(options: FeedRequestOptions<'eonet'>, bbox: Bbox): Promise<unknown> {
   const [minLon, minLat, maxLon, maxLat] = bbox;
   const url = buildUrl(options.baseUrls.eonet, '/events', {
     category: 'wildfires',

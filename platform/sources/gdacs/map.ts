@@ -1,11 +1,8 @@
 // Pure: GDACS features into the alert counts of a region, by kind.
 
-import type { RegionClimateObservation } from '../../domain/types.js';
 import { bboxesIntersect, pointBbox } from '../geo.js';
-import type { Bbox } from '../options.js';
+import type { AlertCounts, Bbox } from '../types.js';
 import type { GdacsFeature } from './parse.js';
-
-export type AlertCounts = RegionClimateObservation['alerts'];
 
 const COUNTED_LEVELS = new Set(['orange', 'red']);
 
