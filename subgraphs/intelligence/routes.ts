@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Access } from '../../platform/access/admission.js';
 import { createPriceList, resourceOf } from '../../platform/access/paid-route.js';
 import { X402_VERSION } from '../../platform/access/x402.js';
-import { publicOriginOf, type HttpServer } from '../../platform/http.js';
+import { httpRoutes, publicOriginOf } from '../../platform/http.js';
 import { registerOpenApi } from '../../platform/openapi.js';
 import { REPORT_PRODUCTS, reportOffer } from './data/catalog.js';
 import { agentCardSchema, reportPaymentRequiredSchema, reportResponseSchema, reportsErrorSchema, reportsHealthSchema } from './responses.js';
@@ -23,8 +23,7 @@ export interface ReportsRouteOptions {
  * X-API-Key, decision 0012). Errors other than the 402 descriptor are {error, code}.
  */
 export function reportsRoutes(service: IntelligenceService, options: ReportsRouteOptions): FastifyPluginAsync {
-  return async (instance) => {
-    const app = instance as unknown as HttpServer;
+  return httpRoutes(async (app) => {
     const prices = createPriceList({ prefix: REPORTS_PREFIX, facilitatorUrl: options.facilitatorUrl });
     await registerOpenApi(app, {
       prefix: REPORTS_PREFIX,
@@ -96,5 +95,5 @@ export function reportsRoutes(service: IntelligenceService, options: ReportsRout
       service: 'reports',
       version: REPORTS_VERSION,
     }));
-  };
+  });
 }

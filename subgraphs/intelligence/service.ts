@@ -4,21 +4,14 @@ import { AppError } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/request-context.js';
 import { RULE_BASED_MODEL, type Synthesiser } from '../../platform/synthesis.js';
 import { reportOffer, type ReportType } from './data/catalog.js';
-import { buildClimateReport, type ClimateInputs, type Report } from './domain/index.js';
+import { buildClimateReport, type Report } from './domain/index.js';
 import { buildEsgReport, buildMacroReport } from './domain/oracle-reports.js';
-import type { OracleReportSources } from './upstream/oracles.js';
 import type { KeptReport, ReportStore } from './store.js';
+import type { ClimateSource } from './upstream/forecast.js';
+import type { OracleReportSources } from './upstream/oracles.js';
 
 /** Document 1 §8: a paid report is cached for 60 minutes. */
 export const REPORT_CACHE_MS = 60 * 60_000;
-
-/** What the climate report reads: the forecast subgraph's public service. */
-export interface ClimateSource {
-  heatCheck(): Promise<ClimateInputs['heatCheck']>;
-  regions(): Promise<ClimateInputs['regions']>;
-  calendar(): Promise<ClimateInputs['calendar']>;
-  sources(): Promise<{ sources: ClimateInputs['sources'] }>;
-}
 
 export interface IntelligenceServiceDeps {
   clock: Clock;
@@ -42,8 +35,7 @@ export function createIntelligenceService(deps: IntelligenceServiceDeps) {
   const generating = new Map<string, Promise<KeptReport>>();
 
   async function generateClimateReport(): Promise<Report> {
-    const [heatCheck, regions, calendar, { sources }] = await Promise.all([deps.climate.heatCheck(), deps.climate.regions(), deps.climate.calendar(), deps.climate.sources()]);
-    const report = buildClimateReport({ heatCheck, regions, calendar, sources }, deps.clock.now(), RULE_BASED_MODEL);
+    const report = buildClimateReport(await deps.climate.inputs(), deps.clock.now(), RULE_BASED_MODEL);
     // A configured language model may reword the summary; the numbers and the rest stay the rules'.
     const worded = await deps.synthesiser.synthesise({ topic: 'climate intelligence report', facts: { ...report.synthesis, summary: undefined }, ruleBasedText: report.synthesis.summary });
     if (worded) report.synthesis = { ...report.synthesis, summary: worded.text, model: worded.model };
