@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +53,15 @@ function serve(target: string, environment: Record<string, string>): Promise<Run
   });
 }
 
+/** A loopback port free at the time of asking. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 function stop(running: RunningProcess | undefined): Promise<void> {
   if (!running || running.child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -77,7 +87,12 @@ describe('split layout: subgraphs and the gateway as separate processes on loopb
     // The rail's accounts are secret by default (decision 0052): the payer below signs as account #1
     // from this test's process, so the rail is made from the public development mnemonic here.
     const rail = { EMBEDDED_CHAIN_MNEMONIC: DEVELOPMENT_MNEMONIC };
-    [fees, forecast] = await Promise.all([serve(others.join(','), { ...databaseFor('fees'), ...rail }), serve('forecast', databaseFor('forecast'))]);
+    // The reports in the other process reach forecast over HTTP, named in SERVICE_URLS: its port is chosen first.
+    const forecastPort = await freePort();
+    [fees, forecast] = await Promise.all([
+      serve(others.join(','), { ...databaseFor('fees'), ...rail, SERVICE_URLS: `forecast=http://127.0.0.1:${forecastPort}` }),
+      serve('forecast', { ...databaseFor('forecast'), PORT: String(forecastPort) }),
+    ]);
     const urls = [
       ...others.map((name) => `${name}=${fees.base}/subgraphs/${name}/graphql`),
       `forecast=${forecast.base}/subgraphs/forecast/graphql`,

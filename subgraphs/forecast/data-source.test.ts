@@ -10,7 +10,8 @@ import {
 } from './data-source.js';
 import { forecastRoutes } from './routes.js';
 import { createForecastService } from './service.js';
-import { fixtureFetch, liveFixtureRoutes, testOptions, unansweringFetch } from './sources/testing/fixture-fetch.js';
+import { fixtureFetch, unansweringFetch } from '../../platform/sources/testing/fixture-fetch.js';
+import { liveFixtureRoutes, testOptions } from './sources/testing.js';
 
 const logger = createLogger({ logLevel: 'silent' });
 const START = '2025-07-20T12:00:00.000Z';

@@ -5,7 +5,7 @@ import { withLiveInputs } from './domain/index.js';
 import type { CommoditySymbol } from './domain/types.js';
 import type { RegionProfile } from './domain/index.js';
 import { latestSnapshotObservations, SNAPSHOT_DATA_QUALITY, snapshotDataset } from './data/index.js';
-import type { ForecastDataSource, VersionedLoad } from './service.js';
+import type { ForecastDataSource, VersionedLoad } from './dataset-load.js';
 import {
   hasLiveClimate,
   LIVE_SOURCE_RETRY_AFTER_SECONDS,

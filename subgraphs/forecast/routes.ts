@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../platform/errors.js';
-import type { HttpServer, ServiceErrorShape } from '../../platform/http.js';
+import { httpRoutes, type ServiceErrorShape } from '../../platform/http.js';
 import { registerOpenApi } from '../../platform/openapi.js';
 import { mountMcpEndpoint } from './mcp.js';
 import {
@@ -37,8 +37,7 @@ export interface ForecastRouteOptions {
 }
 
 export function forecastRoutes(service: ForecastService, options: ForecastRouteOptions): FastifyPluginAsync {
-  return async (instance) => {
-    const app = instance as unknown as HttpServer;
+  return httpRoutes(async (app) => {
     app.errorShapes.register(forecastErrorShape);
     await registerOpenApi(app, {
       prefix: '/forecast',
@@ -78,5 +77,5 @@ export function forecastRoutes(service: ForecastService, options: ForecastRouteO
       async (request) => service.tcfdReport(request.body),
     );
     mountMcpEndpoint(app, service, options.mcpHostnames);
-  };
+  });
 }

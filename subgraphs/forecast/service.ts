@@ -2,48 +2,11 @@ import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { clip, echo } from '../../platform/echo.js';
 import type { Synthesiser } from '../../platform/synthesis.js';
-import {
-  portfolioStressFrom,
-  scenarioResultFrom,
-  tcfdReportFrom,
-  type CommodityOutlook,
-  type ForecastDataset,
-} from './domain/index.js';
-import { COMMODITY_SYMBOLS, type CommoditySymbol, type DataQuality, type ScenarioId } from './domain/types.js';
+import type { ForecastDataSource } from './dataset-load.js';
+import { portfolioStressFrom, scenarioResultFrom, tcfdReportFrom, type CommodityOutlook } from './domain/index.js';
+import { COMMODITY_SYMBOLS, type CommoditySymbol, type ScenarioId } from './domain/types.js';
 import type { PortfolioBody, ScenarioBody, TcfdBody } from './inputs.js';
 import { createLatestVersionCache, type Assess, type VersionAnswers } from './version-answers.js';
-
-/** Names one dataset as loaded: the snapshot, or one live refresh. */
-export type DatasetVersion = string;
-
-interface DatasetLoad {
-  dataset: ForecastDataset;
-  dataQuality: DataQuality;
-}
-
-/**
- * Loads of the same version hold the same dataset, quality and evaluation instant, so whatever is
- * computed from one serves every request on that version (decision 0104).
- */
-export interface VersionedLoad extends DatasetLoad {
-  version: DatasetVersion;
-  /** The instant the model is evaluated at: the snapshot's own date, or the live refresh's. */
-  evaluatedAt: Date;
-}
-
-/** Data that may differ between loads: evaluated now unless stated, and computed afresh each time. */
-export interface UnversionedLoad extends DatasetLoad {
-  version?: undefined;
-  evaluatedAt?: Date;
-}
-
-export type LoadedDataset = VersionedLoad | UnversionedLoad;
-
-/** Where the forecast's inputs come from: the shipped snapshot, or live sources over it. */
-export interface ForecastDataSource {
-  /** Throws AppError FCT_ERR_UPSTREAM_UNAVAILABLE when live data is required and cannot be had. */
-  load(clock: Clock): Promise<LoadedDataset>;
-}
 
 const DAY_MS = 86_400_000;
 
@@ -73,33 +36,43 @@ export function parseSupportedSymbol(raw: string): CommoditySymbol {
   return symbol as CommoditySymbol;
 }
 
+/** One request's view of the data: the answers of its dataset version, the real now, and the age of a figure. */
+interface LoadedAnswers {
+  answers: VersionAnswers;
+  now: Date;
+  age: (asOf: string) => DataAge;
+}
+
+type AnswersFor = ReturnType<typeof createLatestVersionCache>;
+
+async function loadAnswers(deps: ForecastServiceDeps, answersFor: AnswersFor): Promise<LoadedAnswers> {
+  const loaded = await deps.source.load(deps.clock);
+  const now = deps.clock.now();
+  const evaluatedAt = loaded.evaluatedAt ?? now;
+  const answers = answersFor(loaded, { now: evaluatedAt, dataQuality: loaded.dataQuality });
+  const age = (asOf: string): DataAge => ({
+    evaluatedAt: evaluatedAt.toISOString(),
+    dataAgeDays: Math.max(0, Math.floor((now.getTime() - Date.parse(asOf)) / DAY_MS)),
+  });
+  return { answers, now, age };
+}
+
+/** The rule-based reasoning is the default synthesis; a configured language model may reword it. */
+async function withSynthesis(synthesiser: Synthesiser, outlook: CommodityOutlook): Promise<CommodityOutlook & { reasoningModel: string }> {
+  const synthesis = await synthesiser.synthesise({
+    topic: `commodity climate outlook ${outlook.symbol}`,
+    facts: { ...outlook, reasoning: undefined },
+    ruleBasedText: outlook.reasoning,
+  });
+  return synthesis
+    ? { ...outlook, reasoning: synthesis.text, reasoningModel: synthesis.model }
+    : { ...outlook, reasoningModel: synthesiser.model };
+}
+
 /** The forecast capabilities, called alike by routes.ts, resolvers.ts and the MCP tools. */
 export function createForecastService(deps: ForecastServiceDeps) {
   const answersFor = createLatestVersionCache(deps.assess);
-
-  async function load(): Promise<{ answers: VersionAnswers; now: Date; age: (asOf: string) => DataAge }> {
-    const loaded = await deps.source.load(deps.clock);
-    const now = deps.clock.now();
-    const evaluatedAt = loaded.evaluatedAt ?? now;
-    const answers = answersFor(loaded, { now: evaluatedAt, dataQuality: loaded.dataQuality });
-    const age = (asOf: string): DataAge => ({
-      evaluatedAt: evaluatedAt.toISOString(),
-      dataAgeDays: Math.max(0, Math.floor((now.getTime() - Date.parse(asOf)) / DAY_MS)),
-    });
-    return { answers, now, age };
-  }
-
-  /** The rule-based reasoning is the default synthesis; a configured language model may reword it. */
-  async function withSynthesis(outlook: CommodityOutlook): Promise<CommodityOutlook & { reasoningModel: string }> {
-    const synthesis = await deps.synthesiser.synthesise({
-      topic: `commodity climate outlook ${outlook.symbol}`,
-      facts: { ...outlook, reasoning: undefined },
-      ruleBasedText: outlook.reasoning,
-    });
-    return synthesis
-      ? { ...outlook, reasoning: synthesis.text, reasoningModel: synthesis.model }
-      : { ...outlook, reasoningModel: deps.synthesiser.model };
-  }
+  const load = () => loadAnswers(deps, answersFor);
 
   return {
     async heatCheck() {
@@ -109,7 +82,7 @@ export function createForecastService(deps: ForecastServiceDeps) {
     },
     async commodityOutlook(symbol: CommoditySymbol) {
       const { answers, age } = await load();
-      const outlook = await withSynthesis(answers.outlook(symbol));
+      const outlook = await withSynthesis(deps.synthesiser, answers.outlook(symbol));
       return { ...outlook, ...age(outlook.asOf) };
     },
     async regions() {
@@ -137,11 +110,6 @@ export function createForecastService(deps: ForecastServiceDeps) {
         });
       }
       return scenarioResultFrom(assessment, { scenario: body.scenario as ScenarioId, positions: body.positions ?? [] });
-    },
-    /** Where the figures behind the answers come from (source, URL, as-of date), for reports built on them. */
-    async sources() {
-      const { answers } = await load();
-      return { dataQuality: answers.assessment().context.dataQuality, sources: answers.assessment().dataset.sources };
     },
     async tcfdReport(body: TcfdBody) {
       const { answers } = await load();

@@ -5,8 +5,10 @@ import { createRuleBasedSynthesiser } from '../../platform/synthesis.js';
 import { latestSnapshotObservations, snapshotDataset } from './data/index.js';
 import { createLiveSource, LIVE_REFRESH_MS, SNAPSHOT_AS_OF, snapshotSource } from './data-source.js';
 import { assessDataset, withLiveInputs } from './domain/index.js';
-import { createForecastService, type ForecastDataSource, type LoadedDataset, type VersionedLoad } from './service.js';
-import { fixtureFetch, liveFixtureRoutes, testOptions } from './sources/testing/fixture-fetch.js';
+import type { ForecastDataSource, LoadedDataset, VersionedLoad } from './dataset-load.js';
+import { createForecastService } from './service.js';
+import { fixtureFetch } from '../../platform/sources/testing/fixture-fetch.js';
+import { liveFixtureRoutes, testOptions } from './sources/testing.js';
 import type { Assess } from './version-answers.js';
 
 const TEST_NOW = '2026-11-22T12:00:00.000Z';

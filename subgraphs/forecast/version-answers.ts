@@ -15,7 +15,7 @@ import {
   type RegionEntry,
 } from './domain/index.js';
 import type { CommoditySymbol } from './domain/types.js';
-import type { DatasetVersion, LoadedDataset } from './service.js';
+import type { DatasetVersion, LoadedDataset } from './dataset-load.js';
 
 /** The model's expensive part: assessDataset, or a stand-in that counts its calls in tests. */
 export type Assess = (dataset: ForecastDataset, context: ForecastContext) => DatasetAssessment;

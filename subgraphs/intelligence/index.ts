@@ -1,11 +1,11 @@
 import { publicOrigin } from '../../platform/credentials.js';
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
-import { forecastService } from '../forecast/index.js';
 import { createIntelligenceResolvers } from './resolvers.js';
 import { reportsRoutes } from './routes.js';
 import { createIntelligenceService } from './service.js';
 import { createReportStore } from './store.js';
+import { createClimateSource } from './upstream/forecast.js';
 import { createOracleReportSources } from './upstream/oracles.js';
 
 export const name = 'intelligence';
@@ -18,7 +18,7 @@ export function build(platform: PlatformServices): Subgraph {
     synthesiser: platform.synthesiser,
     access: platform.access,
     store: createReportStore(platform.database.db),
-    climate: forecastService(platform),
+    climate: createClimateSource(platform.upstream.transport('forecast')),
     oracles: createOracleReportSources({ fees: platform.upstream.transport('fees'), compliance: platform.upstream.transport('compliance'), internalKey: platform.access.internalKey }),
   });
   return {

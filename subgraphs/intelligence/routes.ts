@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Access } from '../../platform/access/admission.js';
 import { createPriceList, resourceOf } from '../../platform/access/paid-route.js';
 import { X402_VERSION } from '../../platform/access/x402.js';
-import { publicOriginOf, type HttpServer } from '../../platform/http.js';
+import { httpRoutes, publicOriginOf } from '../../platform/http.js';
 import { registerOpenApi } from '../../platform/openapi.js';
 import { REPORT_PRODUCTS, reportOffer } from './data/catalog.js';
 import { agentCardSchema, reportPaymentRequiredSchema, reportResponseSchema, reportsErrorSchema, reportsHealthSchema } from './responses.js';
@@ -23,8 +23,7 @@ export interface ReportsRouteOptions {
  * X-API-Key, decision 0012). Errors other than the 402 descriptor are {error, code}.
  */
 export function reportsRoutes(service: IntelligenceService, options: ReportsRouteOptions): FastifyPluginAsync {
-  return async (instance) => {
-    const app = instance as unknown as HttpServer;
+  return httpRoutes(async (app) => {
     const prices = createPriceList({ prefix: REPORTS_PREFIX, facilitatorUrl: options.facilitatorUrl });
     await registerOpenApi(app, {
       prefix: REPORTS_PREFIX,
@@ -64,37 +63,44 @@ export function reportsRoutes(service: IntelligenceService, options: ReportsRout
 
     prices.registerDiscovery(app);
 
-    app.get(`${REPORTS_PREFIX}/.well-known/agent.json`, { schema: { summary: 'Agent card: each report a skill with its payment requirements', response: { 200: agentCardSchema } } }, async (request) => ({
-      protocolVersion: '0.3.0',
-      name: 'Settlement rail reports',
-      description: 'Paid intelligence reports for treasury agents, synthesised from the rail\'s oracles. Pay per call with x402 (X-PAYMENT).',
-      url: `${publicOriginOf(request)}${REPORTS_PREFIX}`,
-      version: REPORTS_VERSION,
-      provider: { organization: 'Settlement rail', url: publicOriginOf(request) },
-      capabilities: { streaming: false, pushNotifications: false },
-      defaultInputModes: ['application/json'],
-      defaultOutputModes: ['application/json'],
-      skills: await Promise.all(
-        (Object.keys(REPORT_PRODUCTS) as Array<keyof typeof REPORT_PRODUCTS>).map(async (type) => {
-          const url = `${publicOriginOf(request)}${REPORTS_PREFIX}/report/${type}`;
-          const { price } = reportOffer(type);
-          return {
-            id: `${type}-report`,
-            name: `${type[0]!.toUpperCase()}${type.slice(1)} report`,
-            description: price.description,
-            tags: ['report', type, 'x402'],
-            examples: [`GET ${REPORTS_PREFIX}/report/${type}`],
-            endpoint: { method: 'GET', url },
-            payment: { x402Version: X402_VERSION, accepts: [await options.access.x402.requirementsFor(price, url)] },
-          };
-        }),
-      ),
-    }));
+    app.get(`${REPORTS_PREFIX}/.well-known/agent.json`, { schema: { summary: 'Agent card: each report a skill with its payment requirements', response: { 200: agentCardSchema } } }, async (request) =>
+      agentCard(publicOriginOf(request), options.access),
+    );
 
     app.get(`${REPORTS_PREFIX}/health`, { schema: { summary: 'Service health', response: { 200: reportsHealthSchema } } }, async () => ({
       status: 'ok',
       service: 'reports',
       version: REPORTS_VERSION,
     }));
+  });
+}
+
+/** The A2A agent card: each report a skill, with the x402 requirements of its GET. */
+async function agentCard(origin: string, access: Access) {
+  return {
+    protocolVersion: '0.3.0',
+    name: 'Settlement rail reports',
+    description: 'Paid intelligence reports for treasury agents, synthesised from the rail\'s oracles. Pay per call with x402 (X-PAYMENT).',
+    url: `${origin}${REPORTS_PREFIX}`,
+    version: REPORTS_VERSION,
+    provider: { organization: 'Settlement rail', url: origin },
+    capabilities: { streaming: false, pushNotifications: false },
+    defaultInputModes: ['application/json'],
+    defaultOutputModes: ['application/json'],
+    skills: await Promise.all(
+      (Object.keys(REPORT_PRODUCTS) as Array<keyof typeof REPORT_PRODUCTS>).map(async (type) => {
+        const url = `${origin}${REPORTS_PREFIX}/report/${type}`;
+        const { price } = reportOffer(type);
+        return {
+          id: `${type}-report`,
+          name: `${type[0]!.toUpperCase()}${type.slice(1)} report`,
+          description: price.description,
+          tags: ['report', type, 'x402'],
+          examples: [`GET ${REPORTS_PREFIX}/report/${type}`],
+          endpoint: { method: 'GET', url },
+          payment: { x402Version: X402_VERSION, accepts: [await access.x402.requirementsFor(price, url)] },
+        };
+      }),
+    ),
   };
 }

@@ -4,21 +4,14 @@ import { AppError } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/request-context.js';
 import { RULE_BASED_MODEL, type Synthesiser } from '../../platform/synthesis.js';
 import { reportOffer, type ReportType } from './data/catalog.js';
-import { buildClimateReport, type ClimateInputs, type Report } from './domain/index.js';
+import { buildClimateReport, type Report } from './domain/index.js';
 import { buildEsgReport, buildMacroReport } from './domain/oracle-reports.js';
-import type { OracleReportSources } from './upstream/oracles.js';
 import type { KeptReport, ReportStore } from './store.js';
+import type { ClimateSource } from './upstream/forecast.js';
+import type { OracleReportSources } from './upstream/oracles.js';
 
 /** Document 1 §8: a paid report is cached for 60 minutes. */
 export const REPORT_CACHE_MS = 60 * 60_000;
-
-/** What the climate report reads: the forecast subgraph's public service. */
-export interface ClimateSource {
-  heatCheck(): Promise<ClimateInputs['heatCheck']>;
-  regions(): Promise<ClimateInputs['regions']>;
-  calendar(): Promise<ClimateInputs['calendar']>;
-  sources(): Promise<{ sources: ClimateInputs['sources'] }>;
-}
 
 export interface IntelligenceServiceDeps {
   clock: Clock;
@@ -37,70 +30,76 @@ const ORACLE_SOURCES = {
   esg: ['ESG oracle GET /esg/esg-score (docs/esg-oracle-methodology.md)', 'Compliance oracle entity ESG GET /compliance/esg/score (docs/entity-esg-methodology.md)'],
 };
 
-/** The reports service (Document 1): paid reports, called alike by routes.ts and resolvers.ts. */
-export function createIntelligenceService(deps: IntelligenceServiceDeps) {
-  const generating = new Map<string, Promise<KeptReport>>();
+/** A rule-based report, its summary reworded by a configured language model when one answers; the numbers and the rest stay the rules'. */
+async function worded(synthesiser: Synthesiser, report: Report, topic: string): Promise<Report> {
+  const text = await synthesiser.synthesise({ topic, facts: { ...report.synthesis, summary: undefined }, ruleBasedText: report.synthesis.summary });
+  if (text) report.synthesis = { ...report.synthesis, summary: text.text, model: text.model };
+  return report;
+}
 
-  async function generateClimateReport(): Promise<Report> {
-    const [heatCheck, regions, calendar, { sources }] = await Promise.all([deps.climate.heatCheck(), deps.climate.regions(), deps.climate.calendar(), deps.climate.sources()]);
-    const report = buildClimateReport({ heatCheck, regions, calendar, sources }, deps.clock.now(), RULE_BASED_MODEL);
-    // A configured language model may reword the summary; the numbers and the rest stay the rules'.
-    const worded = await deps.synthesiser.synthesise({ topic: 'climate intelligence report', facts: { ...report.synthesis, summary: undefined }, ruleBasedText: report.synthesis.summary });
-    if (worded) report.synthesis = { ...report.synthesis, summary: worded.text, model: worded.model };
-    return report;
-  }
+async function generateClimateReport(deps: IntelligenceServiceDeps): Promise<Report> {
+  const report = buildClimateReport(await deps.climate.inputs(), deps.clock.now(), RULE_BASED_MODEL);
+  return worded(deps.synthesiser, report, 'climate intelligence report');
+}
 
-  /** A rule-based report, its summary reworded by a configured language model when one answers. */
-  async function worded(report: Report, topic: string): Promise<Report> {
-    const text = await deps.synthesiser.synthesise({ topic, facts: { ...report.synthesis, summary: undefined }, ruleBasedText: report.synthesis.summary });
-    if (text) report.synthesis = { ...report.synthesis, summary: text.text, model: text.model };
-    return report;
-  }
+async function generateMacroReport(deps: IntelligenceServiceDeps): Promise<Report> {
+  const inputs = await deps.oracles.macro();
+  if (!inputs.reliability && !inputs.history) throw new AppError('GEN_ERR_UNAVAILABLE', { message: 'The stability oracle is unavailable; retry shortly.', retryAfterSeconds: 30 });
+  return worded(deps.synthesiser, buildMacroReport({ ...inputs, sources: ORACLE_SOURCES.macro }, deps.clock.now(), RULE_BASED_MODEL), 'macro report');
+}
 
-  async function generateMacroReport(): Promise<Report> {
-    const inputs = await deps.oracles.macro();
-    if (!inputs.reliability && !inputs.history) throw new AppError('GEN_ERR_UNAVAILABLE', { message: 'The stability oracle is unavailable; retry shortly.', retryAfterSeconds: 30 });
-    return worded(buildMacroReport({ ...inputs, sources: ORACLE_SOURCES.macro }, deps.clock.now(), RULE_BASED_MODEL), 'macro report');
-  }
+async function generateEsgReport(deps: IntelligenceServiceDeps, subject: EsgSubject): Promise<Report> {
+  const inputs = await deps.oracles.esg(subject);
+  if (!inputs.rail && !inputs.entity) throw new AppError('GEN_ERR_UNAVAILABLE', { message: 'The ESG and compliance oracles are unavailable; retry shortly.', retryAfterSeconds: 30 });
+  return worded(deps.synthesiser, buildEsgReport({ ...inputs, subject, sources: ORACLE_SOURCES.esg }, deps.clock.now(), RULE_BASED_MODEL), 'ESG report');
+}
 
-  async function generateEsgReport(subject: EsgSubject): Promise<Report> {
-    const inputs = await deps.oracles.esg(subject);
-    if (!inputs.rail && !inputs.entity) throw new AppError('GEN_ERR_UNAVAILABLE', { message: 'The ESG and compliance oracles are unavailable; retry shortly.', retryAfterSeconds: 30 });
-    return worded(buildEsgReport({ ...inputs, subject, sources: ORACLE_SOURCES.esg }, deps.clock.now(), RULE_BASED_MODEL), 'ESG report');
-  }
+/**
+ * The reports of one process: each kept for the window (REPORT_CACHE_MS) in the store, one
+ * generation at a time per cache key. A kept report is never replaced before it expires
+ * (store.keep), so this process may hold it until then instead of reading the table on every paid call.
+ */
+class ReportCache {
+  private readonly generating = new Map<string, Promise<KeptReport>>();
+  private readonly held = new Map<string, KeptReport>();
 
-  /**
-   * The fresh cached report, or a new one kept for the window; one generation at a time per
-   * process. A kept report is never replaced before it expires (store.keep), so this process may
-   * hold it until then instead of reading the table on every paid call.
-   */
-  const held = new Map<string, KeptReport>();
-  async function cachedReport(cacheKey: string, generate: () => Promise<Report>): Promise<Report> {
-    const now = deps.clock.now();
-    const local = held.get(cacheKey);
+  constructor(
+    private readonly clock: Clock,
+    private readonly store: ReportStore,
+  ) {}
+
+  /** The fresh cached report, or a new one kept for the window. */
+  async report(cacheKey: string, generate: () => Promise<Report>): Promise<Report> {
+    const now = this.clock.now();
+    const local = this.held.get(cacheKey);
     if (local && local.expiresAt > now) return local.report;
-    let pending = generating.get(cacheKey);
+    let pending = this.generating.get(cacheKey);
     if (!pending) {
-      pending = (async () => {
-        const kept = (await deps.store.fresh(cacheKey, now)) ?? (await deps.store.keep(cacheKey, await generate(), now, new Date(now.getTime() + REPORT_CACHE_MS)));
-        held.set(cacheKey, kept);
-        return kept;
-      })().finally(() => generating.delete(cacheKey));
-      generating.set(cacheKey, pending);
+      pending = this.keepFresh(cacheKey, generate, now).finally(() => this.generating.delete(cacheKey));
+      this.generating.set(cacheKey, pending);
     }
     return (await pending).report;
   }
 
-  /** A report of `type`, once the caller is admitted (payment or API key); the payment is settled only if the report is delivered. */
-  function paidReport(type: ReportType, request: RequestContext, resource: string, cacheKey: string, generate: () => Promise<Report>) {
-    return paidWork(deps.access, request, reportOffer(type), resource, () => cachedReport(cacheKey, generate));
+  private async keepFresh(cacheKey: string, generate: () => Promise<Report>, now: Date): Promise<KeptReport> {
+    const kept = (await this.store.fresh(cacheKey, now)) ?? (await this.store.keep(cacheKey, await generate(), now, new Date(now.getTime() + REPORT_CACHE_MS)));
+    this.held.set(cacheKey, kept);
+    return kept;
   }
+}
+
+/** The reports service (Document 1): paid reports, called alike by routes.ts and resolvers.ts. */
+export function createIntelligenceService(deps: IntelligenceServiceDeps) {
+  const cache = new ReportCache(deps.clock, deps.store);
+  /** A report of `type`, once the caller is admitted (payment or API key); the payment is settled only if the report is delivered. */
+  const paidReport = (type: ReportType, request: RequestContext, resource: string, cacheKey: string, generate: () => Promise<Report>) =>
+    paidWork(deps.access, request, reportOffer(type), resource, () => cache.report(cacheKey, generate));
 
   return {
-    climateReport: (request: RequestContext, resource: string) => paidReport('climate', request, resource, 'climate', generateClimateReport),
-    macroReport: (request: RequestContext, resource: string) => paidReport('macro', request, resource, 'macro', generateMacroReport),
+    climateReport: (request: RequestContext, resource: string) => paidReport('climate', request, resource, 'climate', () => generateClimateReport(deps)),
+    macroReport: (request: RequestContext, resource: string) => paidReport('macro', request, resource, 'macro', () => generateMacroReport(deps)),
     esgReport: (request: RequestContext, resource: string, subject: EsgSubject) =>
-      paidReport('esg', request, resource, `esg:${subject.lei ? `lei:${subject.lei}` : `address:${subject.address}`}`, () => generateEsgReport(subject)),
+      paidReport('esg', request, resource, `esg:${subject.lei ? `lei:${subject.lei}` : `address:${subject.address}`}`, () => generateEsgReport(deps, subject)),
   };
 }
 

@@ -1,14 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../platform/db.js';
 import { openTestPglite, startTestServer, type TestServer } from '../../../test/helpers.js';
+import { readFixture } from '../../../platform/sources/testing/fixture-fetch.js';
 import { loadSignals } from './index.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 /** FRED's answer shape (series/observations), recorded; the same body stands for every series asked. */
-const fredFixture = readFileSync(new URL('./fixtures/fred-T10Y2Y.json', import.meta.url), 'utf8');
+const fredFixture = readFixture('fred', 't10y2y.json');
 /** DefiLlama's /stablecoins?includePrices=true shape, trimmed to the three coins of the basket. */
 const defillamaFixture = JSON.stringify({
   peggedAssets: [

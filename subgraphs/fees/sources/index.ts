@@ -1,12 +1,15 @@
-import { z } from 'zod';
+import {
+  fetchDefillamaStablecoins, fetchFredObservations, mapFredObservations, mapStablecoinQuotes, parseDefillamaStablecoins,
+  parseFredObservations, SourceUnavailableError, type DatedObservation, type FeedOptions,
+} from '../../../platform/sources/index.js';
 import { signalSnapshot, snapshotAsOf } from '../data/signals.js';
-import type { FeedState, Observation, SignalSeries, SignalSet, StablecoinPrices } from '../domain/stability/types.js';
+import type { FeedState, SignalSeries, SignalSet, StablecoinPrices } from '../domain/stability/types.js';
 
 /**
  * The stability signal feeds (decision 0030): the shipped snapshot by default; with `live`, FRED series
- * observations (needs a FRED key) and DefiLlama's stablecoin circulating supply and prices. Every live
- * feed is bounded by `timeoutMs`; one that fails falls back to the snapshot and says so in its FeedState.
- * Never throws.
+ * observations (needs a FRED key) and DefiLlama's stablecoin circulating supply and prices, through the
+ * feed layer (platform/sources). Every live feed is bounded by `timeoutMs`; one that fails falls back to
+ * the snapshot and says so in its FeedState. Never throws.
  */
 export interface SignalFeedOptions {
   live: boolean;
@@ -28,43 +31,46 @@ const FRED_FX: Record<string, { id: string; inverted: boolean }> = {
 };
 const STABLECOINS: Record<string, string> = { USDT: 'USDT', USDC: 'USDC', DAI: 'DAI' };
 
-const fredObservations = z.object({ observations: z.array(z.object({ date: z.string(), value: z.string() })) });
-const defillamaStablecoins = z.object({
-  peggedAssets: z.array(z.object({ symbol: z.string(), price: z.number().nullable().optional(), circulating: z.object({ peggedUSD: z.number() }).partial().optional() })),
-});
+type LiveFeedOptions = FeedOptions & { baseUrls: SignalFeedOptions['baseUrls'] };
 
-async function getJson(url: URL, options: SignalFeedOptions): Promise<unknown> {
-  const response = await (options.fetch ?? fetch)(url, { signal: AbortSignal.timeout(options.timeoutMs), headers: { accept: 'application/json' } });
-  if (!response.ok) throw new Error(`HTTP ${response.status} from ${url.host}${url.pathname}`);
-  return response.json();
+function feedOptions(options: SignalFeedOptions): LiveFeedOptions {
+  return { timeoutMs: options.timeoutMs, fetch: options.fetch ?? globalThis.fetch, baseUrls: options.baseUrls };
 }
 
+/** Why a feed fell back, as its FeedState says it: "timed out", "HTTP 500 from host/path", or the underlying error. */
 function reasonOf(error: unknown): string {
-  const message = error instanceof Error ? (error.name === 'TimeoutError' ? 'timed out' : error.message) : String(error);
-  return message.slice(0, 160);
+  return describeFailure(error).slice(0, 160);
 }
 
-async function fredSeries(id: string, options: SignalFeedOptions, start: string): Promise<Observation[]> {
-  const url = new URL(`${options.baseUrls.fred.replace(/\/$/, '')}/series/observations`);
-  for (const [name, value] of Object.entries({ series_id: id, api_key: options.fredApiKey ?? '', file_type: 'json', observation_start: start, sort_order: 'asc' })) url.searchParams.set(name, value);
-  const body = fredObservations.parse(await getJson(url, options));
-  // FRED writes a missing observation as ".".
-  return body.observations.flatMap((row) => (row.value === '.' || !Number.isFinite(Number(row.value)) ? [] : [{ date: row.date, value: Number(row.value) }]));
+function describeFailure(error: unknown): string {
+  if (error instanceof SourceUnavailableError) {
+    if (error.kind === 'timeout') return 'timed out';
+    if (error.kind === 'http-status' || !(error.cause instanceof Error)) return error.detail;
+    return describeFailure(error.cause);
+  }
+  if (error instanceof Error) return error.name === 'TimeoutError' ? 'timed out' : error.message;
+  return String(error);
 }
 
-function withObservations(series: SignalSeries, observations: Observation[]): SignalSeries {
+async function fredSeries(id: string, apiKey: string, options: LiveFeedOptions, start: string): Promise<DatedObservation[]> {
+  return mapFredObservations(parseFredObservations(await fetchFredObservations(options, apiKey, id, start)).observations);
+}
+
+function withObservations(series: SignalSeries, observations: DatedObservation[]): SignalSeries {
   return observations.length === 0 ? series : { ...series, observations };
 }
 
 async function loadFred(snapshot: Record<string, SignalSeries>, options: SignalFeedOptions, now: Date): Promise<{ series: Record<string, SignalSeries>; feed: FeedState }> {
-  if (!options.fredApiKey) return { series: snapshot, feed: { feed: 'FRED', mode: 'live', status: 'fallback', reason: 'FRED_API_KEY is not set: the shipped snapshot is used', asOf: snapshotAsOf() } };
+  const apiKey = options.fredApiKey;
+  if (!apiKey) return { series: snapshot, feed: { feed: 'FRED', mode: 'live', status: 'fallback', reason: 'FRED_API_KEY is not set: the shipped snapshot is used', asOf: snapshotAsOf() } };
   const start = `${now.getUTCFullYear() - 3}-01-01`;
+  const feeds = feedOptions(options);
   try {
     const ids = [...FRED_SERIES, ...Object.keys(FRED_FX)];
     const fetched = await Promise.all(
       ids.map(async (id) => {
         const fx = FRED_FX[id];
-        const observations = await fredSeries(fx?.id ?? id, options, start);
+        const observations = await fredSeries(fx?.id ?? id, apiKey, feeds, start);
         return [id, fx?.inverted ? observations.map((row) => ({ date: row.date, value: 1 / row.value })) : observations] as const;
       }),
     );
@@ -79,17 +85,15 @@ async function loadFred(snapshot: Record<string, SignalSeries>, options: SignalF
 
 async function loadStablecoins(snapshot: Record<string, SignalSeries>, options: SignalFeedOptions, now: Date) {
   try {
-    const url = new URL(`${options.baseUrls.defillama.replace(/\/$/, '')}/stablecoins`);
-    url.searchParams.set('includePrices', 'true');
-    const body = defillamaStablecoins.parse(await getJson(url, options));
+    const assets = parseDefillamaStablecoins(await fetchDefillamaStablecoins(feedOptions(options)));
+    const quotes = mapStablecoinQuotes(assets, Object.values(STABLECOINS));
     const day = now.toISOString().slice(0, 10);
     const series = { ...snapshot };
     const prices: StablecoinPrices = {};
     for (const [id, symbol] of Object.entries(STABLECOINS)) {
-      const asset = body.peggedAssets.find((candidate) => candidate.symbol === symbol);
-      const circulating = asset?.circulating?.peggedUSD;
-      if (typeof circulating === 'number') series[id] = { ...snapshot[id]!, observations: [...snapshot[id]!.observations.filter((row) => row.date < day), { date: day, value: circulating }] };
-      if (typeof asset?.price === 'number') prices[id] = asset.price;
+      const { price, circulatingUsd } = quotes[symbol] ?? {};
+      if (circulatingUsd !== undefined) series[id] = { ...snapshot[id]!, observations: [...snapshot[id]!.observations.filter((row) => row.date < day), { date: day, value: circulatingUsd }] };
+      if (price !== undefined) prices[id] = price;
     }
     return { series, prices, feed: { feed: 'DefiLlama stablecoins', mode: 'live', status: 'ok', asOf: day } satisfies FeedState };
   } catch (error) {

@@ -1,6 +1,6 @@
 // The plain value every forecast function reads: the shipped snapshot or live data, same shape.
 
-import { compareText } from './numeric.js';
+import { compareText, type ValueRange } from './numeric.js';
 import type {
   CommoditySymbol, DataQuality, PricePoint, PrimaryThreat, Provenance, RegionClimateObservation, ScenarioId,
   SeverityLevel,
@@ -106,11 +106,6 @@ export interface CalendarMonth {
   commoditiesAtRisk: readonly CommoditySymbol[];
   historicalSeverity: SeverityLevel;
   basis: string;
-}
-
-export interface ValueRange {
-  min: number;
-  max: number;
 }
 
 export interface RegionScoreParameters {

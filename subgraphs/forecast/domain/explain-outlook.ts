@@ -3,7 +3,7 @@
 import type { ModelParameters } from './dataset.js';
 import { daysBetween, sum } from './numeric.js';
 import { fixed, plural, sharePct, signed, usd } from './present.js';
-import type { ScenarioEvaluation } from './run-scenario.js';
+import type { ScenarioEvaluation } from './scenario-evaluation.js';
 import type { CommodityAssessment, RegionContribution } from './score-commodity.js';
 import type { CommoditySymbol, RiskStatus } from './types.js';
 

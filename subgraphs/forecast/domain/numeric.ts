@@ -1,8 +1,12 @@
 // Small arithmetic helpers shared by the forecast model. Pure and locale-free.
 
-import type { ValueRange } from './dataset.js';
-
 const DAY_MS = 86_400_000;
+
+/** A closed interval of values, min to max. */
+export interface ValueRange {
+  min: number;
+  max: number;
+}
 
 export function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, value));

@@ -4,7 +4,7 @@ import type { ModelParameters } from './dataset.js';
 import { compareText, sum } from './numeric.js';
 import { fixed, usd } from './present.js';
 import type { CommodityAssessment } from './score-commodity.js';
-import type { PortfolioEvaluation } from './stress-portfolio.js';
+import type { PortfolioEvaluation } from './portfolio-evaluation.js';
 import type { CommoditySymbol } from './types.js';
 
 interface Holding {

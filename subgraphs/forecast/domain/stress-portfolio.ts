@@ -4,30 +4,10 @@ import { assessDataset, type DatasetAssessment } from './assess-dataset.js';
 import type { ForecastContext, ForecastDataset, Position } from './dataset.js';
 import { sum, weightedMean } from './numeric.js';
 import { presentConfidence, presentPct, presentScore, presentUsd } from './present.js';
-import type { PriceRisk } from './price-risk.js';
+import type { PortfolioEvaluation, PositionEvaluation } from './portfolio-evaluation.js';
 import { recommend } from './recommend.js';
 import type { CommodityAssessment } from './score-commodity.js';
 import type { CommoditySymbol, DataQuality, Outlook, PrimaryThreat, RiskStatus } from './types.js';
-
-export interface PositionEvaluation {
-  position: Position;
-  assessment: CommodityAssessment;
-  priceRisk: PriceRisk;
-  lossFraction: number;
-  lossUsd: number;
-}
-
-export interface PortfolioEvaluation {
-  positions: PositionEvaluation[];
-  totalNotionalUsd: number;
-  portfolioRiskScore: number;
-  exposureByTier: Record<RiskStatus, number>;
-  worstCaseLossUsd: number;
-  /** worstCaseLossUsd / totalNotionalUsd × 100; 0 without notional. */
-  worstCaseLossPct: number;
-  assessments: Readonly<Record<CommoditySymbol, CommodityAssessment>>;
-  asOf?: string;
-}
 
 export interface PortfolioRequest {
   positions: readonly Position[];

@@ -1,7 +1,7 @@
 // Deterministic choice of the moderate and severe scenarios of a disclosure report, by exposure.
 
 import type { Position, Scenario } from './dataset.js';
-import { evaluateScenario, type ScenarioEvaluation } from './run-scenario.js';
+import { evaluateScenario, type ScenarioEvaluation } from './scenario-evaluation.js';
 import { SCENARIO_IDS, type ScenarioId } from './types.js';
 
 export interface TcfdScenarioChoice {

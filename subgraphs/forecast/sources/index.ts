@@ -6,9 +6,9 @@ export {
 } from './live-dataset.js';
 export { mergeWithSnapshot } from './merge-snapshot.js';
 export {
-  DEFAULT_LIVE_BASE_URLS, MAX_POINTS_PER_REGION,
+  DEFAULT_LIVE_BASE_URLS, LIVE_SOURCE_RETRY_AFTER_SECONDS, MAX_POINTS_PER_REGION,
   type Bbox, type GeoPoint, type LiveRegionSpec, type LiveSourceBaseUrls, type LiveSourceOptions,
 } from './options.js';
 export {
-  LIVE_SOURCE_RETRY_AFTER_SECONDS, SourceUnavailableError, type LiveSourceId, type SourceFailureKind,
-} from './errors.js';
+  SourceUnavailableError, type FeedId as LiveSourceId, type SourceFailureKind,
+} from '../../../platform/sources/index.js';

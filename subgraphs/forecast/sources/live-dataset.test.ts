@@ -3,7 +3,8 @@ import type { RegionClimateObservation } from '../domain/types.js';
 import { hasLiveClimate, loadLiveClimate, type ClimatologyCache, type LiveClimateObservation } from './live-dataset.js';
 import { mergeWithSnapshot } from './merge-snapshot.js';
 import type { LiveRegionSpec } from './options.js';
-import { fixtureFetch, hangingFetch, liveFixtureRoutes, testOptions } from './testing/fixture-fetch.js';
+import { fixtureFetch, hangingFetch } from '../../../platform/sources/testing/fixture-fetch.js';
+import { liveFixtureRoutes, testOptions } from './testing.js';
 
 const NOW = new Date('2025-07-20T12:00:00Z');
 const POINTS = [

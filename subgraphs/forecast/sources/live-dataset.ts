@@ -1,16 +1,16 @@
 // Assembles the live climate inputs of many regions from all adapters, tolerating per-source failures.
 
+import type { ClimatologyCache } from '../../../platform/sources/index.js';
 import type { PricePoint, Provenance, RegionClimateObservation } from '../domain/types.js';
 import { mapBounded } from './concurrency.js';
 import {
   alertsTask, droughtTask, priceTask, temperatureTask, wildfireTask,
   type ClimateValues, type LiveFailure, type LiveTask, type TaskOutcome,
 } from './live-tasks.js';
-import type { ClimatologyCache } from './open-meteo/map.js';
-import type { LiveRegionSpec, LiveSourceOptions } from './options.js';
+import { FORECAST_USER_AGENT, type LiveRegionSpec, type LiveSourceOptions } from './options.js';
 
 export type { LiveFailure } from './live-tasks.js';
-export type { ClimatologyCache } from './open-meteo/map.js';
+export type { ClimatologyCache } from '../../../platform/sources/index.js';
 
 /** What the live sources said about one region; a missing field is for the snapshot to fill. */
 export type LiveClimateObservation = Pick<RegionClimateObservation, 'regionId' | 'observedAt'> & ClimateValues;
@@ -51,7 +51,7 @@ export async function loadLiveClimate(
   extras: LiveLoadExtras = {},
 ): Promise<LiveClimate> {
   if (!options.enabled) return assemble([], now, []);
-  const tasks = buildTasks(options, regions, now, extras);
+  const tasks = buildTasks({ userAgent: FORECAST_USER_AGENT, ...options }, regions, now, extras);
   const outcomes = await mapBounded(tasks, extras.concurrency ?? DEFAULT_CONCURRENCY, (task) => task());
   return assemble(regions, now, outcomes);
 }

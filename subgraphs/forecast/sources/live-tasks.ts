@@ -1,30 +1,18 @@
 // One task per source and region: fetch, parse, map, and a failure record instead of a throw.
 
-import type { PricePoint, Provenance, RegionClimateObservation } from '../domain/types.js';
-import { isoDay } from './calendar.js';
-import { SourceUnavailableError, type LiveSourceId } from './errors.js';
-import { publicUrl } from './http.js';
-import { MAX_POINTS_PER_REGION, type LiveRegionSpec, type LiveSourceOptions } from './options.js';
-import { fetchEonetWildfires } from './eonet/fetch.js';
-import { parseEonetEvents } from './eonet/parse.js';
-import { mapActiveWildfires } from './eonet/map.js';
-import { fetchFredObservations } from './fred/fetch.js';
-import { parseFredObservations } from './fred/parse.js';
-import { mapPricePoints } from './fred/map.js';
-import { fetchGdacsAlerts } from './gdacs/fetch.js';
-import { parseGdacsEvents } from './gdacs/parse.js';
-import { mapRegionAlerts, type AlertCounts } from './gdacs/map.js';
-import { fetchOpenMeteoDaily, NORMAL_PERIOD, recentWindow } from './open-meteo/fetch.js';
-import { parseOpenMeteoDaily } from './open-meteo/parse.js';
 import {
-  mapDailyNormals, mapTemperatureAnomaly, pointKey, type ClimatologyCache, type DailyNormals,
-} from './open-meteo/map.js';
-import { fetchUsdmStateAreas } from './usdm/fetch.js';
-import { parseUsdmRows } from './usdm/parse.js';
-import { mapDroughtIndex } from './usdm/map.js';
+  fetchEonetWildfires, fetchFredObservations, fetchGdacsAlerts, fetchOpenMeteoDaily, fetchUsdmStateAreas, isoDay,
+  mapActiveWildfires, mapDailyNormals, mapDroughtIndex, mapRegionAlerts, mapTemperatureAnomaly, NORMAL_PERIOD,
+  parseEonetEvents, parseFredObservations, parseGdacsEvents, parseOpenMeteoDaily, parseUsdmRows, pointKey, publicUrl,
+  recentWindow, SourceUnavailableError,
+  type AlertCounts, type ClimatologyCache, type DailyNormals, type FeedId,
+} from '../../../platform/sources/index.js';
+import type { PricePoint, Provenance, RegionClimateObservation } from '../domain/types.js';
+import { MAX_POINTS_PER_REGION, type LiveRegionSpec, type LiveSourceOptions } from './options.js';
+import { mapPricePoints, priceHistoryStart } from './prices.js';
 
 export interface LiveFailure {
-  source: LiveSourceId;
+  source: FeedId;
   message: string;
   /** The region concerned; absent when a worldwide request or a price series failed. */
   regionId?: string;
@@ -43,7 +31,7 @@ export type TaskOutcome =
 export type LiveTask = () => Promise<TaskOutcome>;
 
 /** Source errors become failure records; anything else is a bug and propagates. */
-async function settle(source: LiveSourceId, regionId: string | undefined, run: LiveTask): Promise<TaskOutcome> {
+async function settle(source: FeedId, regionId: string | undefined, run: LiveTask): Promise<TaskOutcome> {
   try {
     return await run();
   } catch (error) {
@@ -52,7 +40,7 @@ async function settle(source: LiveSourceId, regionId: string | undefined, run: L
   }
 }
 
-function failure(source: LiveSourceId, regionId: string | undefined, message: string): TaskOutcome {
+function failure(source: FeedId, regionId: string | undefined, message: string): TaskOutcome {
   return { kind: 'failure', failure: regionId === undefined ? { source, message } : { source, message, regionId } };
 }
 
@@ -137,7 +125,7 @@ export function priceTask(
 ): LiveTask {
   return () =>
     settle('fred', undefined, async () => {
-      const { observations } = parseFredObservations(await fetchFredObservations(options, apiKey, seriesId, now));
+      const { observations } = parseFredObservations(await fetchFredObservations(options, apiKey, seriesId, priceHistoryStart(now)));
       const points = mapPricePoints(observations);
       const asOf = points.at(-1)?.date ?? isoDay(now);
       const provenance = { source: `FRED series ${seriesId}`, url: `https://fred.stlouisfed.org/series/${seriesId}`, asOf };

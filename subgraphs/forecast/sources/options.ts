@@ -1,46 +1,35 @@
-// Typed options of the live adapters. The lead wires them from platform config: nothing here reads the environment.
+// Typed options of the forecast's live sources. The lead wires them from platform config: nothing here reads the environment.
 
-export interface LiveSourceBaseUrls {
-  /** Open-Meteo Historical Weather API endpoint (ERA5 archive). */
-  openMeteoArchive: string;
-  /** NASA EONET API v3 root (the adapter appends /events). */
-  eonet: string;
-  /** GDACS API root (the adapter appends /events/geteventlist/SEARCH). */
-  gdacs: string;
-  /** US Drought Monitor data services root (the adapter appends /StateStatistics/...). */
-  usdm: string;
-  /** FRED API root (the adapter appends /series/observations). */
-  fred: string;
-}
+import { DEFAULT_FEED_BASE_URLS, MAX_POINTS_PER_REQUEST, type Bbox, type FeedBaseUrls, type FeedOptions, type GeoPoint } from '../../../platform/sources/index.js';
+
+export type { Bbox, GeoPoint } from '../../../platform/sources/index.js';
+
+/** The publishers the forecast reads: Open-Meteo, EONET, GDACS, the US Drought Monitor and FRED. */
+export type LiveSourceBaseUrls = Pick<FeedBaseUrls, 'openMeteoArchive' | 'eonet' | 'gdacs' | 'usdm' | 'fred'>;
 
 export const DEFAULT_LIVE_BASE_URLS: LiveSourceBaseUrls = {
-  openMeteoArchive: 'https://archive-api.open-meteo.com/v1/archive',
-  eonet: 'https://eonet.gsfc.nasa.gov/api/v3',
-  gdacs: 'https://www.gdacs.org/gdacsapi/api',
-  usdm: 'https://usdmdataservices.unl.edu/api',
-  fred: 'https://api.stlouisfed.org/fred',
+  openMeteoArchive: DEFAULT_FEED_BASE_URLS.openMeteoArchive,
+  eonet: DEFAULT_FEED_BASE_URLS.eonet,
+  gdacs: DEFAULT_FEED_BASE_URLS.gdacs,
+  usdm: DEFAULT_FEED_BASE_URLS.usdm,
+  fred: DEFAULT_FEED_BASE_URLS.fred,
 };
 
-export interface LiveSourceOptions {
+export interface LiveSourceOptions extends FeedOptions {
   enabled: boolean;
-  /** Budget of one HTTP request, connection to last body byte. */
-  timeoutMs: number;
   /** Sent as api_key to FRED; prices are not fetched without it. Never logged or put in an error. */
   fredApiKey?: string;
   baseUrls: LiveSourceBaseUrls;
-  fetch: typeof globalThis.fetch;
 }
 
-/** Longitude then latitude, WGS 84 degrees, GeoJSON order. */
-export type Bbox = [minLon: number, minLat: number, maxLon: number, maxLat: number];
+/** The User-Agent of the forecast's requests to its sources, unless the options name another. */
+export const FORECAST_USER_AGENT = 'settlement-rail-graph forecast live sources';
 
-export interface GeoPoint {
-  lat: number;
-  lon: number;
-}
+/** Seconds a client is told to wait after a 503 caused by a live source (spec 7 and 8). */
+export const LIVE_SOURCE_RETRY_AFTER_SECONDS = 60;
 
 /** Most representative points of one region sent to Open-Meteo; further points are ignored. */
-export const MAX_POINTS_PER_REGION = 5;
+export const MAX_POINTS_PER_REGION = MAX_POINTS_PER_REQUEST;
 
 export interface LiveRegionSpec {
   id: string;
