@@ -275,3 +275,17 @@ describe('discovery and health', () => {
     expect(response.json()).toEqual({ status: 'ok', service: 'reports', version: '1.0.0' });
   });
 });
+
+describe('the climate report without the forecast in reach', () => {
+  it('answers 503 GEN_ERR_UNAVAILABLE in the reports shape, not a 500, when the process serves intelligence alone', async () => {
+    const alone = await startTestServer({ subgraphs: ['intelligence'] });
+    try {
+      const { key } = await alone.platform!.access.keys.create('api', 'no forecast here', 10);
+      const response = await alone.app.inject({ method: 'GET', url: CLIMATE, headers: { 'x-api-key': key } });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toMatchObject({ code: 'GEN_ERR_UNAVAILABLE' });
+    } finally {
+      await alone.close();
+    }
+  });
+});

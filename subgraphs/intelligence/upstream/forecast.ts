@@ -9,9 +9,9 @@ import type { ClimateInputs } from '../domain/index.js';
  * the dataset's sources, which the forecast publishes in a TCFD report's disclosure (the smallest
  * report, one position, carries all of them). The report keeps these answers whole in its data, so
  * each schema lists every field the forecast sends, in the order the forecast builds them.
- * A refusal of the forecast in its error shape is raised again as the same catalog error (a live
- * source down is 503 FCT_ERR_UPSTREAM_UNAVAILABLE with its Retry-After); any other answer is an
- * UpstreamAnswerError.
+ * The forecast's own 503 (a live source down: FCT_ERR_UPSTREAM_UNAVAILABLE with its Retry-After) is
+ * raised again as that error; any other failure (no forecast in reach, another status, an answer of
+ * another shape) is 503 GEN_ERR_UNAVAILABLE with the UpstreamAnswerError as its cause, never a 500.
  */
 
 export const FORECAST_SERVICE = 'forecast';
@@ -58,10 +58,10 @@ const disclosedSourcesSchema = z.object({
 /** The one-position TCFD report whose disclosure lists the dataset's sources. */
 const SOURCES_REQUEST = { positions: [{ symbol: 'WHEAT', notionalUsd: 1 }] };
 
-/** A forecast refusal in its error shape ({message, code} with a catalog code), raised again as that error. */
+/** The forecast's 503 in its error shape ({message, code} with a catalog code), raised again as that error. */
 function refusalOf(response: UpstreamResponse, path: string): Error {
   const body = response.body;
-  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+  if (response.status === 503 && typeof body === 'object' && body !== null && !Array.isArray(body)) {
     const { code, message } = body as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && Object.hasOwn(errorCatalog, code) && errorCatalog[code as ErrorCode].status === response.status) {
       const retryAfter = Number(response.headers['retry-after']);
@@ -71,14 +71,20 @@ function refusalOf(response: UpstreamResponse, path: string): Error {
       });
     }
   }
-  return new UpstreamAnswerError(FORECAST_SERVICE, response.status, `${path}: ${upstreamErrorText(response)}`);
+  return unavailable(new UpstreamAnswerError(FORECAST_SERVICE, response.status, `${path}: ${upstreamErrorText(response)}`));
+}
+
+function unavailable(cause: unknown): AppError {
+  return new AppError('GEN_ERR_UNAVAILABLE', { message: 'The forecast service is unavailable; retry later.', cause });
 }
 
 async function call<T>(transport: UpstreamTransport, request: UpstreamRequest, schema: z.ZodType<T>): Promise<T> {
-  const response = await transport(request);
+  const response = await transport(request).catch((error: unknown) => {
+    throw unavailable(error);
+  });
   if (response.status !== 200) throw refusalOf(response, request.path);
   const parsed = schema.safeParse(response.body);
-  if (!parsed.success) throw new UpstreamAnswerError(FORECAST_SERVICE, response.status, `${request.path}: the answer does not have the documented shape`);
+  if (!parsed.success) throw unavailable(new UpstreamAnswerError(FORECAST_SERVICE, response.status, `${request.path}: the answer does not have the documented shape`));
   return parsed.data;
 }
 
