@@ -8,6 +8,8 @@ import { createWriteBehind, type WriteBehind } from '../../platform/write-behind
 import type { Quote } from './domain/index.js';
 import { createFeeStore, type FeeStore } from './store.js';
 import { stabilityParameters } from './data/signals.js';
+import { feeParameters } from './data/index.js';
+import type { ContractParameters } from '../../contracts/parameters.js';
 import { createFeesOracleJobs } from './oracle-jobs.js';
 import { createOraclePublisher } from './oracle-publication.js';
 import { createOracleRunStore } from './oracle-run-store.js';
@@ -17,6 +19,9 @@ import { createFeesOracles } from './oracles.js';
 
 export const name = 'fees';
 export const typeDefs = loadSubgraphTypeDefs(name);
+
+/** What the rail's contracts are deployed with: the router's fees and the oracle contracts' stability figures, from this subgraph's parameters (one source for both). */
+export const contractParameters: ContractParameters = { fees: feeParameters, stability: stabilityParameters };
 
 /** Fee model, stability and ESG oracle quotes (DESIGN.md §1). */
 export function build(platform: PlatformServices): Subgraph {

@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedChain, type EmbeddedChain } from '../platform/chain/embedded-chain.js';
 import { feeParameters } from '../subgraphs/fees/data/index.js';
 import { computeFees } from '../subgraphs/fees/domain/index.js';
-import { railUSDAbi } from './artifacts/RailUSD.js';
-import { settlementRouterAbi } from './artifacts/SettlementRouter.js';
-import { DEVELOPMENT_BALANCE, deployRailContracts, RAIL_TOKEN_NAME, RAIL_TOKEN_VERSION, routerFeeArguments, type RailContracts } from './deploy.js';
+import { contractParameters } from '../subgraphs/fees/index.js';
+import { railUSDAbi } from '../contracts/artifacts/RailUSD.js';
+import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
+import { DEVELOPMENT_BALANCE, deployRailContracts, RAIL_TOKEN_NAME, RAIL_TOKEN_VERSION, routerFeeArguments, type RailContracts } from '../contracts/deploy.js';
 
 const baseUnits = (usd: number) => parseUnits(new Big(usd).toFixed(6), 6);
 
@@ -16,7 +17,7 @@ let contracts: RailContracts;
 
 beforeAll(async () => {
   chain = await startEmbeddedChain();
-  contracts = await deployRailContracts(chain, feeParameters);
+  contracts = await deployRailContracts(chain, contractParameters);
 }, 30_000);
 afterAll(async () => {
   await chain?.close();

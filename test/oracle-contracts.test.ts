@@ -1,14 +1,14 @@
 import { parseEventLogs, type Abi, type ContractFunctionArgs, type ContractFunctionName, type Hash, type HDAccount } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedChain, type EmbeddedChain } from '../platform/chain/embedded-chain.js';
-import { feeParameters } from '../subgraphs/fees/data/index.js';
-import { basketPegAbi } from './artifacts/BasketPeg.js';
-import { feeRedistributionAbi } from './artifacts/FeeRedistribution.js';
-import { railEsgOracleAbi } from './artifacts/RailEsgOracle.js';
-import { railUSDAbi } from './artifacts/RailUSD.js';
-import { settlementRouterAbi } from './artifacts/SettlementRouter.js';
-import { stabilityPIDAbi } from './artifacts/StabilityPID.js';
-import { deployRailContracts, stabilityPidArguments, type RailContracts } from './deploy.js';
+import { basketPegAbi } from '../contracts/artifacts/BasketPeg.js';
+import { feeRedistributionAbi } from '../contracts/artifacts/FeeRedistribution.js';
+import { railEsgOracleAbi } from '../contracts/artifacts/RailEsgOracle.js';
+import { railUSDAbi } from '../contracts/artifacts/RailUSD.js';
+import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
+import { stabilityPIDAbi } from '../contracts/artifacts/StabilityPID.js';
+import { deployRailContracts, stabilityPidArguments, type RailContracts } from '../contracts/deploy.js';
+import { contractParameters } from '../subgraphs/fees/index.js';
 
 // The contracts of decision 0057 on the embedded chain, through viem as the router is tested:
 // who may write, what is written is read back, and the events say it.
@@ -20,7 +20,7 @@ let stranger: HDAccount;
 
 beforeAll(async () => {
   chain = await startEmbeddedChain();
-  contracts = await deployRailContracts(chain, feeParameters);
+  contracts = await deployRailContracts(chain, contractParameters);
   owner = chain.accounts[0]!;
   stranger = chain.accounts[5]!;
 }, 30_000);
@@ -84,14 +84,14 @@ describe('StabilityPID', () => {
 
   it('is deployed with the parameters of stability-pid-parameters.json and the stable band (90) as setpoint', async () => {
     const parameters = await chain.publicClient.readContract({ address: contracts.stabilityPID, abi: stabilityPIDAbi, functionName: 'parameters' });
-    expect(parameters).toEqual(stabilityPidArguments());
+    expect(parameters).toEqual(stabilityPidArguments(contractParameters.stability));
     // kp 1.0; ki 1 point per point-day = 1e18 / 86,400 = 11,574,074,074,074 (truncated); setpoint 90 points.
     expect(parameters).toMatchObject({ kp: 10n ** 18n, ki: 11_574_074_074_074n, kd: 0n, setpoint: 90_000_000n, outputMin: 0n, outputMax: 100_000_000n });
   });
 
   it('updates its state from the oracle account only, computing P, I and D as documented; the owner alone sets its parameters', async () => {
     await expect(update(stranger, 1n, 50_000_000n)).rejects.toThrow(/NotOracle/);
-    await expect(write(stranger, { address: contracts.stabilityPID, abi: stabilityPIDAbi, functionName: 'setParameters', args: [{ ...stabilityPidArguments(), kp: 0n }] })).rejects.toThrow(/OwnableUnauthorizedAccount/);
+    await expect(write(stranger, { address: contracts.stabilityPID, abi: stabilityPIDAbi, functionName: 'setParameters', args: [{ ...stabilityPidArguments(contractParameters.stability), kp: 0n }] })).rejects.toThrow(/OwnableUnauthorizedAccount/);
 
     // 1. First run, score 72.4: error 90 - 72.4 = 17.6 points; no interval before it, so no I or D: output = 1.0 x 17.6.
     const first = await update(owner, 1_800_000_000n, 72_400_000n);
