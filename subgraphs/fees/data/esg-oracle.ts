@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { EsgOracleParameters, RailEsgInputs } from '../domain/esg-oracle.js';
+import type { EsgOracleParameters, RailEsgInputs } from '../esg/domain/index.js';
 import parameters from './esg-oracle-parameters.json' with { type: 'json' };
 
 const wdiSchema = z.object({
