@@ -24,6 +24,12 @@ function insertQuotesStatement(quotes: readonly Quote[]) {
   on conflict (${sql.identifier(quoteId.name)}) do nothing`;
 }
 
+/** A row of fee_quotes: the issued quote's figures as columns, and its body as returned to the caller. */
+type FeeQuoteRow = typeof feeQuotes.$inferSelect;
+
+/** The quote a row holds: its body, written from a Quote by insertQuotes. */
+const quoteOf = (row: Pick<FeeQuoteRow, 'body'>): Quote => row.body as Quote;
+
 export interface FeeStore {
   /** One multi-row INSERT of issued quotes (ids already on file are skipped); bounded by the timeout. */
   insertQuotes(quotes: readonly Quote[]): Promise<void>;
@@ -57,7 +63,7 @@ export function createFeeStore(db: Database, options: FeeStoreOptions = {}): Fee
         .where(inArray(feeQuotes.quoteId, [...quoteIds]))
         .execute();
       const rows = await boundedCall(select, timeoutMs, `select from fee_quotes (${quoteIds.length} ids)`);
-      return new Map(rows.map((row) => [row.quoteId, row.body as Quote]));
+      return new Map(rows.map((row) => [row.quoteId, quoteOf(row)]));
     },
   };
 }

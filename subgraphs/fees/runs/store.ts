@@ -4,21 +4,17 @@ import type { Database } from '../../../platform/db.js';
 import { boundedCall } from '../../../platform/timeout.js';
 import type { OracleRunRecord, OracleRunStatus } from './domain/index.js';
 
-export interface RunClaim {
-  oracle: string;
-  slot: Date;
-  runner: string;
-  startedAt: Date;
-}
+/** A row of oracle_runs (decision 0035). */
+type OracleRunRow = typeof oracleRuns.$inferSelect;
 
-export interface RunOutcome {
+/** Who claimed which interval of which oracle, and when. */
+export type RunClaim = Pick<OracleRunRow, 'oracle' | 'slot' | 'runner' | 'startedAt'>;
+
+/** How a claimed run ended. */
+export type RunOutcome = Pick<OracleRunRow, 'score' | 'overall' | 'output' | 'error'> & {
   status: Exclude<OracleRunStatus, 'RUNNING'>;
   finishedAt: Date;
-  score: number | null;
-  overall: string | null;
-  output: unknown;
-  error: string | null;
-}
+};
 
 export interface OracleRunStore {
   /** Claims the interval for this process; false when another process (or an earlier attempt) holds it. */
@@ -31,7 +27,7 @@ export interface OracleRunStore {
   recent(oracle: string, since: Date, limit: number): Promise<OracleRunRecord[]>;
 }
 
-function toRecord(row: typeof oracleRuns.$inferSelect): OracleRunRecord {
+function toRecord(row: OracleRunRow): OracleRunRecord {
   return { ...row, status: row.status as OracleRunStatus };
 }
 
