@@ -1,16 +1,14 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { z } from 'zod';
 import { httpRoutes } from '../../../platform/http.js';
 import corridorParameters from '../data/corridor-parameters.json' with { type: 'json' };
 import { fxSeries } from '../data/fx.js';
 import type { OracleReadings } from '../domain/index.js';
 import type { EntityEsgClient } from '../upstream/compliance.js';
 import { corridorStates, type CorridorInput } from './domain/index.js';
+import { esgWidgetQuery, MAX_QUERY } from './inputs.js';
 import { ORACLE_WIDGET_CSP, renderCorridorsWidget, renderEsgWidget } from './render.js';
 
 const LEI = /^[0-9A-Z]{18}[0-9]{2}$/;
-const MAX_QUERY = 200;
-const esgWidgetQuery = z.object({ q: z.string().max(MAX_QUERY).optional() });
 
 function sendPage(reply: FastifyReply, status: number, html: string) {
   return reply.code(status).type('text/html; charset=utf-8').header('content-security-policy', ORACLE_WIDGET_CSP).header('cache-control', 'no-store').send(html);
