@@ -1,18 +1,17 @@
 import { getAddress, parseUnits, type Address } from 'viem';
 import type { EmbeddedChain } from '../platform/chain/embedded-chain.js';
-import { stabilityParameters, type StabilityParameters } from '../subgraphs/fees/data/signals.js';
-import type { FeeParameters } from '../subgraphs/fees/domain/index.js';
+import { TOKEN_DECIMALS } from '../platform/chain/token.js';
 import { basketPegAbi, basketPegBytecode } from './artifacts/BasketPeg.js';
 import { feeRedistributionAbi, feeRedistributionBytecode } from './artifacts/FeeRedistribution.js';
 import { railEsgOracleAbi, railEsgOracleBytecode } from './artifacts/RailEsgOracle.js';
 import { railUSDAbi, railUSDBytecode } from './artifacts/RailUSD.js';
 import { settlementRouterAbi, settlementRouterBytecode } from './artifacts/SettlementRouter.js';
 import { stabilityPIDAbi, stabilityPIDBytecode } from './artifacts/StabilityPID.js';
+import type { ContractParameters, OracleContractParameters, RouterFeeParameters } from './parameters.js';
 import pidParameters from './stability-pid-parameters.json' with { type: 'json' };
 
 export const RAIL_TOKEN_NAME = 'Settlement Rail USD';
 export const RAIL_TOKEN_VERSION = '1';
-export const TOKEN_DECIMALS = 6;
 /** What each development account is given at deployment: 1,000,000 rUSD. */
 export const DEVELOPMENT_BALANCE = parseUnits('1000000', TOKEN_DECIMALS);
 
@@ -38,7 +37,7 @@ const SECONDS_PER_DAY = 86_400n;
 const millionths = (value: number) => BigInt(Math.round(value * ORACLE_VALUE_SCALE));
 
 /** StabilityPID's parameters (its units) from stability-pid-parameters.json and the stable band. */
-export function stabilityPidArguments(stability: StabilityParameters = stabilityParameters) {
+export function stabilityPidArguments(stability: OracleContractParameters) {
   return {
     kp: BigInt(pidParameters.kp) * WAD,
     ki: (BigInt(pidParameters.kiPerPointDay) * WAD) / SECONDS_PER_DAY,
@@ -51,12 +50,12 @@ export function stabilityPidArguments(stability: StabilityParameters = stability
 }
 
 /** BasketPeg's constructor arguments after the owner and oracle: the basket is pegged to 1 USD; threshold and cycle from the stability parameters. */
-function basketPegArguments(stability: StabilityParameters) {
+function basketPegArguments(stability: OracleContractParameters) {
   return [millionths(1), BigInt(stability.peg.deviationThresholdBps), BigInt(stability.peg.verificationCycleSeconds)] as const;
 }
 
 /** The router's fee parameters from the off-chain model's own parameters (one source for both). */
-export function routerFeeArguments(parameters: FeeParameters) {
+export function routerFeeArguments(parameters: RouterFeeParameters) {
   return [
     BigInt(parameters.coreBps),
     BigInt(parameters.fxBps),
@@ -82,7 +81,8 @@ async function deploy(chain: EmbeddedChain, request: Parameters<ReturnType<Embed
  * stability PID controller and the basket peg reference, written by the oracle account. Account 0
  * owns every contract and is the oracle account.
  */
-export async function deployRailContracts(chain: EmbeddedChain, parameters: FeeParameters, stability: StabilityParameters = stabilityParameters): Promise<RailContracts> {
+export async function deployRailContracts(chain: EmbeddedChain, parameters: ContractParameters): Promise<RailContracts> {
+  const { fees, stability } = parameters;
   const owner = chain.accounts[0]!;
   const oracle = owner.address;
   const operator = chain.accounts[chain.accounts.length - 1]!.address;
@@ -95,7 +95,7 @@ export async function deployRailContracts(chain: EmbeddedChain, parameters: FeeP
   const token = await deploy(chain, { abi: railUSDAbi, bytecode: railUSDBytecode, args: [RAIL_TOKEN_NAME, RAIL_TOKEN_VERSION, owner.address], ...common });
   const redistribution = await deploy(chain, { abi: feeRedistributionAbi, bytecode: feeRedistributionBytecode, args: [owner.address, [{ account: operator, shareBps: 10_000n }]], ...common });
   const router = await deploy(chain, { abi: settlementRouterAbi, bytecode: settlementRouterBytecode, args: [owner.address, redistribution], ...common });
-  await send(wallet.writeContract({ address: router, abi: settlementRouterAbi, functionName: 'setFeeParameters', args: routerFeeArguments(parameters), ...common }));
+  await send(wallet.writeContract({ address: router, abi: settlementRouterAbi, functionName: 'setFeeParameters', args: routerFeeArguments(fees), ...common }));
   for (const account of chain.accounts) {
     await send(wallet.writeContract({ address: token, abi: railUSDAbi, functionName: 'mint', args: [account.address, DEVELOPMENT_BALANCE], ...common }));
   }
@@ -106,7 +106,7 @@ export async function deployRailContracts(chain: EmbeddedChain, parameters: FeeP
 }
 
 /** The embedded rail as the platform uses it: the contracts, and x402 payments made to the operator, settled by account 0. */
-export async function deployEmbeddedRail(chain: EmbeddedChain, parameters: FeeParameters) {
+export async function deployEmbeddedRail(chain: EmbeddedChain, parameters: ContractParameters) {
   const contracts = await deployRailContracts(chain, parameters);
   return {
     token: contracts.token,

@@ -3,7 +3,7 @@ import { systemClock, type Clock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
 import { createRailChain, type RailChain } from '../platform/chain/index.js';
 import { deployEmbeddedRail } from '../contracts/deploy.js';
-import { feeParameters } from '../subgraphs/fees/data/index.js';
+import { contractParameters } from '../subgraphs/fees/index.js';
 import { claimDataDir, type DataDirClaim } from '../platform/data-dir.js';
 import { openDatabase, pgliteFolder, type DatabaseHandle } from '../platform/db.js';
 import { createHealth } from '../platform/health.js';
@@ -34,9 +34,9 @@ export interface PlatformOverrides {
 
 const HEALTH_CHECK_TIMEOUT_MS = 2000;
 
-/** The rail of the configuration: Base at RPC_URL, or the embedded EVM with the contracts deployed (fee parameters from the fees subgraph's data). */
+/** The rail of the configuration: Base at RPC_URL, or the embedded EVM with the contracts deployed (their parameters from the fees subgraph's public face). */
 export function createConfiguredRailChain(config: Config): RailChain {
-  return createRailChain(config, (embedded) => deployEmbeddedRail(embedded, feeParameters));
+  return createRailChain(config, (embedded) => deployEmbeddedRail(embedded, contractParameters));
 }
 
 export function createBaseServices(config: Config, overrides: PlatformOverrides = {}): BaseServices {

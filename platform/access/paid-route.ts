@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { publicOriginOf, type HttpServer } from '../http.js';
-import { TOKEN_DECIMALS } from '../../contracts/deploy.js';
+import { TOKEN_DECIMALS } from '../chain/token.js';
 import type { Offer } from './admission.js';
 import { x402DiscoverySchema } from './x402-schemas.js';
 import { X402_NETWORK, X402_VERSION } from './x402.js';

@@ -1,22 +1,37 @@
+import type { ContractParameters } from '../../contracts/parameters.js';
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
-import { createFeesContext, createFeesResolvers } from './resolvers.js';
-import { feesRoutes, type EndpointRegistry } from './routes.js';
-import { BASE_NETWORK, createFeesService, STABILITY_ENDPOINTS } from './service.js';
 import { withTimeout } from '../../platform/timeout.js';
 import { createWriteBehind, type WriteBehind } from '../../platform/write-behind.js';
-import type { Quote } from './domain/index.js';
-import { createFeeStore, type FeeStore } from './store.js';
+import { feeParameters } from './data/index.js';
 import { stabilityParameters } from './data/signals.js';
-import { createFeesOracleJobs } from './oracle-jobs.js';
-import { createOraclePublisher } from './oracle-publication.js';
-import { createOracleRunStore } from './oracle-run-store.js';
-import { createOracleService } from './oracle-service.js';
+import { createEsgJob, esgReading, type EsgOutput } from './esg/job.js';
+import { createEsgOracleService } from './esg/service.js';
+import type { Quote } from './quotes/domain/index.js';
+import { createFeesContext } from './quotes/resolvers.js';
+import { createFeesService, STABILITY_ENDPOINTS } from './quotes/service.js';
+import { createFeeStore, type FeeStore } from './quotes/store.js';
+import { createFeesResolvers } from './resolvers.js';
+import { feesRoutes } from './routes.js';
+import { createFeesOracles, type FeesOracles } from './runs/oracles.js';
+import { createOraclePublisher, type OraclePublisher } from './runs/publication.js';
+import { createOracleRunStore } from './runs/store.js';
+import { BASE_NETWORK, ESG_PREFIX, STABILITY_PREFIX } from './shared/constants.js';
+import type { EndpointRegistry } from './shared/service-routes.js';
+import { createStabilityJob, stabilityReading, type StabilityOutput } from './stability/job.js';
+import { createStabilityService } from './stability/service.js';
 import { COMPLIANCE_SERVICE, createEntityEsgClient } from './upstream/compliance.js';
-import { createFeesOracles } from './oracles.js';
+
+// The fees subgraph: its families are quotes/ (fee quotes, schedules, manifests, verifications, FX
+// rates), stability/ and esg/ (the two oracles), runs/ (the oracles' scheduled runs, their record
+// and their publication on chain) and widgets/; this file builds them and composes their routes
+// and resolvers (routes.ts, resolvers.ts).
 
 export const name = 'fees';
 export const typeDefs = loadSubgraphTypeDefs(name);
+
+/** What the rail's contracts are deployed with: the router's fees and the oracle contracts' stability figures, from this subgraph's parameters (one source for both). */
+export const contractParameters: ContractParameters = { fees: feeParameters, stability: stabilityParameters };
 
 /** Fee model, stability and ESG oracle quotes (DESIGN.md §1). */
 export function build(platform: PlatformServices): Subgraph {
@@ -24,21 +39,8 @@ export function build(platform: PlatformServices): Subgraph {
   const store = createFeeStore(platform.database.db, { timeoutMs: platform.config.database.statementTimeoutMs });
   const issuedQuotes = createIssuedQuoteQueue(platform, store);
   const endpointRegistry: EndpointRegistry = {};
-  const { oracles: oracleConfig, forecast } = platform.config;
-  const runStore = createOracleRunStore(platform.database.db, platform.config.database.statementTimeoutMs);
-  // Each recorded run's figures copied to the rail's oracle contracts, never failing the run (decision 0057).
-  const publisher = createOraclePublisher({ chain: platform.chain, settlerKey: platform.config.access.settlerKey, timeoutMs: platform.config.chain.timeoutMs, logger: platform.logger, health: platform.health });
-  const oracles = createFeesOracles(
-    platform,
-    runStore,
-    createFeesOracleJobs({
-      store: runStore,
-      synthesiser: platform.synthesiser,
-      feeds: { live: oracleConfig.live, fredApiKey: forecast.fredApiKey, baseUrls: { fred: oracleConfig.fredUrl, defillama: oracleConfig.defillamaUrl }, timeoutMs: oracleConfig.liveTimeoutMs },
-      publisher,
-    }),
-  );
-  const service = createFeesService({
+  const { oracles, publisher } = createOracles(platform);
+  const quotes = createFeesService({
     clock: platform.clock,
     signer: platform.signer,
     ids: platform.ids,
@@ -56,20 +58,18 @@ export function build(platform: PlatformServices): Subgraph {
       basketPeg: contracts.basketPeg ?? null,
     },
   });
-  const oracleService = createOracleService({ oracles, clock: platform.clock, network: BASE_NETWORK, parameters: stabilityParameters });
-  const resolvers = createFeesResolvers(service, oracleService);
+  const { intervalSeconds } = oracles;
+  const stability = createStabilityService({ runs: oracles.stability, intervalSeconds, clock: platform.clock, network: BASE_NETWORK, parameters: stabilityParameters });
+  const esg = createEsgOracleService({ runs: oracles.esg, intervalSeconds, clock: platform.clock });
+  const { internalKey } = platform.access;
+  const entityEsg = internalKey ? createEntityEsgClient({ transport: platform.upstream.transport(COMPLIANCE_SERVICE), internalKey }) : undefined;
   return {
     name,
     typeDefs,
-    schema: buildFederatedSchema(typeDefs, resolvers),
-    restPrefixes: ['/stability', '/esg'],
-    routes: feesRoutes(service, oracleService, {
-      registry: endpointRegistry,
-      publicBaseUrl: platform.config.server.publicBaseUrl,
-      readings: () => oracles.readings(),
-      entityEsg: platform.access.internalKey ? createEntityEsgClient({ transport: platform.upstream.transport(COMPLIANCE_SERVICE), internalKey: platform.access.internalKey }) : undefined,
-    }),
-    createContext: (request) => ({ request, ...createFeesContext(service) }),
+    schema: buildFederatedSchema(typeDefs, createFeesResolvers({ quotes, stability, esg })),
+    restPrefixes: [STABILITY_PREFIX, ESG_PREFIX],
+    routes: feesRoutes({ quotes, stability, esg, readings: () => oracles.readings(), entityEsg, registry: endpointRegistry, publicBaseUrl: platform.config.server.publicBaseUrl }),
+    createContext: (request) => ({ request, ...createFeesContext(quotes) }),
     start: () => oracles.start(),
     close: async () => {
       await oracles.close();
@@ -78,6 +78,22 @@ export function build(platform: PlatformServices): Subgraph {
       await issuedQuotes.close();
     },
   };
+}
+
+/** The stability and ESG oracles' jobs on one scheduler, their record, and the publisher of their runs. */
+function createOracles(platform: PlatformServices): { oracles: FeesOracles<StabilityOutput, EsgOutput>; publisher: OraclePublisher } {
+  const { oracles: oracleConfig, forecast } = platform.config;
+  const store = createOracleRunStore(platform.database.db, platform.config.database.statementTimeoutMs);
+  // Each recorded run's figures copied to the rail's oracle contracts, never failing the run (decision 0057).
+  const publisher = createOraclePublisher({ chain: platform.chain, settlerKey: platform.config.access.settlerKey, timeoutMs: platform.config.chain.timeoutMs, logger: platform.logger, health: platform.health });
+  const sources = { store, synthesiser: platform.synthesiser, publisher };
+  const feeds = { live: oracleConfig.live, fredApiKey: forecast.fredApiKey, baseUrls: { fred: oracleConfig.fredUrl, defillama: oracleConfig.defillamaUrl }, timeoutMs: oracleConfig.liveTimeoutMs };
+  const oracles = createFeesOracles<StabilityOutput, EsgOutput>(platform, store, {
+    stability: createStabilityJob({ ...sources, feeds }),
+    esg: createEsgJob(sources),
+    readings: (stability, esg, runAt) => ({ stability: stabilityReading(stability, runAt.stability), esg: esgReading(esg, runAt.esg) }),
+  });
+  return { oracles, publisher };
 }
 
 const ISSUED_QUOTES_QUEUE = 'fee_quotes';

@@ -1,78 +1,24 @@
-import DataLoader from 'dataloader';
 import { DateTimeResolver, JSONObjectResolver } from 'graphql-scalars';
-import { AppError } from '../../platform/errors.js';
-import { parseGraphQLInput } from '../../platform/graphql.js';
 import { DecimalScalar } from '../../platform/scalars.js';
-import { looksLikeQuoteId, type Quote } from './domain/index.js';
-import { esgQuoteBodySchema, quoteBodySchema, quoteVerifyBodySchema, verifyFeesBodySchema } from './inputs.js';
-import type { FeesService } from './service.js';
-import type { OracleService } from './oracle-service.js';
+import { createEsgResolvers } from './esg/resolvers.js';
+import type { EsgOracleService } from './esg/service.js';
+import { createQuoteResolvers } from './quotes/resolvers.js';
+import type { FeesService } from './quotes/service.js';
+import { createStabilityResolvers } from './stability/resolvers.js';
+import type { StabilityService } from './stability/service.js';
 
-export interface FeesContext {
-  quoteById: DataLoader<string, Quote | null>;
-}
-
-export function createFeesContext(service: FeesService): FeesContext {
-  return {
-    quoteById: new DataLoader(async (ids) => {
-      const found = await service.findQuotes(ids);
-      return ids.map((id) => found.get(id) ?? null);
-    }),
-  };
-}
-
-/**
- * A quoteId argument that does not have the documented form is bad input (400), refused before
- * any database call: a NUL byte or a megabyte of text would otherwise reach the query and fail
- * there as if the database were down. The message never repeats the argument.
- */
-function checkedQuoteId(quoteId: string): string {
-  if (!looksLikeQuoteId(quoteId)) throw new AppError('FEE_ERR_INVALID_QUOTE_PARAMS', { message: 'quoteId must look like srq-<digits>-<hex>' });
-  return quoteId;
-}
-
-/** basketWeights as a list, for the graph. */
-function weightsList(weights: Record<string, number>): Array<{ asset: string; weight: number }> {
-  return Object.entries(weights).map(([asset, weight]) => ({ asset, weight }));
-}
-
-export function createFeesResolvers(service: FeesService, oracles: OracleService) {
+/** The subgraph's resolvers: its scalars and the union of its families' fields (each field is one family's). */
+export function createFeesResolvers(services: { quotes: FeesService; stability: StabilityService; esg: EsgOracleService }) {
+  const quotes = createQuoteResolvers(services.quotes);
+  const stability = createStabilityResolvers(services.stability);
+  const esg = createEsgResolvers(services.esg);
   return {
     DateTime: DateTimeResolver,
     Decimal: DecimalScalar,
     JSONObject: JSONObjectResolver,
-    PegState: { basketWeights: (peg: { basketWeights: Record<string, number> }) => weightsList(peg.basketWeights) },
-    Query: {
-      stabilityManifest: () => service.manifest(),
-      feeSchedule: () => service.feeSchedule(),
-      feeQuote: (_: unknown, args: { input: Record<string, unknown> }) => service.issueQuote(parseGraphQLInput(quoteBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
-      quote: (_: unknown, args: { quoteId: string }, context: FeesContext) => context.quoteById.load(checkedQuoteId(args.quoteId)),
-      esgFeeQuote: (_: unknown, args: { input: Record<string, unknown> }) => service.esgQuote(parseGraphQLInput(esgQuoteBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
-      esgFeeSchedule: () => service.esgFeeSchedule(),
-      feeVerification: (_: unknown, args: { input: Record<string, unknown> }) =>
-        service.verifyFees(parseGraphQLInput(verifyFeesBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
-      usdFxRate: (_: unknown, args: { currency: string }) => service.fxRate(args.currency),
-      stabilityReliability: () => oracles.reliabilityWithDecision(),
-      stabilityStatus: () => oracles.status(),
-      stabilityHistory: () => oracles.history(),
-      usdHealth: () => oracles.usdHealth(),
-      railEsgScore: () => oracles.esgScore(),
-      esgReliability: () => oracles.esgReliability(),
-      quoteVerification: (_: unknown, args: { input: Record<string, unknown> }) =>
-        service.verifyQuoteForTerms(parseGraphQLInput(quoteVerifyBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
-    },
-    LegalEntity: {
-      /** Compliance gives the entity's ESG score (@requires); the fee is the quote at that score, the rail's oracle default when it has none (decision 0036). */
-      paymentFee: (entity: { lei: string; esgScore?: number | null }, args: { amountUsd: number; hasFx?: boolean | null; monthlyVolumeUsd?: number | null }) =>
-        service.issueQuote(
-          parseGraphQLInput(quoteBodySchema, { amountUsd: args.amountUsd, hasFx: args.hasFx, monthlyVolumeUsd: args.monthlyVolumeUsd, esgScore: entity.esgScore }, 'FEE_ERR_INVALID_QUOTE_PARAMS'),
-        ),
-    },
-    Quote: {
-      /** A reference from another subgraph with a malformed id resolves to no quote, without a query. */
-      __resolveReference: (reference: { quoteId: string }, context: FeesContext) =>
-        typeof reference.quoteId === 'string' && looksLikeQuoteId(reference.quoteId) ? context.quoteById.load(reference.quoteId) : null,
-      verification: (quote: Quote) => service.verifyQuote(quote),
-    },
+    PegState: stability.PegState,
+    Query: { ...quotes.Query, ...stability.Query, ...esg.Query },
+    LegalEntity: quotes.LegalEntity,
+    Quote: quotes.Quote,
   };
 }

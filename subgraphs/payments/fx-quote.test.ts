@@ -9,7 +9,7 @@ import type { ChainConnection } from '../../platform/chain/index.js';
 import { startTestServer, TEST_NOW, type TestServer } from '../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY } from '../../test/fixtures/lei-entries.js';
 import { feeParameters } from '../fees/data/index.js';
-import { createFeeStore } from '../fees/store.js';
+import { createFeeStore } from '../fees/quotes/store.js';
 
 // Decision 0026 through the all-in-one server (compliance, fees and payments in one process): the
 // FX rate of the fees subgraph on GET /integration/rates and in a non-USD payment, and a quoteId

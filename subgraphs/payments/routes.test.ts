@@ -6,7 +6,7 @@ import { settlementRouterAbi } from '../../contracts/artifacts/SettlementRouter.
 import type { ChainConnection } from '../../platform/chain/index.js';
 import { injectJson, startTestServer, type TestServer } from '../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY } from '../../test/fixtures/lei-entries.js';
-import { FX_RATE_MAX_AGE_SECONDS } from '../fees/fx-rates.js';
+import { FX_RATE_MAX_AGE_SECONDS } from '../fees/quotes/fx-rates.js';
 import { createCallbackStore } from './callback-store.js';
 import { finalResult, pendingResult } from './domain/index.js';
 import { readPaymentInitiation } from './inputs.js';

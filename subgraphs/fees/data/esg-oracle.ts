@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { EsgOracleParameters, RailEsgInputs } from '../domain/esg-oracle.js';
+import type { EsgOracleParameters, RailEsgInputs } from '../esg/domain/index.js';
 import parameters from './esg-oracle-parameters.json' with { type: 'json' };
 
 const wdiSchema = z.object({
@@ -10,7 +10,18 @@ const wdiSchema = z.object({
   jurisdictions: z.record(z.string(), z.string()),
   indicators: z.record(z.string(), z.record(z.string(), z.object({ year: z.number().int(), value: z.number() }))),
 });
-const fatfSchema = z.object({ publisher: z.string(), url: z.string(), plenary: z.string(), statementDate: z.string(), callForAction: z.array(z.string()), increasedMonitoring: z.array(z.string()) });
+/** fatf-standing.json: derived from compliance's FATF lists by scripts/derive-fees-fatf.ts (npm run data:derive), with their provenance. */
+const fatfSchema = z.object({
+  source: z.string(),
+  url: z.string(),
+  asOf: z.string(),
+  licence: z.string(),
+  publisher: z.string(),
+  plenary: z.string(),
+  statementDate: z.string(),
+  callForAction: z.array(z.string()),
+  increasedMonitoring: z.array(z.string()),
+});
 
 const read = (name: string): unknown => JSON.parse(readFileSync(new URL(`./esg/${name}`, import.meta.url), 'utf8'));
 let inputs: RailEsgInputs | undefined;

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
-import type { SeriesFrequency, SignalSeries } from '../domain/stability/types.js';
-import stabilityParameters from './stability-parameters.json' with { type: 'json' };
+import type { SeriesFrequency, SignalSeries } from '../domain/index.js';
+import type { StabilityParameters } from '../stability/domain/index.js';
+import stabilityParametersJson from './stability-parameters.json' with { type: 'json' };
 
 const sourcesSchema = z.object({
   series: z.record(
@@ -47,5 +48,5 @@ export function snapshotAsOf(): string {
   return Object.values(sources).reduce((latest, source) => (source.last > latest ? source.last : latest), '');
 }
 
-export type StabilityParameters = typeof stabilityParameters;
-export { stabilityParameters };
+/** The stability pipeline's parameters (stability-parameters.json). */
+export const stabilityParameters: StabilityParameters = stabilityParametersJson;

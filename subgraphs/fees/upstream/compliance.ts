@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { UpstreamAnswerError, upstreamErrorText, type UpstreamTransport } from '../../../platform/upstream.js';
-import type { EsgWidgetResult } from '../widget-render.js';
 
 /**
  * The fees subgraph's client of the compliance oracle's public REST interface: GET
@@ -22,6 +21,18 @@ const entityEsgSchema = z.object({
 
 const leiSearchSchema = z.object({ matches: z.array(z.object({ lei: z.string(), legalName: z.string(), matchedName: z.string(), score: z.number() })) });
 
+/** GET /compliance/esg/score/:lei, the fields the widget reads. */
+export interface EntityEsg {
+  lei: string;
+  entityName: string;
+  composite: number;
+  environmental: number;
+  social: number;
+  governance: number;
+  feeTier: string;
+  coverage: string;
+}
+
 export interface LeiMatch {
   lei: string;
   legalName: string;
@@ -31,7 +42,7 @@ export interface LeiMatch {
 
 export interface EntityEsgClient {
   /** The entity ESG score of an LEI; null when compliance answers 404. */
-  entityEsg(lei: string): Promise<EsgWidgetResult | null>;
+  entityEsg(lei: string): Promise<EntityEsg | null>;
   /** GET /compliance/lei/search?name=: the LEIs whose names match, best first. */
   searchLei(name: string): Promise<LeiMatch[]>;
 }

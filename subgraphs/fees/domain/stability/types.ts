@@ -1,4 +1,4 @@
-/** Inputs and output of the stability pipeline (docs/stability-model.md). */
+/** The signals the feeds deliver (sources/) and the stability pipeline reads (docs/stability-model.md). */
 
 export interface Observation {
   /** YYYY-MM-DD. */

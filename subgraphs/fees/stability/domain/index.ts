@@ -1,0 +1,14 @@
+// The stability oracle's pure logic: the pipeline (signals to score, band, peg and confidence),
+// the decision table of GET /reliability, and the answers built from the recorded runs.
+export { reliabilityDecision, runStabilityPipeline, stabilityBand, type Band, type ReliabilityAction, type StabilityAssessment } from './pipeline.js';
+export type { StabilityParameters } from './parameters.js';
+export {
+  buildOracleHistory,
+  buildOracleStatus,
+  buildReliability,
+  buildStabilityHealth,
+  RELIABILITY_SCHEMA,
+  stabilityIsHealthy,
+  type StabilityRunOutput,
+  type StabilityThresholds,
+} from './views.js';

@@ -1,0 +1,19 @@
+import type { StabilityService } from './service.js';
+
+/** basketWeights as a list, for the graph. */
+function weightsList(weights: Record<string, number>): Array<{ asset: string; weight: number }> {
+  return Object.entries(weights).map(([asset, weight]) => ({ asset, weight }));
+}
+
+/** The stability oracle's fields of the graph. */
+export function createStabilityResolvers(service: StabilityService) {
+  return {
+    PegState: { basketWeights: (peg: { basketWeights: Record<string, number> }) => weightsList(peg.basketWeights) },
+    Query: {
+      stabilityReliability: () => service.reliabilityWithDecision(),
+      stabilityStatus: () => service.status(),
+      stabilityHistory: () => service.history(),
+      usdHealth: () => service.usdHealth(),
+    },
+  };
+}
