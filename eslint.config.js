@@ -27,11 +27,7 @@ export default defineConfig(
     plugins: { 'simple-import-sort': simpleImportSort },
     languageOptions: {
       parserOptions: {
-        projectService: {
-          // contracts/ is not in tsconfig.json's include: deploy.ts is reached through imports, these are not.
-          allowDefaultProject: ['contracts/compile.ts', 'contracts/*.test.ts'],
-          defaultProject: 'tsconfig.json',
-        },
+        projectService: true,
         tsconfigRootDir: import.meta.dirname,
       },
     },
