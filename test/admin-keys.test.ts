@@ -79,7 +79,7 @@ describe('key administration over HTTP (decision 0058)', () => {
   });
 
   it('without ADMIN_KEY the routes do not exist: 404 for everyone', async () => {
-    for (const headers of [{}, { authorization: 'Bearer anything-at-all-0123456789abcdef0123' }]) {
+    for (const headers of [{}, { authorization: 'Bearer anything-at-all-0123456789abcdef0123' }] as Array<Record<string, string>>) {
       expect((await injectJson(closed, 'GET', '/admin/keys', { headers })).status).toBe(404);
       expect((await injectJson(closed, 'POST', '/admin/keys', { headers, payload: { kind: 'api', label: 'x' } })).status).toBe(404);
       expect((await injectJson(closed, 'GET', '/admin/institutions', { headers })).status).toBe(404);
