@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { parseCommandLine } from '../platform/cli.js';
 import { measureColdStart, sampleResidentMemory } from './cold-start.js';
 import { benchCompliance } from './compliance.js';
 import { benchGraphQL, benchHostileRequest } from './graphql.js';
@@ -55,7 +56,15 @@ function onlySection(): 'access' | 'compliance' | 'payments' | undefined {
   throw new Error(`BENCH_ONLY may be unset, "access", "compliance" or "payments", not "${only}"`);
 }
 
+const USAGE = `usage: npm run bench            every section, then docs/benchmarks.md is rewritten
+       npm run bench:access     section 5 alone (BENCH_ONLY=access), printed only
+       npm run bench:compliance section 6 alone (BENCH_ONLY=compliance), printed only
+       npm run bench:payments   section 7 alone (BENCH_ONLY=payments) on PostgreSQL at DATABASE_URL
+                                (default postgres://postgres@127.0.0.1:5432/test), printed only
+Measures the hot paths on loopback with autocannon (BENCH_SECONDS per figure): figures, not a test.`;
+
 async function main(): Promise<void> {
+  parseCommandLine({ usage: USAGE });
   const startedAt = new Date();
   const only = onlySection();
   const pinning = pinLoadGeneratorAndServers();

@@ -3,12 +3,18 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import solc from 'solc';
+import { parseCommandLine } from '../platform/cli.js';
 
 /**
  * npm run contracts:compile: compiles contracts/src with solc-js (the pinned compiler, no download)
  * and writes contracts/artifacts/<Name>.ts with the ABI (as const, so viem types every call) and
  * the bytecode. The artifacts are committed: starting the rail needs no compiler.
  */
+parseCommandLine({
+  usage: `usage: npm run contracts:compile
+Compiles contracts/src with the pinned solc-js and rewrites contracts/artifacts/<Name>.ts (committed:
+starting the rail needs no compiler).`,
+});
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 /** The deployable contracts, one artifact each; the other sources of src (abstract bases) are compiled as their imports. */

@@ -2,6 +2,9 @@ import { loadConfig } from '../platform/config.js';
 import { describeErrorForLog } from '../platform/log.js';
 import { buildServer, type BuiltServer, type ServerOptions } from './server.js';
 import { isSubgraphName, SUBGRAPH_NAMES } from './subgraphs.js';
+import type { AddressInfo } from 'node:net';
+import { exitWithUsage, parseCommandLine, UsageError } from '../platform/cli.js';
+import { forgetRunningServer, localUrlOf, recordRunningServer } from '../platform/running-server.js';
 import { join } from 'node:path';
 import { EMBEDDED_CHAIN_FOLDER } from '../platform/chain/index.js';
 import { MNEMONIC_FILE } from '../platform/chain/chain-mnemonic.js';
@@ -14,14 +17,27 @@ import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../subgraphs/payments/rail.js';
  *   tsx gateway/main.ts serve <name>    one subgraph alone (distributed layout); `a,b` serves several
  *   tsx gateway/main.ts serve gateway   the gateway alone, reaching every subgraph at SUBGRAPH_URLS
  */
+const USAGE = `usage:
+  npm start                            the all-in-one server: every subgraph, the gateway at /graphql,
+                                       their REST paths, /health and /metrics
+  npm run serve -- <subgraph>[,<...>]  one subgraph alone (its REST paths and /subgraphs/<name>/graphql),
+                                       or several in one process
+  npm run serve -- gateway             the gateway alone, reaching every subgraph at SUBGRAPH_URLS
+  npm run dev                          npm start, restarted when a source file changes
+subgraphs: ${SUBGRAPH_NAMES.join(', ')}
+Configured by environment variables (PORT, HOST, DATA_DIR, DATABASE_URL, ...): docs/configuration.md.
+SIGINT or SIGTERM stops it: in-flight requests finish (at most SHUTDOWN_GRACE_MS), then the database closes.`;
+
 function optionsFromArguments(argv: string[]): Omit<ServerOptions, 'config'> {
-  const [command, target] = argv;
+  const [command, target, ...rest] = parseCommandLine({ usage: USAGE, args: argv, allowPositionals: true }).positionals;
   if (command === undefined) return {};
-  if (command !== 'serve' || !target) throw new Error('usage: main.ts [serve <subgraph|gateway>]');
+  if (command !== 'serve') throw new UsageError(`unknown command "${command}"`);
+  if (!target) throw new UsageError('serve needs a subgraph, several (a,b) or gateway');
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest.join(' ')}"`);
   if (target === 'gateway') return { subgraphs: [], gateway: true };
   const names = target.split(',');
   const unknown = names.filter((name) => !isSubgraphName(name));
-  if (unknown.length > 0) throw new Error(`unknown subgraph "${unknown.join(', ')}"; one of: ${SUBGRAPH_NAMES.join(', ')}, gateway`);
+  if (unknown.length > 0) throw new UsageError(`unknown subgraph "${unknown.join(', ')}"; one of: ${SUBGRAPH_NAMES.join(', ')}, gateway`);
   return { subgraphs: names.filter(isSubgraphName), gateway: false };
 }
 
@@ -39,11 +55,11 @@ function banner(server: BuiltServer, address: string): string {
 }
 
 /** Prints an error with its causes (never SQL parameters: the log serializer withholds them). */
-function describeStartFailure(error: unknown): string {
+function describeFailure(error: unknown, what = 'could not start'): string {
   const lines: string[] = [];
   let current: Record<string, unknown> | undefined = describeErrorForLog(error);
   while (current) {
-    lines.push(`${lines.length === 0 ? 'could not start' : '  caused by'}: ${String(current.message)}${current.code ? ` (${String(current.code)})` : ''}`);
+    lines.push(`${lines.length === 0 ? what : '  caused by'}: ${String(current.message)}${current.code ? ` (${String(current.code)})` : ''}`);
     current = current.cause as Record<string, unknown> | undefined;
   }
   return lines.join('\n');
@@ -83,15 +99,19 @@ async function connectEmbeddedRail(server: BuiltServer, config: Config, progress
   ].join('\n');
 }
 
-async function main(): Promise<void> {
-  const startedAt = Date.now();
-  const config = loadConfig();
-  const progress = (message: string) => console.log(`starting: ${message}`);
-  progress('loading the subgraphs and the supergraph');
-  const server = await buildServer({ config, progress, ...optionsFromArguments(process.argv.slice(2)) });
-  const rail = await connectEmbeddedRail(server, config, progress);
-  const address = await server.app.listen({ port: config.server.port, host: config.server.host });
-  console.log(`${banner(server, address)}${rail}\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+/**
+ * A process that holds the embedded data folder (PGlite: one process) says where it listens, so
+ * that `npm run keys` reaches it instead of the folder (decision 0058). Returns the cleanup.
+ */
+function announceEmbeddedServer(server: BuiltServer, config: Config): () => void {
+  if (!server.platform || config.database.url !== undefined) return () => {};
+  const { dataDir } = config.database;
+  recordRunningServer(dataDir, localUrlOf(config.server.host, (server.app.server.address() as AddressInfo).port));
+  return () => forgetRunningServer(dataDir);
+}
+
+/** SIGINT and SIGTERM: stop accepting, let in-flight requests finish (bounded), close, say so. */
+function stopOnSignals(server: BuiltServer, config: Config, cleanup: () => void): void {
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -103,9 +123,13 @@ async function main(): Promise<void> {
     }, config.server.shutdownGraceMs);
     deadline.unref();
     server.close().then(
-      () => process.exit(0),
+      () => {
+        cleanup();
+        console.log(`stopped (${signal}): every in-flight request was answered${server.platform ? ', the database is closed and the data folder released' : ''}`);
+        process.exit(0);
+      },
       (error: unknown) => {
-        console.error(describeStartFailure(error));
+        console.error(describeFailure(error, 'could not stop cleanly'));
         process.exit(1);
       },
     );
@@ -114,7 +138,23 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 }
 
+async function main(): Promise<void> {
+  const startedAt = Date.now();
+  // The command line first: --help and a usage error need no configuration.
+  const options = optionsFromArguments(process.argv.slice(2));
+  const config = loadConfig();
+  const progress = (message: string) => console.log(`starting: ${message}`);
+  progress('loading the subgraphs and the supergraph');
+  const server = await buildServer({ config, progress, ...options });
+  const rail = await connectEmbeddedRail(server, config, progress);
+  const address = await server.app.listen({ port: config.server.port, host: config.server.host });
+  const cleanup = announceEmbeddedServer(server, config);
+  console.log(`${banner(server, address)}${rail}\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  stopOnSignals(server, config, cleanup);
+}
+
 main().catch((error: unknown) => {
-  console.error(describeStartFailure(error));
+  if (error instanceof UsageError) exitWithUsage(USAGE, error);
+  console.error(describeFailure(error));
   process.exit(1);
 });

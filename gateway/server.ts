@@ -1,8 +1,10 @@
 import type { Config } from '../platform/config.js';
+import { registerAdminKeyRoutes } from '../platform/access/keys-route.js';
 import { createHttpServer, type HttpServer } from '../platform/http.js';
 import type { BaseServices, PlatformServices, Subgraph } from '../platform/subgraph.js';
 import { mountGateway, mountSubgraphEndpoint } from './graphql-endpoints.js';
 import { registerOperationsRoutes } from './operations-routes.js';
+import { registerPrefixHealthRoutes } from './prefix-health.js';
 import { registerEmbeddedRpcRoute } from './rpc-route.js';
 import { createBaseServices, createPlatformServices, type PlatformOverrides } from './platform-services.js';
 import { buildSubgraphs, SUBGRAPH_NAMES, type SubgraphName } from './subgraphs.js';
@@ -26,8 +28,9 @@ export interface BuiltServer {
 }
 
 /**
- * The all-in-one server of DESIGN.md §2 (or one slice of it): REST prefixes, each subgraph at
- * /subgraphs/<name>/graphql, the gateway at /graphql, /health and /metrics. Not listening.
+ * The all-in-one server of DESIGN.md §2 (or one slice of it): REST prefixes (each with its
+ * <prefix>/health), each subgraph at /subgraphs/<name>/graphql, the gateway at /graphql, /health,
+ * /metrics and, with ADMIN_KEY, /admin/keys. Not listening.
  */
 export async function buildServer(options: ServerOptions): Promise<BuiltServer> {
   const base = createBaseServices(options.config, options);
@@ -56,6 +59,9 @@ export async function buildServer(options: ServerOptions): Promise<BuiltServer> 
     owned?.attachUpstream(app);
     if (options.gateway ?? options.subgraphs === undefined) await mountGateway(app, base, subgraphs);
     registerOperationsRoutes(app, base, owned?.services.database.driver);
+    registerPrefixHealthRoutes(app, base, subgraphs);
+    // Key administration over HTTP, while ADMIN_KEY is set (decision 0058): `npm run keys` beside a running server.
+    if (owned) registerAdminKeyRoutes(app, owned.services.access.keys, options.config.access.adminKey);
     if (owned?.services.chain.mode === 'embedded') registerEmbeddedRpcRoute(app, owned.services.chain, options.config.embeddedRpc, base.clock, options.config.access.internalKey);
     let closing = false;
     // A response sent while stopping closes its connection, so a keep-alive client does not
