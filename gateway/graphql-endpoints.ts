@@ -1,6 +1,6 @@
 import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
-import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
+import { fastifyApolloHandler } from '@as-integrations/fastify';
 import { execute, parse } from 'graphql';
 import { compiledSchemaGateway } from '../platform/compiled-execution.js';
 import type { Config } from '../platform/config.js';

@@ -101,6 +101,7 @@ const trustedIssuerMap = z
     const walletIssuer = new Map<string, string>();
     for (const [issuer, value] of entries) {
       const name = JSON.stringify(issuer.slice(0, 80));
+      // eslint-disable-next-line no-control-regex -- the control characters are what this refuses
       if (issuer.length === 0 || issuer.length > 512 || /[\u0000-\u001f\u007f]/.test(issuer)) {
         context.addIssue({ code: 'custom', message: `issuer ${name} must be 1 to 512 characters without control characters` });
         continue;

@@ -100,7 +100,7 @@ async function main(): Promise<void> {
     if (!server) throw error;
     const adminKey = config.access.adminKey;
     if (adminKey === undefined) {
-      throw new Error(`${error.message}\nThat server (pid ${server.pid}) issues keys at ${server.url}/admin/keys to its admin key: run this command with ADMIN_KEY set to the server's (decision 0058).`);
+      throw new Error(`${error.message}\nThat server (pid ${server.pid}) issues keys at ${server.url}/admin/keys to its admin key: run this command with ADMIN_KEY set to the server's (decision 0058).`, { cause: error });
     }
     console.error(`(through the server that holds ${dataDir}: pid ${server.pid}, ${server.url})`);
     return run(command, remoteAdministration(server.url, adminKey));

@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/log.js';
 import { withLiveInputs } from './domain/index.js';
-import type { CommoditySymbol } from './domain/types.js';
+import type { CommoditySymbol } from './domain/index.js';
 import type { RegionProfile } from './domain/index.js';
 import { latestSnapshotObservations, SNAPSHOT_DATA_QUALITY, snapshotDataset } from './data/index.js';
 import type { ForecastDataSource, VersionedLoad } from './dataset-load.js';

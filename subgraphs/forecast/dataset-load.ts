@@ -2,7 +2,7 @@
 
 import type { Clock } from '../../platform/clock.js';
 import type { ForecastDataset } from './domain/index.js';
-import type { DataQuality } from './domain/types.js';
+import type { DataQuality } from './domain/index.js';
 
 /** Names one dataset as loaded: the snapshot, or one live refresh. */
 export type DatasetVersion = string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMMODITY_SYMBOLS } from './domain/types.js';
+import { COMMODITY_SYMBOLS } from './domain/index.js';
 
 /**
  * Edge validation of forecast requests, shared by REST, GraphQL and the MCP tools.

@@ -1,7 +1,7 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import { DecimalScalar } from '../../platform/scalars.js';
 import { parseGraphQLInput } from '../../platform/graphql.js';
-import type { CommoditySymbol } from './domain/types.js';
+import type { CommoditySymbol } from './domain/index.js';
 import { portfolioBodySchema, scenarioBodySchema, tcfdBodySchema } from './inputs.js';
 import { parseSupportedSymbol, type ForecastService } from './service.js';
 

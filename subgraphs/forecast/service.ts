@@ -4,7 +4,7 @@ import { clip, echo } from '../../platform/echo.js';
 import type { Synthesiser } from '../../platform/synthesis.js';
 import type { ForecastDataSource } from './dataset-load.js';
 import { portfolioStressFrom, scenarioResultFrom, tcfdReportFrom, type CommodityOutlook } from './domain/index.js';
-import { COMMODITY_SYMBOLS, type CommoditySymbol, type ScenarioId } from './domain/types.js';
+import { COMMODITY_SYMBOLS, type CommoditySymbol, type ScenarioId } from './domain/index.js';
 import type { PortfolioBody, ScenarioBody, TcfdBody } from './inputs.js';
 import { createLatestVersionCache, type Assess, type VersionAnswers } from './version-answers.js';
 

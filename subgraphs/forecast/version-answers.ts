@@ -14,7 +14,7 @@ import {
   type HeatCheck,
   type RegionEntry,
 } from './domain/index.js';
-import type { CommoditySymbol } from './domain/types.js';
+import type { CommoditySymbol } from './domain/index.js';
 import type { DatasetVersion, LoadedDataset } from './dataset-load.js';
 
 /** The model's expensive part: assessDataset, or a stand-in that counts its calls in tests. */

@@ -5,7 +5,7 @@ import type { RequestContext } from '../../platform/request-context.js';
 import { RULE_BASED_MODEL, type Synthesiser } from '../../platform/synthesis.js';
 import { reportOffer, type ReportType } from './data/catalog.js';
 import { buildClimateReport, type Report } from './domain/index.js';
-import { buildEsgReport, buildMacroReport } from './domain/oracle-reports.js';
+import { buildEsgReport, buildMacroReport } from './domain/index.js';
 import type { KeptReport, ReportStore } from './store.js';
 import type { ClimateSource } from './upstream/forecast.js';
 import type { OracleReportSources } from './upstream/oracles.js';

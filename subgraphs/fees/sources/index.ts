@@ -3,7 +3,7 @@ import {
   parseFredObservations, SourceUnavailableError, type DatedObservation, type FeedOptions,
 } from '../../../platform/sources/index.js';
 import { signalSnapshot, snapshotAsOf } from '../data/signals.js';
-import type { FeedState, SignalSeries, SignalSet, StablecoinPrices } from '../domain/stability/types.js';
+import type { FeedState, SignalSeries, SignalSet, StablecoinPrices } from '../domain/index.js';
 
 /**
  * The stability signal feeds (decision 0030): the shipped snapshot by default; with `live`, FRED series

@@ -3,8 +3,8 @@
 import type { z } from 'zod';
 import type {
   CalendarMonth, CommodityProfile, ForecastDataset, ModelParameters, RegionProfile, Scenario,
-} from '../domain/dataset.js';
-import type { CommoditySymbol, Provenance, RegionClimateObservation, ScenarioId } from '../domain/types.js';
+} from '../domain/index.js';
+import type { CommoditySymbol, Provenance, RegionClimateObservation, ScenarioId } from '../domain/index.js';
 import {
   calendarFileSchema, commoditiesFileSchema, parametersFileSchema, regionsFileSchema, scenariosFileSchema,
   type CommoditiesFile, type ParsedForecastFiles, type RegionsFile, type ScenariosFile,

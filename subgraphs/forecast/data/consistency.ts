@@ -1,6 +1,6 @@
 // Checks across the data files that a schema cannot express; each problem is one readable line.
 
-import { COMMODITY_SYMBOLS, SCENARIO_IDS } from '../domain/types.js';
+import { COMMODITY_SYMBOLS, SCENARIO_IDS } from '../domain/index.js';
 import type { CommoditiesFile, ParametersFile, ParsedForecastFiles, RegionsFile, ScenariosFile } from './schemas.js';
 
 const SHARE_TOLERANCE = 0.0005;

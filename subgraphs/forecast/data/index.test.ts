@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMODITY_SYMBOLS, SCENARIO_IDS } from '../domain/types.js';
+import { COMMODITY_SYMBOLS, SCENARIO_IDS } from '../domain/index.js';
 import calendar from './calendar.json' with { type: 'json' };
 import commodities from './commodities.json' with { type: 'json' };
 import parameters from './model-parameters.json' with { type: 'json' };

@@ -1,7 +1,7 @@
 // The shipped forecast snapshot, validated when this module loads: a malformed file throws here.
 
-import type { ForecastDataset, RegionProfile } from '../domain/dataset.js';
-import type { RegionClimateObservation } from '../domain/types.js';
+import type { ForecastDataset, RegionProfile } from '../domain/index.js';
+import type { RegionClimateObservation } from '../domain/index.js';
 import calendar from './calendar.json' with { type: 'json' };
 import commodities from './commodities.json' with { type: 'json' };
 import parameters from './model-parameters.json' with { type: 'json' };

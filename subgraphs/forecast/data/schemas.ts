@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import {
   COMMODITY_SYMBOLS, PRIMARY_THREATS, SCENARIO_IDS, SEVERITY_LEVELS,
-} from '../domain/types.js';
+} from '../domain/index.js';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
 const isoInstant = z.iso.datetime({ offset: true });

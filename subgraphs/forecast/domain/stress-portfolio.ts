@@ -6,7 +6,6 @@ import { sum, weightedMean } from './numeric.js';
 import { presentConfidence, presentPct, presentScore, presentUsd } from './present.js';
 import type { PortfolioEvaluation, PositionEvaluation } from './portfolio-evaluation.js';
 import { recommend } from './recommend.js';
-import type { CommodityAssessment } from './score-commodity.js';
 import type { CommoditySymbol, DataQuality, Outlook, PrimaryThreat, RiskStatus } from './types.js';
 
 export interface PortfolioRequest {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RegionClimateObservation } from '../domain/types.js';
+import type { RegionClimateObservation } from '../domain/index.js';
 import { hasLiveClimate, loadLiveClimate, type ClimatologyCache, type LiveClimateObservation } from './live-dataset.js';
 import { mergeWithSnapshot } from './merge-snapshot.js';
 import type { LiveRegionSpec } from './options.js';

@@ -1,7 +1,7 @@
 // Assembles the live climate inputs of many regions from all adapters, tolerating per-source failures.
 
 import type { ClimatologyCache } from '../../../platform/sources/index.js';
-import type { PricePoint, Provenance, RegionClimateObservation } from '../domain/types.js';
+import type { PricePoint, Provenance, RegionClimateObservation } from '../domain/index.js';
 import { mapBounded } from './concurrency.js';
 import {
   alertsTask, droughtTask, priceTask, temperatureTask, wildfireTask,

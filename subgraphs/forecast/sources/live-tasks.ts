@@ -7,7 +7,7 @@ import {
   recentWindow, SourceUnavailableError,
   type AlertCounts, type ClimatologyCache, type DailyNormals, type FeedId,
 } from '../../../platform/sources/index.js';
-import type { PricePoint, Provenance, RegionClimateObservation } from '../domain/types.js';
+import type { PricePoint, Provenance, RegionClimateObservation } from '../domain/index.js';
 import { MAX_POINTS_PER_REGION, type LiveRegionSpec, type LiveSourceOptions } from './options.js';
 import { mapPricePoints, priceHistoryStart } from './prices.js';
 

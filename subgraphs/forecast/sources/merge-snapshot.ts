@@ -1,6 +1,6 @@
 // Pure: the shipped snapshot with the live values laid over it, field by field.
 
-import type { RegionClimateObservation } from '../domain/types.js';
+import type { RegionClimateObservation } from '../domain/index.js';
 import { hasLiveValue, type LiveClimateObservation } from './live-dataset.js';
 
 /**
