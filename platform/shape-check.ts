@@ -7,7 +7,10 @@ import {
   isObjectType,
   isScalarType,
   isUnionType,
+  type GraphQLEnumType,
+  type GraphQLInterfaceType,
   type GraphQLNamedType,
+  type GraphQLObjectType,
   type GraphQLOutputType,
 } from 'graphql';
 import { z } from 'zod';
@@ -216,7 +219,12 @@ function compare(zodNode: JsonSchemaNode, zodPresent: boolean, graphQLType: Grap
     walk.problems.push(`${path}: cannot compare zod ${describeZod(shape)} with GraphQL ${describeGraphQLKind(graphQLType)}`);
     return;
   }
+  compareKinds(shape, graphQLType, path, walk);
+}
 
+/** The comparison past nullability: a list, an object type, an enum or a scalar against the zod shape. */
+function compareKinds(shape: ZodShape, graphQLType: GraphQLOutputType, path: string, walk: Walk): void {
+  const inner = getNullableType(graphQLType);
   // An open map (a report's narrative) is what an object-valued scalar such as JSONObject carries.
   if (shape.kind === 'record' && isScalarType(inner) && (walk.scalars[inner.name] ?? []).includes('object')) return;
   if (isListType(inner)) {
@@ -233,23 +241,7 @@ function compare(zodNode: JsonSchemaNode, zodPresent: boolean, graphQLType: Grap
       walk.problems.push(`${path}: zod ${describeZod(shape)}, GraphQL ${describeGraphQLKind(graphQLType)}`);
       return;
     }
-    const key = `${inner.name}@${JSON.stringify(shape.properties)}`;
-    if (walk.seen.has(key)) return;
-    walk.seen.add(key);
-    const fields = inner.getFields();
-    const prefix = path === '(root)' ? '' : `${path}.`;
-    for (const name of Object.keys(shape.properties)) {
-      if (!(name in fields)) walk.problems.push(`${prefix}${name}: in zod, missing from GraphQL ${inner.name}`);
-    }
-    for (const [name, field] of Object.entries(fields)) {
-      const property = shape.properties[name];
-      if (property === undefined) {
-        if (walk.graphQLOnly.has(`${inner.name}.${name}`) && !isNonNullType(field.type)) continue;
-        walk.problems.push(`${prefix}${name}: in GraphQL ${inner.name} (${String(field.type)}), missing from zod`);
-        continue;
-      }
-      compare(property, shape.required.has(name), field.type, `${prefix}${name}`, walk);
-    }
+    compareObject(shape, inner, path, walk);
     return;
   }
 
@@ -259,16 +251,7 @@ function compare(zodNode: JsonSchemaNode, zodPresent: boolean, graphQLType: Grap
     return;
   }
   if (isEnumType(inner)) {
-    const graphQLValues = new Set(inner.getValues().map((value) => value.value as unknown));
-    if (!shape.values) {
-      walk.problems.push(`${path}: zod ${describeZod(shape)} (any value), GraphQL ${describeGraphQLKind(graphQLType)} (fixed values)`);
-      return;
-    }
-    const onlyZod = shape.values.filter((value) => !graphQLValues.has(value));
-    const zodValues = new Set(shape.values);
-    const onlyGraphQL = [...graphQLValues].filter((value) => !zodValues.has(value));
-    if (onlyZod.length > 0) walk.problems.push(`${path}: enum values ${JSON.stringify(onlyZod)} in zod, missing from GraphQL ${inner.name}`);
-    if (onlyGraphQL.length > 0) walk.problems.push(`${path}: enum values ${JSON.stringify(onlyGraphQL)} in GraphQL ${inner.name}, missing from zod`);
+    compareEnum(shape, inner, graphQLType, path, walk);
     return;
   }
   if (isScalarType(inner)) {
@@ -283,4 +266,39 @@ function compare(zodNode: JsonSchemaNode, zodPresent: boolean, graphQLType: Grap
       walk.problems.push(`${path}: zod ${describeZod(shape)}, GraphQL ${describeGraphQLKind(graphQLType)}`);
     }
   }
+}
+
+/** A zod object against a GraphQL object or interface type: fields on one side only, then each shared field. */
+function compareObject(shape: Extract<ZodShape, { kind: 'object' }>, inner: GraphQLObjectType | GraphQLInterfaceType, path: string, walk: Walk): void {
+  const key = `${inner.name}@${JSON.stringify(shape.properties)}`;
+  if (walk.seen.has(key)) return;
+  walk.seen.add(key);
+  const fields = inner.getFields();
+  const prefix = path === '(root)' ? '' : `${path}.`;
+  for (const name of Object.keys(shape.properties)) {
+    if (!(name in fields)) walk.problems.push(`${prefix}${name}: in zod, missing from GraphQL ${inner.name}`);
+  }
+  for (const [name, field] of Object.entries(fields)) {
+    const property = shape.properties[name];
+    if (property === undefined) {
+      if (walk.graphQLOnly.has(`${inner.name}.${name}`) && !isNonNullType(field.type)) continue;
+      walk.problems.push(`${prefix}${name}: in GraphQL ${inner.name} (${String(field.type)}), missing from zod`);
+      continue;
+    }
+    compare(property, shape.required.has(name), field.type, `${prefix}${name}`, walk);
+  }
+}
+
+/** A zod scalar against a GraphQL enum: zod must fix the values, and both sides the same ones. */
+function compareEnum(shape: Extract<ZodShape, { kind: 'scalar' }>, inner: GraphQLEnumType, graphQLType: GraphQLOutputType, path: string, walk: Walk): void {
+  const graphQLValues = new Set(inner.getValues().map((value) => value.value as unknown));
+  if (!shape.values) {
+    walk.problems.push(`${path}: zod ${describeZod(shape)} (any value), GraphQL ${describeGraphQLKind(graphQLType)} (fixed values)`);
+    return;
+  }
+  const onlyZod = shape.values.filter((value) => !graphQLValues.has(value));
+  const zodValues = new Set(shape.values);
+  const onlyGraphQL = [...graphQLValues].filter((value) => !zodValues.has(value));
+  if (onlyZod.length > 0) walk.problems.push(`${path}: enum values ${JSON.stringify(onlyZod)} in zod, missing from GraphQL ${inner.name}`);
+  if (onlyGraphQL.length > 0) walk.problems.push(`${path}: enum values ${JSON.stringify(onlyGraphQL)} in GraphQL ${inner.name}, missing from zod`);
 }

@@ -40,105 +40,116 @@ export interface WriteBehind<T> {
 }
 
 export function createWriteBehind<T>(options: WriteBehindOptions<T>): WriteBehind<T> {
-  const queue: T[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let inFlight: Promise<boolean> | undefined;
-  let writing = 0;
-  let closed = false;
-
-  const drop = (count: number) => {
-    if (count > 0) options.onDrop?.(count);
-  };
-  const report = (ok: boolean, error?: unknown) => {
-    try {
-      options.onWriteOutcome?.(ok, error);
-    } catch {
-      // A failing observer must not fail the write it observes.
-    }
-  };
-
-  function schedule(delayMs: number): void {
-    if (timer || closed) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      void drain();
-    }, delayMs);
-  }
-
-  /** Writes one batch; true when written. A failed batch is put back in front, in order. */
-  async function writeBatch(): Promise<boolean> {
-    const batch = queue.splice(0, options.maxBatch);
-    writing = batch.length;
-    try {
-      await options.write(batch);
-      report(true);
-      return true;
-    } catch (error) {
-      queue.unshift(...batch);
-      report(false, error);
-      return false;
-    } finally {
-      writing = 0;
-    }
-  }
-
-  /** Writes batches until the queue is empty or a write fails (then retries later). */
-  async function drain(): Promise<boolean> {
-    if (inFlight) return inFlight;
-    inFlight = (async () => {
-      while (queue.length > 0) {
-        if (!(await writeBatch())) {
-          schedule(options.retryDelayMs);
-          return false;
-        }
-      }
-      return true;
-    })();
-    try {
-      return await inFlight;
-    } finally {
-      inFlight = undefined;
-    }
-  }
-
-  async function flush(): Promise<void> {
-    if (inFlight) await inFlight;
-    if (timer) {
-      clearTimeout(timer);
-      timer = undefined;
-    }
-    await drain();
-  }
-
+  const state: QueueState<T> = { options, queue: [], timer: undefined, inFlight: undefined, writing: 0, closed: false };
   return {
-    enqueue(record) {
-      if (closed || queue.length >= options.maxQueued) {
-        drop(1);
+    enqueue: (record) => enqueue(state, record),
+    flush: () => flush(state),
+    close: () => close(state),
+    get pending() {
+      return state.queue.length + state.writing;
+    },
+  };
+}
+
+/** One queue's records and where its writing stands. */
+interface QueueState<T> {
+  readonly options: WriteBehindOptions<T>;
+  readonly queue: T[];
+  timer: NodeJS.Timeout | undefined;
+  inFlight: Promise<boolean> | undefined;
+  /** The records of the batch being written. */
+  writing: number;
+  closed: boolean;
+}
+
+function drop<T>(state: QueueState<T>, count: number): void {
+  if (count > 0) state.options.onDrop?.(count);
+}
+
+function report<T>(state: QueueState<T>, ok: boolean, error?: unknown): void {
+  try {
+    state.options.onWriteOutcome?.(ok, error);
+  } catch {
+    // A failing observer must not fail the write it observes.
+  }
+}
+
+function schedule<T>(state: QueueState<T>, delayMs: number): void {
+  if (state.timer || state.closed) return;
+  state.timer = setTimeout(() => {
+    state.timer = undefined;
+    void drain(state);
+  }, delayMs);
+}
+
+/** Writes one batch; true when written. A failed batch is put back in front, in order. */
+async function writeBatch<T>(state: QueueState<T>): Promise<boolean> {
+  const batch = state.queue.splice(0, state.options.maxBatch);
+  state.writing = batch.length;
+  try {
+    await state.options.write(batch);
+    report(state, true);
+    return true;
+  } catch (error) {
+    state.queue.unshift(...batch);
+    report(state, false, error);
+    return false;
+  } finally {
+    state.writing = 0;
+  }
+}
+
+/** Writes batches until the queue is empty or a write fails (then retries later). */
+async function drain<T>(state: QueueState<T>): Promise<boolean> {
+  if (state.inFlight) return state.inFlight;
+  state.inFlight = (async () => {
+    while (state.queue.length > 0) {
+      if (!(await writeBatch(state))) {
+        schedule(state, state.options.retryDelayMs);
         return false;
       }
-      queue.push(record);
-      schedule(options.flushDelayMs);
-      return true;
-    },
-    flush,
-    async close() {
-      closed = true;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      let deadline: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<void>((resolve) => {
-        deadline = setTimeout(resolve, options.closeTimeoutMs);
-      });
-      await Promise.race([flush(), timedOut]).finally(() => clearTimeout(deadline));
-      const unwritten = queue.length + writing;
-      if (unwritten > 0) {
-        options.logger.error({ queue: options.name, lost: unwritten }, 'write-behind queue closed with records it could not write');
-        drop(unwritten);
-        queue.length = 0;
-      }
-    },
-    get pending() {
-      return queue.length + writing;
-    },
-  };
+    }
+    return true;
+  })();
+  try {
+    return await state.inFlight;
+  } finally {
+    state.inFlight = undefined;
+  }
+}
+
+function enqueue<T>(state: QueueState<T>, record: T): boolean {
+  if (state.closed || state.queue.length >= state.options.maxQueued) {
+    drop(state, 1);
+    return false;
+  }
+  state.queue.push(record);
+  schedule(state, state.options.flushDelayMs);
+  return true;
+}
+
+async function flush<T>(state: QueueState<T>): Promise<void> {
+  if (state.inFlight) await state.inFlight;
+  if (state.timer) {
+    clearTimeout(state.timer);
+    state.timer = undefined;
+  }
+  await drain(state);
+}
+
+async function close<T>(state: QueueState<T>): Promise<void> {
+  state.closed = true;
+  if (state.timer) clearTimeout(state.timer);
+  state.timer = undefined;
+  let deadline: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<void>((resolve) => {
+    deadline = setTimeout(resolve, state.options.closeTimeoutMs);
+  });
+  await Promise.race([flush(state), timedOut]).finally(() => clearTimeout(deadline));
+  const unwritten = state.queue.length + state.writing;
+  if (unwritten > 0) {
+    state.options.logger.error({ queue: state.options.name, lost: unwritten }, 'write-behind queue closed with records it could not write');
+    drop(state, unwritten);
+    state.queue.length = 0;
+  }
 }

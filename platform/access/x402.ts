@@ -183,140 +183,10 @@ const UNSETTLED_STATES: PaymentState[] = ['CLAIMED', 'SETTLING'];
  *    is checked on chain and otherwise stays SETTLING, never released.
  */
 export function createX402(options: X402Options) {
-  const facilitatorTimeoutMs = options.facilitatorTimeoutMs ?? 15_000;
-  const databaseTimeoutMs = options.databaseTimeoutMs ?? 5_000;
-  const { db } = options;
-
-  async function railFor(): Promise<{ connection: ChainConnection; rail: PaymentRail; facilitator: Facilitator }> {
-    const connection = await options.chain.connect().catch((error: unknown) => {
-      throw paymentsUnavailable(error);
-    });
-    const rail = connection.payment;
-    if (!rail) throw paymentsUnavailable(connection.paymentError);
-    const facilitator = options.facilitatorUrl ? remoteFacilitator(options.facilitatorUrl, facilitatorTimeoutMs) : railFacilitator(connection, rail);
-    return { connection, rail, facilitator };
-  }
-
-  async function requirementsFor(price: Price, resource: string): Promise<RailPaymentRequirements> {
-    const { rail } = await railFor();
-    return requirementsOn(rail, price, resource);
-  }
-
-  // An unsettled claim older than this no longer holds the payer's funds (its transfer cannot still be pending in any sane way).
-  const reservationStart = () => new Date(options.clock.now().getTime() - RESERVATION_SECONDS * 1000);
-  const claimed = (payer: string, nonce: string) => and(eq(x402Payments.payer, payer.toLowerCase()), eq(x402Payments.nonce, nonce.toLowerCase()));
-
-  /** Claims (payer, nonce) once, within the payer's balance: one payer's claims are taken in turn (an advisory lock on the payer). */
-  function claim(payload: EvmPaymentPayload, resource: string, balance: bigint): Promise<ClaimOutcome> {
-    const { from, nonce, value } = payload.payload.authorization;
-    const payer = from.toLowerCase();
-    const work = db.transaction(async (tx): Promise<ClaimOutcome> => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`x402:${payer}`}))`);
-      const [seen] = await tx.select({ nonce: x402Payments.nonce }).from(x402Payments).where(claimed(from, nonce));
-      if (seen) return 'used';
-      const [unsettled] = await tx
-        .select({ total: sql<string>`coalesce(sum(${x402Payments.amount}), 0)` })
-        .from(x402Payments)
-        .where(and(eq(x402Payments.payer, payer), inArray(x402Payments.state, UNSETTLED_STATES), gt(x402Payments.claimedAt, reservationStart())));
-      if (BigInt(unsettled?.total ?? '0') + BigInt(value) > balance) return 'overcommitted';
-      await tx.insert(x402Payments).values({ payer, nonce: nonce.toLowerCase(), resource, amount: value, claimedAt: options.clock.now(), state: 'CLAIMED' });
-      return 'claimed';
-    });
-    return boundedCall(work, databaseTimeoutMs, 'claim an x402 payment');
-  }
-
-  function mark(from: string, nonce: string, change: { state?: PaymentState; transaction?: string }): Promise<unknown> {
-    return boundedCall(db.update(x402Payments).set(change).where(claimed(from, nonce)), databaseTimeoutMs, 'record an x402 payment');
-  }
-
-  /** The token's view of the payer: balance, and whether the authorization was used (by us or anyone). */
-  async function onChainState(connection: ChainConnection, rail: PaymentRail, from: Address, nonce: Hex) {
-    const read = <T>(call: Promise<T>) => withTimeout(call, facilitatorTimeoutMs, 'read the payer on the rail');
-    const [balance, used] = await Promise.all([
-      read(connection.publicClient.readContract({ address: rail.token, abi: AUTHORIZATION_STATE_ABI, functionName: 'balanceOf', args: [from] })),
-      read(connection.publicClient.readContract({ address: rail.token, abi: AUTHORIZATION_STATE_ABI, functionName: 'authorizationState', args: [from, nonce] })),
-    ]);
-    return { balance, used };
-  }
-
-  async function authorize(header: string | undefined, price: Price, resource: string): Promise<AuthorizedPayment | PaymentRefusal> {
-    const { connection, rail, facilitator } = await railFor();
-    const requirements = requirementsOn(rail, price, resource);
-    const refuse = (reason: string): PaymentRefusal => ({ ok: false, reason, requirements });
-    if (!header) return refuse('X-PAYMENT header is required');
-    const payload = decodeEvmPayment(header);
-    if (typeof payload === 'string') return refuse(payload);
-    const { from, nonce, value } = payload.payload.authorization;
-    // x402's verify accepts any amount at or above the price; the exact scheme charges the price.
-    if (value !== requirements.maxAmountRequired) return refuse(`invalid_exact_evm_payload_authorization_value: the authorization must be for exactly ${requirements.maxAmountRequired}`);
-    const verification = await facilitator.verify(payload, requirements).catch((error: unknown): VerifyResponse => {
-      options.logger?.warn({ err: error, resource }, 'x402 verify failed');
-      return { isValid: false, invalidReason: 'unexpected_verify_error' as never };
-    });
-    if (!verification.isValid) return refuse(verification.invalidReason ?? 'invalid_payment');
-    const chainState = await onChainState(connection, rail, from as Address, nonce as Hex).catch((error: unknown) => {
-      throw paymentsUnavailable(error);
-    });
-    if (chainState.used) return refuse('payment_already_used: the token has already used this authorization');
-    const outcome = await claim(payload, resource, chainState.balance);
-    if (outcome === 'used') return refuse('payment_already_used: this authorization was presented before');
-    if (outcome === 'overcommitted') return refuse('insufficient_funds: the payer\'s balance does not cover this payment with its payments still being settled');
-    return authorizedPayment(payload, requirements, facilitator, connection, rail);
-  }
-
-  function authorizedPayment(payload: EvmPaymentPayload, requirements: RailPaymentRequirements, facilitator: Facilitator, connection: ChainConnection, rail: PaymentRail): AuthorizedPayment {
-    const { from, nonce } = payload.payload.authorization;
-    const refuse = (reason: string): PaymentRefusal => ({ ok: false, reason, requirements });
-    const succeeded = (transaction: string, settlement: SettleResponse): PaymentOutcome => ({ ok: true, payer: from as Address, transaction, header: settleResponseHeader(settlement) });
-    // Recording the hash is bookkeeping: the transfer stands whether or not it is written down.
-    const recordSent = (transaction: Hex) =>
-      mark(from, nonce, { transaction }).then(
-        () => undefined,
-        (error: unknown) => options.logger?.error({ err: error, payer: from, nonce, transaction }, 'x402 transaction sent but not recorded'),
-      );
-
-    /** The transfer may or may not have happened: the token knows whether the authorization was used. */
-    async function resolveUncertain(error: unknown): Promise<PaymentOutcome | PaymentRefusal> {
-      options.logger?.error({ err: error, payer: from, nonce }, 'x402 settlement outcome unknown; checking the token');
-      const used = await onChainState(connection, rail, from as Address, nonce as Hex).then((state) => state.used, () => undefined);
-      if (used !== true) return refuse('settlement_unconfirmed: the transfer was not confirmed; this authorization stays reserved and must not be presented again');
-      const [row] = await boundedCall(db.select({ transaction: x402Payments.transaction }).from(x402Payments).where(claimed(from, nonce)), databaseTimeoutMs, 'read an x402 payment').catch(() => []);
-      const transaction = row?.transaction ?? '';
-      await mark(from, nonce, { state: 'SETTLED' }).catch((markError: unknown) => options.logger?.error({ err: markError, payer: from, nonce }, 'x402 payment settled but not marked'));
-      return succeeded(transaction, { success: true, transaction, network: X402_NETWORK, payer: from });
-    }
-
-    return {
-      ok: true,
-      payer: from as Address,
-      async release() {
-        await boundedCall(db.delete(x402Payments).where(and(claimed(from, nonce), eq(x402Payments.state, 'CLAIMED'))), databaseTimeoutMs, 'release an x402 payment');
-      },
-      async settle() {
-        await mark(from, nonce, { state: 'SETTLING' });
-        let settlement: SettleResponse;
-        try {
-          settlement = await facilitator.settle(payload, requirements, recordSent);
-        } catch (error) {
-          if (error instanceof UncertainSettlement) return resolveUncertain(error);
-          options.logger?.warn({ err: error, payer: from, nonce }, 'x402 settlement refused');
-          settlement = { success: false, errorReason: 'unexpected_settle_error' as never, transaction: '', network: X402_NETWORK, payer: from };
-        }
-        if (!settlement.success) {
-          // Kept, not released: the work was done for this authorization, and it will not be done again for it.
-          await mark(from, nonce, { state: 'FAILED' }).catch((error: unknown) => options.logger?.error({ err: error, payer: from, nonce }, 'x402 failed settlement not marked'));
-          return refuse(`${settlement.errorReason ?? 'settlement_failed'}: the payment was not settled; sign a new authorization to retry`);
-        }
-        await mark(from, nonce, { state: 'SETTLED', transaction: settlement.transaction }).catch((error: unknown) =>
-          options.logger?.error({ err: error, payer: from, nonce, transaction: settlement.transaction }, 'x402 payment settled but not marked'),
-        );
-        return succeeded(settlement.transaction, settlement);
-      },
-    };
-  }
-
+  const context: X402Context = { options, db: options.db, facilitatorTimeoutMs: options.facilitatorTimeoutMs ?? 15_000, databaseTimeoutMs: options.databaseTimeoutMs ?? 5_000 };
+  const authorize = (header: string | undefined, price: Price, resource: string): Promise<AuthorizedPayment | PaymentRefusal> => authorizePayment(context, header, price, resource);
   return {
-    requirementsFor,
+    requirementsFor: (price: Price, resource: string): Promise<RailPaymentRequirements> => requirementsFor(context, price, resource),
     authorize,
     /** Verifies, claims and settles at once, for a price with no work that could fail after payment. */
     async pay(header: string | undefined, price: Price, resource: string): Promise<PaymentOutcome | PaymentRefusal> {
@@ -324,6 +194,164 @@ export function createX402(options: X402Options) {
       return authorized.ok ? authorized.settle() : authorized;
     },
   };
+}
+
+/** What every step of a payment is handed: the options, and the bounds on the facilitator and the database. */
+interface X402Context {
+  options: X402Options;
+  db: Database;
+  facilitatorTimeoutMs: number;
+  databaseTimeoutMs: number;
+}
+
+async function railFor(context: X402Context): Promise<{ connection: ChainConnection; rail: PaymentRail; facilitator: Facilitator }> {
+  const { options } = context;
+  const connection = await options.chain.connect().catch((error: unknown) => {
+    throw paymentsUnavailable(error);
+  });
+  const rail = connection.payment;
+  if (!rail) throw paymentsUnavailable(connection.paymentError);
+  const facilitator = options.facilitatorUrl ? remoteFacilitator(options.facilitatorUrl, context.facilitatorTimeoutMs) : railFacilitator(connection, rail);
+  return { connection, rail, facilitator };
+}
+
+async function requirementsFor(context: X402Context, price: Price, resource: string): Promise<RailPaymentRequirements> {
+  const { rail } = await railFor(context);
+  return requirementsOn(rail, price, resource);
+}
+
+// An unsettled claim older than this no longer holds the payer's funds (its transfer cannot still be pending in any sane way).
+const reservationStart = (context: X402Context) => new Date(context.options.clock.now().getTime() - RESERVATION_SECONDS * 1000);
+const claimed = (payer: string, nonce: string) => and(eq(x402Payments.payer, payer.toLowerCase()), eq(x402Payments.nonce, nonce.toLowerCase()));
+
+/** Claims (payer, nonce) once, within the payer's balance: one payer's claims are taken in turn (an advisory lock on the payer). */
+function claim(context: X402Context, payload: EvmPaymentPayload, resource: string, balance: bigint): Promise<ClaimOutcome> {
+  const { from, nonce, value } = payload.payload.authorization;
+  const payer = from.toLowerCase();
+  const work = context.db.transaction(async (tx): Promise<ClaimOutcome> => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`x402:${payer}`}))`);
+    const [seen] = await tx.select({ nonce: x402Payments.nonce }).from(x402Payments).where(claimed(from, nonce));
+    if (seen) return 'used';
+    const [unsettled] = await tx
+      .select({ total: sql<string>`coalesce(sum(${x402Payments.amount}), 0)` })
+      .from(x402Payments)
+      .where(and(eq(x402Payments.payer, payer), inArray(x402Payments.state, UNSETTLED_STATES), gt(x402Payments.claimedAt, reservationStart(context))));
+    if (BigInt(unsettled?.total ?? '0') + BigInt(value) > balance) return 'overcommitted';
+    await tx.insert(x402Payments).values({ payer, nonce: nonce.toLowerCase(), resource, amount: value, claimedAt: context.options.clock.now(), state: 'CLAIMED' });
+    return 'claimed';
+  });
+  return boundedCall(work, context.databaseTimeoutMs, 'claim an x402 payment');
+}
+
+function mark(context: X402Context, from: string, nonce: string, change: { state?: PaymentState; transaction?: string }): Promise<unknown> {
+  return boundedCall(context.db.update(x402Payments).set(change).where(claimed(from, nonce)), context.databaseTimeoutMs, 'record an x402 payment');
+}
+
+/** The token's view of the payer: balance, and whether the authorization was used (by us or anyone). */
+async function onChainState(context: X402Context, connection: ChainConnection, rail: PaymentRail, from: Address, nonce: Hex) {
+  const read = <T>(call: Promise<T>) => withTimeout(call, context.facilitatorTimeoutMs, 'read the payer on the rail');
+  const [balance, used] = await Promise.all([
+    read(connection.publicClient.readContract({ address: rail.token, abi: AUTHORIZATION_STATE_ABI, functionName: 'balanceOf', args: [from] })),
+    read(connection.publicClient.readContract({ address: rail.token, abi: AUTHORIZATION_STATE_ABI, functionName: 'authorizationState', args: [from, nonce] })),
+  ]);
+  return { balance, used };
+}
+
+async function authorizePayment(context: X402Context, header: string | undefined, price: Price, resource: string): Promise<AuthorizedPayment | PaymentRefusal> {
+  const { connection, rail, facilitator } = await railFor(context);
+  const requirements = requirementsOn(rail, price, resource);
+  const refuse = (reason: string): PaymentRefusal => ({ ok: false, reason, requirements });
+  if (!header) return refuse('X-PAYMENT header is required');
+  const payload = decodeEvmPayment(header);
+  if (typeof payload === 'string') return refuse(payload);
+  const { from, nonce, value } = payload.payload.authorization;
+  // x402's verify accepts any amount at or above the price; the exact scheme charges the price.
+  if (value !== requirements.maxAmountRequired) return refuse(`invalid_exact_evm_payload_authorization_value: the authorization must be for exactly ${requirements.maxAmountRequired}`);
+  const verification = await facilitator.verify(payload, requirements).catch((error: unknown): VerifyResponse => {
+    context.options.logger?.warn({ err: error, resource }, 'x402 verify failed');
+    return { isValid: false, invalidReason: 'unexpected_verify_error' as never };
+  });
+  if (!verification.isValid) return refuse(verification.invalidReason ?? 'invalid_payment');
+  const chainState = await onChainState(context, connection, rail, from as Address, nonce as Hex).catch((error: unknown) => {
+    throw paymentsUnavailable(error);
+  });
+  if (chainState.used) return refuse('payment_already_used: the token has already used this authorization');
+  const outcome = await claim(context, payload, resource, chainState.balance);
+  if (outcome === 'used') return refuse('payment_already_used: this authorization was presented before');
+  if (outcome === 'overcommitted') return refuse('insufficient_funds: the payer\'s balance does not cover this payment with its payments still being settled');
+  const payment: ClaimedPayment = { context, payload, requirements, facilitator, connection, rail };
+  return {
+    ok: true,
+    payer: from as Address,
+    release: () => releasePayment(payment),
+    settle: () => settlePayment(payment),
+  };
+}
+
+/** A payment verified and claimed: what its settlement or release needs. */
+interface ClaimedPayment {
+  context: X402Context;
+  payload: EvmPaymentPayload;
+  requirements: RailPaymentRequirements;
+  facilitator: Facilitator;
+  connection: ChainConnection;
+  rail: PaymentRail;
+}
+
+const refusalOf = (payment: ClaimedPayment, reason: string): PaymentRefusal => ({ ok: false, reason, requirements: payment.requirements });
+
+function succeeded(payment: ClaimedPayment, transaction: string, settlement: SettleResponse): PaymentOutcome {
+  return { ok: true, payer: payment.payload.payload.authorization.from as Address, transaction, header: settleResponseHeader(settlement) };
+}
+
+async function releasePayment(payment: ClaimedPayment): Promise<void> {
+  const { context } = payment;
+  const { from, nonce } = payment.payload.payload.authorization;
+  await boundedCall(context.db.delete(x402Payments).where(and(claimed(from, nonce), eq(x402Payments.state, 'CLAIMED'))), context.databaseTimeoutMs, 'release an x402 payment');
+}
+
+async function settlePayment(payment: ClaimedPayment): Promise<PaymentOutcome | PaymentRefusal> {
+  const { context, payload, requirements, facilitator } = payment;
+  const { logger } = context.options;
+  const { from, nonce } = payload.payload.authorization;
+  // Recording the hash is bookkeeping: the transfer stands whether or not it is written down.
+  const recordSent = (transaction: Hex) =>
+    mark(context, from, nonce, { transaction }).then(
+      () => undefined,
+      (error: unknown) => logger?.error({ err: error, payer: from, nonce, transaction }, 'x402 transaction sent but not recorded'),
+    );
+  await mark(context, from, nonce, { state: 'SETTLING' });
+  let settlement: SettleResponse;
+  try {
+    settlement = await facilitator.settle(payload, requirements, recordSent);
+  } catch (error) {
+    if (error instanceof UncertainSettlement) return resolveUncertain(payment, error);
+    logger?.warn({ err: error, payer: from, nonce }, 'x402 settlement refused');
+    settlement = { success: false, errorReason: 'unexpected_settle_error' as never, transaction: '', network: X402_NETWORK, payer: from };
+  }
+  if (!settlement.success) {
+    // Kept, not released: the work was done for this authorization, and it will not be done again for it.
+    await mark(context, from, nonce, { state: 'FAILED' }).catch((error: unknown) => logger?.error({ err: error, payer: from, nonce }, 'x402 failed settlement not marked'));
+    return refusalOf(payment, `${settlement.errorReason ?? 'settlement_failed'}: the payment was not settled; sign a new authorization to retry`);
+  }
+  await mark(context, from, nonce, { state: 'SETTLED', transaction: settlement.transaction }).catch((error: unknown) =>
+    logger?.error({ err: error, payer: from, nonce, transaction: settlement.transaction }, 'x402 payment settled but not marked'),
+  );
+  return succeeded(payment, settlement.transaction, settlement);
+}
+
+/** The transfer may or may not have happened: the token knows whether the authorization was used. */
+async function resolveUncertain(payment: ClaimedPayment, error: unknown): Promise<PaymentOutcome | PaymentRefusal> {
+  const { context, connection, rail } = payment;
+  const { logger } = context.options;
+  const { from, nonce } = payment.payload.payload.authorization;
+  logger?.error({ err: error, payer: from, nonce }, 'x402 settlement outcome unknown; checking the token');
+  const used = await onChainState(context, connection, rail, from as Address, nonce as Hex).then((state) => state.used, () => undefined);
+  if (used !== true) return refusalOf(payment, 'settlement_unconfirmed: the transfer was not confirmed; this authorization stays reserved and must not be presented again');
+  const [row] = await boundedCall(context.db.select({ transaction: x402Payments.transaction }).from(x402Payments).where(claimed(from, nonce)), context.databaseTimeoutMs, 'read an x402 payment').catch(() => []);
+  const transaction = row?.transaction ?? '';
+  await mark(context, from, nonce, { state: 'SETTLED' }).catch((markError: unknown) => logger?.error({ err: markError, payer: from, nonce }, 'x402 payment settled but not marked'));
+  return succeeded(payment, transaction, { success: true, transaction, network: X402_NETWORK, payer: from });
 }
 
 export type X402 = ReturnType<typeof createX402>;

@@ -113,101 +113,111 @@ export interface RailChain {
  * made on first use, so a process that never touches the chain never starts one.
  */
 export function createRailChain(config: Config, deploy: DeployContracts): RailChain {
-  const { rpcUrl, timeoutMs } = config.chain;
-  let connection: Promise<ChainConnection> | undefined;
-  let connected: ChainConnection | undefined;
-
-  let release: (() => Promise<void>) | undefined;
-
-  /**
-   * The embedded chain kept in DATA_DIR/chain (decision 0052): replayed from its journal when it
-   * holds a deployed chain, else fresh, deployed, and the deployment's result journaled. Its
-   * accounts come from the secret mnemonic kept there (or EMBEDDED_CHAIN_MNEMONIC), written before
-   * the journal's genesis.
-   */
-  async function connectEmbedded(): Promise<ChainConnection> {
-    const claim = await claimDataDir(join(config.database.dataDir, EMBEDDED_CHAIN_FOLDER));
-    let embedded: EmbeddedChain | undefined;
-    try {
-      const journal = await openRailJournal(claim.path);
-      const kept = journal.contents.deployment;
-      embedded = await startOnJournal(journal, claim.path);
-      const deployed = kept === undefined ? await deployAndRecord(embedded, journal) : (decodeDeployment(kept, embedded) as Awaited<ReturnType<DeployContracts>>);
-      const { payment, ...contracts } = deployed;
-      release = claim.release;
-      return { mode: 'embedded', publicClient: embedded.publicClient, contracts, embedded, payment };
-    } catch (error) {
-      await embedded?.close();
-      await claim.release();
-      throw error;
-    }
-  }
-
-  async function startOnJournal(journal: ChainJournal, folder: string): Promise<EmbeddedChain> {
-    try {
-      const mnemonic = loadOrCreateChainMnemonic({ folder, configured: config.chain.embeddedMnemonic, journalHasChain: journal.contents.genesis !== undefined });
-      return await startEmbeddedChain({ journal, mnemonic });
-    } catch (error) {
-      await journal.close();
-      throw error;
-    }
-  }
-
-  async function deployAndRecord(embedded: EmbeddedChain, journal: ChainJournal) {
-    const deployed = await deploy(embedded);
-    await journal.append([{ deployment: encodeDeployment(deployed) }]);
-    return deployed;
-  }
-
-  async function connectRpc(url: string): Promise<ChainConnection> {
-    const transport = http(url, { timeout: timeoutMs, retryCount: 0, ...internalKeyFor(url, config.access.internalKey) });
-    const publicClient = createPublicClient({ chain: base, transport }) as PublicClient;
-    const { token, router, esgOracle, redistribution, stabilityPID, basketPeg } = config.contracts;
-    const contracts = { token: token ?? null, router: router ?? null, esgOracle: esgOracle ?? null, redistribution: redistribution ?? null, stabilityPID: stabilityPID ?? null, basketPeg: basketPeg ?? null };
-    // A token that cannot be read takes payments away, not the chain: verify-fees and the rest still work.
-    const payment = await rpcPaymentRail(publicClient, transport).then(
-      (rail) => ({ rail, error: undefined }),
-      (error: unknown) => ({ rail: undefined, error }),
-    );
-    return { mode: 'rpc', publicClient, contracts, embedded: undefined, payment: payment.rail, ...(payment.error ? { paymentError: payment.error } : {}) };
-  }
-
-  /**
-   * Payments on Base need the token, the payee, and someone to settle: our own account
-   * (RAIL_SETTLER_KEY) or an external facilitator (FACILITATOR_URL). The token's EIP-712 domain is
-   * read from the token itself, so payers sign what it checks.
-   */
-  async function rpcPaymentRail(publicClient: PublicClient, transport: Transport): Promise<PaymentRail | undefined> {
-    const { settlerKey, payTo, facilitatorUrl } = config.access;
-    const token = config.contracts.token;
-    if (!token || !payTo || (!settlerKey && !facilitatorUrl)) return undefined;
-    const tokenDomain = await readTokenDomain(publicClient, token);
-    const settler = settlerKey && !facilitatorUrl ? createWalletClient({ account: privateKeyToAccount(settlerKey as `0x${string}`), chain: base as Chain, transport }) : undefined;
-    return { token, payTo, tokenDomain, settler };
-  }
-
+  const state: ChainState = { config, deploy, connection: undefined, connected: undefined, release: undefined };
   return {
-    mode: rpcUrl ? 'rpc' : 'embedded',
-    connect() {
-      connection ??= rpcUrl ? connectRpc(rpcUrl) : connectEmbedded();
-      connection.then(
-        (made) => {
-          connected = made;
-          if (made.paymentError !== undefined) connection = undefined;
-        },
-        // A failed start may be retried by the next caller.
-        () => {
-          connection = undefined;
-        },
-      );
-      return connection;
-    },
-    current: () => connected,
-    async close() {
-      const open = await connection?.catch(() => undefined);
-      await open?.embedded?.close();
-      await release?.();
-      release = undefined;
-    },
+    mode: config.chain.rpcUrl ? 'rpc' : 'embedded',
+    connect: () => connect(state),
+    current: () => state.connected,
+    close: () => close(state),
   };
+}
+
+/** One rail chain's configuration and where its connection stands. */
+interface ChainState {
+  readonly config: Config;
+  readonly deploy: DeployContracts;
+  connection: Promise<ChainConnection> | undefined;
+  connected: ChainConnection | undefined;
+  /** Gives the embedded chain's folder back (its claim in DATA_DIR). */
+  release: (() => Promise<void>) | undefined;
+}
+
+function connect(state: ChainState): Promise<ChainConnection> {
+  const { rpcUrl } = state.config.chain;
+  const connection = (state.connection ??= rpcUrl ? connectRpc(state.config, rpcUrl) : connectEmbedded(state));
+  connection.then(
+    (made) => {
+      state.connected = made;
+      if (made.paymentError !== undefined) state.connection = undefined;
+    },
+    // A failed start may be retried by the next caller.
+    () => {
+      state.connection = undefined;
+    },
+  );
+  return connection;
+}
+
+async function close(state: ChainState): Promise<void> {
+  const open = await state.connection?.catch(() => undefined);
+  await open?.embedded?.close();
+  await state.release?.();
+  state.release = undefined;
+}
+
+/**
+ * The embedded chain kept in DATA_DIR/chain (decision 0052): replayed from its journal when it
+ * holds a deployed chain, else fresh, deployed, and the deployment's result journaled. Its
+ * accounts come from the secret mnemonic kept there (or EMBEDDED_CHAIN_MNEMONIC), written before
+ * the journal's genesis.
+ */
+async function connectEmbedded(state: ChainState): Promise<ChainConnection> {
+  const claim = await claimDataDir(join(state.config.database.dataDir, EMBEDDED_CHAIN_FOLDER));
+  let embedded: EmbeddedChain | undefined;
+  try {
+    const journal = await openRailJournal(claim.path);
+    const kept = journal.contents.deployment;
+    embedded = await startOnJournal(state.config, journal, claim.path);
+    const deployed = kept === undefined ? await deployAndRecord(state.deploy, embedded, journal) : (decodeDeployment(kept, embedded) as Awaited<ReturnType<DeployContracts>>);
+    const { payment, ...contracts } = deployed;
+    state.release = claim.release;
+    return { mode: 'embedded', publicClient: embedded.publicClient, contracts, embedded, payment };
+  } catch (error) {
+    await embedded?.close();
+    await claim.release();
+    throw error;
+  }
+}
+
+async function startOnJournal(config: Config, journal: ChainJournal, folder: string): Promise<EmbeddedChain> {
+  try {
+    const mnemonic = loadOrCreateChainMnemonic({ folder, configured: config.chain.embeddedMnemonic, journalHasChain: journal.contents.genesis !== undefined });
+    return await startEmbeddedChain({ journal, mnemonic });
+  } catch (error) {
+    await journal.close();
+    throw error;
+  }
+}
+
+async function deployAndRecord(deploy: DeployContracts, embedded: EmbeddedChain, journal: ChainJournal) {
+  const deployed = await deploy(embedded);
+  await journal.append([{ deployment: encodeDeployment(deployed) }]);
+  return deployed;
+}
+
+async function connectRpc(config: Config, url: string): Promise<ChainConnection> {
+  const transport = http(url, { timeout: config.chain.timeoutMs, retryCount: 0, ...internalKeyFor(url, config.access.internalKey) });
+  const publicClient = createPublicClient({ chain: base, transport }) as PublicClient;
+  const { token, router, esgOracle, redistribution, stabilityPID, basketPeg } = config.contracts;
+  const contracts = { token: token ?? null, router: router ?? null, esgOracle: esgOracle ?? null, redistribution: redistribution ?? null, stabilityPID: stabilityPID ?? null, basketPeg: basketPeg ?? null };
+  // A token that cannot be read takes payments away, not the chain: verify-fees and the rest still work.
+  const payment = await rpcPaymentRail(config, publicClient, transport).then(
+    (rail) => ({ rail, error: undefined }),
+    (error: unknown) => ({ rail: undefined, error }),
+  );
+  return { mode: 'rpc', publicClient, contracts, embedded: undefined, payment: payment.rail, ...(payment.error ? { paymentError: payment.error } : {}) };
+}
+
+/**
+ * Payments on Base need the token, the payee, and someone to settle: our own account
+ * (RAIL_SETTLER_KEY) or an external facilitator (FACILITATOR_URL). The token's EIP-712 domain is
+ * read from the token itself, so payers sign what it checks.
+ */
+async function rpcPaymentRail(config: Config, publicClient: PublicClient, transport: Transport): Promise<PaymentRail | undefined> {
+  const { settlerKey, payTo, facilitatorUrl } = config.access;
+  const token = config.contracts.token;
+  if (!token || !payTo || (!settlerKey && !facilitatorUrl)) return undefined;
+  const tokenDomain = await readTokenDomain(publicClient, token);
+  const settler = settlerKey && !facilitatorUrl ? createWalletClient({ account: privateKeyToAccount(settlerKey as `0x${string}`), chain: base as Chain, transport }) : undefined;
+  return { token, payTo, tokenDomain, settler };
 }
