@@ -4,6 +4,7 @@ import { createPaymentHeader } from 'x402/client';
 import { settleResponseFromHeader, type PaymentRequirements } from 'x402/types';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
+import { ManualClock } from '../../platform/clock.js';
 import { RULE_BASED_MODEL } from '../../platform/synthesis.js';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
 
@@ -278,7 +279,8 @@ describe('discovery and health', () => {
 
 describe('the climate report without the forecast in reach', () => {
   it('answers 503 GEN_ERR_UNAVAILABLE in the reports shape, not a 500, when the process serves intelligence alone', async () => {
-    const alone = await startTestServer({ subgraphs: ['intelligence'] });
+    // Another month than the file's other tests, whose climate report of November is in the worker's shared database.
+    const alone = await startTestServer({ subgraphs: ['intelligence'], clock: new ManualClock('2027-02-10T12:00:00.000Z') });
     try {
       const { key } = await alone.platform!.access.keys.create('api', 'no forecast here', 10);
       const response = await alone.app.inject({ method: 'GET', url: CLIMATE, headers: { 'x-api-key': key } });
