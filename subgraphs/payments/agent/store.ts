@@ -1,0 +1,176 @@
+import { and, desc, eq, gte, inArray, isNull, notExists, sql, type SQL } from 'drizzle-orm';
+import { agentHeldSettlements, ap2MandateUses, payments } from '../../../drizzle/schema.js';
+import type { Database } from '../../../platform/db.js';
+import { boundedCall } from '../../../platform/timeout.js';
+import type { PaymentStatus, RuleViolation } from '../domain/index.js';
+
+const STORE_TIMEOUT_MS = 5000;
+/** Statuses that count towards an agent's daily cap: settled, or still under way (it may settle). */
+const COUNTED: PaymentStatus[] = ['SETTLED', 'PENDING'];
+
+export interface MandateUse {
+  /** VerifiedAp2Mandate.reference: base64url SHA-256 of the mandate as presented. */
+  reference: string;
+  issuer: string;
+  railPaymentId: string;
+}
+
+export type HoldRow = typeof agentHeldSettlements.$inferSelect;
+export type HoldStatus = HoldRow['status'];
+
+/** A settlement held by its agent's mandate, as it is recorded (decision 0047). */
+export interface NewHold {
+  holdId: string;
+  agentId: string;
+  /** The settlement request as given; amount as decimal text. */
+  request: { amount: string; sourceCurrency: string; destinationCurrency: string; recipientAddress: string };
+  amountUsd: string;
+  violations: RuleViolation[];
+}
+
+export interface HoldFilter {
+  agentId?: string;
+  status?: HoldStatus;
+}
+
+/**
+ * The settlement agent's records (decisions 0027, 0047); every call bounded in time.
+ * 1. settledSinceUsd: the USD an agent settled (or has under way) since a moment, from payments.
+ * 2. recordMandateUse: an AP2 mandate's reference is inserted once (its primary key decides, on any
+ *    replica); false when it was already used.
+ * 3. Held settlements: each decision is one UPDATE conditioned on the hold's state, so of two
+ *    operators (or replicas) deciding at once, one decides and the other reads the outcome.
+ */
+export function createAgentSettlementStore(db: Database, options: { timeoutMs?: number } = {}) {
+  const timeoutMs = options.timeoutMs ?? STORE_TIMEOUT_MS;
+  return {
+    async settledSinceUsd(agentId: string, since: Date): Promise<string> {
+      const [row] = await boundedCall(
+        db
+          .select({ total: sql<string | null>`sum(${payments.agentAmountUsd})` })
+          .from(payments)
+          .where(and(eq(payments.agentId, agentId), gte(payments.submittedAt, since), inArray(payments.status, COUNTED)))
+          .execute(),
+        timeoutMs,
+        'sum of an agent\'s settlements',
+      );
+      return row?.total == null ? '0' : String(row.total);
+    },
+
+    /** Whether the mandate authorised a settlement already (a read; recordMandateUse decides under a race). */
+    async mandateUsed(reference: string): Promise<boolean> {
+      const rows = await boundedCall(db.select({ reference: ap2MandateUses.reference }).from(ap2MandateUses).where(eq(ap2MandateUses.reference, reference)).execute(), timeoutMs, 'select from ap2_mandate_uses');
+      return rows.length === 1;
+    },
+
+    async recordMandateUse(use: MandateUse, now: Date): Promise<boolean> {
+      const inserted = await boundedCall(
+        db.insert(ap2MandateUses).values({ ...use, usedAt: now }).onConflictDoNothing({ target: ap2MandateUses.reference }).returning({ reference: ap2MandateUses.reference }).execute(),
+        timeoutMs,
+        'insert into ap2_mandate_uses',
+      );
+      return inserted.length === 1;
+    },
+
+    async recordHold(hold: NewHold, now: Date): Promise<void> {
+      const { request } = hold;
+      const values = { holdId: hold.holdId, agentId: hold.agentId, ...request, amountUsd: hold.amountUsd, violations: hold.violations, status: 'HELD' as const, createdAt: now };
+      await boundedCall(db.insert(agentHeldSettlements).values(values).execute(), timeoutMs, 'insert into agent_held_settlements');
+    },
+
+    async findHold(holdId: string): Promise<HoldRow | undefined> {
+      const [row] = await boundedCall(db.select().from(agentHeldSettlements).where(eq(agentHeldSettlements.holdId, holdId)).execute(), timeoutMs, 'select a held settlement');
+      return row;
+    },
+
+    /** Most recent first. */
+    async listHolds(filter: HoldFilter, limit: number): Promise<HoldRow[]> {
+      const conditions: SQL[] = [];
+      if (filter.agentId !== undefined) conditions.push(eq(agentHeldSettlements.agentId, filter.agentId));
+      if (filter.status !== undefined) conditions.push(eq(agentHeldSettlements.status, filter.status));
+      const query = db
+        .select()
+        .from(agentHeldSettlements)
+        .where(and(...conditions))
+        .orderBy(desc(agentHeldSettlements.createdAt), desc(agentHeldSettlements.holdId))
+        .limit(limit);
+      return boundedCall(query.execute(), timeoutMs, 'select held settlements');
+    },
+
+    /**
+     * A release starts: the hold, still HELD, records the railPaymentId its release proposes (an
+     * earlier start's is kept), so it can no longer be dismissed; the payment's own id replaces it
+     * at RELEASED (a concurrent release may have claimed the payment). False when not HELD.
+     */
+    async startRelease(holdId: string, railPaymentId: string): Promise<boolean> {
+      const [row] = await boundedCall(
+        db
+          .update(agentHeldSettlements)
+          .set({ railPaymentId: sql`coalesce(${agentHeldSettlements.railPaymentId}, ${railPaymentId})` })
+          .where(and(eq(agentHeldSettlements.holdId, holdId), eq(agentHeldSettlements.status, 'HELD')))
+          .returning({ holdId: agentHeldSettlements.holdId })
+          .execute(),
+        timeoutMs,
+        'update agent_held_settlements (release started)',
+      );
+      return row !== undefined;
+    },
+
+    /**
+     * Undoes startRelease when that release failed before its payment was claimed (no payment under
+     * `tmsReference`): the hold may be dismissed again. A release of another process keeps its mark.
+     */
+    async abandonRelease(holdId: string, railPaymentId: string, tmsReference: string): Promise<boolean> {
+      const undone = await boundedCall(
+        db
+          .update(agentHeldSettlements)
+          .set({ railPaymentId: null })
+          .where(
+            and(
+              eq(agentHeldSettlements.holdId, holdId),
+              eq(agentHeldSettlements.status, 'HELD'),
+              eq(agentHeldSettlements.railPaymentId, railPaymentId),
+              notExists(db.select({ one: sql`1` }).from(payments).where(eq(payments.tmsReference, tmsReference))),
+            ),
+          )
+          .returning({ holdId: agentHeldSettlements.holdId })
+          .execute(),
+        timeoutMs,
+        'update agent_held_settlements (release abandoned)',
+      );
+      return undone.length === 1;
+    },
+
+    /** HELD -> RELEASED with the payment that settled it; false when another release already did it. */
+    async finishRelease(holdId: string, railPaymentId: string, now: Date): Promise<boolean> {
+      const done = await boundedCall(
+        db
+          .update(agentHeldSettlements)
+          .set({ status: 'RELEASED', railPaymentId, decidedAt: now })
+          .where(and(eq(agentHeldSettlements.holdId, holdId), eq(agentHeldSettlements.status, 'HELD')))
+          .returning({ holdId: agentHeldSettlements.holdId })
+          .execute(),
+        timeoutMs,
+        'update agent_held_settlements (released)',
+      );
+      return done.length === 1;
+    },
+
+    /** HELD -> DISMISSED unless a release has started: the dismissed hold, or undefined when not done. */
+    async dismissHold(holdId: string, now: Date): Promise<HoldRow | undefined> {
+      const [dismissed] = await boundedCall(
+        db
+          .update(agentHeldSettlements)
+          .set({ status: 'DISMISSED', decidedAt: now })
+          .where(and(eq(agentHeldSettlements.holdId, holdId), eq(agentHeldSettlements.status, 'HELD'), isNull(agentHeldSettlements.railPaymentId)))
+          .returning()
+          .execute(),
+        timeoutMs,
+        'update agent_held_settlements (dismissed)',
+      );
+      return dismissed;
+    },
+  };
+}
+
+export type AgentSettlementStore = ReturnType<typeof createAgentSettlementStore>;
