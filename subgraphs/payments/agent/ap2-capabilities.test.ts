@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorCatalog } from '../../../platform/errors.js';
 import { ap2CapabilityData } from './data/ap2-capabilities.js';
-import { AP2_MANDATE_TYPES, AP2_SD_ALGORITHM, AP2_SIGNING_ALGORITHM, RAIL_FEE_CAP_CONSTRAINT } from './domain/ap2-mandate.js';
-import { buildAp2Capabilities } from './domain/ap2-capabilities.js';
-import { AGENT_MANDATE_RULES } from './domain/mandate-check.js';
+import { AGENT_MANDATE_RULES, AP2_MANDATE_TYPES, AP2_SD_ALGORITHM, AP2_SIGNING_ALGORITHM, buildAp2Capabilities, RAIL_FEE_CAP_CONSTRAINT } from './domain/index.js';
 
 describe('GET /.well-known/ap2.json capability document', () => {
   it('lists the trusted issuers by id (sorted, no keys) and absolute endpoints under the agent URL', () => {

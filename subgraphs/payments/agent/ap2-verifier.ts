@@ -20,7 +20,7 @@ import {
   type Ap2SettlementTerms,
   type ConstraintOutcome,
   type PresentedDisclosure,
-} from './domain/ap2-mandate.js';
+} from './domain/index.js';
 
 /**
  * Verification of body.mandate for POST /agent/settle (Document 2 §4): the SD-JWT is decoded and

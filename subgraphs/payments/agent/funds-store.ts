@@ -2,7 +2,8 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { agentDeposits, agentFundingWallets, payments } from '../../../drizzle/schema.js';
 import type { Database } from '../../../platform/db.js';
 import { boundedCall } from '../../../platform/timeout.js';
-import type { Deposit, Funder, PaymentStatus } from '../domain/index.js';
+import type { Deposit } from './domain/index.js';
+import type { Funder, PaymentStatus } from '../domain/index.js';
 
 const STORE_TIMEOUT_MS = 5000;
 /** Settlements that spend the funds: settled, or under way (they may settle). */

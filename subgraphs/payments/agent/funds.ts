@@ -5,7 +5,8 @@ import type { RequestContext } from '../../../platform/request-context.js';
 import { requireAgentOwner, type AgentAuthorityDeps } from './authority.js';
 import type { AgentFundsStore } from './funds-store.js';
 import type { DepositBody, FundingWalletBody, IssuerDepositBody } from './inputs.js';
-import { agentFundsOf, depositsIn, fundingWalletMessage, type AgentFunds, type Deposit, type Funder, type TransferLog } from '../domain/index.js';
+import { agentFundsOf, depositsIn, fundingWalletMessage, type AgentFunds, type Deposit, type TransferLog } from './domain/index.js';
+import type { Funder } from '../domain/index.js';
 
 /** The rail's chain as the funds see it: its client, token and treasury (the account settlements pay from). */
 export interface FundsRail {

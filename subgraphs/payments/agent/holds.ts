@@ -4,7 +4,8 @@ import { AppError } from '../../../platform/errors.js';
 import type { RequestContext } from '../../../platform/request-context.js';
 import { requireCompliance, sendSettlement, sentAnswer, type AgentSettlementOrder, type SettlementAgentDeps, type SettlementAnswer } from './service.js';
 import type { HoldFilter, HoldRow, HoldStatus } from './store.js';
-import { agentVerdictOf, type PaymentResult, type RuleViolation } from '../domain/index.js';
+import { agentVerdictOf, type RuleViolation } from './domain/index.js';
+import type { PaymentResult } from '../domain/index.js';
 import { newRailPaymentId } from '../integration/service.js';
 import { epochSeconds } from '../../../platform/clock.js';
 

@@ -14,7 +14,7 @@ import { createHeldSettlements } from './holds.js';
 import { createSettlementAgent } from './service.js';
 import { createAp2MandateVerifier } from './ap2-verifier.js';
 import { ap2CapabilityData } from './data/ap2-capabilities.js';
-import { buildAp2Capabilities } from '../domain/index.js';
+import { buildAp2Capabilities } from './domain/index.js';
 import { railTreasuryOf } from '../rail/settlement.js';
 import type { PaymentsService } from '../integration/service.js';
 import { COMPLIANCE_SERVICE, createComplianceClient } from '../upstream/compliance.js';

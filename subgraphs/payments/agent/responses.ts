@@ -3,7 +3,7 @@ import { MAX_LISTED_HOLDS, type HeldSettlementView } from './holds.js';
 import { HOLD_STATUSES } from './inputs.js';
 import type { AgentFundsView, DepositAnswer, IssuerDepositAnswer, IssuerFundsView } from './funds.js';
 import type { SettlementAnswer } from './service.js';
-import { AGENT_MANDATE_RULES } from '../domain/index.js';
+import { AGENT_MANDATE_RULES } from './domain/index.js';
 import { paymentResultSchema } from '../integration/responses.js';
 
 /** Response shapes of the settlement agent (decision 0027), checked against the service's types below. */

@@ -28,7 +28,7 @@ import {
 } from './inputs.js';
 import { agentErrorSchema, agentFundsSchema, depositAnswerSchema, heldSettlementListSchema, heldSettlementSchema, issuerDepositAnswerSchema, issuerFundsSchema, settlementAnswerSchema } from './responses.js';
 import type { SettlementAgent } from './service.js';
-import type { Ap2CapabilityDocument } from '../domain/index.js';
+import type { Ap2CapabilityDocument } from './domain/index.js';
 import { registerOpenApi } from '../../../platform/openapi.js';
 import { INTEGRATION_API_VERSION } from '../integration/routes.js';
 

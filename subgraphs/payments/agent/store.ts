@@ -2,7 +2,8 @@ import { and, desc, eq, gte, inArray, isNull, notExists, sql, type SQL } from 'd
 import { agentHeldSettlements, ap2MandateUses, payments } from '../../../drizzle/schema.js';
 import type { Database } from '../../../platform/db.js';
 import { boundedCall } from '../../../platform/timeout.js';
-import type { PaymentStatus, RuleViolation } from '../domain/index.js';
+import type { PaymentStatus } from '../domain/index.js';
+import type { RuleViolation } from './domain/index.js';
 
 const STORE_TIMEOUT_MS = 5000;
 /** Statuses that count towards an agent's daily cap: settled, or still under way (it may settle). */

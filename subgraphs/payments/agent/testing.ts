@@ -10,7 +10,7 @@ import { base } from 'viem/chains';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
 import type { ChainConnection } from '../../../platform/chain/index.js';
 import { injectJson, type TestServer } from '../../../test/helpers.js';
-import { fundingWalletMessage } from '../domain/index.js';
+import { fundingWalletMessage } from './domain/index.js';
 import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../rail/settlement.js';
 
 /** The development account that funds the test owners' wallets (not one the rail sends from: #0 deploys and settles x402, #8 is the treasury, #9 takes fees). */

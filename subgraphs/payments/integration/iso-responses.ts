@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Pacs002Document } from '../domain/index.js';
+import type { Pacs002Document } from './domain/index.js';
 import type { BatchEntry } from './initiation.js';
 import { integrationErrorSchema, paymentResultSchema } from './responses.js';
 

@@ -1,7 +1,8 @@
 import { epochSeconds, type Clock } from '../../../platform/clock.js';
 import type { Logger } from '../../../platform/log.js';
 import type { PlatformServices, Subgraph } from '../../../platform/subgraph.js';
-import { finalResult, recoverableFrom, recoveredStep, type NativePayment, type RecoveryDelays, type ResultFrame, type SettlementOnChain, type SettlingRecord } from '../domain/index.js';
+import { finalResult, type NativePayment, type ResultFrame, type SettlementOnChain, type SettlingRecord } from '../domain/index.js';
+import { recoverableFrom, recoveredStep, type RecoveryDelays } from './domain/index.js';
 import type { RailLookup } from '../rail/lookup.js';
 import type { PaymentRow, PaymentStore } from '../integration/store.js';
 

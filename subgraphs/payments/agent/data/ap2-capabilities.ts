@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { Ap2CapabilityData } from '../domain/ap2-capabilities.js';
+import type { Ap2CapabilityData } from '../domain/index.js';
 
 // data/ap2-capabilities.json, validated once on first read; a malformed file throws from the loader.
 

@@ -16,9 +16,6 @@ export function fundingWalletMessage(agentId: string, walletAddress: string, cha
   return `Settlement rail: wallet ${walletAddress} funds settlement agent ${agentId} on chain ${chainId}.`;
 }
 
-/** Whose deposits pay: an agent's (its owner's money) or a trusted AP2 issuer's. */
-export type Funder = { kind: 'agent'; agentId: string } | { kind: 'issuer'; issuer: string };
-
 /** A Transfer log of a receipt, as the caller decoded it (ERC-20 Transfer(from, to, value)). */
 export interface TransferLog {
   /** The emitting contract. */

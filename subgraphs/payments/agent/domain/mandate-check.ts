@@ -1,33 +1,11 @@
 import { Big } from 'big.js';
+import type { AgentMandateTerms, AgentVerificationView } from '../../domain/index.js';
 
 // The agent mandate check of POST /agent/settle with X-Agent-Id (Document 2 §4 "Settlement agent",
 // §3 "Settlement with a mandate", §7): the agent's live verification (POST /compliance/agent/:id/verify)
 // and its record's mandate (GET /compliance/agent/:id) against the settlement. A violation HOLDS the
 // settlement, it does not reject it; a REVOKED or unverified agent is refused.
 // docs/decisions/0023-settlement-agent-mandates.md.
-
-/** The attestation of the verification response (Document 2 §2 "Verification response"). */
-export interface AgentAttestation {
-  kyaLevel: string;
-  ownerVerified: boolean;
-  mandateActive: boolean;
-  fatfCompliant: boolean;
-  /** USD; null: no cap. */
-  dailyCapUsd: number | null;
-  maxNotionalUsd: number | null;
-}
-
-/** The verification response as the compliance subgraph answers it (kya-responses.ts agentVerificationSchema). */
-export type AgentVerificationView =
-  | { verified: true; agentId: string; status: 'ACTIVE'; credential: { agentId: string; expiresAt: number; attestation: AgentAttestation } }
-  | { verified: false; agentId: string; status: 'REVOKED' };
-
-/** The mandate of the agent record (kya-responses.ts agentMandateSchema); null when it holds none. */
-export interface AgentMandateTerms {
-  counterpartyWhitelist: readonly string[];
-  currencyPairs: readonly string[];
-  esgFloor: number | null;
-}
 
 export interface AgentSettlementRequest {
   /** USD value of the settlement (decimal text or JSON number). */

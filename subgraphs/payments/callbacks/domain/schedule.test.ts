@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CALLBACK_MAX_ATTEMPTS,
-  type CallbackAttemptOutcome,
-  checkCallbackUrl,
-  classifyCallbackOutcome,
-  nextCallbackStep,
-} from '../../domain/index.js';
+import { CALLBACK_MAX_ATTEMPTS, type CallbackAttemptOutcome, checkCallbackUrl, classifyCallbackOutcome, nextCallbackStep } from './index.js';
 
 const T0 = new Date('2026-11-22T12:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);

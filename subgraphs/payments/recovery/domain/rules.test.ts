@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { recoverableFrom, recoveredStep, type SettlingRecord } from './rules.js';
+import type { SettlingRecord } from '../../domain/index.js';
+import { recoverableFrom, recoveredStep } from './rules.js';
 
 const delays = { beforeSettlingMs: 300_000, afterSettlingMs: 600_000 };
 const vop = { requestId: 'vop_1', result: 'VERIFIED', proceedSafe: true, score: 100, resolvedBy: 'LEI_EXACT_MATCH', message: 'ok', attestation: { fatfR16Compliant: true, regulatoryNote: 'note' } };
