@@ -1,28 +1,18 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { agentDeposits, agentFundingWallets, payments } from '../../../drizzle/schema.js';
 import type { Database } from '../../../platform/db.js';
 import { boundedCall } from '../../../platform/timeout.js';
 import type { Deposit } from './domain/index.js';
-import type { Funder, PaymentStatus } from '../domain/index.js';
+import type { Funder } from '../domain/index.js';
+import { spendingOf } from '../integration/store.js';
 
 const STORE_TIMEOUT_MS = 5000;
-/** Settlements that spend the funds: settled, or under way (they may settle). */
-const SPENDING: PaymentStatus[] = ['SETTLED', 'PENDING'];
 
 export type FundingWalletRow = typeof agentFundingWallets.$inferSelect;
 export type DepositRow = typeof agentDeposits.$inferSelect;
 
 /** The deposits' column naming the funder, and its value. */
 const depositsOf = (funder: Funder) => (funder.kind === 'agent' ? eq(agentDeposits.agentId, funder.agentId) : eq(agentDeposits.issuer, funder.issuer));
-/** The payments paid from the funder's funds: the agent's settlements, or those under its issuer's mandate alone. */
-const paymentsOf = (funder: Funder) => (funder.kind === 'agent' ? eq(payments.agentId, funder.agentId) : eq(payments.fundingIssuer, funder.issuer));
-
-/**
- * What counts as spent of the funder's funds (decision 0049 §3): its SETTLED and PENDING
- * payments. The one filter of the funds' balance and of the claim's checks (store.ts).
- */
-export const spendingOf = (funder: Funder) => and(paymentsOf(funder), inArray(payments.status, SPENDING));
-
 /**
  * The settlement funds (decision 0049): agents' funding wallets, deposits credited once per
  * Transfer log to one funder, an agent or a trusted AP2 issuer (their primary key decides, on any
@@ -62,7 +52,7 @@ export function createAgentFundsStore(db: Database, options: { timeoutMs?: numbe
       return row?.total ?? '0';
     },
 
-    /** Decimal text: the funder's SETTLED and PENDING settlements (what the claim counts, store.ts). */
+    /** Decimal text: the funder's SETTLED and PENDING settlements (what the claim counts, integration/store.ts). */
     async spentUsd(funder: Funder): Promise<string> {
       const [row] = await bounded(
         db

@@ -2,8 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { publicOriginOf, type HttpServer } from '../../../platform/http.js';
 import { settleBodySchema, settleHeadersSchema } from './inputs.js';
-import { AGENT_PREFIX } from './routes.js';
-import { INTEGRATION_API_VERSION } from '../integration/routes.js';
+import { AGENT_PREFIX, INTEGRATION_API_VERSION } from '../shared/api.js';
 
 /**
  * GET {agent_url}/manifest (decision 0056): the settlement agent's discovery document, which

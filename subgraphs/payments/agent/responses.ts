@@ -4,7 +4,7 @@ import { HOLD_STATUSES } from './inputs.js';
 import type { AgentFundsView, DepositAnswer, IssuerDepositAnswer, IssuerFundsView } from './funds.js';
 import type { SettlementAnswer } from './service.js';
 import { AGENT_MANDATE_RULES } from './domain/index.js';
-import { paymentResultSchema } from '../integration/responses.js';
+import { paymentResultSchema } from '../shared/responses.js';
 
 /** Response shapes of the settlement agent (decision 0027), checked against the service's types below. */
 

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { requireAdminKey } from '../../../platform/access/shared-secret.js';
 import { z } from 'zod';
-import { AppError } from '../../../platform/errors.js';
 import { publicOriginOf, type HttpServer, type ServiceErrorShape } from '../../../platform/http.js';
 import { MAX_LISTED_HOLDS, type HeldSettlements } from './holds.js';
 import type { AgentFundsService } from './funds.js';
@@ -30,10 +29,7 @@ import { agentErrorSchema, agentFundsSchema, depositAnswerSchema, heldSettlement
 import type { SettlementAgent } from './service.js';
 import type { Ap2CapabilityDocument } from './domain/index.js';
 import { registerOpenApi } from '../../../platform/openapi.js';
-import { INTEGRATION_API_VERSION } from '../integration/routes.js';
-
-/** {agent_url}. */
-export const AGENT_PREFIX = '/agent';
+import { AGENT_PREFIX, asPaymentsError, INTEGRATION_API_VERSION } from '../shared/api.js';
 
 /**
  * The settlement agent's errors are {error, code} like the integration API's, plus `reason` for a
@@ -42,7 +38,7 @@ export const AGENT_PREFIX = '/agent';
  */
 const agentErrorShape: ServiceErrorShape = {
   prefix: AGENT_PREFIX,
-  refine: (error) => (error.code === 'GEN_ERR_BAD_REQUEST' ? new AppError('PAY_ERR_INVALID_REQUEST', { message: error.message, cause: error }) : error),
+  refine: asPaymentsError,
   body: (error) => ({ error: error.message, code: error.code, ...(typeof error.details.reason === 'string' ? { reason: error.details.reason } : {}) }),
 };
 

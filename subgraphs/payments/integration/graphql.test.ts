@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeShapeDisagreements } from '../../../platform/shape-check.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../../platform/subgraph.js';
 import { startTestServer, type TestServer } from '../../../test/helpers.js';
-import { fxRateSchema, paymentResultSchema } from './responses.js';
+import { paymentResultSchema } from '../shared/responses.js';
+import { fxRateSchema } from './responses.js';
 
 // The payments graph at its subgraph endpoint: initiatePayment equal to REST's answer for the same
 // payment (the stored one), the bearer key required, and the REST and GraphQL shapes alike.

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Pacs002Document } from './domain/index.js';
 import type { BatchEntry } from './initiation.js';
-import { integrationErrorSchema, paymentResultSchema } from './responses.js';
+import { paymentResultSchema } from '../shared/responses.js';
+import { integrationErrorSchema } from './responses.js';
 
 /**
  * Response shapes of the pain.001 answer (the pacs.002 report, decision 0022) and of the batch path

@@ -2,7 +2,6 @@ import type { FastifyPluginAsync, FastifyRequest, preValidationHookHandler } fro
 import { tenantOf } from '../../../platform/access/admission.js';
 import { requireInstitution } from '../../../platform/access/require-key.js';
 import type { ApiKeys } from '../../../platform/access/api-keys.js';
-import { AppError } from '../../../platform/errors.js';
 import type { HttpServer, ServiceErrorShape } from '../../../platform/http.js';
 import { registerOpenApi } from '../../../platform/openapi.js';
 import { registerBatchRoute } from './batch-routes.js';
@@ -12,12 +11,10 @@ import { paymentInitiationBodySchema, paymentParamsSchema, paymentQuerySchema, r
 import { initiationResponseSchema } from './iso-responses.js';
 import { registerManifestRoute } from './manifest.js';
 import { registerMcpEndpoint } from './mcp.js';
-import { fxRateSchema, integrationErrorSchema, paymentResultSchema } from './responses.js';
+import { fxRateSchema, integrationErrorSchema } from './responses.js';
+import { asPaymentsError, INTEGRATION_API_VERSION, INTEGRATION_PREFIX } from '../shared/api.js';
+import { paymentResultSchema } from '../shared/responses.js';
 import type { Payments } from './service.js';
-
-/** {integration_url}. */
-export const INTEGRATION_PREFIX = '/integration';
-export const INTEGRATION_API_VERSION = '1.0.0';
 
 /**
  * The integration API's errors are {error, code} (the spec shows none; decision 0025), every error
@@ -25,7 +22,7 @@ export const INTEGRATION_API_VERSION = '1.0.0';
  */
 const integrationErrorShape: ServiceErrorShape = {
   prefix: INTEGRATION_PREFIX,
-  refine: (error) => (error.code === 'GEN_ERR_BAD_REQUEST' ? new AppError('PAY_ERR_INVALID_REQUEST', { message: error.message, cause: error }) : error),
+  refine: asPaymentsError,
   body: (error) => ({ error: error.message, code: error.code }),
 };
 

@@ -1,13 +1,12 @@
-import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { paymentQuoteUses, payments, SETTLEMENT_AGENT_INSTITUTION } from '../../../drizzle/schema.js';
 import { canonicalSha256, type JsonValue } from '../../../platform/canonical-json.js';
 import type { Database } from '../../../platform/db.js';
 import { AppError } from '../../../platform/errors.js';
 import { boundedCall } from '../../../platform/timeout.js';
-import { spendingOf } from '../agent/funds-store.js';
 import type { CallbackStore } from '../callbacks/store.js';
-import type { NativePayment, PaymentResult, PaymentStatus, SettlingRecord } from '../domain/index.js';
+import type { Funder, NativePayment, PaymentResult, PaymentStatus, SettlingRecord } from '../domain/index.js';
 import { canTransition } from '../domain/index.js';
 
 const STORE_TIMEOUT_MS = 5000;
@@ -15,6 +14,18 @@ const STORE_TIMEOUT_MS = 5000;
 export const FINAL_ROWS_CACHED = 10_000;
 
 export type PaymentRow = typeof payments.$inferSelect;
+
+/** Settlements that spend the funds: settled, or under way (they may settle). */
+const SPENDING: PaymentStatus[] = ['SETTLED', 'PENDING'];
+
+/** The payments paid from the funder's funds: the agent's settlements, or those under its issuer's mandate alone. */
+const paymentsOf = (funder: Funder) => (funder.kind === 'agent' ? eq(payments.agentId, funder.agentId) : eq(payments.fundingIssuer, funder.issuer));
+
+/**
+ * What counts as spent of the funder's funds (decision 0049 §3): its SETTLED and PENDING
+ * payments. The one filter of the funds' balance (agent/funds-store.ts) and of the claim's checks.
+ */
+export const spendingOf = (funder: Funder) => and(paymentsOf(funder), inArray(payments.status, SPENDING));
 
 /**
  * The digest a payment stored before decision 0050's one spelling of the amount was kept under: the
