@@ -11,8 +11,7 @@ import { samplePaymentResult } from '../callbacks/testing.js';
 import { EXTENSION_PLACE } from './domain/index.js';
 import type { NativePayment } from '../domain/index.js';
 import { createInitiation, MAX_REMEMBERED_TEXT_LENGTH } from './initiation.js';
-import { freshWallet, startIntegrationHarness, type IntegrationHarness } from './testing.js';
-import { LEI, pain001Document } from './iso20022-testing.js';
+import { freshWallet, LEI, pain001Document, startIntegrationHarness, type IntegrationHarness } from './testing.js';
 import { requestDigestOf, type InitiateOptions, type Payments, type PaymentsService } from './service.js';
 
 // pain.001 in, pacs.002 out, and the batch path, through the all-in-one server (compliance, fees and

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IsoIssue, Pain001Mapping } from './domain/index.js';
 import { batchBodySchema, isPain001Body, jsonPathOf, readBatch, readPaymentInitiation } from './inputs.js';
-import { LEI, nativePaymentBody, PAIN001_TEXT, pain001Document, WALLET } from './iso20022-testing.js';
+import { LEI, nativePaymentBody, PAIN001_TEXT, pain001Document, WALLET } from './testing.js';
 
 /** The mapping of a body that must be valid. */
 function mappingOf(body: unknown, options = {}): Pain001Mapping {

@@ -4,14 +4,12 @@ import { requireInstitution } from '../../../platform/access/require-key.js';
 import type { ApiKeys } from '../../../platform/access/api-keys.js';
 import type { HttpServer, ServiceErrorShape } from '../../../platform/http.js';
 import { registerOpenApi } from '../../../platform/openapi.js';
-import { registerBatchRoute } from './batch-routes.js';
 import { registerHealthRoute, type IntegrationHealth } from './health.js';
 import type { Initiations } from './initiation.js';
-import { paymentInitiationBodySchema, paymentParamsSchema, paymentQuerySchema, rateParamsSchema } from './inputs.js';
-import { initiationResponseSchema } from './iso-responses.js';
+import { batchBodySchema, paymentInitiationBodySchema, paymentParamsSchema, paymentQuerySchema, rateParamsSchema } from './inputs.js';
 import { registerManifestRoute } from './manifest.js';
 import { registerMcpEndpoint } from './mcp.js';
-import { fxRateSchema, integrationErrorSchema } from './responses.js';
+import { batchResponseSchema, fxRateSchema, initiationResponseSchema, integrationErrorSchema } from './responses.js';
 import { asPaymentsError, INTEGRATION_API_VERSION, INTEGRATION_PREFIX } from '../shared/api.js';
 import { paymentResultSchema } from '../shared/responses.js';
 import type { Payments } from './service.js';
@@ -56,6 +54,32 @@ function registerInitiateRoute(app: HttpServer, initiation: Initiations, institu
       validatorCompiler: () => (data) => ({ value: data }),
     },
     async (request) => initiation.for(tenantOf(request.requestContext)).initiate(request.requestContext, request.body, bodyTexts.get(request)),
+  );
+}
+
+/** The batch path (spec §4 "not shown"; decision 0028). */
+export const BATCH_PATH = '/integration/payments/batch';
+
+/**
+ * POST /integration/payments/batch: {payments: 1 to 50 native payments} -> one entry per payment in
+ * order (its PaymentResult, or {tmsReference, error, code} for a payment refused alone); 51 or any
+ * malformed payment is a 400 before anything is sent, naming each problem by its JSON path. The
+ * payments are the key's institution's (decision 0050).
+ */
+export function registerBatchRoute(app: HttpServer, initiation: Initiations, institution: { preValidation: preValidationHookHandler }): void {
+  app.post(
+    BATCH_PATH,
+    {
+      ...institution,
+      schema: {
+        summary: 'Initiate up to 50 native payments, each with its own tmsReference idempotency; results in order',
+        body: batchBodySchema,
+        response: { 200: batchResponseSchema, 400: integrationErrorSchema, 401: integrationErrorSchema, 429: integrationErrorSchema },
+      },
+      // Read by readBatch (issues by JSON path); the schema above documents it.
+      validatorCompiler: () => (data) => ({ value: data }),
+    },
+    async (request) => initiation.for(tenantOf(request.requestContext)).batch(request.requestContext, request.body),
   );
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readPaymentInitiation } from '../inputs.js';
-import { PAIN001_TEXT } from '../iso20022-testing.js';
+import { PAIN001_TEXT } from '../testing.js';
 import {
   additionalInfoOf, buildPacs002, buildPacs002ForMapping, groupStatusOf, rejectionCauseOf, transactionStatusOf,
   type ReportedResult, type TransactionStatusCode,
