@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { httpRoutes } from '../../../platform/http.js';
 import type { Address, Hash } from 'viem';
 import { createDatabaseRateLimitStore } from '../../../platform/access/rate-limit.js';
 import { createIdempotency } from '../../../platform/idempotency.js';
@@ -6,11 +7,10 @@ import { createAgentFunds, type FundsRail } from './funds.js';
 import { createAgentFundsStore } from './funds-store.js';
 import { privateKeyToAccount } from 'viem/accounts';
 import { AppError } from '../../../platform/errors.js';
-import type { PlatformServices, Subgraph } from '../../../platform/subgraph.js';
+import type { PlatformServices } from '../../../platform/subgraph.js';
 import { agentManifestRoutes } from './manifest.js';
 import { createAgentSettlementStore } from './store.js';
 import { agentRoutes } from './routes.js';
-import { AGENT_PREFIX } from '../shared/api.js';
 import { createHeldSettlements } from './holds.js';
 import { createSettlementAgent } from './service.js';
 import { createAp2MandateVerifier } from './ap2-verifier.js';
@@ -38,12 +38,18 @@ async function fundsRail(platform: PlatformServices): Promise<FundsRail> {
   return { publicClient: connection.publicClient, token, treasury: (await treasuryWallet(platform)) as Address, chainId: await connection.publicClient.getChainId() };
 }
 
+/** The settlement agent family as the payments subgraph composes it. */
+export interface SettlementAgentFamily {
+  /** Its routes under /agent: the agent's (settle, capabilities, holds, funds, with its OpenAPI document), then its manifest. */
+  routes: FastifyPluginAsync;
+}
+
 /**
- * The settlement agent under /agent (decision 0027), added to the payments subgraph: its routes are
- * registered after the integration API's and /agent joins the subgraph's REST prefixes.
- * Call: `return withSettlementAgent(platform, service, { ...the subgraph })` in index.ts.
+ * The settlement agent under /agent (decision 0027), part of the payments subgraph: its routes are
+ * registered after the integration API's, and its settlements go through `service`, the payments of
+ * the settlement agent's tenant (decision 0050).
  */
-export function withSettlementAgent(platform: PlatformServices, service: PaymentsService, subgraph: Subgraph): Subgraph {
+export function buildSettlementAgent(platform: PlatformServices, service: PaymentsService): SettlementAgentFamily {
   const { config } = platform;
   const { internalKey } = platform.access;
   const trustedIssuers = config.agent.ap2TrustedIssuers;
@@ -72,10 +78,10 @@ export function withSettlementAgent(platform: PlatformServices, service: Payment
   const holds = createHeldSettlements({ ...deps, adminKey });
   const data = ap2CapabilityData();
   const agentPlugin = agentRoutes(agent, { capabilities: (agentUrl) => buildAp2Capabilities(data, { agentUrl, trustedIssuers: trustedIssuers.keys() }), holds, adminKey, funds });
-  const routes: FastifyPluginAsync = async (app) => {
-    await app.register(subgraph.routes);
-    await app.register(agentPlugin);
-    await app.register(agentManifestRoutes());
+  return {
+    routes: httpRoutes(async (app) => {
+      await app.register(agentPlugin);
+      await app.register(agentManifestRoutes());
+    }),
   };
-  return { ...subgraph, restPrefixes: [...subgraph.restPrefixes, AGENT_PREFIX], routes };
 }

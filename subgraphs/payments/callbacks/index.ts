@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
-import type { PlatformServices, Subgraph } from '../../../platform/subgraph.js';
-import type { CallbackStore } from './store.js';
+import type { PlatformServices } from '../../../platform/subgraph.js';
+import { createCallbackStore, type CallbackStore } from './store.js';
 import { createCallbackWorker, webhookSigningKeyOf } from './worker.js';
 
 /**
@@ -11,26 +11,30 @@ import { createCallbackWorker, webhookSigningKeyOf } from './worker.js';
  */
 export const CALLBACK_INTERVAL_MS = 1000;
 
+/** The callbacks family as the payments subgraph composes it. */
 export interface CallbackDelivery {
+  /** The outbox: the payment store enqueues each final result's callback in its own transaction. */
+  store: CallbackStore;
   /** A payment's callback was committed by this process: deliver it now (the payment store's onCallbackQueued). */
   wake(): void;
-  /** The subgraph whose start() starts the worker and whose close() stops it. */
-  mount(subgraph: Subgraph): Subgraph;
+  /** From the subgraph's start(), once migrations have run. */
+  start(): void;
+  /** From the subgraph's close(): a run under way finishes first. */
+  stop(): Promise<void>;
 }
 
 /**
- * The payment callback worker (decision 0024) run by every process serving payments (decision
- * 0027): started by the subgraph's start() once migrations have run, stopped by its close() at
- * shutdown (after the last request, before the database closes; a run under way finishes first).
- * workerId is `<hostname>:<pid>`, unique per process, the lease holder's name. Private targets are
- * refused unless CALLBACK_ALLOW_PRIVATE_TARGETS is set.
- * Call in index.ts: `const delivery = createCallbackDelivery(platform, callbacks)`, pass
- * `delivery.wake` as the payment store's onCallbackQueued, `return delivery.mount({ ...the subgraph })`.
+ * The payment callback outbox and its worker (decision 0024), run by every process serving payments
+ * (decision 0027): started by the subgraph's start() once migrations have run, stopped by its
+ * close() at shutdown (after the last request, before the database closes; a run under way
+ * finishes first). workerId is `<hostname>:<pid>`, unique per process, the lease holder's name.
+ * Private targets are refused unless CALLBACK_ALLOW_PRIVATE_TARGETS is set.
  */
-export function createCallbackDelivery(platform: PlatformServices, callbacks: CallbackStore): CallbackDelivery {
+export function buildCallbacks(platform: PlatformServices): CallbackDelivery {
   const { config } = platform;
+  const store = createCallbackStore(platform.database.db, { timeoutMs: config.database.statementTimeoutMs });
   const worker = createCallbackWorker({
-    store: callbacks,
+    store,
     clock: platform.clock,
     signingKey: webhookSigningKeyOf(config),
     timeoutMs: config.callbacks.timeoutMs,
@@ -39,17 +43,9 @@ export function createCallbackDelivery(platform: PlatformServices, callbacks: Ca
     allowPrivateTargets: config.callbacks.allowPrivateTargets,
   });
   return {
+    store,
     wake: () => worker.wake(),
-    mount: (subgraph) => ({
-      ...subgraph,
-      async start() {
-        await subgraph.start?.();
-        worker.start(CALLBACK_INTERVAL_MS);
-      },
-      async close() {
-        await worker.stop();
-        await subgraph.close?.();
-      },
-    }),
+    start: () => worker.start(CALLBACK_INTERVAL_MS),
+    stop: () => worker.stop(),
   };
 }

@@ -1,13 +1,10 @@
 import { epochSeconds, type Clock } from '../../../platform/clock.js';
 import type { Logger } from '../../../platform/log.js';
-import type { PlatformServices, Subgraph } from '../../../platform/subgraph.js';
 import { finalResult, type NativePayment, type ResultFrame, type SettlementOnChain, type SettlingRecord } from '../domain/index.js';
 import { recoverableFrom, recoveredStep, type RecoveryDelays } from './domain/index.js';
 import type { RailLookup } from '../rail/lookup.js';
 import type { PaymentRow, PaymentStore } from '../integration/store.js';
 
-/** How often each process looks for payments a stopped process left PENDING. */
-export const RECOVERY_INTERVAL_MS = 30_000;
 /** Payments recovered per run at most: the rest wait for the next run. */
 const RECOVERY_BATCH = 50;
 /**
@@ -93,38 +90,3 @@ export function createPaymentRecovery(options: PaymentRecoveryOptions) {
 }
 
 export type PaymentRecovery = ReturnType<typeof createPaymentRecovery>;
-
-/**
- * Runs the recovery every RECOVERY_INTERVAL_MS in every process serving payments, from start()
- * (after migrations) to close(); a run under way finishes before close returns.
- */
-export function withPaymentRecovery(platform: PlatformServices, recovery: PaymentRecovery, subgraph: Subgraph): Subgraph {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = false;
-  const schedule = () => {
-    timer = setTimeout(() => {
-      running = recovery
-        .runOnce()
-        .catch((error: unknown) => platform.logger.error({ err: error }, 'payment recovery run failed'))
-        .finally(() => {
-          running = undefined;
-          if (!stopped) schedule();
-        });
-    }, RECOVERY_INTERVAL_MS);
-    timer.unref();
-  };
-  return {
-    ...subgraph,
-    async start() {
-      await subgraph.start?.();
-      schedule();
-    },
-    async close() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-      await subgraph.close?.();
-    },
-  };
-}
