@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { publicOriginOf, type HttpServer } from '../../../platform/http.js';
+import { httpRoutes, publicOriginOf } from '../../../platform/http.js';
 import { settleBodySchema, settleHeadersSchema } from './inputs.js';
 import { AGENT_PREFIX, INTEGRATION_API_VERSION } from '../shared/api.js';
 
@@ -65,12 +65,11 @@ const manifestResponseSchema = z.object({
 
 /** GET /agent/manifest: open, thin. */
 export function agentManifestRoutes(): FastifyPluginAsync {
-  return async (instance) => {
-    const app = instance as unknown as HttpServer;
+  return httpRoutes(async (app) => {
     app.get(
       `${AGENT_PREFIX}/manifest`,
       { schema: { summary: 'The settlement agent\'s manifest: its endpoints, how a settlement is authorised, the settle tool\'s JSON Schemas; call once and cache', response: { 200: manifestResponseSchema } } },
       async (request) => buildAgentManifest(`${publicOriginOf(request)}${AGENT_PREFIX}`),
     );
-  };
+  });
 }

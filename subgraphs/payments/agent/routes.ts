@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { requireAdminKey } from '../../../platform/access/shared-secret.js';
 import { z } from 'zod';
-import { publicOriginOf, type HttpServer, type ServiceErrorShape } from '../../../platform/http.js';
+import { httpRoutes, publicOriginOf, type HttpServer, type ServiceErrorShape } from '../../../platform/http.js';
 import { MAX_LISTED_HOLDS, type HeldSettlements } from './holds.js';
 import type { AgentFundsService } from './funds.js';
 import {
@@ -57,8 +57,7 @@ const readByHandler = () => (data: unknown) => ({ value: data });
 
 /** POST /agent/settle, GET /agent/.well-known/ap2.json (Document 2 §4 "Settlement agent") and /agent/holds; thin. */
 export function agentRoutes(agent: SettlementAgent, options: AgentRouteOptions): FastifyPluginAsync {
-  return async (instance) => {
-    const app = instance as unknown as HttpServer;
+  return httpRoutes(async (app) => {
     await registerOpenApi(app, {
       prefix: AGENT_PREFIX,
       title: 'Settlement agent',
@@ -89,7 +88,7 @@ export function agentRoutes(agent: SettlementAgent, options: AgentRouteOptions):
     );
     holdRoutes(app, options);
     fundsRoutes(app, options.funds, options.adminKey, errors);
-  };
+  });
 }
 
 /** The agent's funds (decision 0049): its owner's proof on every call; a trusted issuer's: the admin key. */

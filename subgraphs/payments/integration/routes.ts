@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest, preValidationHookHandler } fro
 import { tenantOf } from '../../../platform/access/admission.js';
 import { requireInstitution } from '../../../platform/access/require-key.js';
 import type { ApiKeys } from '../../../platform/access/api-keys.js';
-import type { HttpServer, ServiceErrorShape } from '../../../platform/http.js';
+import { httpRoutes, type HttpServer, type ServiceErrorShape } from '../../../platform/http.js';
 import { registerOpenApi } from '../../../platform/openapi.js';
 import { registerHealthRoute, type IntegrationHealth } from './health.js';
 import type { Initiations } from './initiation.js';
@@ -96,8 +96,7 @@ export interface PaymentsRouteOptions {
 
 /** The integration API (spec §4): thin, each path calls the service. */
 export function paymentsRoutes(payments: Payments, options: PaymentsRouteOptions): FastifyPluginAsync {
-  return async (instance) => {
-    const app = instance as unknown as HttpServer;
+  return httpRoutes(async (app) => {
     app.errorShapes.register(integrationErrorShape);
     await registerOpenApi(app, {
       prefix: INTEGRATION_PREFIX,
@@ -133,5 +132,5 @@ export function paymentsRoutes(payments: Payments, options: PaymentsRouteOptions
     registerHealthRoute(app, options.health, institution);
     registerManifestRoute(app, institution);
     registerMcpEndpoint(app, { initiation: options.initiation, payments, health: options.health }, institution);
-  };
+  });
 }
