@@ -4,7 +4,7 @@ import type { Database } from '../../../platform/db.js';
 import { boundedCall } from '../../../platform/timeout.js';
 import type { Deposit } from './domain/index.js';
 import type { Funder } from '../domain/index.js';
-import { spendingOf } from '../integration/store.js';
+import { spendingOf } from '../integration/claim.js';
 
 const STORE_TIMEOUT_MS = 5000;
 
@@ -52,7 +52,7 @@ export function createAgentFundsStore(db: Database, options: { timeoutMs?: numbe
       return row?.total ?? '0';
     },
 
-    /** Decimal text: the funder's SETTLED and PENDING settlements (what the claim counts, integration/store.ts). */
+    /** Decimal text: the funder's SETTLED and PENDING settlements (what the claim counts, integration/claim.ts). */
     async spentUsd(funder: Funder): Promise<string> {
       const [row] = await bounded(
         db

@@ -13,7 +13,7 @@ import { Ap2MandateError, type Ap2MandateVerifier, type VerifiedAp2Mandate } fro
 import { checkAgentMandate, fundsCover, type AgentMandateRule, type RuleViolation } from './domain/index.js';
 import { usdcAmountAtUnitsPerUsd, type NativePayment, type PaymentResult, type PaymentStatus } from '../domain/index.js';
 import { DailyCapReached, newRailPaymentId, type PaymentsService } from '../integration/service.js';
-import type { AgentSpendClaim, IssuerSpendClaim } from '../integration/store.js';
+import type { AgentSpendClaim, IssuerSpendClaim } from '../integration/claim.js';
 import type { ComplianceClient, RegisteredEntityView } from '../upstream/compliance.js';
 import type { FeesClient } from '../upstream/fees.js';
 

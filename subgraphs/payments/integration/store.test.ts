@@ -7,7 +7,8 @@ import { testDatabases } from '../../../test/helpers.js';
 import { createCallbackStore } from '../callbacks/store.js';
 import { finalResult, pendingResult, type NativePayment, type ResultFrame } from '../domain/index.js';
 import { requestDigestOf } from './service.js';
-import { createPaymentStore, type PaymentStore, type PaymentToClaim } from './store.js';
+import type { PaymentToClaim } from './claim.js';
+import { createPaymentStore, type PaymentStore } from './store.js';
 
 // The payments store on each driver: claims by tmsReference, replays, and the final rows kept for
 // replays (decision 0039).
