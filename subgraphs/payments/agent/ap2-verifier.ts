@@ -101,78 +101,82 @@ export function createAp2MandateVerifier(deps: Ap2VerifierDeps) {
     return verifier;
   };
 
+  return { verify: (request: Ap2VerificationRequest) => verifyMandate(deps, verifierOf, request) };
+}
+
+/** An issuer key's ES256 verifier, made once per key. */
+type VerifierOf = (jwk: PublicP256Jwk) => Promise<(data: string, signature: string) => Promise<boolean>>;
+
+/**
+ * The mandate accepted, or Ap2MandateError naming why not:
+ * 1. shape: a string of at most 32 KiB in compact SD-JWT form; decoded by @sd-jwt/core;
+ * 2. header alg ES256; `iss` on the allowlist (looked up in a Map, never on an object);
+ * 3. exp required, nbf/iat/exp against the injected clock;
+ * 4. the ES256 signature over the issuer-signed JWT with the issuer's key;
+ * 5. every disclosure referenced once by the signed payload (a tampered one is refused);
+ * 6. the content: type, payee, payment_amount; then payee, amount, currency and the quote.
+ */
+async function verifyMandate(deps: Ap2VerifierDeps, verifierOf: VerifierOf, request: Ap2VerificationRequest): Promise<VerifiedAp2Mandate> {
+  const { mandate } = request;
+  if (typeof mandate !== 'string' || mandate.length === 0) return refuse('MALFORMED', 'mandate must be a non-empty string: an AP2 payment mandate in SD-JWT form.');
+  if (mandate.length > MAX_MANDATE_LENGTH) return refuse('MALFORMED', `mandate must be at most ${MAX_MANDATE_LENGTH} characters.`);
+  if (!COMPACT_SD_JWT.test(mandate)) return refuse('MALFORMED', 'The mandate is not a compact SD-JWT (issuer-signed JWT~disclosures~).');
+  const sdJwt = await decode(mandate);
+  const jwt = sdJwt.jwt!;
+  const header = jwt.header!;
+  const payload = jwt.payload!;
+
+  if (header.alg !== AP2_SIGNING_ALGORITHM) return refuse('UNSUPPORTED_ALGORITHM', `The mandate must be signed ${AP2_SIGNING_ALGORITHM}.`);
+  const issuer = payload.iss;
+  const key = typeof issuer === 'string' ? deps.trustedIssuers.get(issuer) : undefined;
+  if (typeof issuer !== 'string' || key === undefined) return refuse('UNTRUSTED_ISSUER', 'The mandate\'s issuer (iss) is not on the trusted-issuer allowlist.');
+
+  const now = deps.clock.now();
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const window = checkValidityWindow(payload, nowSeconds);
+  if (!window.ok) throw new Ap2MandateError(window.failure);
+
+  try {
+    // The window was checked above with the same clock, so the library's own iat/nbf/exp checks agree.
+    await jwt.verify(await verifierOf(key), { currentDate: nowSeconds });
+  } catch (error) {
+    return refuse('INVALID_SIGNATURE', 'The mandate\'s signature does not verify with its issuer\'s key.', error);
+  }
+
+  const presented: PresentedDisclosure[] = await Promise.all(
+    (sdJwt.disclosures ?? []).map(async (disclosure) => ({
+      digest: await disclosure.digest({ hasher, alg: AP2_SD_ALGORITHM }),
+      ...(disclosure.key === undefined ? {} : { key: disclosure.key }),
+      value: disclosure.value,
+    })),
+  );
+  const disclosures = checkDisclosures(payload, presented);
+  if (!disclosures.ok) throw new Ap2MandateError(disclosures.failure);
+
+  let claims: unknown;
+  try {
+    claims = await sdJwt.getClaims(hasher);
+  } catch (error) {
+    return refuse('INVALID_DISCLOSURE', 'The disclosures cannot be applied to the signed mandate.', error);
+  }
+  const content = readMandateContent(claims);
+  if (!content.ok) throw new Ap2MandateError(content.failure);
+  const match = matchMandate(content.value, request.settlement, request.quote, now);
+  if (!match.ok) throw new Ap2MandateError(match.failure);
+
+  const withoutKeyBinding = mandate.slice(0, mandate.lastIndexOf('~') + 1);
   return {
-    /**
-     * 1. shape: a string of at most 32 KiB in compact SD-JWT form; decoded by @sd-jwt/core;
-     * 2. header alg ES256; `iss` on the allowlist (looked up in a Map, never on an object);
-     * 3. exp required, nbf/iat/exp against the injected clock;
-     * 4. the ES256 signature over the issuer-signed JWT with the issuer's key;
-     * 5. every disclosure referenced once by the signed payload (a tampered one is refused);
-     * 6. the content: type, payee, payment_amount; then payee, amount, currency and the quote.
-     */
-    async verify(request: Ap2VerificationRequest): Promise<VerifiedAp2Mandate> {
-      const { mandate } = request;
-      if (typeof mandate !== 'string' || mandate.length === 0) return refuse('MALFORMED', 'mandate must be a non-empty string: an AP2 payment mandate in SD-JWT form.');
-      if (mandate.length > MAX_MANDATE_LENGTH) return refuse('MALFORMED', `mandate must be at most ${MAX_MANDATE_LENGTH} characters.`);
-      if (!COMPACT_SD_JWT.test(mandate)) return refuse('MALFORMED', 'The mandate is not a compact SD-JWT (issuer-signed JWT~disclosures~).');
-      const sdJwt = await decode(mandate);
-      const jwt = sdJwt.jwt!;
-      const header = jwt.header!;
-      const payload = jwt.payload!;
-
-      if (header.alg !== AP2_SIGNING_ALGORITHM) return refuse('UNSUPPORTED_ALGORITHM', `The mandate must be signed ${AP2_SIGNING_ALGORITHM}.`);
-      const issuer = payload.iss;
-      const key = typeof issuer === 'string' ? deps.trustedIssuers.get(issuer) : undefined;
-      if (typeof issuer !== 'string' || key === undefined) return refuse('UNTRUSTED_ISSUER', 'The mandate\'s issuer (iss) is not on the trusted-issuer allowlist.');
-
-      const now = deps.clock.now();
-      const nowSeconds = Math.floor(now.getTime() / 1000);
-      const window = checkValidityWindow(payload, nowSeconds);
-      if (!window.ok) throw new Ap2MandateError(window.failure);
-
-      try {
-        // The window was checked above with the same clock, so the library's own iat/nbf/exp checks agree.
-        await jwt.verify(await verifierOf(key), { currentDate: nowSeconds });
-      } catch (error) {
-        return refuse('INVALID_SIGNATURE', 'The mandate\'s signature does not verify with its issuer\'s key.', error);
-      }
-
-      const presented: PresentedDisclosure[] = await Promise.all(
-        (sdJwt.disclosures ?? []).map(async (disclosure) => ({
-          digest: await disclosure.digest({ hasher, alg: AP2_SD_ALGORITHM }),
-          ...(disclosure.key === undefined ? {} : { key: disclosure.key }),
-          value: disclosure.value,
-        })),
-      );
-      const disclosures = checkDisclosures(payload, presented);
-      if (!disclosures.ok) throw new Ap2MandateError(disclosures.failure);
-
-      let claims: unknown;
-      try {
-        claims = await sdJwt.getClaims(hasher);
-      } catch (error) {
-        return refuse('INVALID_DISCLOSURE', 'The disclosures cannot be applied to the signed mandate.', error);
-      }
-      const content = readMandateContent(claims);
-      if (!content.ok) throw new Ap2MandateError(content.failure);
-      const match = matchMandate(content.value, request.settlement, request.quote, now);
-      if (!match.ok) throw new Ap2MandateError(match.failure);
-
-      const withoutKeyBinding = mandate.slice(0, mandate.lastIndexOf('~') + 1);
-      return {
-        type: content.value.vct,
-        issuer,
-        keyId: typeof header.kid === 'string' ? header.kid : null,
-        payee: content.value.payee,
-        paymentAmount: content.value.payment_amount,
-        transactionId: content.value.transaction_id ?? null,
-        constraints: match.value.constraints,
-        issuedAt: window.value.issuedAt,
-        expiresAt: window.value.expiresAt,
-        reference: createHash('sha256').update(withoutKeyBinding).digest('base64url'),
-        quoteId: request.quote.quoteId,
-      };
-    },
+    type: content.value.vct,
+    issuer,
+    keyId: typeof header.kid === 'string' ? header.kid : null,
+    payee: content.value.payee,
+    paymentAmount: content.value.payment_amount,
+    transactionId: content.value.transaction_id ?? null,
+    constraints: match.value.constraints,
+    issuedAt: window.value.issuedAt,
+    expiresAt: window.value.expiresAt,
+    reference: createHash('sha256').update(withoutKeyBinding).digest('base64url'),
+    quoteId: request.quote.quoteId,
   };
 }
 

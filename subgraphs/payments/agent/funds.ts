@@ -111,89 +111,96 @@ async function creditDepositsOf(deps: AgentFundsDeps, rail: FundsRail, funder: F
  * operator (admin key) credits its deposits and reads its funds.
  */
 export function createAgentFunds(deps: AgentFundsDeps) {
-  const fundsOf = async (funder: Funder): Promise<AgentFunds> => {
-    const [deposited, spent] = await Promise.all([deps.store.depositedUsd(funder), deps.store.spentUsd(funder)]);
-    return agentFundsOf(deposited, spent);
-  };
-
-  async function view(agentId: string, rail: FundsRail): Promise<AgentFundsView> {
-    const [wallets, funds] = await Promise.all([deps.store.fundingWallets(agentId), fundsOf({ kind: 'agent', agentId })]);
-    return { agentId, fundingWallets: wallets.map((wallet) => getAddress(wallet.walletAddress)), treasury: getAddress(rail.treasury), ...funds };
-  }
-
-  /** The trusted issuer's configured wallets; an issuer not on AP2_TRUSTED_ISSUERS is 400. */
-  function issuerWallets(issuer: string): readonly string[] {
-    const trusted = deps.issuers.get(issuer);
-    if (!trusted) throw new AppError('PAY_ERR_INVALID_REQUEST', { message: 'issuer is not a trusted AP2 issuer (AP2_TRUSTED_ISSUERS).' });
-    return trusted.fundingWallets;
-  }
-
-  async function issuerView(issuer: string, rail: FundsRail): Promise<IssuerFundsView> {
-    const wallets = issuerWallets(issuer);
-    return { issuer, fundingWallets: wallets.map((wallet) => getAddress(wallet)), treasury: getAddress(rail.treasury), ...(await fundsOf({ kind: 'issuer', issuer })) };
-  }
-
-  /** Whether a wallet is configured for a trusted issuer: it cannot also fund an agent. */
-  const fundsAnIssuer = (walletAddress: string) => [...deps.issuers.values()].some((issuer) => issuer.fundingWallets.includes(walletAddress.toLowerCase()));
-
   return {
     /** What the funder may still spend (for the settlement's early check; the claim checks again). */
-    fundsOf,
-
+    fundsOf: (funder: Funder) => fundsOf(deps, funder),
     /** GET /agent/funds. */
-    async funds(request: RequestContext, agentId: string | undefined): Promise<AgentFundsView> {
-      const proven = await requireAgentOwner(deps, request, agentId, NOT_COUNTED);
-      return view(proven, await deps.rail());
-    },
-
-    /**
-     * POST /agent/funding-wallets: the wallet's EIP-191 signature of fundingWalletMessage proves it
-     * is the owner's (ERC-1271 wallets answer through the chain); a wallet funds one agent, and a
-     * wallet the operator configured for a trusted issuer funds that issuer only.
-     */
-    async bindFundingWallet(request: RequestContext, agentId: string | undefined, body: FundingWalletBody): Promise<AgentFundsView> {
-      const proven = await requireAgentOwner(deps, request, agentId, NOT_COUNTED);
-      const rail = await deps.rail();
-      const message = fundingWalletMessage(proven, body.walletAddress, rail.chainId);
-      const signed = await rail.publicClient.verifyMessage({ address: body.walletAddress as Address, message, signature: body.signature as Hex }).catch(() => false);
-      if (!signed) throw new AppError('PAY_ERR_FUNDING_WALLET_INVALID', { message: `The signature is not ${body.walletAddress}'s over the message "${message}" (EIP-191 personal_sign).` });
-      if (fundsAnIssuer(body.walletAddress)) throw new AppError('PAY_ERR_FUNDING_WALLET_TAKEN', { message: 'The wallet funds a trusted AP2 issuer (AP2_TRUSTED_ISSUERS): it cannot fund an agent too.' });
-      const bound = await deps.store.bindWallet(body.walletAddress.toLowerCase(), proven, request.clock.now());
-      if (bound.agentId !== proven) throw new AppError('PAY_ERR_FUNDING_WALLET_TAKEN');
-      return view(proven, rail);
-    },
-
-    /**
-     * POST /agent/deposits: each Transfer of the rail's token from a wallet bound to this agent to
-     * the treasury is credited once. A transaction credited before answers the funds with nothing
-     * more credited.
-     */
-    async creditDeposit(request: RequestContext, agentId: string | undefined, body: DepositBody): Promise<DepositAnswer> {
-      const proven = await requireAgentOwner(deps, request, agentId, NOT_COUNTED);
-      const rail = await deps.rail();
-      const wallets = new Set((await deps.store.fundingWallets(proven)).map((wallet) => wallet.walletAddress));
-      const credited = await creditDepositsOf(deps, rail, { kind: 'agent', agentId: proven }, wallets, body.txHash, request.clock.now());
-      return { agentId: proven, txHash: body.txHash.toLowerCase(), credited, funds: await view(proven, rail) };
-    },
-
+    funds: (request: RequestContext, agentId: string | undefined) => agentFunds(deps, request, agentId),
+    bindFundingWallet: (request: RequestContext, agentId: string | undefined, body: FundingWalletBody) => bindFundingWallet(deps, request, agentId, body),
+    creditDeposit: (request: RequestContext, agentId: string | undefined, body: DepositBody) => creditDeposit(deps, request, agentId, body),
     /** GET /agent/issuers/funds?issuer= (admin key): a trusted issuer's funds. */
-    async issuerFunds(request: RequestContext, issuer: string): Promise<IssuerFundsView> {
-      requireAdminKey(request, deps.adminKey);
-      return issuerView(issuer, await deps.rail());
-    },
-
-    /**
-     * POST /agent/issuers/deposits (admin key): each Transfer of the rail's token to the treasury
-     * from a wallet configured for the issuer is credited to it once.
-     */
-    async creditIssuerDeposit(request: RequestContext, body: IssuerDepositBody): Promise<IssuerDepositAnswer> {
-      requireAdminKey(request, deps.adminKey);
-      const wallets = new Set(issuerWallets(body.issuer));
-      const rail = await deps.rail();
-      const credited = await creditDepositsOf(deps, rail, { kind: 'issuer', issuer: body.issuer }, wallets, body.txHash, request.clock.now());
-      return { issuer: body.issuer, txHash: body.txHash.toLowerCase(), credited, funds: await issuerView(body.issuer, rail) };
-    },
+    issuerFunds: (request: RequestContext, issuer: string) => issuerFunds(deps, request, issuer),
+    creditIssuerDeposit: (request: RequestContext, body: IssuerDepositBody) => creditIssuerDeposit(deps, request, body),
   };
+}
+
+async function fundsOf(deps: AgentFundsDeps, funder: Funder): Promise<AgentFunds> {
+  const [deposited, spent] = await Promise.all([deps.store.depositedUsd(funder), deps.store.spentUsd(funder)]);
+  return agentFundsOf(deposited, spent);
+}
+
+async function view(deps: AgentFundsDeps, agentId: string, rail: FundsRail): Promise<AgentFundsView> {
+  const [wallets, funds] = await Promise.all([deps.store.fundingWallets(agentId), fundsOf(deps, { kind: 'agent', agentId })]);
+  return { agentId, fundingWallets: wallets.map((wallet) => getAddress(wallet.walletAddress)), treasury: getAddress(rail.treasury), ...funds };
+}
+
+/** The trusted issuer's configured wallets; an issuer not on AP2_TRUSTED_ISSUERS is 400. */
+function issuerWallets(deps: AgentFundsDeps, issuer: string): readonly string[] {
+  const trusted = deps.issuers.get(issuer);
+  if (!trusted) throw new AppError('PAY_ERR_INVALID_REQUEST', { message: 'issuer is not a trusted AP2 issuer (AP2_TRUSTED_ISSUERS).' });
+  return trusted.fundingWallets;
+}
+
+async function issuerView(deps: AgentFundsDeps, issuer: string, rail: FundsRail): Promise<IssuerFundsView> {
+  const wallets = issuerWallets(deps, issuer);
+  return { issuer, fundingWallets: wallets.map((wallet) => getAddress(wallet)), treasury: getAddress(rail.treasury), ...(await fundsOf(deps, { kind: 'issuer', issuer })) };
+}
+
+/** Whether a wallet is configured for a trusted issuer: it cannot also fund an agent. */
+const fundsAnIssuer = (deps: AgentFundsDeps, walletAddress: string) => [...deps.issuers.values()].some((issuer) => issuer.fundingWallets.includes(walletAddress.toLowerCase()));
+
+/** GET /agent/funds. */
+async function agentFunds(deps: AgentFundsDeps, request: RequestContext, agentId: string | undefined): Promise<AgentFundsView> {
+  const proven = await requireAgentOwner(deps, request, agentId, NOT_COUNTED);
+  return view(deps, proven, await deps.rail());
+}
+
+/**
+ * POST /agent/funding-wallets: the wallet's EIP-191 signature of fundingWalletMessage proves it
+ * is the owner's (ERC-1271 wallets answer through the chain); a wallet funds one agent, and a
+ * wallet the operator configured for a trusted issuer funds that issuer only.
+ */
+async function bindFundingWallet(deps: AgentFundsDeps, request: RequestContext, agentId: string | undefined, body: FundingWalletBody): Promise<AgentFundsView> {
+  const proven = await requireAgentOwner(deps, request, agentId, NOT_COUNTED);
+  const rail = await deps.rail();
+  const message = fundingWalletMessage(proven, body.walletAddress, rail.chainId);
+  const signed = await rail.publicClient.verifyMessage({ address: body.walletAddress as Address, message, signature: body.signature as Hex }).catch(() => false);
+  if (!signed) throw new AppError('PAY_ERR_FUNDING_WALLET_INVALID', { message: `The signature is not ${body.walletAddress}'s over the message "${message}" (EIP-191 personal_sign).` });
+  if (fundsAnIssuer(deps, body.walletAddress)) throw new AppError('PAY_ERR_FUNDING_WALLET_TAKEN', { message: 'The wallet funds a trusted AP2 issuer (AP2_TRUSTED_ISSUERS): it cannot fund an agent too.' });
+  const bound = await deps.store.bindWallet(body.walletAddress.toLowerCase(), proven, request.clock.now());
+  if (bound.agentId !== proven) throw new AppError('PAY_ERR_FUNDING_WALLET_TAKEN');
+  return view(deps, proven, rail);
+}
+
+/**
+ * POST /agent/deposits: each Transfer of the rail's token from a wallet bound to this agent to
+ * the treasury is credited once. A transaction credited before answers the funds with nothing
+ * more credited.
+ */
+async function creditDeposit(deps: AgentFundsDeps, request: RequestContext, agentId: string | undefined, body: DepositBody): Promise<DepositAnswer> {
+  const proven = await requireAgentOwner(deps, request, agentId, NOT_COUNTED);
+  const rail = await deps.rail();
+  const wallets = new Set((await deps.store.fundingWallets(proven)).map((wallet) => wallet.walletAddress));
+  const credited = await creditDepositsOf(deps, rail, { kind: 'agent', agentId: proven }, wallets, body.txHash, request.clock.now());
+  return { agentId: proven, txHash: body.txHash.toLowerCase(), credited, funds: await view(deps, proven, rail) };
+}
+
+/** GET /agent/issuers/funds?issuer= (admin key): a trusted issuer's funds. */
+async function issuerFunds(deps: AgentFundsDeps, request: RequestContext, issuer: string): Promise<IssuerFundsView> {
+  requireAdminKey(request, deps.adminKey);
+  return issuerView(deps, issuer, await deps.rail());
+}
+
+/**
+ * POST /agent/issuers/deposits (admin key): each Transfer of the rail's token to the treasury
+ * from a wallet configured for the issuer is credited to it once.
+ */
+async function creditIssuerDeposit(deps: AgentFundsDeps, request: RequestContext, body: IssuerDepositBody): Promise<IssuerDepositAnswer> {
+  requireAdminKey(request, deps.adminKey);
+  const wallets = new Set(issuerWallets(deps, body.issuer));
+  const rail = await deps.rail();
+  const credited = await creditDepositsOf(deps, rail, { kind: 'issuer', issuer: body.issuer }, wallets, body.txHash, request.clock.now());
+  return { issuer: body.issuer, txHash: body.txHash.toLowerCase(), credited, funds: await issuerView(deps, body.issuer, rail) };
 }
 
 export type AgentFundsService = ReturnType<typeof createAgentFunds>;

@@ -68,95 +68,96 @@ const released = (row: HoldRow, result: PaymentResult): SettlementAnswer => sent
  *    answers that payment, so the hold settles once.
  */
 export function createHeldSettlements(deps: HeldSettlementDeps) {
-  async function requireHold(request: RequestContext, holdId: string): Promise<HoldRow> {
-    requireAdminKey(request, deps.adminKey);
-    const row = await deps.store.findHold(holdId);
-    if (!row) throw new AppError('PAY_ERR_HOLD_NOT_FOUND');
-    return row;
-  }
-
-  /** The payment of a hold whose release already claimed it, if any. */
-  async function paymentOf(holdId: string): Promise<PaymentResult | undefined> {
-    return deps.payments.findByTmsReference(releaseReferenceOf(holdId)).catch((error: unknown) => {
-      if (error instanceof AppError && error.code === 'PAY_ERR_PAYMENT_NOT_FOUND') return undefined;
-      throw error;
-    });
-  }
-
-  /** The settlement of a hold, its agent verified live again (403 when refused). */
-  async function orderOf(row: HoldRow): Promise<AgentSettlementOrder> {
-    const compliance = requireCompliance(deps.compliance);
-    const [verification, record, recipient, funds] = await Promise.all([
-      compliance.verifyAgent(row.agentId),
-      compliance.getAgent(row.agentId),
-      compliance.lookupWallet(row.recipientAddress),
-      deps.funds.fundsOf({ kind: 'agent', agentId: row.agentId }),
-    ]);
-    const verdict = agentVerdictOf({ agentId: row.agentId, verification, now: deps.clock.now() });
-    if (verdict.outcome === 'REFUSED') throw new AppError('PAY_ERR_AGENT_REFUSED', { message: `${verdict.message} The hold stays HELD.`, details: { reason: verdict.reason } });
-    return {
-      railPaymentId: newRailPaymentId(deps.ids),
-      tmsReference: releaseReferenceOf(row.holdId),
-      amount: row.amount,
-      sourceCurrency: row.sourceCurrency,
-      recipientAddress: row.recipientAddress,
-      recipient,
-      // No daily cap: the operator overrode the mandate. The row still counts towards the agent's day.
-      // The owner's funds are not a rule of the mandate: the claim re-checks them (decision 0049).
-      agent: { name: record?.name, claim: { agentId: row.agentId, amountUsd: new Big(row.amountUsd).toFixed(), fundsUsd: funds.depositedUsd } },
-    };
-  }
-
-  async function finish(row: HoldRow, result: PaymentResult): Promise<SettlementAnswer> {
-    await deps.store.finishRelease(row.holdId, result.railPaymentId, deps.clock.now());
-    return released(row, result);
-  }
-
-  /** A hold decided already: a release answers its payment; a dismissed one is 409. */
-  async function answerDecided(row: HoldRow): Promise<SettlementAnswer> {
-    if (row.status !== 'RELEASED' || row.railPaymentId === null) throw new AppError('PAY_ERR_HOLD_DECIDED', { message: 'The held settlement was dismissed: it cannot be released.' });
-    return released(row, await deps.payments.get(row.railPaymentId));
-  }
-
   return {
     /** GET /agent/holds/:holdId. */
-    async get(request: RequestContext, holdId: string): Promise<HeldSettlementView> {
-      return presentHold(await requireHold(request, holdId));
-    },
-
+    get: async (request: RequestContext, holdId: string): Promise<HeldSettlementView> => presentHold(await requireHold(deps, request, holdId)),
     /** GET /agent/holds: most recent first, at most MAX_LISTED_HOLDS. */
-    async list(request: RequestContext, filter: HoldFilter): Promise<{ count: number; holds: HeldSettlementView[] }> {
-      requireAdminKey(request, deps.adminKey);
-      const holds = (await deps.store.listHolds(filter, MAX_LISTED_HOLDS)).map(presentHold);
-      return { count: holds.length, holds };
-    },
-
+    list: (request: RequestContext, filter: HoldFilter) => listHolds(deps, request, filter),
     /** POST /agent/holds/:holdId/release: the settlement is sent (once), the hold RELEASED with its payment. */
-    async release(request: RequestContext, holdId: string): Promise<SettlementAnswer> {
-      const row = await requireHold(request, holdId);
-      if (row.status !== 'HELD') return answerDecided(row);
-      // A release that claimed its payment but stopped before marking the hold: its payment is the answer.
-      const claimed = await paymentOf(holdId);
-      if (claimed) return finish(row, claimed);
-      const order = await orderOf(row);
-      if (!(await deps.store.startRelease(holdId, order.railPaymentId))) return answerDecided(await requireHold(request, holdId));
-      try {
-        return await finish(row, await sendSettlement(deps, request, order));
-      } catch (error) {
-        // Failed before its payment was claimed (the rail's account, the database): the hold is as it was, dismissable again.
-        await deps.store.abandonRelease(holdId, order.railPaymentId, order.tmsReference).catch(() => false);
-        throw error;
-      }
-    },
-
+    release: (request: RequestContext, holdId: string) => release(deps, request, holdId),
     /** POST /agent/holds/:holdId/dismiss: nothing is sent; 409 once a release has started. */
-    async dismiss(request: RequestContext, holdId: string): Promise<HeldSettlementView> {
-      const row = await requireHold(request, holdId);
-      const dismissed = row.status === 'DISMISSED' ? row : await deps.store.dismissHold(holdId, deps.clock.now());
-      if (dismissed) return presentHold(dismissed);
-      throw new AppError('PAY_ERR_HOLD_DECIDED', { message: 'The held settlement was released, or its release has started: it cannot be dismissed. Release it again to finish a release that did not.' });
-    },
+    dismiss: (request: RequestContext, holdId: string) => dismiss(deps, request, holdId),
   };
+}
+
+async function requireHold(deps: HeldSettlementDeps, request: RequestContext, holdId: string): Promise<HoldRow> {
+  requireAdminKey(request, deps.adminKey);
+  const row = await deps.store.findHold(holdId);
+  if (!row) throw new AppError('PAY_ERR_HOLD_NOT_FOUND');
+  return row;
+}
+
+/** The payment of a hold whose release already claimed it, if any. */
+async function paymentOf(deps: HeldSettlementDeps, holdId: string): Promise<PaymentResult | undefined> {
+  return deps.payments.findByTmsReference(releaseReferenceOf(holdId)).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === 'PAY_ERR_PAYMENT_NOT_FOUND') return undefined;
+    throw error;
+  });
+}
+
+/** The settlement of a hold, its agent verified live again (403 when refused). */
+async function orderOf(deps: HeldSettlementDeps, row: HoldRow): Promise<AgentSettlementOrder> {
+  const compliance = requireCompliance(deps.compliance);
+  const [verification, record, recipient, funds] = await Promise.all([
+    compliance.verifyAgent(row.agentId),
+    compliance.getAgent(row.agentId),
+    compliance.lookupWallet(row.recipientAddress),
+    deps.funds.fundsOf({ kind: 'agent', agentId: row.agentId }),
+  ]);
+  const verdict = agentVerdictOf({ agentId: row.agentId, verification, now: deps.clock.now() });
+  if (verdict.outcome === 'REFUSED') throw new AppError('PAY_ERR_AGENT_REFUSED', { message: `${verdict.message} The hold stays HELD.`, details: { reason: verdict.reason } });
+  return {
+    railPaymentId: newRailPaymentId(deps.ids),
+    tmsReference: releaseReferenceOf(row.holdId),
+    amount: row.amount,
+    sourceCurrency: row.sourceCurrency,
+    recipientAddress: row.recipientAddress,
+    recipient,
+    // No daily cap: the operator overrode the mandate. The row still counts towards the agent's day.
+    // The owner's funds are not a rule of the mandate: the claim re-checks them (decision 0049).
+    agent: { name: record?.name, claim: { agentId: row.agentId, amountUsd: new Big(row.amountUsd).toFixed(), fundsUsd: funds.depositedUsd } },
+  };
+}
+
+async function finish(deps: HeldSettlementDeps, row: HoldRow, result: PaymentResult): Promise<SettlementAnswer> {
+  await deps.store.finishRelease(row.holdId, result.railPaymentId, deps.clock.now());
+  return released(row, result);
+}
+
+/** A hold decided already: a release answers its payment; a dismissed one is 409. */
+async function answerDecided(deps: HeldSettlementDeps, row: HoldRow): Promise<SettlementAnswer> {
+  if (row.status !== 'RELEASED' || row.railPaymentId === null) throw new AppError('PAY_ERR_HOLD_DECIDED', { message: 'The held settlement was dismissed: it cannot be released.' });
+  return released(row, await deps.payments.get(row.railPaymentId));
+}
+
+async function listHolds(deps: HeldSettlementDeps, request: RequestContext, filter: HoldFilter): Promise<{ count: number; holds: HeldSettlementView[] }> {
+  requireAdminKey(request, deps.adminKey);
+  const holds = (await deps.store.listHolds(filter, MAX_LISTED_HOLDS)).map(presentHold);
+  return { count: holds.length, holds };
+}
+
+async function release(deps: HeldSettlementDeps, request: RequestContext, holdId: string): Promise<SettlementAnswer> {
+  const row = await requireHold(deps, request, holdId);
+  if (row.status !== 'HELD') return answerDecided(deps, row);
+  // A release that claimed its payment but stopped before marking the hold: its payment is the answer.
+  const claimed = await paymentOf(deps, holdId);
+  if (claimed) return finish(deps, row, claimed);
+  const order = await orderOf(deps, row);
+  if (!(await deps.store.startRelease(holdId, order.railPaymentId))) return answerDecided(deps, await requireHold(deps, request, holdId));
+  try {
+    return await finish(deps, row, await sendSettlement(deps, request, order));
+  } catch (error) {
+    // Failed before its payment was claimed (the rail's account, the database): the hold is as it was, dismissable again.
+    await deps.store.abandonRelease(holdId, order.railPaymentId, order.tmsReference).catch(() => false);
+    throw error;
+  }
+}
+
+async function dismiss(deps: HeldSettlementDeps, request: RequestContext, holdId: string): Promise<HeldSettlementView> {
+  const row = await requireHold(deps, request, holdId);
+  const dismissed = row.status === 'DISMISSED' ? row : await deps.store.dismissHold(holdId, deps.clock.now());
+  if (dismissed) return presentHold(dismissed);
+  throw new AppError('PAY_ERR_HOLD_DECIDED', { message: 'The held settlement was released, or its release has started: it cannot be dismissed. Release it again to finish a release that did not.' });
 }
 
 export type HeldSettlements = ReturnType<typeof createHeldSettlements>;

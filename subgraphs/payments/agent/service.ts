@@ -179,171 +179,177 @@ function mandateView(mandate: VerifiedAp2Mandate): NonNullable<SettlementAnswer[
  * 6. The settlement is a native payment through service.initiate: VoP, AML, settlement, the
  *    attestation and the callback outbox as for any payment.
  */
-export function createSettlementAgent(deps: SettlementAgentDeps & SettlementAgentOnlyDeps) {
-  async function usdValueOf(amount: string, currency: string): Promise<string> {
-    if (currency === USD) return amount;
-    const rate = await deps.payments.rate(currency);
-    return usdcAmountAtUnitsPerUsd(amount, rate.rate);
-  }
-
-  const replayed = () => new Ap2MandateError({ reason: 'REPLAYED', message: 'This mandate already authorised a settlement: a mandate settles once.' });
-
-  /** An AP2 mandate authorises one settlement, sent or held: a second use is REPLAYED, on any replica. */
-  async function recordMandateUse(mandate: VerifiedAp2Mandate, usedBy: string): Promise<void> {
-    if (await deps.store.recordMandateUse({ reference: mandate.reference, issuer: mandate.issuer, railPaymentId: usedBy }, deps.clock.now())) return;
-    throw replayed();
-  }
-
-  /**
-   * A held settlement is recorded before it is answered: an operator can then release or dismiss
-   * it. Its AP2 mandate, if any, is used by the hold (decision 0047): a release pays once for it.
-   */
-  async function hold(body: SettleBody, held: { amountUsd: string; violations: RuleViolation[]; agent: NonNullable<SettlementAnswer['agent']>; mandate: VerifiedAp2Mandate | undefined; mandateRecorded: boolean }): Promise<SettlementAnswer> {
-    const holdId = newHoldId(deps.ids);
-    if (held.mandate && !held.mandateRecorded) await recordMandateUse(held.mandate, holdId);
-    const request = { amount: String(body.amount), sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress };
-    await deps.store.recordHold({ holdId, agentId: held.agent.agentId, request, amountUsd: held.amountUsd, violations: held.violations }, deps.clock.now());
-    const { violations, agent, mandate } = held;
-    return { status: 'PENDING', held: true, holdId, railPaymentId: null, result: null, violations, agent, mandate: mandate ? mandateView(mandate) : null };
-  }
-
+export function createSettlementAgent(deps: SettlementAgentContext) {
   return {
-    async settle(request: RequestContext, body: SettleBody, agentId: string | undefined): Promise<SettlementAnswer> {
-      const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
-      if (agentId === undefined) {
-        if (body.mandate === undefined) throw new AppError('PAY_ERR_AGENT_UNAUTHORIZED', { message: "A settlement names whose funds pay it: X-Agent-Id with its X-Agent-Key (the agent owner's), or body.mandate (its trusted issuer's; decision 0049)." });
-        return settleUnderMandateAlone(request, body, idempotencyKey);
-      }
-      const proven = await requireAgentOwner(deps, request, agentId);
-      const answer = await deps.idempotency.once(`payments:agent-settle:${proven}`, idempotencyKey, body, async () => ({
-        statusCode: 200,
-        body: await settleAs(request, body, proven, idempotencyKey),
-      }));
-      return answer.body;
-    },
+    settle: (request: RequestContext, body: SettleBody, agentId: string | undefined): Promise<SettlementAnswer> => settle(deps, request, body, agentId),
   };
+}
 
-  /** Whether a payment already holds this tmsReference. */
-  async function claimedAlready(tmsReference: string): Promise<boolean> {
-    return deps.payments.findByTmsReference(tmsReference).then(
-      () => true,
-      (error: unknown) => {
-        if (error instanceof AppError && error.code === 'PAY_ERR_PAYMENT_NOT_FOUND') return false;
-        throw error;
-      },
-    );
+/** What the settlement agent's functions are given. */
+type SettlementAgentContext = SettlementAgentDeps & SettlementAgentOnlyDeps;
+
+/** POST /agent/settle: as the proven agent (paid from its owner's funds), or under an AP2 mandate alone (paid by its issuer). */
+async function settle(deps: SettlementAgentContext, request: RequestContext, body: SettleBody, agentId: string | undefined): Promise<SettlementAnswer> {
+  const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
+  if (agentId === undefined) {
+    if (body.mandate === undefined) throw new AppError('PAY_ERR_AGENT_UNAUTHORIZED', { message: "A settlement names whose funds pay it: X-Agent-Id with its X-Agent-Key (the agent owner's), or body.mandate (its trusted issuer's; decision 0049)." });
+    return settleUnderMandateAlone(deps, request, body, idempotencyKey);
   }
+  const proven = await requireAgentOwner(deps, request, agentId);
+  const answer = await deps.idempotency.once(`payments:agent-settle:${proven}`, idempotencyKey, body, async () => ({
+    statusCode: 200,
+    body: await settleAs(deps, request, body, proven, idempotencyKey),
+  }));
+  return answer.body;
+}
 
-  /** The early check of the owner's funds (the claim checks again, atomically); a retry whose payment was claimed already is let through to be replayed. */
-  async function requireFunds(agentId: string, amountUsd: string, idempotentReference: string | undefined): Promise<string> {
-    const funds = await deps.funds.fundsOf({ kind: 'agent', agentId });
-    if (fundsCover(funds, amountUsd) || (idempotentReference !== undefined && (await claimedAlready(idempotentReference)))) return funds.depositedUsd;
-    throw new AppError('PAY_ERR_INSUFFICIENT_FUNDS', { message: `The agent's funds (USD ${funds.availableUsd} available) do not cover USD ${amountUsd}: nothing was sent. Its owner deposits more first (POST /agent/deposits).` });
-  }
+async function usdValueOf(deps: SettlementAgentContext, amount: string, currency: string): Promise<string> {
+  if (currency === USD) return amount;
+  const rate = await deps.payments.rate(currency);
+  return usdcAmountAtUnitsPerUsd(amount, rate.rate);
+}
 
-  /** The AP2 mandate of body.mandate, verified against the settlement and the quote computed for it. */
-  async function verifiedMandate(body: SettleBody, amountUsd: string): Promise<VerifiedAp2Mandate | undefined> {
-    if (body.mandate === undefined) return undefined;
-    const amount = String(body.amount);
-    // The quote the mandate is checked against is the one the payment settles under (its quoteId, decision 0026).
-    const quote = await deps.fees.quote({ amountUsd: Number(amountUsd), hasFx: body.sourceCurrency !== USD });
-    return deps.verifier.verify({
-      mandate: body.mandate,
-      settlement: { amount: body.amount, sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress },
-      quote: { quoteId: quote.quoteId, amount, currency: body.sourceCurrency, feeUsd: quote.totalFeeUsd, expiresAt: new Date(quote.expiresAt) },
-    });
-  }
+const replayed = () => new Ap2MandateError({ reason: 'REPLAYED', message: 'This mandate already authorised a settlement: a mandate settles once.' });
 
-  /**
-   * A settlement under an AP2 mandate alone (decision 0049 §9): the mandate is verified first (it
-   * names the issuer), then the issuer's funds must cover the amount (409, nothing recorded or
-   * sent), then the mandate's single use is recorded and the settlement sent, the issuer's funds
-   * checked again at the claim under its lock. No agent mandate applies, so nothing is held.
-   */
-  async function settleUnderMandateAlone(request: RequestContext, body: SettleBody, idempotencyKey: string | undefined): Promise<SettlementAnswer> {
-    const compliance = requireCompliance(deps.compliance);
-    const amount = String(body.amount);
-    const amountUsd = await usdValueOf(amount, body.sourceCurrency);
-    const mandate = (await verifiedMandate(body, amountUsd))!;
-    const answer = await deps.idempotency.once(`payments:ap2-settle:${mandate.reference}`, idempotencyKey, body, async () => {
-      const { issuer } = mandate;
-      // A used mandate is the 400 it always was (Document 2 §3), whatever its issuer's funds say now.
-      if (await deps.store.mandateUsed(mandate.reference)) throw replayed();
-      const funds = await deps.funds.fundsOf({ kind: 'issuer', issuer });
-      if (!fundsCover(funds, amountUsd)) {
-        throw new AppError('PAY_ERR_INSUFFICIENT_FUNDS', { message: `The funds of the mandate's issuer ${issuer} (USD ${funds.availableUsd} available) do not cover USD ${amountUsd}: nothing was sent. A mandate alone is paid from its issuer's deposits (decision 0049 §9).` });
-      }
-      const recipient = await compliance.lookupWallet(body.recipientAddress);
-      const railPaymentId = newRailPaymentId(deps.ids);
-      await recordMandateUse(mandate, railPaymentId);
-      const result = await sendSettlement(deps, request, {
-        railPaymentId,
-        tmsReference: `AP2-${mandate.reference}`,
-        amount,
-        sourceCurrency: body.sourceCurrency,
-        recipientAddress: body.recipientAddress,
-        recipient,
-        mandate,
-        issuerFunds: { issuer, amountUsd, fundsUsd: funds.depositedUsd },
-      });
-      return { statusCode: 200, body: sentAnswer(result, { holdId: null, agent: null, mandate: mandateView(mandate) }) };
-    });
-    return answer.body;
-  }
+/** An AP2 mandate authorises one settlement, sent or held: a second use is REPLAYED, on any replica. */
+async function recordMandateUse(deps: SettlementAgentContext, mandate: VerifiedAp2Mandate, usedBy: string): Promise<void> {
+  if (await deps.store.recordMandateUse({ reference: mandate.reference, issuer: mandate.issuer, railPaymentId: usedBy }, deps.clock.now())) return;
+  throw replayed();
+}
 
-  /** The settlement of a proven agent (its owner's key held), paid from the owner's funds. */
-  async function settleAs(request: RequestContext, body: SettleBody, agentId: string, idempotencyKey: string | undefined): Promise<SettlementAnswer> {
-    const compliance = requireCompliance(deps.compliance);
-    const amount = String(body.amount);
-    const amountUsd = await usdValueOf(amount, body.sourceCurrency);
-    const idempotentReference = idempotencyKey === undefined ? undefined : idempotentReferenceOf(agentId, idempotencyKey);
-    const mandate = await verifiedMandate(body, amountUsd);
+/**
+ * A held settlement is recorded before it is answered: an operator can then release or dismiss
+ * it. Its AP2 mandate, if any, is used by the hold (decision 0047): a release pays once for it.
+ */
+async function hold(deps: SettlementAgentContext, body: SettleBody, held: { amountUsd: string; violations: RuleViolation[]; agent: NonNullable<SettlementAnswer['agent']>; mandate: VerifiedAp2Mandate | undefined; mandateRecorded: boolean }): Promise<SettlementAnswer> {
+  const holdId = newHoldId(deps.ids);
+  if (held.mandate && !held.mandateRecorded) await recordMandateUse(deps, held.mandate, holdId);
+  const request = { amount: String(body.amount), sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress };
+  await deps.store.recordHold({ holdId, agentId: held.agent.agentId, request, amountUsd: held.amountUsd, violations: held.violations }, deps.clock.now());
+  const { violations, agent, mandate } = held;
+  return { status: 'PENDING', held: true, holdId, railPaymentId: null, result: null, violations, agent, mandate: mandate ? mandateView(mandate) : null };
+}
 
-    const recipient = await compliance.lookupWallet(body.recipientAddress);
-    const [verification, record] = await Promise.all([compliance.verifyAgent(agentId), compliance.getAgent(agentId)]);
-    const terms = record?.mandate ?? null;
-    const recipientEsgScore = terms?.esgFloor != null ? await compliance.walletEsgScore(body.recipientAddress) : null;
-    const now = deps.clock.now();
-    const settledTodayUsd = await deps.store.settledSinceUsd(agentId, startOfUtcDay(now));
-    const decision = checkAgentMandate({
-      agentId,
-      verification,
-      mandate: terms,
-      settlement: { amountUsd, sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress, recipientLei: recipient?.lei ?? null, recipientEsgScore },
-      settledTodayUsd,
-      now,
-    });
-    if (decision.outcome === 'REFUSED') throw new AppError('PAY_ERR_AGENT_REFUSED', { message: decision.message, details: { reason: decision.reason } });
-    // Refused, not held, when the owner's funds do not cover it: an operator's release could not pay it either.
-    const fundsUsd = await requireFunds(agentId, amountUsd, idempotentReference);
-    if (decision.outcome === 'HOLD') return hold(body, { amountUsd, violations: decision.violations, agent: { agentId, checked: decision.checked }, mandate, mandateRecorded: false });
-    const agent = { agentId, checked: decision.checked };
-    // PROCEED means the credential verified: its daily cap is re-checked atomically at the claim.
-    const capUsd = verification?.verified ? verification.credential.attestation.dailyCapUsd : null;
-    const dailyCap = capUsd === null ? undefined : { capUsd: String(capUsd), since: startOfUtcDay(now) };
+/** Whether a payment already holds this tmsReference. */
+async function claimedAlready(deps: SettlementAgentContext, tmsReference: string): Promise<boolean> {
+  return deps.payments.findByTmsReference(tmsReference).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof AppError && error.code === 'PAY_ERR_PAYMENT_NOT_FOUND') return false;
+      throw error;
+    },
+  );
+}
 
-    const railPaymentId = newRailPaymentId(deps.ids);
-    if (mandate) await recordMandateUse(mandate, railPaymentId);
-    let result: PaymentResult;
-    try {
-      result = await sendSettlement(deps, request, {
-        railPaymentId,
-        tmsReference: mandate ? `AP2-${mandate.reference}` : (idempotentReference ?? `AGT-${deps.ids.uuid()}`),
-        amount,
-        sourceCurrency: body.sourceCurrency,
-        recipientAddress: body.recipientAddress,
-        recipient,
-        agent: { name: record?.name, claim: { agentId, amountUsd, fundsUsd, ...(dailyCap ? { dailyCap } : {}) } },
-        ...(mandate ? { mandate } : {}),
-      });
-    } catch (error) {
-      // Another settlement of this agent took the rest of its cap between the check and the claim.
-      if (!(error instanceof DailyCapReached)) throw error;
-      const violation: RuleViolation = { rule: 'DAILY_CAP', message: `USD ${Number(error.settledUsd).toFixed(2)} settled today plus USD ${Number(amountUsd).toFixed(2)} is above the daily cap of USD ${Number(dailyCap?.capUsd).toFixed(2)}.` };
-      return hold(body, { amountUsd, violations: [violation], agent, mandate, mandateRecorded: true });
+/** The early check of the owner's funds (the claim checks again, atomically); a retry whose payment was claimed already is let through to be replayed. */
+async function requireFunds(deps: SettlementAgentContext, agentId: string, amountUsd: string, idempotentReference: string | undefined): Promise<string> {
+  const funds = await deps.funds.fundsOf({ kind: 'agent', agentId });
+  if (fundsCover(funds, amountUsd) || (idempotentReference !== undefined && (await claimedAlready(deps, idempotentReference)))) return funds.depositedUsd;
+  throw new AppError('PAY_ERR_INSUFFICIENT_FUNDS', { message: `The agent's funds (USD ${funds.availableUsd} available) do not cover USD ${amountUsd}: nothing was sent. Its owner deposits more first (POST /agent/deposits).` });
+}
+
+/** The AP2 mandate of body.mandate, verified against the settlement and the quote computed for it. */
+async function verifiedMandate(deps: SettlementAgentContext, body: SettleBody, amountUsd: string): Promise<VerifiedAp2Mandate | undefined> {
+  if (body.mandate === undefined) return undefined;
+  const amount = String(body.amount);
+  // The quote the mandate is checked against is the one the payment settles under (its quoteId, decision 0026).
+  const quote = await deps.fees.quote({ amountUsd: Number(amountUsd), hasFx: body.sourceCurrency !== USD });
+  return deps.verifier.verify({
+    mandate: body.mandate,
+    settlement: { amount: body.amount, sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress },
+    quote: { quoteId: quote.quoteId, amount, currency: body.sourceCurrency, feeUsd: quote.totalFeeUsd, expiresAt: new Date(quote.expiresAt) },
+  });
+}
+
+/**
+ * A settlement under an AP2 mandate alone (decision 0049 §9): the mandate is verified first (it
+ * names the issuer), then the issuer's funds must cover the amount (409, nothing recorded or
+ * sent), then the mandate's single use is recorded and the settlement sent, the issuer's funds
+ * checked again at the claim under its lock. No agent mandate applies, so nothing is held.
+ */
+async function settleUnderMandateAlone(deps: SettlementAgentContext, request: RequestContext, body: SettleBody, idempotencyKey: string | undefined): Promise<SettlementAnswer> {
+  const compliance = requireCompliance(deps.compliance);
+  const amount = String(body.amount);
+  const amountUsd = await usdValueOf(deps, amount, body.sourceCurrency);
+  const mandate = (await verifiedMandate(deps, body, amountUsd))!;
+  const answer = await deps.idempotency.once(`payments:ap2-settle:${mandate.reference}`, idempotencyKey, body, async () => {
+    const { issuer } = mandate;
+    // A used mandate is the 400 it always was (Document 2 §3), whatever its issuer's funds say now.
+    if (await deps.store.mandateUsed(mandate.reference)) throw replayed();
+    const funds = await deps.funds.fundsOf({ kind: 'issuer', issuer });
+    if (!fundsCover(funds, amountUsd)) {
+      throw new AppError('PAY_ERR_INSUFFICIENT_FUNDS', { message: `The funds of the mandate's issuer ${issuer} (USD ${funds.availableUsd} available) do not cover USD ${amountUsd}: nothing was sent. A mandate alone is paid from its issuer's deposits (decision 0049 §9).` });
     }
-    return sentAnswer(result, { holdId: null, agent, mandate: mandate ? mandateView(mandate) : null });
+    const recipient = await compliance.lookupWallet(body.recipientAddress);
+    const railPaymentId = newRailPaymentId(deps.ids);
+    await recordMandateUse(deps, mandate, railPaymentId);
+    const result = await sendSettlement(deps, request, {
+      railPaymentId,
+      tmsReference: `AP2-${mandate.reference}`,
+      amount,
+      sourceCurrency: body.sourceCurrency,
+      recipientAddress: body.recipientAddress,
+      recipient,
+      mandate,
+      issuerFunds: { issuer, amountUsd, fundsUsd: funds.depositedUsd },
+    });
+    return { statusCode: 200, body: sentAnswer(result, { holdId: null, agent: null, mandate: mandateView(mandate) }) };
+  });
+  return answer.body;
+}
+
+/** The settlement of a proven agent (its owner's key held), paid from the owner's funds. */
+async function settleAs(deps: SettlementAgentContext, request: RequestContext, body: SettleBody, agentId: string, idempotencyKey: string | undefined): Promise<SettlementAnswer> {
+  const compliance = requireCompliance(deps.compliance);
+  const amount = String(body.amount);
+  const amountUsd = await usdValueOf(deps, amount, body.sourceCurrency);
+  const idempotentReference = idempotencyKey === undefined ? undefined : idempotentReferenceOf(agentId, idempotencyKey);
+  const mandate = await verifiedMandate(deps, body, amountUsd);
+
+  const recipient = await compliance.lookupWallet(body.recipientAddress);
+  const [verification, record] = await Promise.all([compliance.verifyAgent(agentId), compliance.getAgent(agentId)]);
+  const terms = record?.mandate ?? null;
+  const recipientEsgScore = terms?.esgFloor != null ? await compliance.walletEsgScore(body.recipientAddress) : null;
+  const now = deps.clock.now();
+  const settledTodayUsd = await deps.store.settledSinceUsd(agentId, startOfUtcDay(now));
+  const decision = checkAgentMandate({
+    agentId,
+    verification,
+    mandate: terms,
+    settlement: { amountUsd, sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress, recipientLei: recipient?.lei ?? null, recipientEsgScore },
+    settledTodayUsd,
+    now,
+  });
+  if (decision.outcome === 'REFUSED') throw new AppError('PAY_ERR_AGENT_REFUSED', { message: decision.message, details: { reason: decision.reason } });
+  // Refused, not held, when the owner's funds do not cover it: an operator's release could not pay it either.
+  const fundsUsd = await requireFunds(deps, agentId, amountUsd, idempotentReference);
+  if (decision.outcome === 'HOLD') return hold(deps, body, { amountUsd, violations: decision.violations, agent: { agentId, checked: decision.checked }, mandate, mandateRecorded: false });
+  const agent = { agentId, checked: decision.checked };
+  // PROCEED means the credential verified: its daily cap is re-checked atomically at the claim.
+  const capUsd = verification?.verified ? verification.credential.attestation.dailyCapUsd : null;
+  const dailyCap = capUsd === null ? undefined : { capUsd: String(capUsd), since: startOfUtcDay(now) };
+
+  const railPaymentId = newRailPaymentId(deps.ids);
+  if (mandate) await recordMandateUse(deps, mandate, railPaymentId);
+  let result: PaymentResult;
+  try {
+    result = await sendSettlement(deps, request, {
+      railPaymentId,
+      tmsReference: mandate ? `AP2-${mandate.reference}` : (idempotentReference ?? `AGT-${deps.ids.uuid()}`),
+      amount,
+      sourceCurrency: body.sourceCurrency,
+      recipientAddress: body.recipientAddress,
+      recipient,
+      agent: { name: record?.name, claim: { agentId, amountUsd, fundsUsd, ...(dailyCap ? { dailyCap } : {}) } },
+      ...(mandate ? { mandate } : {}),
+    });
+  } catch (error) {
+    // Another settlement of this agent took the rest of its cap between the check and the claim.
+    if (!(error instanceof DailyCapReached)) throw error;
+    const violation: RuleViolation = { rule: 'DAILY_CAP', message: `USD ${Number(error.settledUsd).toFixed(2)} settled today plus USD ${Number(amountUsd).toFixed(2)} is above the daily cap of USD ${Number(dailyCap?.capUsd).toFixed(2)}.` };
+    return hold(deps, body, { amountUsd, violations: [violation], agent, mandate, mandateRecorded: true });
   }
+  return sentAnswer(result, { holdId: null, agent, mandate: mandate ? mandateView(mandate) : null });
 }
 
 export type SettlementAgent = ReturnType<typeof createSettlementAgent>;

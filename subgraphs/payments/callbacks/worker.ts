@@ -124,7 +124,7 @@ function publicOnlyLookup(
 /**
  * Delivers the payment callback outbox (spec §6).
  * 1. Each run claims due rows with a lease, POSTs each body with its signature, and records the
- *    outcome only while the lease holds; the schedule lives in domain/callback-schedule.ts.
+ *    outcome only while the lease holds; the schedule lives in domain/schedule.ts.
  * 2. Delivery is at least once: a crash between the POST and the record leaves the row leased;
  *    once the lease has run out, another worker sends the same attempt again. Receivers dedupe
  *    by X-Rail-PaymentId (X-Rail-Attempt tells the repeats apart).
@@ -144,153 +144,203 @@ function publicOnlyLookup(
  */
 export function createCallbackWorker(options: CallbackWorkerOptions): CallbackWorker {
   const { store, clock, timeoutMs, logger, workerId } = options;
-  const batchSize = options.batchSize ?? 20;
-  const leaseMs = options.leaseMs ?? timeoutMs * 2 + 5000;
   const allowPrivate = options.allowPrivateTargets ?? false;
-  const signer = createHmacSigner(options.signingKey);
   const ownAgent = options.fetch ? undefined : new Agent(allowPrivate ? {} : { connect: { lookup: publicOnlyLookup } });
-  const send: CallbackFetch = options.fetch ?? ((url, init) => undiciFetch(url, { ...init, dispatcher: ownAgent }));
-  let current: Promise<CallbackRunSummary> | undefined;
-  /** The loop's next run, while it waits for it (undefined while a run of the loop is under way). */
-  let timer: NodeJS.Timeout | undefined;
-  let running = false;
-  let intervalMs = 0;
-  /** wake() was called after the current run began: its claim may have missed the new row. */
-  let wokenDuringRun = false;
-
-  /** Refuses a target before anything is sent: scheme, literal non-public IPs, names resolving to one. */
-  async function refusal(rawUrl: string): Promise<string | undefined> {
-    const checked = checkCallbackUrl(rawUrl);
-    if (!checked.ok) return checked.reason;
-    if (allowPrivate) return undefined;
-    const host = checked.url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host)) return isNonPublicAddress(host) ? 'non-public address' : undefined;
-    const addresses = await dnsLookupAsync(host, { all: true });
-    return addresses.length === 0 || addresses.some((entry) => isNonPublicAddress(entry.address)) ? 'host resolves to a non-public address' : undefined;
-  }
-
-  async function attempt(row: PaymentCallbackRow): Promise<CallbackAttemptOutcome> {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    // Cuts the name check and a fetch that ignores its signal alike at the timeout.
-    const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
-    try {
-      const refused = await Promise.race([refusal(row.url), aborted]);
-      if (refused) return { kind: 'refused', reason: refused };
-      const headers = {
-        'content-type': 'application/json',
-        'x-rail-signature': signer.sign(row.body),
-        'x-rail-paymentid': row.railPaymentId,
-        'x-rail-attempt': String(row.attempt + 1),
-      };
-      const request = send(row.url, { method: 'POST', headers, body: row.body, signal: controller.signal, redirect: 'manual' });
-      const response = await Promise.race([request, aborted]);
-      // The answer's body is not read: only its status counts.
-      void response.body?.cancel().catch(() => undefined);
-      return { kind: 'response', status: response.status };
-    } catch (error) {
-      if (timedOut) return { kind: 'timeout', timeoutMs };
-      const code = errorCode(error);
-      if (code === PRIVATE_TARGET) return { kind: 'refused', reason: 'host resolves to a non-public address' };
-      return { kind: 'network-error', message: code ?? (error instanceof Error ? error.message : String(error)) };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  async function deliver(row: PaymentCallbackRow): Promise<CallbackState | 'UNRECORDED'> {
-    const outcome = await attempt(row);
-    const where = { callbackId: row.id, railPaymentId: row.railPaymentId, attempt: row.attempt + 1, host: hostOf(row.url) };
-    try {
-      const result = await store.recordAttempt(row.id, workerId, outcome, clock.now());
-      if (!result.recorded) {
-        logger.warn({ ...where, workerId }, 'payment callback attempt not recorded: the lease was lost; the attempt will be repeated');
-        return 'UNRECORDED';
-      }
-      const { step } = result;
-      const line = { ...where, state: step.state, status: step.lastStatus, error: step.lastError, nextAttemptAt: step.nextAttemptAt?.toISOString() };
-      if (step.state === 'FAILED') logger.warn(line, 'payment callback failed for good');
-      else logger.info(line, step.state === 'DELIVERED' ? 'payment callback delivered' : 'payment callback attempt failed; retry scheduled');
-      return step.state;
-    } catch (error) {
-      logger.error({ ...where, err: error }, 'payment callback attempt not recorded: the database failed; the attempt will be repeated after the lease');
-      return 'UNRECORDED';
-    }
-  }
-
-  async function run(): Promise<CallbackRunSummary> {
-    const summary: CallbackRunSummary = { claimed: 0, delivered: 0, retrying: 0, failed: 0, unrecorded: 0 };
-    const rows = await store.claimDue(clock.now(), workerId, batchSize, leaseMs);
-    summary.claimed = rows.length;
-    const states = await Promise.all(rows.map(deliver));
-    for (const state of states) {
-      if (state === 'DELIVERED') summary.delivered += 1;
-      else if (state === 'PENDING') summary.retrying += 1;
-      else if (state === 'FAILED') summary.failed += 1;
-      else summary.unrecorded += 1;
-    }
-    return summary;
-  }
-
-  function runOnce(): Promise<CallbackRunSummary> {
-    if (!current) {
-      wokenDuringRun = false; // this run's claim sees every row committed before now
-      current = run().finally(() => {
-        current = undefined;
-      });
-    }
-    return current;
-  }
-
-  /** The loop's next run after `delayMs` (0: at once), replacing a later one already planned. */
-  function schedule(delayMs: number): void {
-    clearTimeout(timer);
-    timer = setTimeout(loopRun, delayMs);
-  }
-
-  function loopRun(): void {
-    timer = undefined;
-    runOnce()
-      .then(
-        (summary) => summary.claimed >= batchSize,
-        (error: unknown) => {
-          logger.error({ workerId, err: error }, 'payment callback run failed');
-          return false;
-        },
-      )
-      .then((fullBatch) => {
-        if (!running) return;
-        schedule(fullBatch || wokenDuringRun ? 0 : intervalMs);
-      });
-  }
-
+  const worker: WorkerContext = {
+    store,
+    clock,
+    logger,
+    workerId,
+    batchSize: options.batchSize ?? 20,
+    leaseMs: options.leaseMs ?? timeoutMs * 2 + 5000,
+    sender: {
+      timeoutMs,
+      allowPrivate,
+      signer: createHmacSigner(options.signingKey),
+      send: options.fetch ?? ((url, init) => undiciFetch(url, { ...init, dispatcher: ownAgent })),
+    },
+    loop: { current: undefined, timer: undefined, running: false, intervalMs: 0, wokenDuringRun: false },
+  };
   return {
-    runOnce,
-    start(everyMs) {
-      if (running) return;
-      running = true;
-      intervalMs = everyMs;
-      schedule(0);
-    },
-    wake() {
-      if (!running) return;
-      // A run under way (the loop's, or a runOnce joined by the loop) may have claimed before the
-      // commit: the loop runs again right after it. While the loop waits, it runs now.
-      if (current || !timer) wokenDuringRun = true;
-      if (timer) schedule(0);
-    },
+    runOnce: () => runOnce(worker),
+    start: (everyMs) => start(worker, everyMs),
+    wake: () => wake(worker),
     async stop() {
-      running = false;
-      clearTimeout(timer);
-      timer = undefined;
-      await current?.catch(() => undefined);
+      await stop(worker);
       await ownAgent?.close();
     },
   };
+}
+
+/** How a callback is sent: the HTTP client, the signature, the time an attempt may take, the target rule. */
+interface Sender {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  signer: ReturnType<typeof createHmacSigner>;
+  send: CallbackFetch;
+}
+
+/** The loop's state: the run under way, the next run planned, and whether a wake came during a run. */
+interface LoopState {
+  current: Promise<CallbackRunSummary> | undefined;
+  /** The loop's next run, while it waits for it (undefined while a run of the loop is under way). */
+  timer: NodeJS.Timeout | undefined;
+  running: boolean;
+  intervalMs: number;
+  /** wake() was called after the current run began: its claim may have missed the new row. */
+  wokenDuringRun: boolean;
+}
+
+/** What a worker's functions are given. */
+interface WorkerContext {
+  store: CallbackStore;
+  clock: Clock;
+  logger: Logger;
+  workerId: string;
+  batchSize: number;
+  leaseMs: number;
+  sender: Sender;
+  loop: LoopState;
+}
+
+/** Refuses a target before anything is sent: scheme, literal non-public IPs, names resolving to one. */
+async function refusal(sender: Sender, rawUrl: string): Promise<string | undefined> {
+  const checked = checkCallbackUrl(rawUrl);
+  if (!checked.ok) return checked.reason;
+  if (sender.allowPrivate) return undefined;
+  const host = checked.url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) return isNonPublicAddress(host) ? 'non-public address' : undefined;
+  const addresses = await dnsLookupAsync(host, { all: true });
+  return addresses.length === 0 || addresses.some((entry) => isNonPublicAddress(entry.address)) ? 'host resolves to a non-public address' : undefined;
+}
+
+async function attempt(sender: Sender, row: PaymentCallbackRow): Promise<CallbackAttemptOutcome> {
+  const { timeoutMs } = sender;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  // Cuts the name check and a fetch that ignores its signal alike at the timeout.
+  const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+  try {
+    const refused = await Promise.race([refusal(sender, row.url), aborted]);
+    if (refused) return { kind: 'refused', reason: refused };
+    const headers = {
+      'content-type': 'application/json',
+      'x-rail-signature': sender.signer.sign(row.body),
+      'x-rail-paymentid': row.railPaymentId,
+      'x-rail-attempt': String(row.attempt + 1),
+    };
+    const request = sender.send(row.url, { method: 'POST', headers, body: row.body, signal: controller.signal, redirect: 'manual' });
+    const response = await Promise.race([request, aborted]);
+    // The answer's body is not read: only its status counts.
+    void response.body?.cancel().catch(() => undefined);
+    return { kind: 'response', status: response.status };
+  } catch (error) {
+    if (timedOut) return { kind: 'timeout', timeoutMs };
+    const code = errorCode(error);
+    if (code === PRIVATE_TARGET) return { kind: 'refused', reason: 'host resolves to a non-public address' };
+    return { kind: 'network-error', message: code ?? (error instanceof Error ? error.message : String(error)) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function deliver(worker: WorkerContext, row: PaymentCallbackRow): Promise<CallbackState | 'UNRECORDED'> {
+  const { logger, workerId } = worker;
+  const outcome = await attempt(worker.sender, row);
+  const where = { callbackId: row.id, railPaymentId: row.railPaymentId, attempt: row.attempt + 1, host: hostOf(row.url) };
+  try {
+    const result = await worker.store.recordAttempt(row.id, workerId, outcome, worker.clock.now());
+    if (!result.recorded) {
+      logger.warn({ ...where, workerId }, 'payment callback attempt not recorded: the lease was lost; the attempt will be repeated');
+      return 'UNRECORDED';
+    }
+    const { step } = result;
+    const line = { ...where, state: step.state, status: step.lastStatus, error: step.lastError, nextAttemptAt: step.nextAttemptAt?.toISOString() };
+    if (step.state === 'FAILED') logger.warn(line, 'payment callback failed for good');
+    else logger.info(line, step.state === 'DELIVERED' ? 'payment callback delivered' : 'payment callback attempt failed; retry scheduled');
+    return step.state;
+  } catch (error) {
+    logger.error({ ...where, err: error }, 'payment callback attempt not recorded: the database failed; the attempt will be repeated after the lease');
+    return 'UNRECORDED';
+  }
+}
+
+async function run(worker: WorkerContext): Promise<CallbackRunSummary> {
+  const summary: CallbackRunSummary = { claimed: 0, delivered: 0, retrying: 0, failed: 0, unrecorded: 0 };
+  const rows = await worker.store.claimDue(worker.clock.now(), worker.workerId, worker.batchSize, worker.leaseMs);
+  summary.claimed = rows.length;
+  const states = await Promise.all(rows.map((row) => deliver(worker, row)));
+  for (const state of states) {
+    if (state === 'DELIVERED') summary.delivered += 1;
+    else if (state === 'PENDING') summary.retrying += 1;
+    else if (state === 'FAILED') summary.failed += 1;
+    else summary.unrecorded += 1;
+  }
+  return summary;
+}
+
+function runOnce(worker: WorkerContext): Promise<CallbackRunSummary> {
+  const { loop } = worker;
+  if (!loop.current) {
+    loop.wokenDuringRun = false; // this run's claim sees every row committed before now
+    loop.current = run(worker).finally(() => {
+      loop.current = undefined;
+    });
+  }
+  return loop.current;
+}
+
+/** The loop's next run after `delayMs` (0: at once), replacing a later one already planned. */
+function schedule(worker: WorkerContext, delayMs: number): void {
+  clearTimeout(worker.loop.timer);
+  worker.loop.timer = setTimeout(() => loopRun(worker), delayMs);
+}
+
+function loopRun(worker: WorkerContext): void {
+  const { loop } = worker;
+  loop.timer = undefined;
+  runOnce(worker)
+    .then(
+      (summary) => summary.claimed >= worker.batchSize,
+      (error: unknown) => {
+        worker.logger.error({ workerId: worker.workerId, err: error }, 'payment callback run failed');
+        return false;
+      },
+    )
+    .then((fullBatch) => {
+      if (!loop.running) return;
+      schedule(worker, fullBatch || loop.wokenDuringRun ? 0 : loop.intervalMs);
+    });
+}
+
+function start(worker: WorkerContext, everyMs: number): void {
+  const { loop } = worker;
+  if (loop.running) return;
+  loop.running = true;
+  loop.intervalMs = everyMs;
+  schedule(worker, 0);
+}
+
+function wake(worker: WorkerContext): void {
+  const { loop } = worker;
+  if (!loop.running) return;
+  // A run under way (the loop's, or a runOnce joined by the loop) may have claimed before the
+  // commit: the loop runs again right after it. While the loop waits, it runs now.
+  if (loop.current || !loop.timer) loop.wokenDuringRun = true;
+  if (loop.timer) schedule(worker, 0);
+}
+
+/** Stops the loop and waits for a run under way (the HTTP client is released by the worker's stop). */
+async function stop(worker: WorkerContext): Promise<void> {
+  const { loop } = worker;
+  loop.running = false;
+  clearTimeout(loop.timer);
+  loop.timer = undefined;
+  await loop.current?.catch(() => undefined);
 }
 
 function errorCode(error: unknown): string | undefined {

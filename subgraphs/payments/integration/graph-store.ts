@@ -9,15 +9,12 @@ const STORE_TIMEOUT_MS = 5000;
 /** Longest list a parent (an agent, a wallet, a legal entity) shows: its newest payments. */
 export const PARTY_PAYMENTS_LIMIT = 50;
 
-/** What the graph reads of a stored payment: its result, the parties it was asked for, and the agent that asked. */
-export interface StoredPayment {
-  railPaymentId: string;
-  result: PaymentResult;
-  request: NativePayment;
-  agentId: string | null;
-  /** The AP2 issuer whose deposits paid a settlement under its mandate alone (decision 0049 §9). */
-  fundingIssuer: string | null;
-}
+/**
+ * What the graph reads of a stored payment (its row's columns): its result, the parties it was asked
+ * for (request), the agent that asked, and the AP2 issuer whose deposits paid a settlement under its
+ * mandate alone (decision 0049 §9). The jsonb columns typed as what the payment store writes in them.
+ */
+export type StoredPayment = Pick<typeof payments.$inferSelect, 'railPaymentId' | 'agentId' | 'fundingIssuer'> & { result: PaymentResult; request: NativePayment };
 
 /** A row of the list reads: the parent key it was found under, then the payment. */
 interface ListedRow {

@@ -96,131 +96,149 @@ export function createRailSettlement(options: {
   lingerMs?: number;
 }): RailSettlement {
   const { chain, timeoutMs, settlerKey, lingerMs = SETTLEMENT_LINGER_MS } = options;
-  // On RPC_URL the x402 settler exists only with PAY_TO and without FACILITATOR_URL; a payment needs none of those.
-  const keyAccount = settlerKey ? privateKeyToAccount(settlerKey as Hash) : undefined;
+  const rail: RailContext = {
+    chain,
+    timeoutMs,
+    // On RPC_URL the x402 settler exists only with PAY_TO and without FACILITATOR_URL; a payment needs none of those.
+    keyAccount: settlerKey ? privateKeyToAccount(settlerKey as Hash) : undefined,
+    approvals: new Map(),
+  };
+  const batches = settlementBatches(rail, lingerMs);
+  return {
+    network: () => (chain.mode === 'rpc' ? 'base-mainnet' : 'embedded-base'),
+    settle: (order) => batches.load(order),
+  };
+}
+
+/** What the rail's functions are given. */
+interface RailContext {
+  chain: RailChain;
+  timeoutMs: number;
+  /** RAIL_SETTLER_KEY's account, when set. */
+  keyAccount: LocalAccount | undefined;
   /** The router's allowance, set once per (token, router, treasury); forgotten when setting it failed. */
-  const approvals = new Map<string, Promise<void>>();
+  approvals: Map<string, Promise<void>>;
+}
 
-  const treasuryOf = (connection: ChainConnection) => railTreasuryOf(connection, keyAccount);
-
-  /**
-   * Sends in the treasury's turn; its receipt is waited for outside it. A send whose turn did not
-   * come within timeoutMs is not sent. One the node may have taken without answering is returned:
-   * its receipt decides.
-   */
-  async function send<const abi extends Abi, functionName extends ContractFunctionName<abi, 'nonpayable'>>(connection: ChainConnection, account: LocalAccount, call: ContractCall<abi, functionName>, what: string): Promise<SentTransaction> {
-    try {
-      return await sendContractCall(connection, account, call, { signal: AbortSignal.timeout(timeoutMs) });
-    } catch (error) {
-      if (error instanceof SendFailure && error.maybeSent) return error.maybeSent;
-      throw new RailError(`${what} was not sent: ${error instanceof SendFailure ? error.message : 'an unexpected error'}`, undefined, { cause: error });
-    }
+/**
+ * Sends in the treasury's turn; its receipt is waited for outside it. A send whose turn did not
+ * come within timeoutMs is not sent. One the node may have taken without answering is returned:
+ * its receipt decides.
+ */
+async function send<const abi extends Abi, functionName extends ContractFunctionName<abi, 'nonpayable'>>(rail: RailContext, connection: ChainConnection, account: LocalAccount, call: ContractCall<abi, functionName>, what: string): Promise<SentTransaction> {
+  try {
+    return await sendContractCall(connection, account, call, { signal: AbortSignal.timeout(rail.timeoutMs) });
+  } catch (error) {
+    if (error instanceof SendFailure && error.maybeSent) return error.maybeSent;
+    throw new RailError(`${what} was not sent: ${error instanceof SendFailure ? error.message : 'an unexpected error'}`, undefined, { cause: error });
   }
+}
 
-  async function receiptOf(connection: ChainConnection, account: LocalAccount, sent: SentTransaction, what: string) {
-    try {
-      return await withTimeout(connection.publicClient.waitForTransactionReceipt({ hash: sent.hash }), timeoutMs * 6, `${what} receipt`);
-    } catch (error) {
-      // Never mined: it may have been dropped, and the nonces after it wait on it. The next send asks the chain.
-      sendQueueFor(connection, account.address).resync();
-      throw new RailError(`${what} was sent but not confirmed in time`, sent.hash, { cause: error, unconfirmed: true });
-    }
+async function receiptOf(rail: RailContext, connection: ChainConnection, account: LocalAccount, sent: SentTransaction, what: string) {
+  try {
+    return await withTimeout(connection.publicClient.waitForTransactionReceipt({ hash: sent.hash }), rail.timeoutMs * 6, `${what} receipt`);
+  } catch (error) {
+    // Never mined: it may have been dropped, and the nonces after it wait on it. The next send asks the chain.
+    sendQueueFor(connection, account.address).resync();
+    throw new RailError(`${what} was sent but not confirmed in time`, sent.hash, { cause: error, unconfirmed: true });
   }
+}
 
-  async function approveRouter(connection: ChainConnection, account: LocalAccount, token: Address, router: Address): Promise<void> {
-    const allowance = await withTimeout(connection.publicClient.readContract({ address: token, abi: railUSDAbi, functionName: 'allowance', args: [account.address, router] }), timeoutMs, 'read the router allowance');
-    if (allowance >= maxUint256 / 2n) return;
-    const sent = await send(connection, account, { address: token, abi: railUSDAbi, functionName: 'approve', args: [router, maxUint256] }, 'the router approval');
-    const receipt = await receiptOf(connection, account, sent, 'the router approval');
-    if (receipt.status !== 'success') throw new RailError('the router approval reverted', sent.hash);
+async function approveRouter(rail: RailContext, connection: ChainConnection, account: LocalAccount, token: Address, router: Address): Promise<void> {
+  const allowance = await withTimeout(connection.publicClient.readContract({ address: token, abi: railUSDAbi, functionName: 'allowance', args: [account.address, router] }), rail.timeoutMs, 'read the router allowance');
+  if (allowance >= maxUint256 / 2n) return;
+  const sent = await send(rail, connection, account, { address: token, abi: railUSDAbi, functionName: 'approve', args: [router, maxUint256] }, 'the router approval');
+  const receipt = await receiptOf(rail, connection, account, sent, 'the router approval');
+  if (receipt.status !== 'success') throw new RailError('the router approval reverted', sent.hash);
+}
+
+function approved(rail: RailContext, connection: ChainConnection, account: LocalAccount, token: Address, router: Address): Promise<void> {
+  const key = `${token}:${router}:${account.address}`;
+  let approval = rail.approvals.get(key);
+  if (!approval) {
+    approval = approveRouter(rail, connection, account, token, router);
+    rail.approvals.set(key, approval);
+    approval.catch(() => rail.approvals.delete(key));
   }
+  return approval;
+}
 
-  function approved(connection: ChainConnection, account: LocalAccount, token: Address, router: Address): Promise<void> {
-    const key = `${token}:${router}:${account.address}`;
-    let approval = approvals.get(key);
-    if (!approval) {
-      approval = approveRouter(connection, account, token, router);
-      approvals.set(key, approval);
-      approval.catch(() => approvals.delete(key));
-    }
-    return approval;
-  }
+/** The treasury, token and router of a connection that can settle, the router's allowance set. */
+async function settlementAccount(rail: RailContext) {
+  const connection = await withTimeout(rail.chain.connect(), rail.timeoutMs * 6, 'connect to the rail');
+  const { token, router } = connection.contracts;
+  const account = railTreasuryOf(connection, rail.keyAccount);
+  if (!token || !router) throw new RailError('the rail has no token or settlement router configured (CONTRACT_TOKEN, CONTRACT_ROUTER)');
+  if (!account) throw new RailError('the rail has no settlement account (RAIL_SETTLER_KEY)');
+  await approved(rail, connection, account, token, router);
+  return { connection, account, token, router };
+}
 
-  /** The treasury, token and router of a connection that can settle, the router's allowance set. */
-  async function settlementAccount() {
-    const connection = await withTimeout(chain.connect(), timeoutMs * 6, 'connect to the rail');
-    const { token, router } = connection.contracts;
-    const account = treasuryOf(connection);
-    if (!token || !router) throw new RailError('the rail has no token or settlement router configured (CONTRACT_TOKEN, CONTRACT_ROUTER)');
-    if (!account) throw new RailError('the rail has no settlement account (RAIL_SETTLER_KEY)');
-    await approved(connection, account, token, router);
-    return { connection, account, token, router };
-  }
+/** The router's Order (settle()'s arguments after the token; the score and volume in 6-decimal units). */
+const routerOrder = (order: SettlementOrder) => ({
+  payee: order.payee,
+  amount: order.amount,
+  hasFx: order.hasFx,
+  esgScore: parseUnits(order.esgScore.toFixed(USDC_DECIMALS), USDC_DECIMALS),
+  monthlyVolume: parseUnits(order.monthlyVolumeUsd.toFixed(USDC_DECIMALS), USDC_DECIMALS),
+  quoteId: order.quoteId,
+});
 
-  /** The router's Order (settle()'s arguments after the token; the score and volume in 6-decimal units). */
-  const routerOrder = (order: SettlementOrder) => ({
-    payee: order.payee,
-    amount: order.amount,
-    hasFx: order.hasFx,
-    esgScore: parseUnits(order.esgScore.toFixed(USDC_DECIMALS), USDC_DECIMALS),
-    monthlyVolume: parseUnits(order.monthlyVolumeUsd.toFixed(USDC_DECIMALS), USDC_DECIMALS),
-    quoteId: order.quoteId,
-  });
-
-  /**
-   * Sends `orders` in one transaction (settle() for one, settleBatch() for more) and waits for its
-   * receipt: each order's receipt from its own Settled event, or the one error of the transaction.
-   * `onSent` is called once the node took it (or nothing will be sent). A batch the router refuses
-   * (one of its orders would revert: the estimate says so, nothing is sent) or that reverts in its
-   * block (nothing of it happened) is settled again order by order, so only a refused order fails,
-   * with its own reason.
-   */
-  async function settleInOne(orders: readonly SettlementOrder[], onSent: () => void): Promise<Array<SettlementReceipt | Error>> {
-    const { connection, account, token, router } = await settlementAccount();
-    const what = orders.length === 1 ? 'the settlement' : `the settlement of ${orders.length} payments in one transaction`;
-    let sent: SentTransaction;
-    const routed = orders.map(routerOrder);
-    const [only] = routed;
-    try {
-      sent =
-        routed.length === 1 && only
-          ? await send(connection, account, { address: router, abi: settlementRouterAbi, functionName: 'settle', args: [token, only.payee, only.amount, only.hasFx, only.esgScore, only.monthlyVolume, only.quoteId] }, what)
-          : await send(connection, account, { address: router, abi: settlementRouterAbi, functionName: 'settleBatch', args: [token, routed] }, what);
-    } catch (error) {
-      if (orders.length === 1 || !refusedByContract(error)) throw error;
-      onSent();
-      return settleEachAlone(orders);
-    }
+/**
+ * Sends `orders` in one transaction (settle() for one, settleBatch() for more) and waits for its
+ * receipt: each order's receipt from its own Settled event, or the one error of the transaction.
+ * `onSent` is called once the node took it (or nothing will be sent). A batch the router refuses
+ * (one of its orders would revert: the estimate says so, nothing is sent) or that reverts in its
+ * block (nothing of it happened) is settled again order by order, so only a refused order fails,
+ * with its own reason.
+ */
+async function settleInOne(rail: RailContext, orders: readonly SettlementOrder[], onSent: () => void): Promise<Array<SettlementReceipt | Error>> {
+  const { connection, account, token, router } = await settlementAccount(rail);
+  const what = orders.length === 1 ? 'the settlement' : `the settlement of ${orders.length} payments in one transaction`;
+  let sent: SentTransaction;
+  const routed = orders.map(routerOrder);
+  const [only] = routed;
+  try {
+    sent =
+      routed.length === 1 && only
+        ? await send(rail, connection, account, { address: router, abi: settlementRouterAbi, functionName: 'settle', args: [token, only.payee, only.amount, only.hasFx, only.esgScore, only.monthlyVolume, only.quoteId] }, what)
+        : await send(rail, connection, account, { address: router, abi: settlementRouterAbi, functionName: 'settleBatch', args: [token, routed] }, what);
+  } catch (error) {
+    if (orders.length === 1 || !refusedByContract(error)) throw error;
     onSent();
-    const receipt = await receiptOf(connection, account, sent, what);
-    // A batch mined but reverted changed nothing (one of its orders was refused between the
-    // estimate and the block, or it ran out of gas): each order is settled again alone.
-    if (receipt.status !== 'success' && orders.length > 1) return settleEachAlone(orders);
-    if (receipt.status !== 'success') {
-      // All the gas used: it ran out (the state changed between the estimate and the block).
-      if (receipt.gasUsed >= sent.gas) throw new RailError(`the settlement transaction ran out of gas (limit ${sent.gas}, the node's estimate)`, sent.hash);
-      throw new RailError('the settlement transaction reverted', sent.hash);
-    }
-    const events = parseEventLogs({ abi: settlementRouterAbi, eventName: 'Settled', logs: receipt.logs });
-    return orders.map((order) => {
-      const settled = events.find((event) => event.args.quoteId === order.quoteId);
-      return settled ? { txHash: sent.hash, fee: settled.args.fee, payer: settled.args.payer } : new RailError('the settlement transaction emitted no Settled event', sent.hash);
-    });
+    return settleEachAlone(rail, orders);
   }
-
-  /** Each order in a transaction of its own (through settle()), so only an order the router refuses fails. */
-  function settleEachAlone(orders: readonly SettlementOrder[]): Promise<Array<SettlementReceipt | Error>> {
-    return Promise.all(orders.map((order) => settleInOne([order], () => undefined).then(([outcome]) => outcome!, asError)));
+  onSent();
+  const receipt = await receiptOf(rail, connection, account, sent, what);
+  // A batch mined but reverted changed nothing (one of its orders was refused between the
+  // estimate and the block, or it ran out of gas): each order is settled again alone.
+  if (receipt.status !== 'success' && orders.length > 1) return settleEachAlone(rail, orders);
+  if (receipt.status !== 'success') {
+    // All the gas used: it ran out (the state changed between the estimate and the block).
+    if (receipt.gasUsed >= sent.gas) throw new RailError(`the settlement transaction ran out of gas (limit ${sent.gas}, the node's estimate)`, sent.hash);
+    throw new RailError('the settlement transaction reverted', sent.hash);
   }
+  const events = parseEventLogs({ abi: settlementRouterAbi, eventName: 'Settled', logs: receipt.logs });
+  return orders.map((order) => {
+    const settled = events.find((event) => event.args.quoteId === order.quoteId);
+    return settled ? { txHash: sent.hash, fee: settled.args.fee, payer: settled.args.payer } : new RailError('the settlement transaction emitted no Settled event', sent.hash);
+  });
+}
 
-  /**
-   * Orders wait while the previous transaction is being sent, and go together in the next one (at
-   * most MAX_SETTLEMENT_BATCH): DataLoader's batching, without its cache (each order is a write).
-   * Under load (the previous transaction held more than one order) transactions leave at most one
-   * per lingerMs, so the orders of that time share one. Otherwise an order goes as soon as the
-   * previous transaction was sent: a quiet rail, or one caller settling one payment after another
-   * (a pain.001's transactions, the batch path), never waits for the linger.
-   */
+/** Each order in a transaction of its own (through settle()), so only an order the router refuses fails. */
+function settleEachAlone(rail: RailContext, orders: readonly SettlementOrder[]): Promise<Array<SettlementReceipt | Error>> {
+  return Promise.all(orders.map((order) => settleInOne(rail, [order], () => undefined).then(([outcome]) => outcome!, asError)));
+}
+
+/**
+ * Orders wait while the previous transaction is being sent, and go together in the next one (at
+ * most MAX_SETTLEMENT_BATCH): DataLoader's batching, without its cache (each order is a write).
+ * Under load (the previous transaction held more than one order) transactions leave at most one
+ * per lingerMs, so the orders of that time share one. Otherwise an order goes as soon as the
+ * previous transaction was sent: a quiet rail, or one caller settling one payment after another
+ * (a pain.001's transactions, the batch path), never waits for the linger.
+ */
+function settlementBatches(rail: RailContext, lingerMs: number): DataLoader<SettlementOrder, SettlementReceipt> {
   let previousSend: Promise<void> = Promise.resolve();
   let lastDispatchAt = -Infinity;
   let underLoad = false;
@@ -229,21 +247,16 @@ export function createRailSettlement(options: {
     if (wait <= 0) dispatch();
     else setTimeout(dispatch, wait);
   };
-  const batches = new DataLoader<SettlementOrder, SettlementReceipt>(
+  return new DataLoader<SettlementOrder, SettlementReceipt>(
     (orders) => {
       lastDispatchAt = performance.now();
       underLoad = orders.length > 1;
       let sent = () => {};
       previousSend = new Promise<void>((resolve) => (sent = resolve));
-      return settleInOne(orders, sent)
+      return settleInOne(rail, orders, sent)
         .catch((error: unknown) => orders.map(() => asError(error)))
         .finally(sent);
     },
     { cache: false, maxBatchSize: MAX_SETTLEMENT_BATCH, batchScheduleFn: (dispatch) => void previousSend.then(() => afterLinger(dispatch)) },
   );
-
-  return {
-    network: () => (chain.mode === 'rpc' ? 'base-mainnet' : 'embedded-base'),
-    settle: (order) => batches.load(order),
-  };
 }

@@ -21,12 +21,12 @@ export {
   AP2_SIGNING_ALGORITHM,
   checkDisclosures,
   checkValidityWindow,
-  matchMandate,
   minorUnitDigits,
   RAIL_FEE_CAP_CONSTRAINT,
   readMandateContent,
   toMinorUnits,
 } from './ap2-mandate.js';
+export { matchMandate } from './ap2-match.js';
 export type { AgentMandateDecision, AgentMandateRule, AgentRefusalReason, AgentSettlementRequest, RuleViolation } from './mandate-check.js';
 export { AGENT_MANDATE_RULES, agentVerdictOf, checkAgentMandate } from './mandate-check.js';
 export type { Ap2CapabilityData, Ap2CapabilityDocument } from './ap2-capabilities.js';

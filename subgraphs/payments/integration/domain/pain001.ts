@@ -203,6 +203,49 @@ function checkCounts(body: Pain001Body, issues: IsoIssue[]): void {
   });
 }
 
+/** A transaction's instructed amount against the ISO facets and, when the caller knows them, its currency's minor units. */
+function checkAmount(instructed: Pain001Amount, path: string, options: Pain001Options, issues: IsoIssue[]): void {
+  const { Ccy: currency, value: amount } = instructed;
+  // Defence in depth: the edge schema already holds amounts to the ISO facets.
+  const problem = amountProblem(amount);
+  if (problem) issues.push({ path: `${path}.Amt.InstdAmt.value`, message: problem, reason: 'AM12' });
+  if (options.minorUnitsOf) {
+    const minorUnits = options.minorUnitsOf(currency);
+    if (minorUnits === undefined) {
+      issues.push({ path: `${path}.Amt.InstdAmt.Ccy`, message: `${currency} is not an ISO 4217 currency code we know`, reason: 'AM11' });
+    } else if ((fractionDigitsOf(amount) ?? 0) > minorUnits) {
+      issues.push({ path: `${path}.Amt.InstdAmt.value`, message: `has more fraction digits than ${currency}'s ISO 4217 minor unit (${minorUnits})`, reason: 'CH20' });
+    }
+  }
+}
+
+/** One transaction of a payment information block as a native payment under its tmsReference. */
+function nativePaymentOf(body: Pain001Body, instruction: Pain001PaymentInformation, transaction: Pain001Transaction, tmsReference: string, requestedExecutionDate: string | undefined): NativePayment {
+  const { Ccy: currency, value: amount } = transaction.Amt.InstdAmt;
+  const creditorLei = creditorLeiOf(transaction);
+  const debtorLei = instruction.Dbtr.Id?.OrgId?.LEI;
+  const remittanceInfo = remittanceOf(transaction);
+  return {
+    tmsReference,
+    amount,
+    currency,
+    settlementAsset: PAIN001_SETTLEMENT_ASSET,
+    creditor: {
+      name: transaction.Cdtr.Nm,
+      ...(creditorLei !== undefined && { lei: creditorLei }),
+      walletAddress: transaction.CdtrAcct.Id.Othr.Id,
+    },
+    debtor: {
+      name: instruction.Dbtr.Nm,
+      ...(debtorLei !== undefined && { lei: debtorLei }),
+      walletAddress: instruction.DbtrAcct.Id.Othr.Id,
+    },
+    ...(remittanceInfo !== undefined && { remittanceInfo }),
+    ...(requestedExecutionDate !== undefined && { requestedExecutionDate }),
+    ...(body.callbackUrl !== undefined && { callbackUrl: body.callbackUrl }),
+  };
+}
+
 /**
  * The document's payments, or every problem found (all of them, each with its path).
  * Pure: no clock (a past execution date is the service's call), no I/O.
@@ -222,18 +265,7 @@ export function mapPain001(body: Pain001Body, options: Pain001Options = {}): Pai
     const requestedExecutionDate = requestedExecutionDateOf(instruction.ReqdExctnDt);
     instruction.CdtTrfTxInf.forEach((transaction, j) => {
       const path = `PmtInf[${i}].CdtTrfTxInf[${j}]`;
-      const { Ccy: currency, value: amount } = transaction.Amt.InstdAmt;
-      // Defence in depth: the edge schema already holds amounts to the ISO facets.
-      const problem = amountProblem(amount);
-      if (problem) issues.push({ path: `${path}.Amt.InstdAmt.value`, message: problem, reason: 'AM12' });
-      if (options.minorUnitsOf) {
-        const minorUnits = options.minorUnitsOf(currency);
-        if (minorUnits === undefined) {
-          issues.push({ path: `${path}.Amt.InstdAmt.Ccy`, message: `${currency} is not an ISO 4217 currency code we know`, reason: 'AM11' });
-        } else if ((fractionDigitsOf(amount) ?? 0) > minorUnits) {
-          issues.push({ path: `${path}.Amt.InstdAmt.value`, message: `has more fraction digits than ${currency}'s ISO 4217 minor unit (${minorUnits})`, reason: 'CH20' });
-        }
-      }
+      checkAmount(transaction.Amt.InstdAmt, path, options, issues);
       const tmsReference = tmsReferenceOf(header.MsgId, i, j, transaction.PmtId.EndToEndId);
       const first = seen.get(tmsReference);
       // CH16, element content formally incorrect: the reference is in the settlement agent's namespace.
@@ -243,28 +275,7 @@ export function mapPain001(body: Pain001Body, options: Pain001Options = {}): Pai
       } else {
         seen.set(tmsReference, path);
       }
-      const creditorLei = creditorLeiOf(transaction);
-      const debtorLei = instruction.Dbtr.Id?.OrgId?.LEI;
-      const remittanceInfo = remittanceOf(transaction);
-      const payment: NativePayment = {
-        tmsReference,
-        amount,
-        currency,
-        settlementAsset: PAIN001_SETTLEMENT_ASSET,
-        creditor: {
-          name: transaction.Cdtr.Nm,
-          ...(creditorLei !== undefined && { lei: creditorLei }),
-          walletAddress: transaction.CdtrAcct.Id.Othr.Id,
-        },
-        debtor: {
-          name: instruction.Dbtr.Nm,
-          ...(debtorLei !== undefined && { lei: debtorLei }),
-          walletAddress: instruction.DbtrAcct.Id.Othr.Id,
-        },
-        ...(remittanceInfo !== undefined && { remittanceInfo }),
-        ...(requestedExecutionDate !== undefined && { requestedExecutionDate }),
-        ...(body.callbackUrl !== undefined && { callbackUrl: body.callbackUrl }),
-      };
+      const payment = nativePaymentOf(body, instruction, transaction, tmsReference, requestedExecutionDate);
       const creditorAgentLei = transaction.CdtrAgt?.FinInstnId.LEI;
       transfers.push({
         payment,
