@@ -6,7 +6,6 @@ import { settlementRouterAbi } from '../../../contracts/artifacts/SettlementRout
 import type { ChainConnection } from '../../../platform/chain/index.js';
 import { injectJson, startTestServer, type TestServer } from '../../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY } from '../../../test/fixtures/lei-entries.js';
-import { FX_RATE_MAX_AGE_SECONDS } from '../../fees/fx-rates.js';
 import { createCallbackStore } from '../callbacks/store.js';
 import { finalResult, pendingResult } from '../domain/index.js';
 import { readPaymentInitiation } from './inputs.js';
@@ -49,6 +48,17 @@ const balanceOf = (address: Address) => rail.publicClient.readContract({ address
 const treasury = () => rail.embedded!.accounts[EMBEDDED_TREASURY_ACCOUNT_INDEX]!.address;
 
 const call = (method: 'GET' | 'POST', url: string, options: Parameters<typeof injectJson>[3] = {}) => injectJson(server, method, url, options);
+
+/**
+ * How long fees lets its FX answers be reused (its FX_RATE_MAX_AGE_SECONDS, decision 0044), read from
+ * its public interface rather than its code: the max-age of GET /stability/fx/:currency.
+ */
+async function fxRateMaxAgeSeconds(): Promise<number> {
+  const { status, headers } = await call('GET', '/stability/fx/USD');
+  const maxAge = /max-age=(\d+)/.exec(String(headers['cache-control']))?.[1];
+  if (status !== 200 || maxAge === undefined) throw new Error(`GET /stability/fx/USD answered ${status} without a max-age`);
+  return Number(maxAge);
+}
 
 async function registeredCreditor(): Promise<Address> {
   const wallet = freshWallet();
@@ -250,6 +260,7 @@ describe('GET /integration/payments, /integration/rates', () => {
     const usd = await call('GET', '/integration/rates/USD');
     expect(usd).toMatchObject({ status: 200, body: { currency: 'USD', rate: '1' } });
     // Stamped by fees when it answered: the answer may be reused for FX_RATE_MAX_AGE_SECONDS (decision 0044).
+    const FX_RATE_MAX_AGE_SECONDS = await fxRateMaxAgeSeconds();
     expect(usd.body.updatedAt).toBeGreaterThanOrEqual(nowSeconds() - FX_RATE_MAX_AGE_SECONDS);
     expect(usd.body.updatedAt).toBeLessThanOrEqual(nowSeconds());
     expect(await call('GET', '/integration/rates/XAU')).toMatchObject({ status: 404, body: { code: 'PAY_ERR_RATE_UNAVAILABLE' } });

@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { getAddress, parseEventLogs, type Address, type Hash } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
-import { settlementRouterAbi } from '../../contracts/artifacts/SettlementRouter.js';
-import { payments } from '../../drizzle/schema.js';
-import type { ChainConnection } from '../../platform/chain/index.js';
-import { startTestServer, TEST_NOW, type TestServer } from '../../test/helpers.js';
-import { ACTIVE_LEI_ENTRY } from '../../test/fixtures/lei-entries.js';
-import { feeParameters } from '../fees/data/index.js';
-import { createFeeStore } from '../fees/store.js';
+import { railUSDAbi } from '../contracts/artifacts/RailUSD.js';
+import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
+import { payments } from '../drizzle/schema.js';
+import type { ChainConnection } from '../platform/chain/index.js';
+import { startTestServer, TEST_NOW, type TestServer } from './helpers.js';
+import { ACTIVE_LEI_ENTRY } from './fixtures/lei-entries.js';
+import { feeParameters } from '../subgraphs/fees/data/index.js';
+import { createFeeStore } from '../subgraphs/fees/store.js';
 
 // Decision 0026 through the all-in-one server (compliance, fees and payments in one process): the
 // FX rate of the fees subgraph on GET /integration/rates and in a non-USD payment, and a quoteId
