@@ -21,7 +21,7 @@ import type { PaymentsService } from '../integration/service.js';
 import { COMPLIANCE_SERVICE, createComplianceClient } from '../upstream/compliance.js';
 import { createFeesClient, FEES_SERVICE } from '../upstream/fees.js';
 
-/** The wallet the rail settles from (decision 0025): the one rail.ts settles from, whether or not x402 payments are taken. */
+/** The wallet the rail settles from (decision 0025): the one rail/settlement.ts settles from, whether or not x402 payments are taken. */
 async function treasuryWallet(platform: PlatformServices): Promise<string> {
   const connection = await platform.chain.connect();
   const { settlerKey } = platform.config.access;

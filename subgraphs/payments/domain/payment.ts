@@ -68,6 +68,6 @@ export interface PaymentResult {
 
 /**
  * Whose deposits pay a settlement agent's settlement (decision 0049): an agent's (its owner's money)
- * or a trusted AP2 issuer's. The payment claim counts what each has spent (integration/store.ts).
+ * or a trusted AP2 issuer's. The payment claim counts what each has spent (integration/claim.ts).
  */
 export type Funder = { kind: 'agent'; agentId: string } | { kind: 'issuer'; issuer: string };

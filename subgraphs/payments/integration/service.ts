@@ -27,7 +27,7 @@ export interface PaymentsServiceDeps {
   logger: Pick<Logger, 'warn' | 'error'>;
 }
 
-/** What a caller other than the integration API gives initiate (the settlement agent, agent-service.ts). */
+/** What a caller other than the integration API gives initiate (the settlement agent, agent/service.ts). */
 export interface InitiateOptions {
   /** The railPaymentId to use (default: a new one), when the caller recorded it before (an AP2 mandate's use). */
   railPaymentId?: string;

@@ -41,7 +41,7 @@ export interface PaymentRecoveryOptions {
 
 /**
  * Ends the payments a stopped process left PENDING (decision 0039), from what each recorded and
- * what the chain says (domain/payment-recovery.ts). Any number of processes may run it: the
+ * what the chain says (domain/rules.ts). Any number of processes may run it: the
  * result is written only while the payment is still PENDING (store.complete), so a payment is
  * ended once, by whichever gets there first, its callback enqueued in the same transaction.
  */
