@@ -1,13 +1,36 @@
+import { createDatabaseRateLimitStore } from '../../platform/access/rate-limit.js';
+import { createIdempotency } from '../../platform/idempotency.js';
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
-import { httpRoutes } from '../../platform/http.js';
-import { buildSettlementAgent } from './agent/index.js';
-import { buildCallbacks } from './callbacks/index.js';
-import { buildIntegration } from './integration/index.js';
-import { SETTLEMENT_AGENT_TENANT } from './integration/service.js';
-import { createRailSettlement } from './rail/settlement.js';
-import { buildRecovery } from './recovery/index.js';
+import { createAp2MandateVerifier } from './agent/ap2-verifier.js';
+import { ap2CapabilityData } from './agent/data/ap2-capabilities.js';
+import { buildAp2Capabilities } from './agent/domain/index.js';
+import { createAgentFunds } from './agent/funds.js';
+import { createAgentFundsStore } from './agent/funds-store.js';
+import { createHeldSettlements } from './agent/holds.js';
+import { createSettlementAgent } from './agent/service.js';
+import { createAgentSettlementStore } from './agent/store.js';
+import { fundsRail, treasuryWallet } from './agent/treasury.js';
+import { createCallbackDelivery, type CallbackDelivery } from './callbacks/delivery.js';
+import { createPaymentGraphStore } from './integration/graph-store.js';
+import { createIntegrationHealth } from './integration/health.js';
+import { createInitiation } from './integration/initiation.js';
+import { createPaymentsContext } from './integration/resolvers.js';
+import { createPaymentsService, SETTLEMENT_AGENT_TENANT, type PaymentsService } from './integration/service.js';
+import { createPaymentStore } from './integration/store.js';
+import { createRailLookup } from './rail/lookup.js';
+import { createRailSettlement, type RailSettlement } from './rail/settlement.js';
+import { createPaymentRecovery, createRecoveryLoop, recoveryDelaysFor } from './recovery/service.js';
+import { createPaymentsResolvers } from './resolvers.js';
+import { paymentsRoutes, type PaymentsRouteDeps } from './routes.js';
 import { AGENT_PREFIX, INTEGRATION_PREFIX } from './shared/api.js';
+import { COMPLIANCE_SERVICE, createComplianceClient } from './upstream/compliance.js';
+import { createFeesClient, FEES_SERVICE } from './upstream/fees.js';
+
+// The payments subgraph: its families are integration/ (the payment integration API and the
+// payments graph), agent/ (the settlement agent), callbacks/ (the callback outbox and its worker)
+// and recovery/ (payments a stopped process left PENDING), all settling on the one rail (rail/);
+// this file builds them and composes their routes and resolvers (routes.ts, resolvers.ts).
 
 export const name = 'payments';
 export const typeDefs = loadSubgraphTypeDefs(name);
@@ -15,35 +38,36 @@ export const typeDefs = loadSubgraphTypeDefs(name);
 /** The development account the embedded rail's treasury is (its deposits and settlements), as the gateway's banner names it. */
 export { EMBEDDED_TREASURY_ACCOUNT_INDEX } from './rail/settlement.js';
 
-/**
- * The payments subgraph (Document 2; DESIGN.md §1), its families composed:
- * - integration: the payment integration API under /integration and the payments graph;
- * - agent: the settlement agent under /agent, settling through the integration's payments;
- * - callbacks: the callback outbox, and its worker from start() to close();
- * - recovery: payments a stopped process left PENDING, ended from start() to close();
- * all settling on the one rail. Its routes are the union of the families' (the integration
- * API's first, as before), its resolvers the integration's (the only family with GraphQL fields).
- */
+/** The payment integration API and the settlement agent (Document 2; DESIGN.md §1): payments in, screened through compliance, priced by fees, settled on the rail. */
 export function build(platform: PlatformServices): Subgraph {
   const { config } = platform;
   // The callback worker, woken by this process's own commits of a callback (decision 0024 §12).
-  const callbacks = buildCallbacks(platform);
+  const callbacks = createCallbackDelivery(platform);
   const rail = createRailSettlement({ chain: platform.chain, timeoutMs: config.chain.timeoutMs, settlerKey: config.access.settlerKey });
-  const integration = buildIntegration(platform, { callbacks: callbacks.store, onCallbackQueued: callbacks.wake, rail });
+  const integration = buildIntegration(platform, callbacks, rail);
   // Payments a stopped process left PENDING, ended from what they recorded and the chain (decision 0039).
-  const recovery = buildRecovery(platform, { store: integration.store, network: () => rail.network() });
+  const recovery = createRecoveryLoop(
+    createPaymentRecovery({
+      store: integration.store,
+      lookup: createRailLookup({ chain: platform.chain, timeoutMs: config.chain.timeoutMs }),
+      clock: platform.clock,
+      network: () => rail.network(),
+      delays: recoveryDelaysFor(config.chain.timeoutMs),
+      logger: platform.logger,
+    }),
+    platform.logger,
+  );
   // The settlement agent's own settlements (decision 0050): the lead wires each agent's owner here.
   const agent = buildSettlementAgent(platform, integration.payments.for(SETTLEMENT_AGENT_TENANT));
+  // Every caller of the integration API acts as its institution or as the admin (decision 0050).
+  const access = { keys: platform.access.keys, adminKey: config.access.adminKey };
   return {
     name,
     typeDefs,
-    schema: buildFederatedSchema(typeDefs, integration.resolvers),
+    schema: buildFederatedSchema(typeDefs, createPaymentsResolvers(integration)),
     restPrefixes: [INTEGRATION_PREFIX, AGENT_PREFIX],
-    routes: httpRoutes(async (app) => {
-      await app.register(integration.routes);
-      await app.register(agent.routes);
-    }),
-    createContext: integration.createContext,
+    routes: paymentsRoutes({ integration, agent, ...access }),
+    createContext: (request) => createPaymentsContext(integration.graphStore, access, request),
     // The worker starts before the recovery's first run is scheduled; the recovery stops first at close (after the last request, before the database closes).
     async start() {
       callbacks.start();
@@ -54,4 +78,65 @@ export function build(platform: PlatformServices): Subgraph {
       await callbacks.stop();
     },
   };
+}
+
+/** The integration family: the payments table and its service (the flow every payment runs), the body readers, the graph's reads, the health. */
+function buildIntegration(platform: PlatformServices, callbacks: CallbackDelivery, rail: RailSettlement) {
+  const { config } = platform;
+  const timeoutMs = config.database.statementTimeoutMs;
+  const { internalKey } = platform.access;
+  const store = createPaymentStore(platform.database.db, callbacks.store, { timeoutMs, onCallbackQueued: callbacks.wake });
+  const payments = createPaymentsService({
+    store,
+    compliance: internalKey ? createComplianceClient({ transport: platform.upstream.transport(COMPLIANCE_SERVICE), internalKey }) : undefined,
+    fees: createFeesClient({ transport: platform.upstream.transport(FEES_SERVICE) }),
+    rail,
+    clock: platform.clock,
+    ids: platform.ids,
+    logger: platform.logger,
+  });
+  const initiation = createInitiation({ payments, ids: platform.ids });
+  const graphStore = createPaymentGraphStore(platform.database.db, { timeoutMs });
+  const health = createIntegrationHealth({
+    compliance: platform.upstream.transport(COMPLIANCE_SERVICE),
+    stability: platform.upstream.transport(FEES_SERVICE),
+    pingDatabase: () => platform.database.ping(),
+  });
+  return { store, payments, initiation, graphStore, health };
+}
+
+/**
+ * The settlement agent family under /agent (decision 0027): its settlements go through `service`,
+ * the payments of the settlement agent's tenant (decision 0050), paid from its owners' or its AP2
+ * issuers' funds (decision 0049); held settlements wait for an operator (decision 0047).
+ */
+function buildSettlementAgent(platform: PlatformServices, service: PaymentsService): PaymentsRouteDeps['agent'] {
+  const { config } = platform;
+  const { internalKey } = platform.access;
+  const trustedIssuers = config.agent.ap2TrustedIssuers;
+  const { db } = platform.database;
+  const authority = {
+    compliance: internalKey ? createComplianceClient({ transport: platform.upstream.transport(COMPLIANCE_SERVICE), internalKey }) : undefined,
+    rateLimits: platform.access.rateLimits ?? createDatabaseRateLimitStore(db),
+    clock: platform.clock,
+  };
+  const { adminKey } = config.access;
+  const funds = createAgentFunds({ ...authority, store: createAgentFundsStore(db, { timeoutMs: config.database.statementTimeoutMs }), rail: () => fundsRail(platform), issuers: trustedIssuers, adminKey });
+  const deps = {
+    ...authority,
+    payments: service,
+    store: createAgentSettlementStore(db, { timeoutMs: config.database.statementTimeoutMs }),
+    payerWallet: () => treasuryWallet(platform),
+    ids: platform.ids,
+    funds,
+  };
+  const agent = createSettlementAgent({
+    ...deps,
+    fees: createFeesClient({ transport: platform.upstream.transport(FEES_SERVICE) }),
+    verifier: createAp2MandateVerifier({ trustedIssuers: new Map([...trustedIssuers].map(([issuer, trusted]) => [issuer, trusted.jwk])), clock: platform.clock }),
+    idempotency: createIdempotency(db, { clock: platform.clock }),
+  });
+  const holds = createHeldSettlements({ ...deps, adminKey });
+  const data = ap2CapabilityData();
+  return { agent, holds, funds, capabilities: (agentUrl) => buildAp2Capabilities(data, { agentUrl, trustedIssuers: trustedIssuers.keys() }) };
 }

@@ -4,7 +4,6 @@ import type { ApiKeys } from '../../../platform/access/api-keys.js';
 import { admitInstitution, setHeaders, type Tenant } from '../../../platform/access/admission.js';
 import { AppError } from '../../../platform/errors.js';
 import type { RequestContext } from '../../../platform/request-context.js';
-import { DecimalScalar } from '../../../platform/scalars.js';
 import type { SubgraphContext } from '../../../platform/subgraph.js';
 import type { PaymentResult } from '../domain/index.js';
 import type { PaymentGraphStore, PartyKind, StoredPayment } from './graph-store.js';
@@ -88,9 +87,9 @@ const entityOf = (lei: string | undefined) => (lei ? { lei } : null);
 /** The tenant's payments service, once its key is admitted. */
 const servedAs = async (payments: Payments, context: PaymentsContext) => payments.for(await context.tenant());
 
-export function createPaymentsResolvers(payments: Payments, initiation: Initiations) {
+/** The integration's GraphQL fields (the subgraph's resolvers.ts adds the scalars). */
+export function createIntegrationResolvers(payments: Payments, initiation: Initiations) {
   return {
-    Decimal: DecimalScalar,
     Query: {
       payment: async (_: unknown, args: { railPaymentId: string }, context: PaymentsContext) => orNull((await servedAs(payments, context)).get(args.railPaymentId)),
       paymentByTmsReference: async (_: unknown, args: { tmsReference: string; institution?: string | null }, context: PaymentsContext) =>

@@ -83,7 +83,7 @@ export function registerBatchRoute(app: HttpServer, initiation: Initiations, ins
   );
 }
 
-export interface PaymentsRouteOptions {
+export interface IntegrationRouteOptions {
   /** Institution keys (Authorization: Bearer), with the 1,000 requests per minute of the spec and the X-RateLimit-* headers. */
   keys: ApiKeys;
   /** ADMIN_KEY: reads every institution's payments (decision 0050). */
@@ -95,7 +95,7 @@ export interface PaymentsRouteOptions {
 }
 
 /** The integration API (spec §4): thin, each path calls the service. */
-export function paymentsRoutes(payments: Payments, options: PaymentsRouteOptions): FastifyPluginAsync {
+export function integrationRoutes(payments: Payments, options: IntegrationRouteOptions): FastifyPluginAsync {
   return httpRoutes(async (app) => {
     app.errorShapes.register(integrationErrorShape);
     await registerOpenApi(app, {

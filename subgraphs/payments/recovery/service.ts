@@ -5,6 +5,8 @@ import { recoverableFrom, recoveredStep, type RecoveryDelays } from './domain/in
 import type { RailLookup } from '../rail/lookup.js';
 import type { PaymentRow, PaymentStore } from '../integration/store.js';
 
+/** How often each process looks for payments a stopped process left PENDING. */
+export const RECOVERY_INTERVAL_MS = 30_000;
 /** Payments recovered per run at most: the rest wait for the next run. */
 const RECOVERY_BATCH = 50;
 /**
@@ -90,3 +92,41 @@ export function createPaymentRecovery(options: PaymentRecoveryOptions) {
 }
 
 export type PaymentRecovery = ReturnType<typeof createPaymentRecovery>;
+
+/** The recovery as the payments subgraph runs it. */
+export interface RecoveryLoop {
+  /** From the subgraph's start(), once migrations have run: the first run after RECOVERY_INTERVAL_MS. */
+  start(): void;
+  /** From the subgraph's close(): no run starts after it, and a run under way finishes before it returns. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the recovery every RECOVERY_INTERVAL_MS, from start() (after migrations) to stop(); a run
+ * under way finishes before stop returns.
+ */
+export function createRecoveryLoop(recovery: PaymentRecovery, logger: Pick<Logger, 'error'>): RecoveryLoop {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = false;
+  const schedule = () => {
+    timer = setTimeout(() => {
+      running = recovery
+        .runOnce()
+        .catch((error: unknown) => logger.error({ err: error }, 'payment recovery run failed'))
+        .finally(() => {
+          running = undefined;
+          if (!stopped) schedule();
+        });
+    }, RECOVERY_INTERVAL_MS);
+    timer.unref();
+  };
+  return {
+    start: schedule,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

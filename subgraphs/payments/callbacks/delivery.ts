@@ -11,7 +11,7 @@ import { createCallbackWorker, webhookSigningKeyOf } from './worker.js';
  */
 export const CALLBACK_INTERVAL_MS = 1000;
 
-/** The callbacks family as the payments subgraph composes it. */
+/** The callback outbox and its worker, as the payments subgraph runs them. */
 export interface CallbackDelivery {
   /** The outbox: the payment store enqueues each final result's callback in its own transaction. */
   store: CallbackStore;
@@ -30,7 +30,7 @@ export interface CallbackDelivery {
  * finishes first). workerId is `<hostname>:<pid>`, unique per process, the lease holder's name.
  * Private targets are refused unless CALLBACK_ALLOW_PRIVATE_TARGETS is set.
  */
-export function buildCallbacks(platform: PlatformServices): CallbackDelivery {
+export function createCallbackDelivery(platform: PlatformServices): CallbackDelivery {
   const { config } = platform;
   const store = createCallbackStore(platform.database.db, { timeoutMs: config.database.statementTimeoutMs });
   const worker = createCallbackWorker({
