@@ -195,7 +195,7 @@ describe('AP2 mandate verification: refused with a reason (400)', () => {
     const [jwt, ...disclosures] = mandate.split('~');
     const forged = disclosures.map((encoded) => {
       if (!encoded) return encoded;
-      const [salt, name, value] = JSON.parse(Buffer.from(encoded, 'base64url').toString()) as [string, string, unknown];
+      const [salt, name, _value] = JSON.parse(Buffer.from(encoded, 'base64url').toString()) as [string, string, unknown];
       return name === 'payment_amount' ? Buffer.from(JSON.stringify([salt, name, { amount: 999999, currency: 'USD' }])).toString('base64url') : encoded;
     });
     const tampered = [jwt, ...forged].join('~');

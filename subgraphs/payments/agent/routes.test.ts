@@ -127,7 +127,7 @@ describe('POST /agent/settle with body.mandate (AP2)', () => {
   });
 
   it.each([
-    ['another payee', (recipient: Address) => closedMandate(freshWallet()), 'PAYEE_MISMATCH'],
+    ['another payee', (_recipient: Address) => closedMandate(freshWallet()), 'PAYEE_MISMATCH'],
     ['another amount', (recipient: Address) => closedMandate(recipient, { payment_amount: { amount: 125051, currency: 'USD' } }), 'AMOUNT_MISMATCH'],
     ['another currency', (recipient: Address) => closedMandate(recipient, { payment_amount: { amount: 125050, currency: 'EUR' } }), 'CURRENCY_MISMATCH'],
     ['an expired mandate', (recipient: Address) => closedMandate(recipient, { iat: nowSeconds() - 7200, exp: nowSeconds() }), 'EXPIRED'],

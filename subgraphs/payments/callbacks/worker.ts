@@ -303,7 +303,8 @@ function schedule(worker: WorkerContext, delayMs: number): void {
 function loopRun(worker: WorkerContext): void {
   const { loop } = worker;
   loop.timer = undefined;
-  runOnce(worker)
+  // Never rejects: a failed run is logged and the loop goes on.
+  void runOnce(worker)
     .then(
       (summary) => summary.claimed >= worker.batchSize,
       (error: unknown) => {

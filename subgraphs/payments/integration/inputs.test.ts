@@ -164,6 +164,7 @@ describe('pain.001 element checks (strict where ISO 20022 is strict)', () => {
     ['negative JSON number', (i: any) => { i.PmtInf[1].CdtTrfTxInf[0].Amt.InstdAmt.value = -5; }, `${tx}.Amt.InstdAmt.value`, 'must be sent as a decimal string such as "1250.50": this JSON number cannot be read exactly'],
     ['zero amount', (i: any) => { i.PmtInf[1].CdtTrfTxInf[0].Amt.InstdAmt.value = '0.00'; }, `${tx}.Amt.InstdAmt.value`, 'must be greater than 0'],
     ['amount in exponent form', (i: any) => { i.PmtInf[1].CdtTrfTxInf[0].Amt.InstdAmt.value = '1.5e4'; }, `${tx}.Amt.InstdAmt.value`, 'must be an unsigned decimal such as 1250.50 (digits, optionally a point and digits)'],
+    // eslint-disable-next-line no-loss-of-precision -- a number JSON.parse rounds is the case under test
     ['a JSON number that lost digits', (i: any) => { i.PmtInf[1].CdtTrfTxInf[0].Amt.InstdAmt.value = 12345678901234567.8; }, `${tx}.Amt.InstdAmt.value`, 'must be sent as a decimal string such as "1250.50": this JSON number cannot be read exactly'],
     ['amount as a boolean', (i: any) => { i.PmtInf[1].CdtTrfTxInf[0].Amt.InstdAmt.value = true; }, `${tx}.Amt.InstdAmt.value`, 'must be a decimal string such as "1250.50"'],
     ['lower-case currency', (i: any) => { i.PmtInf[1].CdtTrfTxInf[0].Amt.InstdAmt.Ccy = 'usd'; }, `${tx}.Amt.InstdAmt.Ccy`, 'must be an ISO 4217 code of 3 capital letters'],

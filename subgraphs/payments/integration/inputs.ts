@@ -19,6 +19,7 @@ export const MAX_BATCH_PAYMENTS = 50;
 /** A native tmsReference: long enough for a pain.001-derived one (`<Max35Text>/<n>/<n>`). */
 export const MAX_TMS_REFERENCE_LENGTH = 64;
 
+// eslint-disable-next-line no-control-regex -- the control characters are what this refuses
 const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F]/;
 
 /**
