@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { EMBEDDED_CHAIN_FOLDER } from '../platform/chain/index.js';
 import { MNEMONIC_FILE } from '../platform/chain/chain-mnemonic.js';
 import type { Config } from '../platform/config.js';
-import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../subgraphs/payments/rail.js';
+import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../subgraphs/payments/index.js';
 
 /**
  * Entry point.

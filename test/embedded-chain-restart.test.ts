@@ -9,7 +9,7 @@ import { base as baseChain } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
 import { ACTIVE_LEI_ENTRY } from './fixtures/lei-entries.js';
-import { freshWallet } from '../subgraphs/payments/integration-testing.js';
+import { freshWallet } from '../subgraphs/payments/integration/testing.js';
 import { TEST_SIGNING_KEY } from './helpers.js';
 import { spawnServer, type ServerProcess } from './server-process.js';
 

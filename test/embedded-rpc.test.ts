@@ -4,8 +4,8 @@ import { base } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../contracts/artifacts/RailUSD.js';
 import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
-import { ownerWallet } from '../subgraphs/payments/agent-testing.js';
-import { freshWallet } from '../subgraphs/payments/integration-testing.js';
+import { ownerWallet } from '../subgraphs/payments/agent/testing.js';
+import { freshWallet } from '../subgraphs/payments/integration/testing.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 describe('POST /rpc: the embedded chain for outside wallets', () => {

@@ -10,7 +10,7 @@ import { COMPLIANCE_PREFIX, complianceErrorShape } from '../subgraphs/compliance
 import { uboRoutes } from '../subgraphs/compliance/ubo-routes.js';
 import { createUboService, shippedUboData, type UboData } from '../subgraphs/compliance/ubo-service.js';
 import { createUboStore } from '../subgraphs/compliance/ubo-store.js';
-import { freshWallet, startIntegrationHarness, type IntegrationHarness } from '../subgraphs/payments/integration-testing.js';
+import { freshWallet, startIntegrationHarness, type IntegrationHarness } from '../subgraphs/payments/integration/testing.js';
 
 // How payments honour the screens (issue 21, acceptance), pinned through the all-in-one server
 // (compliance, fees and payments, the embedded rail) while the matchers change under them:

@@ -16,7 +16,7 @@ import { systemClock } from '../platform/clock.js';
 import { dropSchema, openDatabase, type DatabaseHandle } from '../platform/db.js';
 import { randomIds } from '../platform/ids.js';
 import { ACTIVE_LEI_ENTRY } from './fixtures/lei-entries.js';
-import { freshWallet } from '../subgraphs/payments/integration-testing.js';
+import { freshWallet } from '../subgraphs/payments/integration/testing.js';
 import { TEST_SIGNING_KEY } from './helpers.js';
 import { spawnServer, type ServerProcess } from './server-process.js';
 

@@ -1,116 +1,46 @@
-import type { FastifyPluginAsync, FastifyRequest, preValidationHookHandler } from 'fastify';
-import { tenantOf } from '../../platform/access/admission.js';
-import { requireInstitution } from '../../platform/access/require-key.js';
+import type { FastifyPluginAsync } from 'fastify';
+import { httpRoutes } from '../../platform/http.js';
+import type { HeldSettlements } from './agent/holds.js';
+import type { AgentFundsService } from './agent/funds.js';
+import { agentManifestRoutes } from './agent/manifest.js';
+import { agentRoutes } from './agent/routes.js';
+import type { SettlementAgent } from './agent/service.js';
+import type { Ap2CapabilityDocument } from './agent/domain/index.js';
+import type { IntegrationHealth } from './integration/health.js';
+import type { Initiations } from './integration/initiation.js';
+import { integrationRoutes } from './integration/routes.js';
+import type { Payments } from './integration/service.js';
 import type { ApiKeys } from '../../platform/access/api-keys.js';
-import { AppError } from '../../platform/errors.js';
-import type { HttpServer, ServiceErrorShape } from '../../platform/http.js';
-import { registerOpenApi } from '../../platform/openapi.js';
-import { registerBatchRoute } from './batch-routes.js';
-import { registerHealthRoute, type IntegrationHealth } from './health.js';
-import type { Initiations } from './initiation.js';
-import { paymentInitiationBodySchema, paymentParamsSchema, paymentQuerySchema, rateParamsSchema } from './inputs.js';
-import { initiationResponseSchema } from './iso-responses.js';
-import { registerManifestRoute } from './manifest.js';
-import { registerMcpEndpoint } from './mcp.js';
-import { fxRateSchema, integrationErrorSchema, paymentResultSchema } from './responses.js';
-import type { Payments } from './service.js';
 
-/** {integration_url}. */
-export const INTEGRATION_PREFIX = '/integration';
-export const INTEGRATION_API_VERSION = '1.0.0';
+export interface PaymentsRouteDeps {
+  integration: {
+    payments: Payments;
+    initiation: Initiations;
+    health: IntegrationHealth;
+  };
+  agent: {
+    agent: SettlementAgent;
+    holds: HeldSettlements;
+    funds: AgentFundsService;
+    /** The capability document for the agent URL (`<origin>/agent`). */
+    capabilities(agentUrl: string): Ap2CapabilityDocument;
+  };
+  /** Institution keys (Authorization: Bearer): every caller of the integration API acts as its institution (decision 0050). */
+  keys: ApiKeys;
+  /** ADMIN_KEY: reads every institution's payments, operates the held settlements and the issuers' funds. */
+  adminKey: string | undefined;
+}
 
 /**
- * The integration API's errors are {error, code} (the spec shows none; decision 0025), every error
- * under the prefix included; a malformed request is PAY_ERR_INVALID_REQUEST.
+ * The subgraph's two REST services, each one family's: {integration_url} (the integration API, its
+ * OpenAPI document and error shape), then {agent_url} (the settlement agent with its OpenAPI document
+ * and error shape, then its manifest, outside that document), registered in that order.
  */
-const integrationErrorShape: ServiceErrorShape = {
-  prefix: INTEGRATION_PREFIX,
-  refine: (error) => (error.code === 'GEN_ERR_BAD_REQUEST' ? new AppError('PAY_ERR_INVALID_REQUEST', { message: error.message, cause: error }) : error),
-  body: (error) => ({ error: error.message, code: error.code }),
-};
-
-/** Each POST /payments/initiate request's JSON text, as it came (decision 0043). */
-const bodyTexts = new WeakMap<FastifyRequest, string>();
-
-/** Fastify's own JSON parser, with the server's settings, that keeps each body's text for its request. */
-function jsonParserKeepingText(app: HttpServer) {
-  const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = app.initialConfig;
-  const parse = app.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
-  return (request: FastifyRequest, text: string, done: (error: Error | null, body?: unknown) => void) => {
-    bodyTexts.set(request, text);
-    return parse(request, text, done);
-  };
-}
-
-const errors = { 400: integrationErrorSchema, 401: integrationErrorSchema, 404: integrationErrorSchema, 429: integrationErrorSchema };
-
-function registerInitiateRoute(app: HttpServer, initiation: Initiations, institution: { preValidation: preValidationHookHandler }): void {
-  app.post(
-    `${INTEGRATION_PREFIX}/payments/initiate`,
-    {
-      ...institution,
-      schema: {
-        summary: 'Initiate a payment: native -> PaymentResult, pain.001 -> pacs.002 report; the same tmsReference answers the stored result, another body under it is 409',
-        description: 'Body: the native payment or a pain.001 JSON document (decision 0022). Validated by readPaymentInitiation, which names each problem by its JSON path.',
-        body: paymentInitiationBodySchema,
-        response: { 200: initiationResponseSchema, 409: integrationErrorSchema, 503: integrationErrorSchema, ...errors },
-      },
-      // The body is read by readPaymentInitiation (issues by JSON path); the schema above documents it.
-      validatorCompiler: () => (data) => ({ value: data }),
-    },
-    async (request) => initiation.for(tenantOf(request.requestContext)).initiate(request.requestContext, request.body, bodyTexts.get(request)),
-  );
-}
-
-export interface PaymentsRouteOptions {
-  /** Institution keys (Authorization: Bearer), with the 1,000 requests per minute of the spec and the X-RateLimit-* headers. */
-  keys: ApiKeys;
-  /** ADMIN_KEY: reads every institution's payments (decision 0050). */
-  adminKey: string | undefined;
-  /** The body readers of POST /payments/initiate and the batch path (native, pain.001, batch), shared with the MCP tools. */
-  initiation: Initiations;
-  /** GET /integration/health. */
-  health: IntegrationHealth;
-}
-
-/** The integration API (spec §4): thin, each path calls the service. */
-export function paymentsRoutes(payments: Payments, options: PaymentsRouteOptions): FastifyPluginAsync {
-  return async (instance) => {
-    const app = instance as unknown as HttpServer;
-    app.errorShapes.register(integrationErrorShape);
-    await registerOpenApi(app, {
-      prefix: INTEGRATION_PREFIX,
-      title: 'Payment integration API',
-      version: INTEGRATION_API_VERSION,
-      description: 'Payments in, VoP and AML through the compliance oracle, settlement on the rail (Document 2).',
-    });
-    // The key is checked before the body is read: a caller without one learns nothing about the fields.
-    // Each path then acts as the key's institution, or as the admin (decision 0050).
-    const institution = { preValidation: requireInstitution(options.keys, options.adminKey) };
-
-    // In a context of its own: only this route's JSON bodies keep their text, by which initiation knows a retry.
-    await app.register(async (scope) => {
-      scope.addContentTypeParser('application/json', { parseAs: 'string' }, jsonParserKeepingText(app));
-      registerInitiateRoute(scope, options.initiation, institution);
-    });
-    app.get(
-      `${INTEGRATION_PREFIX}/payments/:railPaymentId`,
-      { ...institution, schema: { summary: 'A payment by its railPaymentId', params: paymentParamsSchema, response: { 200: paymentResultSchema, ...errors } } },
-      async (request) => payments.for(tenantOf(request.requestContext)).get(request.params.railPaymentId),
-    );
-    app.get(
-      `${INTEGRATION_PREFIX}/payments`,
-      { ...institution, schema: { summary: 'A payment by its tmsReference', querystring: paymentQuerySchema, response: { 200: paymentResultSchema, ...errors } } },
-      async (request) => payments.for(tenantOf(request.requestContext)).findByTmsReference(request.query.tmsReference, request.query.institution),
-    );
-    app.get(
-      `${INTEGRATION_PREFIX}/rates/:currency`,
-      { schema: { summary: 'FX rate against USD; no authentication', params: rateParamsSchema, response: { 200: fxRateSchema, 400: integrationErrorSchema, 404: integrationErrorSchema } } },
-      async (request) => payments.rate(request.params.currency),
-    );
-    registerBatchRoute(app, options.initiation, institution);
-    registerHealthRoute(app, options.health, institution);
-    registerManifestRoute(app, institution);
-    registerMcpEndpoint(app, { initiation: options.initiation, payments, health: options.health }, institution);
-  };
+export function paymentsRoutes(deps: PaymentsRouteDeps): FastifyPluginAsync {
+  const { integration, agent, keys, adminKey } = deps;
+  return httpRoutes(async (app) => {
+    await app.register(integrationRoutes(integration.payments, { keys, adminKey, initiation: integration.initiation, health: integration.health }));
+    await app.register(agentRoutes(agent.agent, { capabilities: agent.capabilities, holds: agent.holds, adminKey, funds: agent.funds }));
+    await app.register(agentManifestRoutes());
+  });
 }

@@ -5,7 +5,7 @@ import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
 import { dropSchema, openDatabase, type DatabaseHandle } from '../../platform/db.js';
 import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
-import { agentHeaders, bindFundingWallet, fundAgent, ownerWallet, registerTestAgent, transferToTreasury, treasuryOf, type TestAgent } from '../../subgraphs/payments/agent-testing.js';
+import { agentHeaders, bindFundingWallet, fundAgent, ownerWallet, registerTestAgent, transferToTreasury, treasuryOf, type TestAgent } from '../../subgraphs/payments/agent/testing.js';
 import { injectJson, startTestServer, type TestServer } from '../helpers.js';
 
 // Issue 21 findings 1 and 2, as a stranger would try them, on one server with two agent owners

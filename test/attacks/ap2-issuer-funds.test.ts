@@ -10,7 +10,7 @@ import { payments } from '../../drizzle/schema.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
 import { dropSchema, openDatabase, type DatabaseHandle } from '../../platform/db.js';
 import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
-import { bindFundingWallet, fundAgent, fundWallet, ownerWallet, registerTestAgent, transferToTreasury, treasuryOf } from '../../subgraphs/payments/agent-testing.js';
+import { bindFundingWallet, fundAgent, fundWallet, ownerWallet, registerTestAgent, transferToTreasury, treasuryOf } from '../../subgraphs/payments/agent/testing.js';
 import { injectJson, startTestServer, type TestServer } from '../helpers.js';
 
 // Issue 21 "What to build" 2, the AP2 path (decision 0049 §9): a settlement under an AP2 mandate

@@ -15,10 +15,10 @@ import { agentDeposits, agentFundingWallets, agentHeldSettlements, idempotencyKe
 import type { ChainConnection } from '../../platform/chain/index.js';
 import type { DatabaseHandle } from '../../platform/db.js';
 import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
-import { bindFundingWallet, fundAgent, ownerWallet, registerTestAgent, transferToTreasury, treasuryOf, type TestAgent } from '../../subgraphs/payments/agent-testing.js';
-import { fundingWalletMessage } from '../../subgraphs/payments/domain/index.js';
-import { freshWallet } from '../../subgraphs/payments/integration-testing.js';
-import { MCP_PATH } from '../../subgraphs/payments/manifest.js';
+import { bindFundingWallet, fundAgent, ownerWallet, registerTestAgent, transferToTreasury, treasuryOf, type TestAgent } from '../../subgraphs/payments/agent/testing.js';
+import { fundingWalletMessage } from '../../subgraphs/payments/agent/domain/index.js';
+import { freshWallet } from '../../subgraphs/payments/integration/testing.js';
+import { MCP_PATH } from '../../subgraphs/payments/integration/manifest.js';
 import { injectJson, startTestServer, type TestDatabase, type TestServer } from '../helpers.js';
 
 export const ADMIN_KEY = 'cross-owner-attack-admin-key-0123456789abcdef';

@@ -6,10 +6,10 @@ import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { RAIL_TOKEN_NAME, RAIL_TOKEN_VERSION } from '../../contracts/deploy.js';
 import { DEVELOPMENT_MNEMONIC } from '../../platform/chain/embedded-chain.js';
 import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
-import { agentHeaders } from '../../subgraphs/payments/agent-testing.js';
-import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../../subgraphs/payments/rail.js';
+import { agentHeaders } from '../../subgraphs/payments/agent/testing.js';
+import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../../subgraphs/payments/rail/settlement.js';
 import { testDatabases } from '../helpers.js';
-import { freshWallet } from '../../subgraphs/payments/integration-testing.js';
+import { freshWallet } from '../../subgraphs/payments/integration/testing.js';
 import { INTERNAL_KEY, openAttackWorld, type Answer, type AttackWorld } from './cross-owner-world.js';
 
 // Issue 21, acceptance: an attacker suite against ONE running server (the all-in-one server: the

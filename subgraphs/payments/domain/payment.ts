@@ -65,3 +65,9 @@ export interface PaymentResult {
   vop: { requestId: string; result: string; proceedSafe: boolean; score: number; resolvedBy: string; message: string };
   compliance: { fatfR16Compliant: boolean; micaCompliant: boolean; geniusCompliant: boolean; regulatoryNote: string };
 }
+
+/**
+ * Whose deposits pay a settlement agent's settlement (decision 0049): an agent's (its owner's money)
+ * or a trusted AP2 issuer's. The payment claim counts what each has spent (integration/claim.ts).
+ */
+export type Funder = { kind: 'agent'; agentId: string } | { kind: 'issuer'; issuer: string };
