@@ -6,7 +6,7 @@ import { createHttpServer, type HttpServer } from '../platform/http.js';
 import { createLogger } from '../platform/log.js';
 import { leiCheckDigits, type LeiRecord } from '../subgraphs/compliance/domain/index.js';
 import { ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY } from './fixtures/lei-entries.js';
-import { COMPLIANCE_PREFIX, complianceErrorShape } from '../subgraphs/compliance/routes.js';
+import { COMPLIANCE_PREFIX, complianceErrorShape } from '../subgraphs/compliance/shared/error-shape.js';
 import { uboRoutes } from '../subgraphs/compliance/ubo-routes.js';
 import { createUboService, shippedUboData, type UboData } from '../subgraphs/compliance/ubo-service.js';
 import { createUboStore } from '../subgraphs/compliance/ubo-store.js';

@@ -4,8 +4,8 @@ import type { HttpServer } from '../../platform/http.js';
 import { amlScreenBodySchema, amlWalletParamsSchema } from './aml-inputs.js';
 import { amlEventsSchema, amlProfileSchema, amlScreenResultSchema } from './aml-responses.js';
 import type { AmlService } from './aml-service.js';
-import { complianceErrorSchema } from './responses.js';
-import { COMPLIANCE_PREFIX } from './routes.js';
+import { complianceErrorSchema } from './shared/responses.js';
+import { COMPLIANCE_PREFIX } from './shared/error-shape.js';
 
 export interface AmlRouteOptions {
   /** INTERNAL_KEY (platform.config.access.internalKey); unset closes the AML endpoints. */

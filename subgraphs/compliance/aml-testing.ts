@@ -13,7 +13,7 @@ import { createAmlStore } from './aml-store.js';
 import { amlWeights } from './data/aml-weights.js';
 import { dataSources, fatfLists, sdnList } from './data/index.js';
 import { buildSanctionsIndex, type SanctionsIndex } from './domain/index.js';
-import { COMPLIANCE_PREFIX, complianceErrorShape } from './routes.js';
+import { COMPLIANCE_PREFIX, complianceErrorShape } from './shared/error-shape.js';
 
 export const TEST_INTERNAL_KEY = 'aml-test-internal-key-0123456789abcdef';
 /** An Ethereum address OFAC lists for LAZARUS GROUP (ent_num 27307, program DPRK3). */

@@ -3,9 +3,9 @@ import type { HttpServer } from '../../platform/http.js';
 import { entityEsgQuerySchema, walletEsgQuerySchema } from './esg-inputs.js';
 import { entityEsgScoreSchema } from './esg-responses.js';
 import type { EntityEsgService } from './esg-service.js';
-import { leiParamsSchema, walletParamsSchema } from './inputs.js';
-import { complianceErrorSchema } from './responses.js';
-import { COMPLIANCE_PREFIX } from './routes.js';
+import { leiParamsSchema, walletParamsSchema } from './shared/inputs.js';
+import { complianceErrorSchema } from './shared/responses.js';
+import { COMPLIANCE_PREFIX } from './shared/error-shape.js';
 
 export interface EntityEsgRouteOptions {
   /** Where the compliance oracle is mounted; default `/compliance` ({compliance_url}). */

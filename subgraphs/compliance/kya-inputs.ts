@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isP256Point, publicP256JwkShape } from '../../platform/credentials.js';
-import { leiText } from './inputs.js';
+import { leiText } from './shared/inputs.js';
 
 /**
  * Edge validation of the know-your-agent requests (Document 2 §2 "Agent (KYA)", §4): strict objects

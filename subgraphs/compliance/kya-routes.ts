@@ -3,8 +3,8 @@ import type { HttpServer } from '../../platform/http.js';
 import { agentAuthorizeBodySchema, agentDirectoryQuerySchema, agentMandateBodySchema, agentParamsSchema, agentRegisterBodySchema } from './kya-inputs.js';
 import { agentAuthorizedSchema, agentDirectorySchema, agentMandateSchema, agentRecordSchema, agentRegistrationSchema, agentRevokedSchema, agentVerificationSchema, didDocumentSchema } from './kya-responses.js';
 import type { KyaService } from './kya-service.js';
-import { complianceErrorSchema } from './responses.js';
-import { COMPLIANCE_PREFIX } from './routes.js';
+import { complianceErrorSchema } from './shared/responses.js';
+import { COMPLIANCE_PREFIX } from './shared/error-shape.js';
 
 export interface KyaRouteOptions {
   /** Where the compliance oracle is mounted; default `/compliance` ({compliance_url}). */

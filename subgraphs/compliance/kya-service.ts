@@ -28,7 +28,7 @@ import {
 } from './domain/kya.js';
 import type { AgentDirectoryQuery, AgentMandateBody, AgentRegisterBody, MandateTerms } from './kya-inputs.js';
 import type { AgentRow, AgentWithMandate, KyaStore, MandateRow } from './kya-store.js';
-import type { LeiRegistry } from './service.js';
+import type { LeiRegistry } from './shared/lei-registry.js';
 
 export interface KyaServiceDeps {
   clock: Clock;

@@ -14,8 +14,8 @@ import { isValidLei } from './domain/lei.js';
 import { kyaRoutes } from './kya-routes.js';
 import { createKyaService, type KyaService } from './kya-service.js';
 import { createKyaStore } from './kya-store.js';
-import { COMPLIANCE_PREFIX, complianceErrorShape } from './routes.js';
-import type { LeiRegistry } from './service.js';
+import { COMPLIANCE_PREFIX, complianceErrorShape } from './shared/error-shape.js';
+import type { LeiRegistry } from './shared/lei-registry.js';
 import { ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY, UNKNOWN_VALID_LEI } from '../../test/fixtures/lei-entries.js';
 
 export const TEST_HMAC_KEY = 'kya-test-hmac-key-0123456789abcdef0123456789';

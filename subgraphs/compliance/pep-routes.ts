@@ -3,8 +3,8 @@ import type { HttpServer } from '../../platform/http.js';
 import { pepScreenBodySchema } from './pep-inputs.js';
 import { pepScreenResultSchema } from './pep-responses.js';
 import type { PepScreenService } from './pep-service.js';
-import { complianceErrorSchema } from './responses.js';
-import { COMPLIANCE_PREFIX } from './routes.js';
+import { complianceErrorSchema } from './shared/responses.js';
+import { COMPLIANCE_PREFIX } from './shared/error-shape.js';
 
 export interface PepRouteOptions {
   /** Where the compliance oracle is mounted; default `/compliance` ({compliance_url}). */

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { HttpServer } from '../../platform/http.js';
 import { referenceDataSchema } from './reference-responses.js';
 import type { ReferenceDataService } from './reference-service.js';
-import { COMPLIANCE_PREFIX } from './routes.js';
+import { COMPLIANCE_PREFIX } from './shared/error-shape.js';
 
 /**
  * GET /compliance/reference-data (free; decision 0021): the reference datasets loaded in the

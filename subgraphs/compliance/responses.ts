@@ -7,8 +7,6 @@ import type { ComplianceService } from './service.js';
  * Response shapes of the compliance oracle (Document 2 §2, §4): Fastify's compiled serialisers and
  * the OpenAPI document; checked against the service's types below.
  */
-export const complianceErrorSchema = z.object({ error: z.string(), code: z.string().describe('catalog code (docs/errors.md)') });
-
 export const vopPaymentRequiredSchema = paymentRequiredSchema({});
 
 export const vopResultSchema = z.object({

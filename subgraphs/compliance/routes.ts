@@ -1,12 +1,11 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { createPriceList, resourceOf } from '../../platform/access/paid-route.js';
 import { requireAdminKey } from '../../platform/access/shared-secret.js';
-import { AppError } from '../../platform/errors.js';
-import { genericErrorBody, type HttpServer, type ServiceErrorShape } from '../../platform/http.js';
+import type { HttpServer } from '../../platform/http.js';
 import { registerOpenApi } from '../../platform/openapi.js';
-import { leiParamsSchema, leiSearchQuerySchema, registerBodySchema, vopVerifyBodySchema, walletParamsSchema } from './inputs.js';
+import { leiSearchQuerySchema, registerBodySchema, vopVerifyBodySchema } from './inputs.js';
+import { leiParamsSchema, walletParamsSchema } from './shared/inputs.js';
 import {
-  complianceErrorSchema,
   deregisteredSchema,
   leiRecordSchema,
   registeredEntitySchema,
@@ -34,19 +33,8 @@ import type { EntityEsgService } from './esg-service.js';
 import { pepRoutes } from './pep-routes.js';
 import type { PepScreenService } from './pep-service.js';
 import { VOP_OFFER, type ComplianceService } from './service.js';
-
-export const COMPLIANCE_PREFIX = '/compliance';
-export const COMPLIANCE_API_VERSION = '1.0.0';
-
-/**
- * The compliance oracle's errors (the spec does not show its body, decision 0014): {error, code}.
- * Malformed input of any kind is CMP_ERR_INVALID_REQUEST.
- */
-export const complianceErrorShape: ServiceErrorShape = {
-  prefix: COMPLIANCE_PREFIX,
-  refine: (error) => (error.code === 'GEN_ERR_BAD_REQUEST' ? new AppError('CMP_ERR_INVALID_REQUEST', { message: error.message, cause: error }) : error),
-  body: genericErrorBody,
-};
+import { COMPLIANCE_API_VERSION, COMPLIANCE_PREFIX, complianceErrorShape } from './shared/error-shape.js';
+import { complianceErrorSchema } from './shared/responses.js';
 
 /**
  * What the compliance routes plugin mounts: one field per feature service, each registering its own

@@ -10,7 +10,7 @@ import { createLogger } from '../../platform/log.js';
 import type { Synthesiser } from '../../platform/synthesis.js';
 import { entityEsgRoutes } from './esg-routes.js';
 import { pepRoutes } from './pep-routes.js';
-import { complianceErrorShape } from './routes.js';
+import { complianceErrorShape } from './shared/error-shape.js';
 import { createScreeningServices, type ScreeningServices } from './screening-services.js';
 import { createComplianceStore, type ComplianceStore } from './store.js';
 

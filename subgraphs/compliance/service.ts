@@ -11,28 +11,11 @@ import { assessNameDiscrepancy, type GrayZoneReasoning } from './domain/gray-zon
 import { verifyPayee, type PayeeNameMatcher, type PayeeVerification } from './domain/verify-payee.js';
 import type { RegisterBody, VopVerifyBody } from './inputs.js';
 import { regulatoryCalendar } from './data/regulatory-calendar.js';
+import type { LeiEntry, LeiRegistry } from './shared/lei-registry.js';
 import type { ComplianceStore, VopCheckRecord, WalletRegistration } from './store.js';
 
 /** Document 2 §8: USD 0.075 per verification (75000 base units, 6 decimals). */
 export const VOP_OFFER: Offer = { price: { amount: 75_000n, description: 'Verification of payee: the registered entity of a wallet against a submitted name or LEI' } };
-
-/** One record of the LEI registry snapshot, as the compliance service reads it. */
-export interface LeiEntry {
-  lei: string;
-  legalName: string;
-  /** ACTIVE when the entity is active and its registration current; else the registry's status (LAPSED, RETIRED, ...). */
-  leiStatus: string;
-  jurisdiction: string | null;
-  otherNames: readonly string[];
-}
-
-export interface LeiRegistry {
-  /** ISO 17442: 20 characters with valid MOD 97-10 check digits. */
-  isValidLei(lei: string): boolean;
-  find(lei: string): LeiEntry | undefined;
-  /** Every record, for the name search; a registry without it finds no name. */
-  entries?(): Iterable<LeiEntry>;
-}
 
 /** The name comparison of VoP, and the normalised tokens the gray-zone assessment reads. */
 export interface ComplianceMatcher extends PayeeNameMatcher {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { paymentRequiredSchema } from '../../platform/access/x402-schemas.js';
 import { STREAM_UNIT_TYPES } from './data/stream-prices.js';
-import { complianceErrorSchema } from './responses.js';
+import { complianceErrorSchema } from './shared/responses.js';
 import type { StreamService } from './stream-service.js';
 
 /**

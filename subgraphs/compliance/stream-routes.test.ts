@@ -16,7 +16,7 @@ import { randomIds } from '../../platform/ids.js';
 import { createLogger } from '../../platform/log.js';
 import { sharedTestChain, TEST_NOW, testDatabases } from '../../test/helpers.js';
 import { streamPrices } from './data/stream-prices.js';
-import { COMPLIANCE_PREFIX, complianceErrorShape } from './routes.js';
+import { COMPLIANCE_PREFIX, complianceErrorShape } from './shared/error-shape.js';
 import { VOP_OFFER } from './service.js';
 import { streamRoutes } from './stream-routes.js';
 import { createStreamService, STREAM_SESSION_TTL_MS, type StreamLog } from './stream-service.js';

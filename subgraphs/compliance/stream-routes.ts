@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { resourceOf, type PriceList } from '../../platform/access/paid-route.js';
 import type { HttpServer } from '../../platform/http.js';
-import { complianceErrorSchema } from './responses.js';
-import { COMPLIANCE_PREFIX } from './routes.js';
+import { complianceErrorSchema } from './shared/responses.js';
+import { COMPLIANCE_PREFIX } from './shared/error-shape.js';
 import { streamOpenBodySchema, streamParamsSchema, streamTickBodySchema } from './stream-inputs.js';
 import {
   streamBadRequestSchema,

@@ -7,7 +7,7 @@ import { createHttpServer, type HttpServer } from '../../platform/http.js';
 import { createLogger } from '../../platform/log.js';
 import { TEST_NOW, testDatabases } from '../../test/helpers.js';
 import { leiCheckDigits, type LeiRecord } from './domain/index.js';
-import { COMPLIANCE_PREFIX, complianceErrorShape } from './routes.js';
+import { COMPLIANCE_PREFIX, complianceErrorShape } from './shared/error-shape.js';
 import { uboRoutes } from './ubo-routes.js';
 import { createUboService, shippedUboData, UBO_CACHE_TTL_MS, type UboData } from './ubo-service.js';
 import { createUboStore } from './ubo-store.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { HttpServer } from '../../platform/http.js';
-import { complianceErrorSchema } from './responses.js';
-import { COMPLIANCE_PREFIX } from './routes.js';
+import { complianceErrorSchema } from './shared/responses.js';
+import { COMPLIANCE_PREFIX } from './shared/error-shape.js';
 import { uboChainBodySchema } from './ubo-inputs.js';
 import { uboChainResultSchema } from './ubo-responses.js';
 import type { UboService } from './ubo-service.js';

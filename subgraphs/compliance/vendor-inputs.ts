@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countryCode, leiText, name } from './inputs.js';
+import { countryCode, leiText, name } from './shared/inputs.js';
 
 /** A wallet on any chain the SDN list names (EVM 0x…, Bitcoin, Tron, …): letters and digits only. */
 const anyChainWallet = z.string().regex(/^[A-Za-z0-9]{20,128}$/, 'must be a wallet address: 20 to 128 letters and digits');

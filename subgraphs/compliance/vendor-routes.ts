@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { HttpServer } from '../../platform/http.js';
-import { complianceErrorSchema } from './responses.js';
-import { COMPLIANCE_PREFIX } from './routes.js';
+import { complianceErrorSchema } from './shared/responses.js';
+import { COMPLIANCE_PREFIX } from './shared/error-shape.js';
 import { vendorRiskBodySchema } from './vendor-inputs.js';
 import { vendorRiskResultSchema } from './vendor-responses.js';
 import type { VendorRiskService } from './vendor-service.js';

@@ -6,7 +6,7 @@ import { assessVendorRisk, COMPLIANCE_WEIGHT, DEFAULT_ESG_SCORE, ESG_WEIGHT, ven
 import { verifyPayee, type PayeeNameMatcher } from './domain/verify-payee.js';
 import type { EntityEsgService } from './esg-service.js';
 import type { PepScreenService } from './pep-service.js';
-import type { LeiRegistry } from './service.js';
+import type { LeiRegistry } from './shared/lei-registry.js';
 import type { ComplianceStore, WalletRegistration } from './store.js';
 import type { UboService } from './ubo-service.js';
 

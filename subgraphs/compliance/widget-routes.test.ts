@@ -3,7 +3,7 @@ import { ManualClock } from '../../platform/clock.js';
 import { createHttpServer, type HttpServer } from '../../platform/http.js';
 import { createLogger } from '../../platform/log.js';
 import { TEST_NOW } from '../../test/helpers.js';
-import { COMPLIANCE_PREFIX, complianceErrorShape } from './routes.js';
+import { COMPLIANCE_PREFIX, complianceErrorShape } from './shared/error-shape.js';
 import { shippedUboData } from './ubo-service.js';
 import { WIDGET_CSP_DIRECTIVES } from './widget-render.js';
 import { widgetRoutes } from './widget-routes.js';

@@ -3,7 +3,7 @@ import type { HttpServer } from '../../platform/http.js';
 import { describeInputProblem, findInputProblem } from '../../platform/input-hygiene.js';
 import { screenForWidget, type SanctionsIndex } from './domain/index.js';
 import { listAge } from './domain/sanctions-list-age.js';
-import { COMPLIANCE_PREFIX } from './routes.js';
+import { COMPLIANCE_PREFIX } from './shared/error-shape.js';
 import { MAX_WIDGET_QUERY_LENGTH, renderWidgetPage, WIDGET_CSP_DIRECTIVES, type WidgetPage } from './widget-render.js';
 
 export interface SanctionsWidgetDeps {
