@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
 import { createHttpServer, type HttpServer } from '../platform/http.js';
 import { createLogger } from '../platform/log.js';
-import { leiCheckDigits, type LeiRecord } from '../subgraphs/compliance/domain/index.js';
+import { leiCheckDigits, type LeiRecord } from '../subgraphs/compliance/shared/domain/index.js';
 import { ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY } from './fixtures/lei-entries.js';
 import { COMPLIANCE_PREFIX, complianceErrorShape } from '../subgraphs/compliance/shared/error-shape.js';
-import { uboRoutes } from '../subgraphs/compliance/ubo-routes.js';
-import { createUboService, shippedUboData, type UboData } from '../subgraphs/compliance/ubo-service.js';
-import { createUboStore } from '../subgraphs/compliance/ubo-store.js';
+import { uboRoutes } from '../subgraphs/compliance/ownership/routes.js';
+import { createUboService, shippedUboData, type UboData } from '../subgraphs/compliance/ownership/service.js';
+import { createUboStore } from '../subgraphs/compliance/ownership/store.js';
 import { freshWallet, startIntegrationHarness, type IntegrationHarness } from '../subgraphs/payments/integration-testing.js';
 
 // How payments honour the screens (issue 21, acceptance), pinned through the all-in-one server

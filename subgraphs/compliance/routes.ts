@@ -3,7 +3,7 @@ import { createPriceList, resourceOf } from '../../platform/access/paid-route.js
 import { requireAdminKey } from '../../platform/access/shared-secret.js';
 import type { HttpServer } from '../../platform/http.js';
 import { registerOpenApi } from '../../platform/openapi.js';
-import { leiSearchQuerySchema, registerBodySchema, vopVerifyBodySchema } from './inputs.js';
+import { leiSearchQuerySchema, registerBodySchema, vopVerifyBodySchema } from './vop/inputs.js';
 import { leiParamsSchema, walletParamsSchema } from './shared/inputs.js';
 import {
   deregisteredSchema,
@@ -14,25 +14,25 @@ import {
   vopPaymentRequiredSchema,
   vopResultSchema,
   leiSearchSchema,
-} from './responses.js';
-import { amlRoutes } from './aml-routes.js';
-import type { AmlService } from './aml-service.js';
-import { kyaRoutes } from './kya-routes.js';
-import { streamRoutes } from './stream-routes.js';
-import type { StreamService } from './stream-service.js';
-import { uboRoutes } from './ubo-routes.js';
-import { referenceDataRoutes } from './reference-routes.js';
-import type { ReferenceDataService } from './reference-service.js';
-import { vendorRiskRoutes } from './vendor-routes.js';
-import type { VendorRiskService } from './vendor-service.js';
-import type { UboService } from './ubo-service.js';
-import { widgetRoutes, type SanctionsWidgetDeps } from './widget-routes.js';
-import type { KyaService } from './kya-service.js';
-import { entityEsgRoutes } from './esg-routes.js';
-import type { EntityEsgService } from './esg-service.js';
-import { pepRoutes } from './pep-routes.js';
-import type { PepScreenService } from './pep-service.js';
-import { VOP_OFFER, type ComplianceService } from './service.js';
+} from './vop/responses.js';
+import { amlRoutes } from './aml/routes.js';
+import type { AmlService } from './aml/service.js';
+import { kyaRoutes } from './kya/routes.js';
+import { streamRoutes } from './stream/routes.js';
+import type { StreamService } from './stream/service.js';
+import { uboRoutes } from './ownership/routes.js';
+import { referenceDataRoutes } from './reference/routes.js';
+import type { ReferenceDataService } from './reference/service.js';
+import { vendorRiskRoutes } from './vendor/routes.js';
+import type { VendorRiskService } from './vendor/service.js';
+import type { UboService } from './ownership/service.js';
+import { widgetRoutes, type SanctionsWidgetDeps } from './widget/routes.js';
+import type { KyaService } from './kya/service.js';
+import { entityEsgRoutes } from './esg/routes.js';
+import type { EntityEsgService } from './esg/service.js';
+import { pepRoutes } from './pep/routes.js';
+import type { PepScreenService } from './pep/service.js';
+import { VOP_OFFER, type ComplianceService } from './vop/service.js';
 import { COMPLIANCE_API_VERSION, COMPLIANCE_PREFIX, complianceErrorShape } from './shared/error-shape.js';
 import { complianceErrorSchema } from './shared/responses.js';
 

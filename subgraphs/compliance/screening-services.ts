@@ -7,12 +7,12 @@ import type { Database } from '../../platform/db.js';
 import type { Synthesiser } from '../../platform/synthesis.js';
 import { entityEsgParameters, leiGovernanceFacts } from './data/entity-esg.js';
 import { dataSources, fatfLists, pepDatasets, pepRecords } from './data/index.js';
-import { isValidLei } from './domain/lei.js';
-import { buildPepIndex, type PepIndex } from './domain/pep-screening.js';
-import { createEntityEsgService, type EntityEsgService } from './esg-service.js';
-import { createPepScreenService, type PepList, type PepScreenService } from './pep-service.js';
-import { createScreeningCacheStore } from './screening-cache-store.js';
-import type { ComplianceStore } from './store.js';
+import { isValidLei } from './shared/domain/lei.js';
+import { buildPepIndex, type PepIndex } from './pep/domain/pep-screening.js';
+import { createEntityEsgService, type EntityEsgService } from './esg/service.js';
+import { createPepScreenService, type PepList, type PepScreenService } from './pep/service.js';
+import { createScreeningCacheStore } from './esg/store.js';
+import type { ComplianceStore } from './vop/store.js';
 
 export interface ScreeningServicesDeps {
   clock: Clock;

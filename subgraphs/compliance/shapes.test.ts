@@ -3,9 +3,9 @@ import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { describeShapeDisagreements } from '../../platform/shape-check.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
-import { agentDirectorySchema, agentMandateSchema, agentRecordSchema, agentRegistrationSchema, agentRevokedSchema } from './kya-responses.js';
-import { vendorRiskResultSchema } from './vendor-responses.js';
-import { deregisteredSchema, leiRecordSchema, registeredEntitySchema, regulatoryCalendarSchema, vopHistorySchema, vopResultSchema } from './responses.js';
+import { agentDirectorySchema, agentMandateSchema, agentRecordSchema, agentRegistrationSchema, agentRevokedSchema } from './kya/responses.js';
+import { vendorRiskResultSchema } from './vendor/responses.js';
+import { deregisteredSchema, leiRecordSchema, registeredEntitySchema, regulatoryCalendarSchema, vopHistorySchema, vopResultSchema } from './vop/responses.js';
 
 const schema: GraphQLSchema = buildFederatedSchema(loadSubgraphTypeDefs('compliance'), {});
 

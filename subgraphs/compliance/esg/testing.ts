@@ -1,0 +1,50 @@
+// Test support for the entity ESG and PEP screen tests (not a test file itself): the two plugins as
+// the compliance routes mount them (under /compliance, errors as {error, code}), over the shipped
+// snapshots, a real wallet registry and a synthesiser the test controls.
+
+import type { Clock } from '../../../platform/clock.js';
+import type { Database } from '../../../platform/db.js';
+import { createHttpServer, type HttpServer } from '../../../platform/http.js';
+import { randomIds } from '../../../platform/ids.js';
+import { createLogger } from '../../../platform/log.js';
+import type { Synthesiser } from '../../../platform/synthesis.js';
+import { entityEsgRoutes } from './routes.js';
+import { pepRoutes } from '../pep/routes.js';
+import { complianceErrorShape } from '../shared/error-shape.js';
+import { createScreeningServices, type ScreeningServices } from '../screening-services.js';
+import { createComplianceStore, type ComplianceStore } from '../vop/store.js';
+
+export interface ScreeningTestApp extends ScreeningServices {
+  app: HttpServer;
+  registry: ComplianceStore;
+}
+
+/** A synthesiser whose answer the test sets: a text, a failure (null), or one that never answers. */
+export function controllableSynthesiser(): Synthesiser & { mode: 'answer' | 'fail' | 'hang'; calls: number } {
+  const synthesiser = {
+    model: 'test-synthesiser',
+    mode: 'answer' as 'answer' | 'fail' | 'hang',
+    calls: 0,
+    async synthesise(request: { ruleBasedText: string }) {
+      synthesiser.calls += 1;
+      if (synthesiser.mode === 'fail') return null;
+      if (synthesiser.mode === 'hang') return new Promise<never>(() => {});
+      return { text: request.ruleBasedText, model: 'test-synthesiser', generatedAt: '2026-11-22T12:00:00.000Z' };
+    },
+  };
+  return synthesiser;
+}
+
+export async function buildScreeningTestApp(options: { db: Database; clock: Clock; synthesiser: Synthesiser; narrationTimeoutMs?: number }): Promise<ScreeningTestApp> {
+  const registry = createComplianceStore(options.db, randomIds);
+  const services = createScreeningServices({ clock: options.clock, db: options.db, registry, synthesiser: options.synthesiser, ...(options.narrationTimeoutMs === undefined ? {} : { narrationTimeoutMs: options.narrationTimeoutMs }) });
+  const app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), clock: options.clock });
+  await app.register(async (instance) => {
+    const scoped = instance as unknown as HttpServer;
+    scoped.errorShapes.register(complianceErrorShape);
+    await scoped.register(entityEsgRoutes(services.esg));
+    await scoped.register(pepRoutes(services.pep));
+  });
+  await app.ready();
+  return { app, registry, ...services };
+}
