@@ -1,9 +1,9 @@
 import { createCredentialIssuer, loadOrCreateIssuerKey, publicOrigin } from '../../platform/credentials.js';
 import { loadOrCreateSigningKey } from '../../platform/signing.js';
-import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
-import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
+import { buildFederatedSchema, loadSubgraphTypeDefs, type PlatformServices, type Subgraph } from '../../platform/subgraph.js';
 import { dataSources, fatfLists, leiRecords } from './data/index.js';
-import { isValidLei, nameMatcher } from './shared/domain/index.js';
+import { isValidLei } from './shared/domain/index.js';
+import { nameMatcher } from './vop/domain/index.js';
 import { createAmlService } from './aml/service.js';
 import { createAmlStore } from './aml/store.js';
 import { amlWeights } from './data/aml-weights.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AML_DIRECTIONS } from './domain/aml.js';
+import { AML_DIRECTIONS } from './domain/index.js';
 
 /**
  * Edge validation of the AML requests (Document 2 §4 "/aml/..."; decision 0017): a strict body (an

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import {
   AML_ACTIONS, AML_CONFIDENCES, AML_DIRECTIONS, AML_EVENT_LEVELS, AML_MATURITIES, AML_RECOMMENDATIONS, AML_RISK_TIERS, AML_SIGNAL_CATEGORIES,
   AML_SIGNAL_CODES, SANCTIONS_FINDING_KINDS,
-} from './domain/aml.js';
+} from './domain/index.js';
 import type { AmlService } from './service.js';
 
 /**

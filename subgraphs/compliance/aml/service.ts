@@ -4,12 +4,13 @@ import { AppError } from '../../../platform/errors.js';
 import type { Logger } from '../../../platform/log.js';
 import { RULE_BASED_MODEL, type Synthesiser } from '../../../platform/synthesis.js';
 import {
-  addressKey, amountStdDev, assessScreen, fatfStandingOf, looksLikeWalletAddress, maturityOf, normaliseName, recordScreen, screenSanctions,
   type AmlAction, type AmlConfidence, type AmlDirection, type AmlEventLevel, type AmlMaturity, type AmlProfileStats, type AmlRecommendation,
-  type AmlRiskTier, type AmlSignal, type AmlWeights, type DatasetProvenance, type FatfList, type SanctionsFinding, type SanctionsIndex,
+  type AmlRiskTier, type AmlSignal, type AmlWeights, amountStdDev, assessScreen, maturityOf, recordScreen, type SanctionsFinding, screenSanctions,
+} from './domain/index.js';
+import {
+  addressKey, type DatasetProvenance, type FatfList, fatfStandingOf, listAge, looksLikeWalletAddress, normaliseName, type SanctionsIndex,
 } from '../shared/domain/index.js';
 import type { AmlScreenBody } from './inputs.js';
-import { listAge } from '../shared/domain/sanctions-list-age.js';
 import type { AmlScreeningRow, AmlStore } from './store.js';
 
 /** Document 2 §8: GET /aml/events/:wallet answers the last 50. */

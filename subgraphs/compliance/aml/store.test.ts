@@ -4,7 +4,7 @@ import { amlCounterparties, amlProfiles, amlScreenings } from '../../../drizzle/
 import { ManualClock } from '../../../platform/clock.js';
 import type { Database, DatabaseHandle } from '../../../platform/db.js';
 import { AppError, InfrastructureError } from '../../../platform/errors.js';
-import { EMPTY_AML_PROFILE, type AmlProfileStats } from './domain/aml.js';
+import { type AmlProfileStats, EMPTY_AML_PROFILE } from './domain/index.js';
 import { loggedDatabase, TEST_NOW, testDatabases } from '../../../test/helpers.js';
 import type { AmlScreenBody } from './inputs.js';
 import type { AmlService } from './service.js';

@@ -4,7 +4,7 @@ import { amlCounterparties, amlProfiles, amlScreenings } from '../../../drizzle/
 import type { Database } from '../../../platform/db.js';
 import { InfrastructureError } from '../../../platform/errors.js';
 import { boundedCall } from '../../../platform/timeout.js';
-import { EMPTY_AML_PROFILE, type AmlProfileStats } from './domain/aml.js';
+import { type AmlProfileStats, EMPTY_AML_PROFILE } from './domain/index.js';
 
 const STORE_TIMEOUT_MS = 5000;
 /** A screen queued behind another of its wallet starts only with at least this much of its caller's STORE_TIMEOUT_MS left. */

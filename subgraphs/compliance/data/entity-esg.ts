@@ -4,8 +4,7 @@
 // (entity-esg-parameters.json). Parsed once, on first use.
 
 import { z } from 'zod';
-import type { EntityEsgParameters, LeiGovernanceFacts } from '../esg/domain/entity-esg.js';
-import { ENTITY_ESG_TIERS } from '../esg/domain/entity-esg.js';
+import { ENTITY_ESG_TIERS, type EntityEsgParameters, type LeiGovernanceFacts } from '../esg/domain/index.js';
 import { readDataFile } from './files.js';
 
 const score = z.number().min(0).max(100);

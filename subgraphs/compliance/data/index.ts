@@ -3,7 +3,7 @@
 // object after that: the SDN list takes about 0.2 s, so a process that never screens never pays it.
 // A malformed file throws from its loader.
 
-import type { Dataset, FatfLists, LeiDataset, PepRecord, RegulatoryKeyDate, SdnEntry } from '../shared/domain/reference-data.js';
+import type { Dataset, FatfLists, LeiDataset, PepRecord, RegulatoryKeyDate, SdnEntry } from '../shared/domain/index.js';
 import { readDataFile } from './files.js';
 import { parseDigitalCurrencyAddresses, parseOfacFiles } from './ofac.js';
 import {

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildOwnershipChain } from '../ownership/domain/ownership-chain.js';
-import type { LeiRecord, SdnEntry } from '../shared/domain/reference-data.js';
-import { nameSimilarity } from '../shared/domain/name-similarity.js';
-import { buildSanctionsIndex } from '../shared/domain/sanctions-screening.js';
-import { SANCTIONS_MATCH_THRESHOLD, vopResultForScore } from '../shared/domain/thresholds.js';
-import { payeeNameSimilarity } from '../vop/domain/vop-name-score.js';
+import { buildOwnershipChain } from '../ownership/domain/index.js';
+import { buildSanctionsIndex, type LeiRecord, nameSimilarity, SANCTIONS_MATCH_THRESHOLD, type SdnEntry, vopResultForScore } from '../shared/domain/index.js';
+import { payeeNameSimilarity } from '../vop/domain/index.js';
 import { fatfLists, labelledVopPairs, leiRecords, sanctionsProbeRecall, sanctionsProbes, sdnList, vopMatcherEvaluation } from './index.js';
 
 const vopScore = (a: string, b: string) => Math.round(payeeNameSimilarity(a, b) * 10_000) / 100;

@@ -3,9 +3,7 @@
 
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
-import type {
-  FatfList, FatfLists, DatasetProvenance, LeiDataset, LeiRecord, LeiRelationship, PepRecord, RegulatoryKeyDate,
-} from '../shared/domain/reference-data.js';
+import type { DatasetProvenance, FatfList, FatfLists, LeiDataset, LeiRecord, LeiRelationship, PepRecord, RegulatoryKeyDate } from '../shared/domain/index.js';
 
 export const provenanceSchema = z.object({ source: z.string().min(1), url: z.string().min(1), asOf: z.string().min(1), licence: z.string().min(1) });
 

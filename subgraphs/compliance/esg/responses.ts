@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENTITY_ESG_TIERS, ESG_COVERAGES } from './domain/entity-esg.js';
+import { ENTITY_ESG_TIERS, ESG_COVERAGES } from './domain/index.js';
 import type { EntityEsgService } from './service.js';
 
 /** The entity ESG score as answered (Document 2 §2 "Entity ESG score", plus how it was made). */

@@ -2,8 +2,8 @@ import { epochSeconds, type Clock } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
 import type { Synthesiser } from '../../../platform/synthesis.js';
 import { withTimeout } from '../../../platform/timeout.js';
-import { assessEntityEsg, narrateEntityEsg, type EntityEsgAssessment, type EntityEsgParameters, type LeiGovernanceFacts } from './domain/entity-esg.js';
-import type { DatasetProvenance, FatfLists } from '../shared/domain/reference-data.js';
+import { assessEntityEsg, type EntityEsgAssessment, type EntityEsgParameters, type LeiGovernanceFacts, narrateEntityEsg } from './domain/index.js';
+import type { DatasetProvenance, FatfLists } from '../shared/domain/index.js';
 import type { ScreeningCacheStore } from './store.js';
 import type { ComplianceStore } from '../vop/store.js';
 

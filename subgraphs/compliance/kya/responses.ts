@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AGENT_STATUSES, KYA_LEVELS } from './domain/kya.js';
+import { AGENT_STATUSES, KYA_LEVELS } from './domain/index.js';
 import type { KyaService } from './service.js';
 
 /**

@@ -5,7 +5,7 @@ import { agents } from '../../../drizzle/schema.js';
 import { ManualClock } from '../../../platform/clock.js';
 import type { DatabaseHandle } from '../../../platform/db.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
-import { nextStepOf } from './domain/kya.js';
+import { nextStepOf } from './domain/index.js';
 import { ACTIVE_LEI_ENTRY, buildKyaTestApp, LAPSED_LEI_ENTRY, TEST_INTERNAL_KEY, UNKNOWN_VALID_LEI, type KyaTestApp } from './testing.js';
 
 const BASE = 'https://kya.test';

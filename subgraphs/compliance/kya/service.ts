@@ -11,21 +11,9 @@ import { AppError, unreachable } from '../../../platform/errors.js';
 import { echo } from '../../../platform/echo.js';
 import { randomIds, type IdSource } from '../../../platform/ids.js';
 import {
-  attestationOf,
-  canonicalJson,
-  credentialClaimsOf,
-  decideMandateCaps,
-  deriveKyaLevel,
-  isAp2Compatible,
-  kyaScoreOf,
-  nextStepOf,
-  tierCapsOf,
-  tierNoteOf,
-  type KyaCredentialClaims,
-  type KyaLevel,
-  type OwnerLeiCheck,
-  type UsdCaps,
-} from './domain/kya.js';
+  attestationOf, canonicalJson, credentialClaimsOf, decideMandateCaps, deriveKyaLevel, isAp2Compatible, type KyaCredentialClaims, type KyaLevel,
+  kyaScoreOf, nextStepOf, type OwnerLeiCheck, tierCapsOf, tierNoteOf, type UsdCaps,
+} from './domain/index.js';
 import type { AgentDirectoryQuery, AgentMandateBody, AgentRegisterBody, MandateTerms } from './inputs.js';
 import type { AgentRow, AgentWithMandate, KyaStore, MandateRow } from './store.js';
 import type { LeiRegistry } from '../shared/lei-registry.js';

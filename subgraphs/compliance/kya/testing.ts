@@ -10,7 +10,7 @@ import { createHttpServer, type HttpServer } from '../../../platform/http.js';
 import type { IdSource } from '../../../platform/ids.js';
 import { createLogger } from '../../../platform/log.js';
 import { registerOpenApi } from '../../../platform/openapi.js';
-import { isValidLei } from '../shared/domain/lei.js';
+import { isValidLei } from '../shared/domain/index.js';
 import { kyaRoutes } from './routes.js';
 import { createKyaService, type KyaService } from './service.js';
 import { createKyaStore } from './store.js';

@@ -3,10 +3,10 @@ import type { Clock } from '../../../platform/clock.js';
 import { echo } from '../../../platform/echo.js';
 import { AppError } from '../../../platform/errors.js';
 import { dataSources, fatfLists, leiRecords, sdnList } from '../data/index.js';
+import { buildOwnershipChain, type OwnershipChain } from './domain/index.js';
 import {
-  buildOwnershipChain, buildSanctionsIndex, isValidLei, type DatasetProvenance, type FatfList, type LeiRecord, type OwnershipChain, type SanctionsIndex,
+  buildSanctionsIndex, type DatasetProvenance, type FatfList, isValidLei, type LeiRecord, listAge, type SanctionsIndex,
 } from '../shared/domain/index.js';
-import { listAge } from '../shared/domain/sanctions-list-age.js';
 import { chainKeyOf, type ChainKey, type UboStore } from './store.js';
 
 /** Document 2 §8: an ownership-chain result is kept 24 hours. */

@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import { uboChainCache } from '../../../drizzle/schema.js';
 import type { Database } from '../../../platform/db.js';
 import { boundedCall } from '../../../platform/timeout.js';
-import type { OwnershipChain } from './domain/ownership-chain.js';
+import type { OwnershipChain } from './domain/index.js';
 
 const STORE_TIMEOUT_MS = 5000;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PEP_MATCH_CONFIDENCES, PEP_RISK_LEVELS } from './domain/pep-screen.js';
+import { PEP_MATCH_CONFIDENCES, PEP_RISK_LEVELS } from './domain/index.js';
 import type { PepScreenService } from './service.js';
 
 const pepSource = z.enum(['us-congress-legislators', 'wikidata-heads-of-state-government', 'wikidata-european-parliament']);

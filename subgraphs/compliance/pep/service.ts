@@ -1,9 +1,6 @@
 import type { Clock } from '../../../platform/clock.js';
-import { nameTokens, normaliseName } from '../shared/domain/normalise-name.js';
-import { assessPepMatches, type PepMatchConfidence, type PepRiskLevel, type PepScreenMatch } from './domain/pep-screen.js';
-import type { PepIndex } from './domain/pep-screening.js';
-import type { DatasetProvenance, PepSource } from '../shared/domain/reference-data.js';
-import { PEP_MATCH_THRESHOLD } from '../shared/domain/thresholds.js';
+import { assessPepMatches, type PepIndex, type PepMatchConfidence, type PepRiskLevel, type PepScreenMatch } from './domain/index.js';
+import { type DatasetProvenance, nameTokens, normaliseName, PEP_MATCH_THRESHOLD, type PepSource } from '../shared/domain/index.js';
 import type { ScreeningCacheStore } from '../esg/store.js';
 
 /** Document 2 §8: PEP screens are kept 6 hours. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENTITY_ESG_TIERS } from '../shared/domain/index.js';
+import { ENTITY_ESG_TIERS } from '../esg/domain/index.js';
 import type { VendorRiskAnswer } from './service.js';
 
 /** The vendor risk result of Document 2 §2, field for field. */

@@ -1,9 +1,10 @@
 import { getAddress, isAddress } from 'viem';
 import type { Clock } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
-import { entityEsgTierOf, fatfStatusOf, type EntityEsgParameters, type FatfList, type SanctionsIndex } from '../shared/domain/index.js';
-import { assessVendorRisk, COMPLIANCE_WEIGHT, DEFAULT_ESG_SCORE, ESG_WEIGHT, vendorScreeningOf, type VendorFindings } from './domain/vendor-risk.js';
-import { verifyPayee, type PayeeNameMatcher } from '../vop/domain/verify-payee.js';
+import { type EntityEsgParameters, entityEsgTierOf } from '../esg/domain/index.js';
+import { type FatfList, fatfStatusOf, type SanctionsIndex } from '../shared/domain/index.js';
+import { assessVendorRisk, COMPLIANCE_WEIGHT, DEFAULT_ESG_SCORE, ESG_WEIGHT, type VendorFindings, vendorScreeningOf } from './domain/index.js';
+import { type PayeeNameMatcher, verifyPayee } from '../vop/domain/index.js';
 import type { EntityEsgService } from '../esg/service.js';
 import type { PepScreenService } from '../pep/service.js';
 import type { LeiRegistry } from '../shared/lei-registry.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { paymentRequiredSchema } from '../../../platform/access/x402-schemas.js';
-import { VOP_RESULTS } from './domain/verify-payee.js';
+import { VOP_RESULTS } from './domain/index.js';
 import type { ComplianceService } from './service.js';
 
 /**

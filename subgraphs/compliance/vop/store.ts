@@ -2,7 +2,7 @@ import { and, eq, getTableColumns, inArray, lte, sql } from 'drizzle-orm';
 import { complianceWalletAudit, complianceWallets, vopChecks } from '../../../drizzle/schema.js';
 import type { Database } from '../../../platform/db.js';
 import { boundedCall } from '../../../platform/timeout.js';
-import type { VopResult } from './domain/verify-payee.js';
+import type { VopResult } from './domain/index.js';
 
 const STORE_TIMEOUT_MS = 5000;
 /** Document 2 §8: GET /vop/history/:wallet answers the last 50 checks. */

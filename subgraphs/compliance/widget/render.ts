@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { h, type ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
-import { SANCTIONS_BLOCK_SCORE, SANCTIONS_MATCH_THRESHOLD, type SanctionsSignal, type SanctionsVerdict, type SanctionsWidgetScreen } from '../shared/domain/index.js';
+import { SANCTIONS_BLOCK_SCORE, SANCTIONS_MATCH_THRESHOLD } from '../shared/domain/index.js';
+import type { SanctionsSignal, SanctionsVerdict, SanctionsWidgetScreen } from './domain/index.js';
 
 /** Longest query the widget screens (a name or an address); a longer one is refused with 400. */
 export const MAX_WIDGET_QUERY_LENGTH = 200;

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { HttpServer } from '../../../platform/http.js';
 import { describeInputProblem, findInputProblem } from '../../../platform/input-hygiene.js';
-import { screenForWidget, type SanctionsIndex } from '../shared/domain/index.js';
-import { listAge } from '../shared/domain/sanctions-list-age.js';
+import { listAge, type SanctionsIndex } from '../shared/domain/index.js';
+import { screenForWidget } from './domain/index.js';
 import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
 import { MAX_WIDGET_QUERY_LENGTH, renderWidgetPage, WIDGET_CSP_DIRECTIVES, type WidgetPage } from './render.js';
 

@@ -2,13 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { amlWeights, parseAmlWeights } from '../../data/aml-weights.js';
 import { fatfLists, sdnList } from '../../data/index.js';
 import { assessScreen, detectSignals, levelOf, tierOf, type AmlScreenFacts } from './assessment.js';
-import { fatfStandingOf } from '../../esg/domain/entity-esg.js';
+import { buildSanctionsIndex, fatfStandingOf } from '../../shared/domain/index.js';
 import {
   amlWeightProblems, amountStdDev, EMPTY_AML_PROFILE, maturityOf, recordScreen, screenSanctions, type AmlProfileStats,
   type AmlSignalCode, type AmlWeights,
 } from './aml.js';
-import { buildSanctionsIndex } from '../../shared/domain/sanctions-screening.js';
-
 const NOW = new Date('2026-11-22T12:00:00Z');
 const DAY_MS = 86_400_000;
 const weights = amlWeights();

@@ -4,10 +4,7 @@
 // FLAG. Pure: the profile, the window counts, the sanctions findings and the clock are passed in.
 // The model is explained signal by signal in docs/aml-model.md; its weights are data/aml-weights.json.
 
-import { type FatfStanding } from '../../esg/domain/entity-esg.js';
-import type { FatfList, SdnType } from '../../shared/domain/reference-data.js';
-import type { SanctionsIndex } from '../../shared/domain/sanctions-screening.js';
-import { looksLikeWalletAddress } from '../../widget/domain/sanctions-verdict.js';
+import { looksLikeWalletAddress, type SanctionsIndex, type SdnType } from '../../shared/domain/index.js';
 
 export const AML_MATURITIES = ['UNKNOWN', 'NEW', 'DEVELOPING', 'ESTABLISHED'] as const;
 export const AML_RISK_TIERS = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
@@ -215,5 +212,3 @@ export function screenSanctions(index: SanctionsIndex, subject: { wallet: string
   return findings;
 }
 
-/** FATF asks its members to apply countermeasures (not only enhanced due diligence) to this jurisdiction. */
-export const isCountermeasuresCall = (standing: FatfStanding | null): boolean => standing?.call?.toLowerCase().startsWith('countermeasures') ?? false;

@@ -3,11 +3,11 @@
 // rule-based reasoning pass whose ESCALATE_TO_BLOCK turns the action into BLOCK. Pure.
 
 import {
-  isCountermeasuresCall, maturityOf, amountStdDev, type AmlAction, type AmlConfidence, type AmlDirection, type AmlEventLevel, type AmlMaturity,
+  maturityOf, amountStdDev, type AmlAction, type AmlConfidence, type AmlDirection, type AmlEventLevel, type AmlMaturity,
   type AmlProfileStats, type AmlRecommendation, type AmlRiskTier, type AmlSignalCategory, type AmlSignalCode, type AmlWeights,
   type SanctionsFinding,
 } from './aml.js';
-import type { FatfStanding } from '../../esg/domain/entity-esg.js';
+import { type FatfStanding, isCountermeasuresCall } from '../../shared/domain/index.js';
 
 /** What one screen is assessed on: the profile before it, the window counts, the findings, the clock. */
 export interface AmlScreenFacts {

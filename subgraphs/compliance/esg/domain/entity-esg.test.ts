@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { entityEsgParameters, leiGovernanceFacts } from '../../data/entity-esg.js';
 import { fatfLists } from '../../data/index.js';
-import { assessEntityEsg, entityEsgTierOf, fatfStatusOf, narrateEntityEsg, type DeclaredEntityFacts, type EntityEsgSubject } from './entity-esg.js';
+import { fatfStatusOf } from '../../shared/domain/index.js';
+import { assessEntityEsg, entityEsgTierOf, narrateEntityEsg, type DeclaredEntityFacts, type EntityEsgSubject } from './entity-esg.js';
 
 const parameters = entityEsgParameters();
 const fatf = fatfLists().current;

@@ -3,7 +3,7 @@
 // governance from the entity's GLEIF record and the FATF lists; environmental and social stand at a
 // neutral prior until a dataset for them ships, and the answer says so (coverage, inputs).
 
-import type { FatfList } from '../../shared/domain/reference-data.js';
+import { fatfStatusOf, type FatfList, type FatfStatus } from '../../shared/domain/index.js';
 
 export const ENTITY_ESG_TIERS = ['EXCELLENT', 'GOOD', 'AVERAGE', 'BELOW_AVERAGE', 'POOR'] as const;
 export type EntityEsgTier = (typeof ENTITY_ESG_TIERS)[number];
@@ -14,7 +14,6 @@ export type EsgCoverage = (typeof ESG_COVERAGES)[number];
 
 export type EsgPillar = 'environmental' | 'social' | 'governance';
 export type GovernanceInput = 'registration' | 'corroboration' | 'ownershipTransparency' | 'jurisdiction';
-export type FatfStatus = 'NOT_LISTED' | 'INCREASED_MONITORING' | 'CALL_FOR_ACTION';
 
 /** The model's parameters (data/entity-esg-parameters.json), passed in. */
 export interface EntityEsgParameters {
@@ -109,32 +108,6 @@ export interface EntityEsgSubject {
 }
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
-
-/** The FATF status of a jurisdiction on the given lists. */
-export function fatfStatusOf(country: string, fatf: FatfList): FatfStatus {
-  const code = country.toUpperCase();
-  if (fatf.blacklist.some((entry) => entry.code === code)) return 'CALL_FOR_ACTION';
-  if (fatf.greylist.some((entry) => entry.code === code)) return 'INCREASED_MONITORING';
-  return 'NOT_LISTED';
-}
-
-export interface FatfStanding {
-  country: string;
-  list: 'CALL_FOR_ACTION' | 'INCREASED_MONITORING';
-  /** FATF's call (countermeasures, enhanced due diligence ...); null on the increased-monitoring list. */
-  call: string | null;
-  plenary: string;
-  statementDate: string;
-}
-
-/** Where a country (ISO 3166-1 alpha-2) stands on the FATF lists, with FATF's call; null when on neither. */
-export function fatfStandingOf(country: string, list: FatfList): FatfStanding | null {
-  const code = country.toUpperCase();
-  const status = fatfStatusOf(code, list);
-  if (status === 'NOT_LISTED') return null;
-  const call = status === 'CALL_FOR_ACTION' ? (list.blacklist.find((entry) => entry.code === code)?.call ?? null) : null;
-  return { country: code, list: status, call, plenary: list.plenary, statementDate: list.statementDate };
-}
 
 /**
  * The tier of a composite score: 85-100 EXCELLENT, 70-84 GOOD, 50-69 AVERAGE, 30-49 BELOW_AVERAGE,

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fatfLists, leiRecords, sdnList } from '../../data/index.js';
-import { leiCheckDigits } from '../../shared/domain/lei.js';
-import {
-  buildOwnershipChain, decideOwnershipResult, MAX_OWNERSHIP_LEVELS, SANCTIONS_BLOCK_SCORE, type JurisdictionRisk, type OwnershipReason,
-} from './ownership-chain.js';
-import type { LeiRecord, SdnEntry } from '../../shared/domain/reference-data.js';
-import { buildSanctionsIndex } from '../../shared/domain/sanctions-screening.js';
-import { SANCTIONS_MATCH_THRESHOLD } from '../../shared/domain/thresholds.js';
-
+import { buildSanctionsIndex, leiCheckDigits, type LeiRecord, SANCTIONS_BLOCK_SCORE, SANCTIONS_MATCH_THRESHOLD, type SdnEntry } from '../../shared/domain/index.js';
+import { buildOwnershipChain, decideOwnershipResult, MAX_OWNERSHIP_LEVELS, type JurisdictionRisk, type OwnershipReason } from './ownership-chain.js';
 const sanctions = buildSanctionsIndex(sdnList().records);
 const fatf = fatfLists().current;
 const shipped = new Map(leiRecords().records.map((record) => [record.lei, record]));

@@ -4,19 +4,13 @@
 // SDN list, the jurisdictions read against the FATF lists, and a result with its reasons.
 // Pure: the LEI records, the sanctions index and the FATF list are passed in (decision 0018).
 
-import { fatfStandingOf } from '../../esg/domain/entity-esg.js';
-import type { FatfList, LeiRecord, SdnType } from '../../shared/domain/reference-data.js';
-import type { SanctionsIndex, SdnNameKind } from '../../shared/domain/sanctions-screening.js';
-import { SANCTIONS_MATCH_THRESHOLD } from '../../shared/domain/thresholds.js';
+import {
+  callsForCountermeasures, type FatfList, fatfStandingOf, type LeiRecord, SANCTIONS_BLOCK_SCORE, SANCTIONS_MATCH_THRESHOLD, type SanctionsIndex,
+  type SdnNameKind, type SdnType,
+} from '../../shared/domain/index.js';
 
 /** Document 2 §8: the chain goes at most 3 levels above the subject. */
 export const MAX_OWNERSHIP_LEVELS = 3;
-/**
- * A sanctions match this strong blocks; 0.70 up to it asks for review (decision 0018). The highest
- * score of any name in the shipped GLEIF snapshot against an unrelated SDN entry is 0.942 (Roni
- * Trading LLC against RONIN TRADING, an alias of RONIN MANAGEMENT B.V.): 0.95 keeps every such false alert a review, not a block.
- */
-export const SANCTIONS_BLOCK_SCORE = 0.95;
 /**
  * Ownership nodes are legal entities: they are screened against SDN entities and individuals (a
  * company may carry a listed person's name), not against vessels and aircraft, which own nothing.
@@ -248,9 +242,6 @@ function levelsTraversed(chain: readonly OwnershipNode[]): number {
   const highest = Math.max(...chain.map((node) => node.level ?? 0));
   return chain.some((node) => node.level === null) ? highest + 1 : highest;
 }
-
-/** FATF calls on its members to apply countermeasures (its wording for DPRK and Iran). */
-const callsForCountermeasures = (call: string | null) => call !== null && call.toLowerCase().startsWith('countermeasures');
 
 /**
  * The result and its reasons (decision 0018):

@@ -3,12 +3,8 @@
 // the PEP index found (pep-screening.ts). The rules are ours (decision 0016); the spec gives the
 // levels and the threshold only.
 
-import { jaroWinkler } from '../../shared/domain/jaro-winkler.js';
-import { nameTokens } from '../../shared/domain/normalise-name.js';
+import { jaroWinkler, nameTokens, PEP_MATCH_THRESHOLD, type PepSource } from '../../shared/domain/index.js';
 import type { PepMatch } from './pep-screening.js';
-import type { PepSource } from '../../shared/domain/reference-data.js';
-import { PEP_MATCH_THRESHOLD } from '../../shared/domain/thresholds.js';
-
 export const PEP_RISK_LEVELS = ['HIGH', 'MEDIUM', 'LOW', 'NONE'] as const;
 export type PepRiskLevel = (typeof PEP_RISK_LEVELS)[number];
 export const PEP_MATCH_CONFIDENCES = ['HIGH', 'MEDIUM', 'LOW'] as const;

@@ -1,8 +1,6 @@
 // PEP screening: the same matcher as sanctions screening (NameIndex) over the names of PEP records.
 
-import { NameIndex, type ScreenStatistics } from '../../shared/domain/name-index.js';
-import type { PepRecord } from '../../shared/domain/reference-data.js';
-import { PEP_MATCH_THRESHOLD } from '../../shared/domain/thresholds.js';
+import { NameIndex, PEP_MATCH_THRESHOLD, type PepRecord, type ScreenStatistics } from '../../shared/domain/index.js';
 
 export interface PepMatch {
   record: PepRecord;

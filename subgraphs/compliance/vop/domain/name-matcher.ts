@@ -2,9 +2,7 @@
 // the normalised tokens (for the gray-zone assessment) and the screening similarity (for finding
 // LEI records by name): the shape service.ts's ComplianceMatcher asks for.
 
-import { nameSimilarity } from '../../shared/domain/name-similarity.js';
-import { nameTokens } from '../../shared/domain/normalise-name.js';
-import { vopResultForScore, type VopNameResult } from '../../shared/domain/thresholds.js';
+import { nameSimilarity, nameTokens, type VopNameResult, vopResultForScore } from '../../shared/domain/index.js';
 import { payeeNameSimilarity } from './vop-name-score.js';
 
 export const nameMatcher: {

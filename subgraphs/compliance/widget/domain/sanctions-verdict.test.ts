@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sdnList } from '../../data/index.js';
-import { SANCTIONS_BLOCK_SCORE } from '../../ownership/domain/ownership-chain.js';
-import { buildSanctionsIndex } from '../../shared/domain/sanctions-screening.js';
-import { looksLikeWalletAddress, screenForWidget } from './sanctions-verdict.js';
+import { buildSanctionsIndex, looksLikeWalletAddress, SANCTIONS_BLOCK_SCORE } from '../../shared/domain/index.js';
+import { screenForWidget } from './sanctions-verdict.js';
 
 const sanctions = buildSanctionsIndex(sdnList().records);
 

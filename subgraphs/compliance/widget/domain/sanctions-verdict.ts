@@ -1,9 +1,7 @@
 // The sanctions widget's verdict (Document 2 §4 GET /widget/sanctions: "wallet or entity name in,
 // APPROVED, FLAGGED or BLOCKED with signals out"), decision 0018. Pure: the index is passed in.
 
-import { SANCTIONS_BLOCK_SCORE } from '../../ownership/domain/ownership-chain.js';
-import type { SanctionsIndex, SdnNameKind } from '../../shared/domain/sanctions-screening.js';
-import type { SdnType } from '../../shared/domain/reference-data.js';
+import { looksLikeWalletAddress, SANCTIONS_BLOCK_SCORE, type SanctionsIndex, type SdnNameKind, type SdnType } from '../../shared/domain/index.js';
 
 export type SanctionsVerdict = 'APPROVED' | 'FLAGGED' | 'BLOCKED';
 export type ScreenedAs = 'WALLET' | 'NAME';
@@ -19,15 +17,6 @@ export interface SanctionsWidgetScreen {
   screenedAs: ScreenedAs;
   verdict: SanctionsVerdict;
   signals: SanctionsSignal[];
-}
-
-/**
- * Whether the query reads as a wallet address rather than a name: one token of 25 or more letters
- * and digits with at least one digit (EVM 0x…, Bitcoin base58 and bech32, Tron T…, Monero …). No
- * entity name on the SDN list is such a token, so it is looked up as an address only.
- */
-export function looksLikeWalletAddress(query: string): boolean {
-  return /^(0x)?[A-Za-z0-9]{25,}$/.test(query) && /[0-9]/.test(query.replace(/^0x/, ''));
 }
 
 /**
