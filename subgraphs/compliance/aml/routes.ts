@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { requireInternalKey } from '../../../platform/access/shared-secret.js';
-import type { HttpServer } from '../../../platform/http.js';
+import { httpRoutes } from '../../../platform/http.js';
 import { amlScreenBodySchema, amlWalletParamsSchema } from './inputs.js';
 import { amlEventsSchema, amlProfileSchema, amlScreenResultSchema } from './responses.js';
 import type { AmlService } from './service.js';
@@ -21,8 +21,7 @@ export interface AmlRouteOptions {
  */
 export function amlRoutes(service: AmlService, options: AmlRouteOptions): FastifyPluginAsync {
   const prefix = options.prefix ?? COMPLIANCE_PREFIX;
-  return async (instance) => {
-    const app = instance as unknown as HttpServer;
+  return httpRoutes(async (app) => {
     const internal = { preValidation: async (request: FastifyRequest) => requireInternalKey(request.requestContext, options.internalKey) };
     const errors = { 400: complianceErrorSchema, 401: complianceErrorSchema };
 
@@ -48,5 +47,5 @@ export function amlRoutes(service: AmlService, options: AmlRouteOptions): Fastif
       { ...internal, schema: { summary: "A wallet's last 50 AML events of level WARNING and above (internal), newest first", params: amlWalletParamsSchema, response: { 200: amlEventsSchema, ...errors } } },
       async (request) => service.events(request.params.wallet),
     );
-  };
+  });
 }

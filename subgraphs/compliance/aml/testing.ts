@@ -3,7 +3,7 @@
 
 import type { Clock } from '../../../platform/clock.js';
 import type { Database } from '../../../platform/db.js';
-import { createHttpServer, type HttpServer } from '../../../platform/http.js';
+import { createHttpServer, httpRoutes, type HttpServer } from '../../../platform/http.js';
 import { createLogger } from '../../../platform/log.js';
 import { registerOpenApi } from '../../../platform/openapi.js';
 import { createRuleBasedSynthesiser, type Synthesiser } from '../../../platform/synthesis.js';
@@ -39,12 +39,13 @@ export function testAmlService(options: { db: Database; clock: Clock; synthesise
 export async function buildAmlTestApp(options: { db: Database; clock: Clock; synthesiser?: Synthesiser }): Promise<{ app: HttpServer; service: AmlService }> {
   const service = testAmlService(options);
   const app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), clock: options.clock });
-  await app.register(async (instance) => {
-    const scoped = instance as unknown as HttpServer;
-    scoped.errorShapes.register(complianceErrorShape);
-    await registerOpenApi(scoped, { prefix: COMPLIANCE_PREFIX, title: 'Compliance oracle (AML test)', version: '1.0.0', description: 'AML routes under test', openapi: '3.1.0' });
-    await scoped.register(amlRoutes(service, { internalKey: TEST_INTERNAL_KEY }));
-  });
+  await app.register(
+    httpRoutes(async (scoped) => {
+      scoped.errorShapes.register(complianceErrorShape);
+      await registerOpenApi(scoped, { prefix: COMPLIANCE_PREFIX, title: 'Compliance oracle (AML test)', version: '1.0.0', description: 'AML routes under test', openapi: '3.1.0' });
+      await scoped.register(amlRoutes(service, { internalKey: TEST_INTERNAL_KEY }));
+    }),
+  );
   await app.ready();
   return { app, service };
 }

@@ -6,7 +6,7 @@ import { entityEsgParameters, leiGovernanceFacts } from '../data/entity-esg.js';
 import { dataSources, fatfLists } from '../data/index.js';
 import { assessEntityEsg, narrateEntityEsg } from './domain/index.js';
 import { leiCheckDigits } from '../shared/domain/index.js';
-import { buildScreeningTestApp, controllableSynthesiser, type ScreeningTestApp } from './testing.js';
+import { buildEsgTestApp, controllableSynthesiser, type EsgTestApp } from './testing.js';
 
 const SHELL = '2138001KPMR6PD83HC08'; // SHELL CATALYSTS & TECHNOLOGIES PTE. LTD., SG, ISSUED
 /** Made-up LEIs with valid ISO 17442 check digits (leiCheckDigits), not in the snapshot (asserted below). */
@@ -21,13 +21,13 @@ const WALLET_UNREGISTERED = '0x3333333333333333333333333333333333333333';
 
 describe.each(testDatabases())('entity ESG routes on $driver', (testDatabase) => {
   let handle: DatabaseHandle;
-  let t: ScreeningTestApp;
+  let t: EsgTestApp;
   const clock = new ManualClock(TEST_NOW);
   const synthesiser = controllableSynthesiser();
 
   beforeAll(async () => {
     handle = await testDatabase.open();
-    t = await buildScreeningTestApp({ db: handle.db, clock, synthesiser, narrationTimeoutMs: 50 });
+    t = await buildEsgTestApp({ db: handle.db, clock, synthesiser, narrationTimeoutMs: 50 });
     const base = { aliases: [], leiStatus: null, registrationType: 'SELF_DECLARED' as const, registeredAt: clock.now() };
     await t.registry.register({ ...base, walletAddress: WALLET_WITH_LEI, legalName: 'SHELL CATALYSTS & TECHNOLOGIES PTE. LTD.', country: 'SG', lei: SHELL, leiStatus: 'ACTIVE', registrationType: 'REGISTRY_VERIFIED' }, clock.now());
     await t.registry.register({ ...base, walletAddress: WALLET_NO_LEI, legalName: 'Acme Trading Ltd', country: 'GB', lei: null }, clock.now());

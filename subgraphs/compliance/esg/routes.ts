@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { HttpServer } from '../../../platform/http.js';
+import { httpRoutes } from '../../../platform/http.js';
 import { entityEsgQuerySchema, walletEsgQuerySchema } from './inputs.js';
 import { entityEsgScoreSchema } from './responses.js';
 import type { EntityEsgService } from './service.js';
@@ -19,8 +19,7 @@ export interface EntityEsgRouteOptions {
  */
 export function entityEsgRoutes(service: EntityEsgService, options: EntityEsgRouteOptions = {}): FastifyPluginAsync {
   const prefix = options.prefix ?? COMPLIANCE_PREFIX;
-  return async (instance) => {
-    const app = instance as unknown as HttpServer;
+  return httpRoutes(async (app) => {
     const errors = { 400: complianceErrorSchema, 404: complianceErrorSchema };
 
     app.get(
@@ -33,5 +32,5 @@ export function entityEsgRoutes(service: EntityEsgService, options: EntityEsgRou
       { schema: { summary: 'Entity ESG score (7-day cache; refresh=true recomputes; narrate=true adds a narration)', params: leiParamsSchema, querystring: entityEsgQuerySchema, response: { 200: entityEsgScoreSchema, ...errors } } },
       async (request) => service.entityEsg(request.params.lei, request.query),
     );
-  };
+  });
 }

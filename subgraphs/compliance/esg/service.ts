@@ -3,8 +3,11 @@ import { AppError } from '../../../platform/errors.js';
 import type { Synthesiser } from '../../../platform/synthesis.js';
 import { withTimeout } from '../../../platform/timeout.js';
 import { assessEntityEsg, type EntityEsgAssessment, type EntityEsgParameters, type LeiGovernanceFacts, narrateEntityEsg } from './domain/index.js';
-import type { DatasetProvenance, FatfLists } from '../shared/domain/index.js';
-import type { ScreeningCacheStore } from './store.js';
+import type { Database } from '../../../platform/db.js';
+import { entityEsgParameters, leiGovernanceFacts } from '../data/entity-esg.js';
+import { dataSources, fatfLists } from '../data/index.js';
+import { isValidLei, type DatasetProvenance, type FatfLists } from '../shared/domain/index.js';
+import { createEntityEsgStore, type EntityEsgStore } from './store.js';
 import type { ComplianceStore } from '../vop/store.js';
 
 /** Document 2 §8: entity ESG scores are kept 7 days. */
@@ -41,7 +44,7 @@ export type EntityEsgScore = StoredEsg & {
 
 export interface EntityEsgServiceDeps {
   clock: Clock;
-  cache: ScreeningCacheStore;
+  cache: EntityEsgStore;
   /** The wallet registry, read only through the compliance store's lookups. */
   registry: Pick<ComplianceStore, 'activeRegistrations' | 'walletsByLei'>;
   isValidLei(lei: string): boolean;
@@ -125,3 +128,32 @@ export function createEntityEsgService(deps: EntityEsgServiceDeps) {
 }
 
 export type EntityEsgService = ReturnType<typeof createEntityEsgService>;
+
+export interface ShippedEntityEsgDeps {
+  clock: Clock;
+  db: Database;
+  /** The wallet registry's lookups (GET /esg/score/wallet/:wallet, names of registered LEIs). */
+  registry: Pick<ComplianceStore, 'activeRegistrations' | 'walletsByLei'>;
+  synthesiser: Synthesiser;
+  /** Default 8 s (Document 2 §8); tests shorten it. */
+  narrationTimeoutMs?: number;
+}
+
+/**
+ * The entity ESG service over the shipped snapshots, built alike by index.ts and the tests: GLEIF
+ * governance facts, the FATF lists and the model parameters.
+ */
+export function shippedEntityEsgService(deps: ShippedEntityEsgDeps): EntityEsgService {
+  return createEntityEsgService({
+    clock: deps.clock,
+    cache: createEntityEsgStore(deps.db),
+    registry: deps.registry,
+    isValidLei,
+    governanceFacts: (lei) => leiGovernanceFacts().get(lei),
+    leiProvenance: dataSources().lei,
+    fatf: fatfLists,
+    parameters: entityEsgParameters(),
+    synthesiser: deps.synthesiser,
+    ...(deps.narrationTimeoutMs === undefined ? {} : { narrationTimeoutMs: deps.narrationTimeoutMs }),
+  });
+}

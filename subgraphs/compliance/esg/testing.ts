@@ -1,22 +1,22 @@
-// Test support for the entity ESG and PEP screen tests (not a test file itself): the two plugins as
-// the compliance routes mount them (under /compliance, errors as {error, code}), over the shipped
-// snapshots, a real wallet registry and a synthesiser the test controls.
+// Test support for the entity ESG tests (not a test file itself): the plugin as the compliance
+// routes mount it (under /compliance, errors as {error, code}), over the shipped snapshots, a real
+// wallet registry and a synthesiser the test controls.
 
 import type { Clock } from '../../../platform/clock.js';
 import type { Database } from '../../../platform/db.js';
-import { createHttpServer, type HttpServer } from '../../../platform/http.js';
+import { createHttpServer, httpRoutes, type HttpServer } from '../../../platform/http.js';
 import { randomIds } from '../../../platform/ids.js';
 import { createLogger } from '../../../platform/log.js';
 import type { Synthesiser } from '../../../platform/synthesis.js';
-import { entityEsgRoutes } from './routes.js';
-import { pepRoutes } from '../pep/routes.js';
 import { complianceErrorShape } from '../shared/error-shape.js';
-import { createScreeningServices, type ScreeningServices } from '../screening-services.js';
 import { createComplianceStore, type ComplianceStore } from '../vop/store.js';
+import { entityEsgRoutes } from './routes.js';
+import { shippedEntityEsgService, type EntityEsgService } from './service.js';
 
-export interface ScreeningTestApp extends ScreeningServices {
+export interface EsgTestApp {
   app: HttpServer;
   registry: ComplianceStore;
+  esg: EntityEsgService;
 }
 
 /** A synthesiser whose answer the test sets: a text, a failure (null), or one that never answers. */
@@ -35,16 +35,16 @@ export function controllableSynthesiser(): Synthesiser & { mode: 'answer' | 'fai
   return synthesiser;
 }
 
-export async function buildScreeningTestApp(options: { db: Database; clock: Clock; synthesiser: Synthesiser; narrationTimeoutMs?: number }): Promise<ScreeningTestApp> {
+export async function buildEsgTestApp(options: { db: Database; clock: Clock; synthesiser: Synthesiser; narrationTimeoutMs?: number }): Promise<EsgTestApp> {
   const registry = createComplianceStore(options.db, randomIds);
-  const services = createScreeningServices({ clock: options.clock, db: options.db, registry, synthesiser: options.synthesiser, ...(options.narrationTimeoutMs === undefined ? {} : { narrationTimeoutMs: options.narrationTimeoutMs }) });
+  const esg = shippedEntityEsgService({ clock: options.clock, db: options.db, registry, synthesiser: options.synthesiser, ...(options.narrationTimeoutMs === undefined ? {} : { narrationTimeoutMs: options.narrationTimeoutMs }) });
   const app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), clock: options.clock });
-  await app.register(async (instance) => {
-    const scoped = instance as unknown as HttpServer;
-    scoped.errorShapes.register(complianceErrorShape);
-    await scoped.register(entityEsgRoutes(services.esg));
-    await scoped.register(pepRoutes(services.pep));
-  });
+  await app.register(
+    httpRoutes(async (scoped) => {
+      scoped.errorShapes.register(complianceErrorShape);
+      await scoped.register(entityEsgRoutes(esg));
+    }),
+  );
   await app.ready();
-  return { app, registry, ...services };
+  return { app, registry, esg };
 }

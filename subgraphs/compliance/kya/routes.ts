@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { HttpServer } from '../../../platform/http.js';
+import { httpRoutes } from '../../../platform/http.js';
 import { agentAuthorizeBodySchema, agentDirectoryQuerySchema, agentMandateBodySchema, agentParamsSchema, agentRegisterBodySchema } from './inputs.js';
 import { agentAuthorizedSchema, agentDirectorySchema, agentMandateSchema, agentRecordSchema, agentRegistrationSchema, agentRevokedSchema, agentVerificationSchema, didDocumentSchema } from './responses.js';
 import type { KyaService } from './service.js';
@@ -22,8 +22,7 @@ const DID_MEDIA_TYPE = 'application/did+json';
  */
 export function kyaRoutes(service: KyaService, options: KyaRouteOptions = {}): FastifyPluginAsync {
   const prefix = options.prefix ?? COMPLIANCE_PREFIX;
-  return async (instance) => {
-    const app = instance as unknown as HttpServer;
+  return httpRoutes(async (app) => {
     const errors = { 400: complianceErrorSchema, 404: complianceErrorSchema };
     /** The owner's proof (decision 0048): 401 without it, 409 for an Idempotency-Key reused, 429 over the key's limit. */
     const proven = { 401: complianceErrorSchema, 409: complianceErrorSchema, 429: complianceErrorSchema };
@@ -85,5 +84,5 @@ export function kyaRoutes(service: KyaService, options: KyaRouteOptions = {}): F
         reply.type(DID_MEDIA_TYPE).send(service.issuerDidDocument()),
       );
     }
-  };
+  });
 }

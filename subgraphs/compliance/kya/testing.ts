@@ -6,7 +6,7 @@ import type { Clock } from '../../../platform/clock.js';
 import { createIdempotency } from '../../../platform/idempotency.js';
 import { createCredentialIssuer, generateIssuerJwk, issuerKeyFromJwk, type CredentialIssuer } from '../../../platform/credentials.js';
 import type { Database } from '../../../platform/db.js';
-import { createHttpServer, type HttpServer } from '../../../platform/http.js';
+import { createHttpServer, httpRoutes, type HttpServer } from '../../../platform/http.js';
 import type { IdSource } from '../../../platform/ids.js';
 import { createLogger } from '../../../platform/log.js';
 import { registerOpenApi } from '../../../platform/openapi.js';
@@ -54,12 +54,13 @@ export async function buildKyaTestApp(options: { db: Database; clock: Clock; bas
     internalKey: TEST_INTERNAL_KEY,
   });
   const app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), clock: options.clock });
-  await app.register(async (instance) => {
-    const scoped = instance as unknown as HttpServer;
-    scoped.errorShapes.register(complianceErrorShape);
-    await registerOpenApi(scoped, { prefix: COMPLIANCE_PREFIX, title: 'Compliance oracle (KYA test)', version: '1.0.0', description: 'KYA routes under test', openapi: '3.1.0' });
-    await scoped.register(kyaRoutes(service));
-  });
+  await app.register(
+    httpRoutes(async (scoped) => {
+      scoped.errorShapes.register(complianceErrorShape);
+      await registerOpenApi(scoped, { prefix: COMPLIANCE_PREFIX, title: 'Compliance oracle (KYA test)', version: '1.0.0', description: 'KYA routes under test', openapi: '3.1.0' });
+      await scoped.register(kyaRoutes(service));
+    }),
+  );
   await app.ready();
   return { app, service, issuer };
 }

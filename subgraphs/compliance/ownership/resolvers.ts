@@ -17,7 +17,7 @@ function ownershipChain(parent: { lei: string }, args: { deep?: boolean | null }
   return context.ownershipChain.load({ lei: parent.lei, deep: args.deep ?? false });
 }
 
-/** The compliance resolvers with LegalEntity.ownershipChain added. */
-export function withOwnershipChainResolvers<R extends { LegalEntity: object }>(resolvers: R): R {
-  return { ...resolvers, LegalEntity: { ...resolvers.LegalEntity, ownershipChain } };
+/** LegalEntity.ownershipChain, the ownership family's part of the graph. */
+export function ownershipResolvers() {
+  return { LegalEntity: { ownershipChain } };
 }

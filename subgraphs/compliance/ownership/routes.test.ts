@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uboChainCache } from '../../../drizzle/schema.js';
 import { ManualClock } from '../../../platform/clock.js';
 import type { DatabaseHandle } from '../../../platform/db.js';
-import { createHttpServer, type HttpServer } from '../../../platform/http.js';
+import { createHttpServer, httpRoutes, type HttpServer } from '../../../platform/http.js';
 import { createLogger } from '../../../platform/log.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
 import { leiCheckDigits, type LeiRecord } from '../shared/domain/index.js';
@@ -47,11 +47,12 @@ describe.each(testDatabases())('POST /compliance/compliance/ubo-chain on $driver
     handle = await testDatabase.open();
     const service = createUboService({ clock, store: createUboStore(handle.db), data: testData });
     app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), clock });
-    await app.register(async (instance) => {
-      const scoped = instance as unknown as HttpServer;
-      scoped.errorShapes.register(complianceErrorShape);
-      await scoped.register(uboRoutes(service));
-    });
+    await app.register(
+      httpRoutes(async (scoped) => {
+        scoped.errorShapes.register(complianceErrorShape);
+        await scoped.register(uboRoutes(service));
+      }),
+    );
     await app.ready();
   });
   afterAll(async () => {

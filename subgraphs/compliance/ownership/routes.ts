@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { HttpServer } from '../../../platform/http.js';
+import { httpRoutes } from '../../../platform/http.js';
 import { complianceErrorSchema } from '../shared/responses.js';
 import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
 import { uboChainBodySchema } from './inputs.js';
@@ -17,8 +17,7 @@ export interface UboRouteOptions {
  */
 export function uboRoutes(service: UboService, options: UboRouteOptions = {}): FastifyPluginAsync {
   const prefix = options.prefix ?? COMPLIANCE_PREFIX;
-  return async (instance) => {
-    const app = instance as unknown as HttpServer;
+  return httpRoutes(async (app) => {
     app.post(
       `${prefix}/compliance/ubo-chain`,
       {
@@ -30,5 +29,5 @@ export function uboRoutes(service: UboService, options: UboRouteOptions = {}): F
       },
       async (request) => service.uboChain(request.body),
     );
-  };
+  });
 }

@@ -2,20 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
 import type { DatabaseHandle } from '../../../platform/db.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
-import { buildScreeningTestApp, controllableSynthesiser, type ScreeningTestApp } from '../esg/testing.js';
-import { shippedPepLists } from '../screening-services.js';
+import { shippedPepLists } from './service.js';
+import { buildPepTestApp, type PepTestApp } from './testing.js';
 
 const HOUR_MS = 3_600_000;
 const SIX_HOURS_LATER = new Date(Date.parse(TEST_NOW) + 6 * HOUR_MS).toISOString();
 
 describe.each(testDatabases())('PEP screen route on $driver', (testDatabase) => {
   let handle: DatabaseHandle;
-  let t: ScreeningTestApp;
+  let t: PepTestApp;
   const clock = new ManualClock(TEST_NOW);
 
   beforeAll(async () => {
     handle = await testDatabase.open();
-    t = await buildScreeningTestApp({ db: handle.db, clock, synthesiser: controllableSynthesiser() });
+    t = await buildPepTestApp({ db: handle.db, clock });
   });
   afterAll(async () => {
     await t.app.close();

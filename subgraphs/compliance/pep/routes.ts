@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { HttpServer } from '../../../platform/http.js';
+import { httpRoutes } from '../../../platform/http.js';
 import { pepScreenBodySchema } from './inputs.js';
 import { pepScreenResultSchema } from './responses.js';
 import type { PepScreenService } from './service.js';
@@ -17,12 +17,11 @@ export interface PepRouteOptions {
  */
 export function pepRoutes(service: PepScreenService, options: PepRouteOptions = {}): FastifyPluginAsync {
   const prefix = options.prefix ?? COMPLIANCE_PREFIX;
-  return async (instance) => {
-    const app = instance as unknown as HttpServer;
+  return httpRoutes(async (app) => {
     app.post(
       `${prefix}/compliance/pep-screen`,
       { schema: { summary: 'PEP screen: riskLevel, matches at 0.60 or above, EDD and the FATF R.12 attestation (6-hour cache)', body: pepScreenBodySchema, response: { 200: pepScreenResultSchema, 400: complianceErrorSchema } } },
       async (request) => service.pepScreen(request.body),
     );
-  };
+  });
 }

@@ -1,7 +1,9 @@
 import type { Clock } from '../../../platform/clock.js';
-import { assessPepMatches, type PepIndex, type PepMatchConfidence, type PepRiskLevel, type PepScreenMatch } from './domain/index.js';
+import type { Database } from '../../../platform/db.js';
+import { pepDatasets, pepRecords } from '../data/index.js';
+import { assessPepMatches, buildPepIndex, type PepIndex, type PepMatchConfidence, type PepRiskLevel, type PepScreenMatch } from './domain/index.js';
 import { type DatasetProvenance, nameTokens, normaliseName, PEP_MATCH_THRESHOLD, type PepSource } from '../shared/domain/index.js';
-import type { ScreeningCacheStore } from '../esg/store.js';
+import { createPepScreenStore, type PepScreenStore } from './store.js';
 
 /** Document 2 §8: PEP screens are kept 6 hours. */
 export const PEP_SCREEN_TTL_SECONDS = 6 * 3600;
@@ -51,7 +53,7 @@ type StoredScreen = Omit<PepScreenResult, 'cachedAt' | 'expiresAt' | 'fromCache'
 
 export interface PepScreenServiceDeps {
   clock: Clock;
-  cache: ScreeningCacheStore;
+  cache: PepScreenStore;
   /** Built once, on first use: the name index over every PEP record. */
   index(): PepIndex;
   lists(): readonly PepList[];
@@ -105,3 +107,22 @@ export function createPepScreenService(deps: PepScreenServiceDeps) {
 }
 
 export type PepScreenService = ReturnType<typeof createPepScreenService>;
+
+/** The shipped PEP lists with their record counts. */
+export function shippedPepLists(): PepList[] {
+  const { usFederal, headsOfState, meps } = pepDatasets();
+  return [
+    { list: 'us-congress-legislators', records: usFederal.records.length, provenance: usFederal.provenance },
+    { list: 'wikidata-heads-of-state-government', records: headsOfState.records.length, provenance: headsOfState.provenance },
+    { list: 'wikidata-european-parliament', records: meps.records.length, provenance: meps.provenance },
+  ];
+}
+
+/**
+ * The PEP screen over the shipped lists, built alike by index.ts and the tests: the PEP index is
+ * built on first use (about 20 ms), and the three lists' provenance goes into the attestation.
+ */
+export function shippedPepScreenService(deps: { clock: Clock; db: Database }): PepScreenService {
+  let pepIndex: PepIndex | undefined;
+  return createPepScreenService({ clock: deps.clock, cache: createPepScreenStore(deps.db), index: () => (pepIndex ??= buildPepIndex(pepRecords())), lists: shippedPepLists });
+}

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { HttpServer } from '../../../platform/http.js';
+import { httpRoutes } from '../../../platform/http.js';
 import { referenceDataSchema } from './responses.js';
 import type { ReferenceDataService } from './service.js';
 import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
@@ -10,12 +10,11 @@ import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
  */
 export function referenceDataRoutes(service: ReferenceDataService, options: { prefix?: string } = {}): FastifyPluginAsync {
   const prefix = options.prefix ?? COMPLIANCE_PREFIX;
-  return async (instance) => {
-    const app = instance as unknown as HttpServer;
+  return httpRoutes(async (app) => {
     app.get(
       `${prefix}/reference-data`,
       { schema: { summary: 'The reference datasets loaded (OFAC SDN, PEP, GLEIF LEI, FATF): provenance, as-of date, record count, sha256, load time', response: { 200: referenceDataSchema } } },
       async () => service.datasets(),
     );
-  };
+  });
 }

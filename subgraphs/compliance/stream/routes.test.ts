@@ -11,7 +11,7 @@ import { createX402, type X402 } from '../../../platform/access/x402.js';
 import type { ChainConnection } from '../../../platform/chain/index.js';
 import { ManualClock } from '../../../platform/clock.js';
 import type { DatabaseHandle } from '../../../platform/db.js';
-import { createHttpServer, type HttpServer } from '../../../platform/http.js';
+import { createHttpServer, httpRoutes, type HttpServer } from '../../../platform/http.js';
 import { randomIds } from '../../../platform/ids.js';
 import { createLogger } from '../../../platform/log.js';
 import { sharedTestChain, TEST_NOW, testDatabases } from '../../../test/helpers.js';
@@ -57,14 +57,15 @@ describe.each(testDatabases())('streaming sessions on $driver', (testDatabase) =
       log,
     });
     const server = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), clock });
-    await server.register(async (instance) => {
-      const scoped = instance as unknown as HttpServer;
-      scoped.errorShapes.register(complianceErrorShape);
-      const prices = createPriceList({ prefix: COMPLIANCE_PREFIX });
-      prices.price('POST', `${COMPLIANCE_PREFIX}/vop/verify`, VOP_OFFER);
-      await scoped.register(streamRoutes(service, { prices }));
-      prices.registerDiscovery(scoped);
-    });
+    await server.register(
+      httpRoutes(async (scoped) => {
+        scoped.errorShapes.register(complianceErrorShape);
+        const prices = createPriceList({ prefix: COMPLIANCE_PREFIX });
+        prices.price('POST', `${COMPLIANCE_PREFIX}/vop/verify`, VOP_OFFER);
+        await scoped.register(streamRoutes(service, { prices }));
+        prices.registerDiscovery(scoped);
+      }),
+    );
     await server.ready();
     return server;
   }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { resourceOf, type PriceList } from '../../../platform/access/paid-route.js';
-import type { HttpServer } from '../../../platform/http.js';
+import { httpRoutes } from '../../../platform/http.js';
 import { complianceErrorSchema } from '../shared/responses.js';
 import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
 import { streamOpenBodySchema, streamParamsSchema, streamTickBodySchema } from './inputs.js';
@@ -30,8 +30,7 @@ export interface StreamRouteOptions {
  */
 export function streamRoutes(service: StreamService, options: StreamRouteOptions = {}): FastifyPluginAsync {
   const prefix = options.prefix ?? COMPLIANCE_PREFIX;
-  return async (instance) => {
-    const app = instance as unknown as HttpServer;
+  return httpRoutes(async (app) => {
     const openPath = `${prefix}/stream/open`;
     options.prices?.priceVariable('POST', openPath, STREAM_OFFER);
     const session = { 401: complianceErrorSchema, 404: complianceErrorSchema };
@@ -64,5 +63,5 @@ export function streamRoutes(service: StreamService, options: StreamRouteOptions
       { schema: { summary: 'A session: status, balance, units used (Authorization: Bearer <session token>)', params: streamParamsSchema, response: { 200: streamSessionSchema, 400: complianceErrorSchema, ...session } } },
       async (request) => service.get(request.requestContext, request.params.sessionId),
     );
-  };
+  });
 }

@@ -1,14 +1,13 @@
 import { parseGraphQLInput } from '../../../platform/graphql.js';
-import type { EntityEsgService } from '../esg/service.js';
+import type { SubgraphContext } from '../../../platform/subgraph.js';
 import type { PepScreenService } from '../pep/service.js';
-import type { ComplianceContext } from '../vop/resolvers.js';
 import type { ComplianceService } from '../vop/service.js';
 import { vendorRiskBodySchema, type VendorRiskBody } from './inputs.js';
 import type { VendorRiskAnswer, VendorRiskService } from './service.js';
 
 export interface VendorGraphServices {
+  /** Verification of payee and the LEI registry (the vop family). */
   service: ComplianceService;
-  esg: EntityEsgService;
   pep: PepScreenService;
   vendorRisk: VendorRiskService;
 }
@@ -19,28 +18,22 @@ type AssessmentParent = VendorRiskAnswer & { request: VendorRiskBody };
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /**
- * Query.vendorAssessment and its fields, LegalEntity.esgScore: the same services as REST. The
- * legal entity is the federation entity, so fees adds the fee of a payment to it in the same request.
+ * Query.vendorAssessment and its fields: the same services as REST. The legal entity is the
+ * federation entity, so fees adds the fee of a payment to it in the same request.
  */
-export function withVendorResolvers<R extends { Query: object; LegalEntity: object }>(resolvers: R, services: VendorGraphServices, graphqlUrl: string): R & { VendorAssessment: object } {
-  const { service, esg, pep, vendorRisk } = services;
+export function vendorResolvers(services: VendorGraphServices, graphqlUrl: string) {
+  const { service, pep, vendorRisk } = services;
   return {
-    ...resolvers,
     Query: {
-      ...resolvers.Query,
       vendorAssessment: async (_: unknown, args: { name: string; lei?: string | null; wallet?: string | null; country?: string | null; amountUsd?: number | null }): Promise<AssessmentParent> => {
         const request = parseGraphQLInput(vendorRiskBodySchema, { name: args.name, lei: args.lei, wallet: args.wallet, country: args.country, amount: args.amountUsd }, 'CMP_ERR_INVALID_REQUEST');
         return { ...(await vendorRisk.vendorRisk(request)), request };
       },
     },
-    LegalEntity: {
-      ...resolvers.LegalEntity,
-      esgScore: async (parent: { lei: string }) => (await esg.entityEsg(parent.lei)).composite,
-    },
     VendorAssessment: {
       legalEntity: (parent: AssessmentParent) => (parent.entity.lei ? service.legalEntity(parent.entity.lei) : null),
       pepScreen: (parent: AssessmentParent) => pep.pepScreen({ name: parent.request.name, ...(parent.request.country ? { country: parent.request.country } : {}) }),
-      vop: (parent: AssessmentParent, _: unknown, context: ComplianceContext) => {
+      vop: (parent: AssessmentParent, _: unknown, context: SubgraphContext) => {
         const { wallet, name, lei } = parent.request;
         if (!wallet || !EVM_ADDRESS.test(wallet)) return null;
         return service.verifyPayee(context.request, { walletAddress: wallet, submittedName: name, ...(lei ? { submittedLei: lei } : {}) }, `${graphqlUrl}#vendorAssessment.vop`);

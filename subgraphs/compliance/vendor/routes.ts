@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { HttpServer } from '../../../platform/http.js';
+import { httpRoutes } from '../../../platform/http.js';
 import { complianceErrorSchema } from '../shared/responses.js';
 import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
 import { vendorRiskBodySchema } from './inputs.js';
@@ -9,8 +9,7 @@ import type { VendorRiskService } from './service.js';
 /** POST {compliance_url}/vendor-risk (Document 2 §4): no key and no payment needed. */
 export function vendorRiskRoutes(service: VendorRiskService, options: { prefix?: string } = {}): FastifyPluginAsync {
   const prefix = options.prefix ?? COMPLIANCE_PREFIX;
-  return async (instance) => {
-    const app = instance as unknown as HttpServer;
+  return httpRoutes(async (app) => {
     app.post(
       `${prefix}/vendor-risk`,
       {
@@ -22,5 +21,5 @@ export function vendorRiskRoutes(service: VendorRiskService, options: { prefix?:
       },
       async (request) => service.vendorRisk(request.body),
     );
-  };
+  });
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
-import { createHttpServer, type HttpServer } from '../../../platform/http.js';
+import { createHttpServer, httpRoutes, type HttpServer } from '../../../platform/http.js';
 import { createLogger } from '../../../platform/log.js';
 import { TEST_NOW } from '../../../test/helpers.js';
 import { COMPLIANCE_PREFIX, complianceErrorShape } from '../shared/error-shape.js';
@@ -12,11 +12,12 @@ import { widgetRoutes } from './routes.js';
 async function buildWidgetTestApp(): Promise<HttpServer> {
   const data = shippedUboData();
   const app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), clock: new ManualClock(TEST_NOW) });
-  await app.register(async (instance) => {
-    const scoped = instance as unknown as HttpServer;
-    scoped.errorShapes.register(complianceErrorShape);
-    await scoped.register(widgetRoutes({ sanctions: () => data.sanctions, listAsOf: () => data.sources.sanctions.asOf, now: () => new Date(TEST_NOW) }));
-  });
+  await app.register(
+    httpRoutes(async (scoped) => {
+      scoped.errorShapes.register(complianceErrorShape);
+      await scoped.register(widgetRoutes({ sanctions: () => data.sanctions, listAsOf: () => data.sources.sanctions.asOf, now: () => new Date(TEST_NOW) }));
+    }),
+  );
   await app.ready();
   return app;
 }

@@ -1,0 +1,47 @@
+import type { RequestContext } from '../../platform/request-context.js';
+import { esgResolvers } from './esg/resolvers.js';
+import type { ComplianceFamilies } from './families.js';
+import { createKyaContext, kyaResolvers } from './kya/resolvers.js';
+import { ownershipChainContext, ownershipResolvers } from './ownership/resolvers.js';
+import { pepResolvers } from './pep/resolvers.js';
+import { vendorResolvers } from './vendor/resolvers.js';
+import { createVopContext, vopResolvers } from './vop/resolvers.js';
+
+type ResolverMap = Record<string, Record<string, unknown>>;
+
+/**
+ * The union of the families' resolver maps, type by type. Each field has one family: a field two
+ * families resolve is a mistake, refused when the schema is built.
+ */
+export function unionOfResolvers(maps: readonly ResolverMap[]): ResolverMap {
+  const union: ResolverMap = {};
+  for (const map of maps) {
+    for (const [type, fields] of Object.entries(map)) {
+      const into = (union[type] ??= {});
+      for (const [field, resolver] of Object.entries(fields)) {
+        if (Object.hasOwn(into, field)) throw new Error(`compliance resolvers: ${type}.${field} is resolved by two families`);
+        into[field] = resolver;
+      }
+    }
+  }
+  return union;
+}
+
+/** The compliance graph: the union of its families' resolvers, each thin over the service its REST paths call. */
+export function complianceResolvers(families: ComplianceFamilies, graphqlUrl: string): ResolverMap {
+  return unionOfResolvers([
+    vopResolvers(families.vop, graphqlUrl),
+    kyaResolvers(families.kya),
+    esgResolvers(families.esg),
+    pepResolvers(families.pep),
+    ownershipResolvers(),
+    vendorResolvers({ service: families.vop, pep: families.pep, vendorRisk: families.vendorRisk }, graphqlUrl),
+  ]);
+}
+
+/** Per request: the families' DataLoaders (registrations, histories, wallets by LEI, agents, ownership chains), one query per batch. */
+export function createComplianceContext(families: Pick<ComplianceFamilies, 'vop' | 'kya' | 'ubo'>, request: RequestContext) {
+  return { request, ...createVopContext(families.vop), ...createKyaContext(families.kya), ...ownershipChainContext(families.ubo) };
+}
+
+export type ComplianceContext = ReturnType<typeof createComplianceContext>;
