@@ -64,60 +64,104 @@ function presentCheck(check: VopCheckRecord) {
   };
 }
 
-/** The compliance capabilities, called alike by routes.ts and resolvers.ts. */
-export function createComplianceService(deps: ComplianceServiceDeps) {
-  function checkedLei(lei: string): string {
-    const upper = lei.toUpperCase();
-    if (!deps.leiRegistry.isValidLei(upper)) throw new AppError('CMP_ERR_INVALID_LEI');
-    return upper;
-  }
+function checkedLei(deps: ComplianceServiceDeps, lei: string): string {
+  const upper = lei.toUpperCase();
+  if (!deps.leiRegistry.isValidLei(upper)) throw new AppError('CMP_ERR_INVALID_LEI');
+  return upper;
+}
 
-  async function registrationOf(walletAddress: string): Promise<WalletRegistration> {
-    const registration = await deps.store.activeRegistration(walletAddress);
-    if (!registration) throw new AppError('CMP_ERR_WALLET_NOT_REGISTERED');
-    return registration;
-  }
+async function registrationOf(deps: ComplianceServiceDeps, walletAddress: string): Promise<WalletRegistration> {
+  const registration = await deps.store.activeRegistration(walletAddress);
+  if (!registration) throw new AppError('CMP_ERR_WALLET_NOT_REGISTERED');
+  return registration;
+}
 
-  /** The VoP result, recorded in the wallet's history; the gray-zone assessment where the spec asks for it. */
-  async function decide(body: VopVerifyBody): Promise<VopAnswer> {
-    const registration = await deps.store.activeRegistration(body.walletAddress);
-    const { matchedName, ...verification } = verifyPayee({ registration, submittedName: body.submittedName, submittedLei: body.submittedLei }, deps.matcher);
-    const now = deps.clock.now();
-    const requestId = randomUUID();
-    await deps.store.recordCheck({
-      requestId,
+/** The VoP result, recorded in the wallet's history; the gray-zone assessment where the spec asks for it. */
+async function decide(deps: ComplianceServiceDeps, body: VopVerifyBody): Promise<VopAnswer> {
+  const registration = await deps.store.activeRegistration(body.walletAddress);
+  const { matchedName, ...verification } = verifyPayee({ registration, submittedName: body.submittedName, submittedLei: body.submittedLei }, deps.matcher);
+  const now = deps.clock.now();
+  const requestId = randomUUID();
+  await deps.store.recordCheck({
+    requestId,
+    walletAddress: body.walletAddress,
+    submittedName: body.submittedName,
+    submittedLei: body.submittedLei ?? null,
+    result: verification.result,
+    score: verification.score,
+    resolvedBy: verification.resolvedBy,
+    checkedAt: now,
+  });
+  const answer: VopAnswer = { requestId, ...verification };
+  if ((verification.result === 'PROCEED_FLAGGED' || verification.result === 'PROCEED_UNVERIFIED') && matchedName !== null) {
+    const reasoning = await grayZoneReasoning(deps, body.submittedName, matchedName, verification.score ?? 0, now);
+    if (reasoning) answer.grayZoneReasoning = reasoning;
+  }
+  return answer;
+}
+
+/**
+ * The advisory assessment of a gray-zone name (Document 2 §2): the domain's rules decide it, the
+ * synthesiser words its rationale; when the synthesiser fails, the field is omitted as the spec says.
+ */
+async function grayZoneReasoning(deps: ComplianceServiceDeps, submitted: string, registered: string, score: number, now: Date): Promise<GrayZoneReasoning | undefined> {
+  const assessed = assessNameDiscrepancy({ submitted, registered, submittedTokens: deps.matcher.tokens(submitted), registeredTokens: deps.matcher.tokens(registered) }, score, now);
+  const worded = await deps.synthesiser.synthesise({ topic: 'vop-gray-zone', facts: { submitted, registered, score, assessment: assessed.assessment, likelyCause: assessed.likelyCause }, ruleBasedText: assessed.rationale });
+  return worded ? { ...assessed, rationale: worded.text } : undefined;
+}
+
+/** GET /lei/:lei: the registry record and every active wallet registered under it. */
+async function leiRecord(deps: ComplianceServiceDeps, lei: string) {
+  const entry = deps.leiRegistry.find(checkedLei(deps, lei));
+  if (!entry) throw new AppError('CMP_ERR_LEI_NOT_FOUND');
+  const wallets = await deps.store.walletsByLei([entry.lei]);
+  return { ...entry, otherNames: [...entry.otherNames], wallets: wallets.map(presentRegistration) };
+}
+
+/** For the graph's DataLoaders: the active wallets under each LEI, one query for the batch. */
+async function walletsUnder(deps: ComplianceServiceDeps, leis: readonly string[]) {
+  const byLei = new Map<string, ReturnType<typeof presentRegistration>[]>(leis.map((lei) => [lei, []]));
+  for (const registration of await deps.store.walletsByLei(leis)) byLei.get(registration.lei!)?.push(presentRegistration(registration));
+  return byLei;
+}
+
+/** POST /register (admin): SELF_DECLARED by name, REGISTRY_VERIFIED when the LEI is in the registry. */
+async function register(deps: ComplianceServiceDeps, request: RequestContext, body: RegisterBody) {
+  requireAdminKey(request, deps.adminKey);
+  const entry = body.lei === undefined ? undefined : deps.leiRegistry.find(checkedLei(deps, body.lei));
+  if (body.lei !== undefined && !entry) throw new AppError('CMP_ERR_LEI_NOT_VERIFIED', { message: 'The LEI is well-formed but not in the LEI registry snapshot; register without it (SELF_DECLARED) or with a registered LEI.' });
+  const now = deps.clock.now();
+  const { registration, created } = await deps.store.register(
+    {
       walletAddress: body.walletAddress,
-      submittedName: body.submittedName,
-      submittedLei: body.submittedLei ?? null,
-      result: verification.result,
-      score: verification.score,
-      resolvedBy: verification.resolvedBy,
-      checkedAt: now,
-    });
-    const answer: VopAnswer = { requestId, ...verification };
-    if ((verification.result === 'PROCEED_FLAGGED' || verification.result === 'PROCEED_UNVERIFIED') && matchedName !== null) {
-      const reasoning = await grayZoneReasoning(body.submittedName, matchedName, verification.score ?? 0, now);
-      if (reasoning) answer.grayZoneReasoning = reasoning;
-    }
-    return answer;
-  }
+      legalName: body.legalName ?? entry!.legalName,
+      country: body.country ?? entry?.jurisdiction ?? null,
+      aliases: [...new Set([...(body.aliases ?? []), ...(entry?.otherNames ?? [])])],
+      lei: entry?.lei ?? null,
+      leiStatus: entry?.leiStatus ?? null,
+      registrationType: entry ? 'REGISTRY_VERIFIED' : 'SELF_DECLARED',
+      registeredAt: now,
+    },
+    now,
+  );
+  return { created, registration: presentRegistration(registration) };
+}
 
-  /**
-   * The advisory assessment of a gray-zone name (Document 2 §2): the domain's rules decide it, the
-   * synthesiser words its rationale; when the synthesiser fails, the field is omitted as the spec says.
-   */
-  async function grayZoneReasoning(submitted: string, registered: string, score: number, now: Date): Promise<GrayZoneReasoning | undefined> {
-    const assessed = assessNameDiscrepancy({ submitted, registered, submittedTokens: deps.matcher.tokens(submitted), registeredTokens: deps.matcher.tokens(registered) }, score, now);
-    const worded = await deps.synthesiser.synthesise({ topic: 'vop-gray-zone', facts: { submitted, registered, score, assessment: assessed.assessment, likelyCause: assessed.likelyCause }, ruleBasedText: assessed.rationale });
-    return worded ? { ...assessed, rationale: worded.text } : undefined;
-  }
+/** DELETE /register/:wallet (admin): inactive from now on; the audit trail stays. */
+async function deregister(deps: ComplianceServiceDeps, request: RequestContext, walletAddress: string) {
+  requireAdminKey(request, deps.adminKey);
+  if (!(await deps.store.deactivate(walletAddress, deps.clock.now()))) throw new AppError('CMP_ERR_WALLET_NOT_REGISTERED');
+  return { walletAddress: checksummed(walletAddress), active: false, deactivatedAt: epochSeconds(deps.clock.now()) };
+}
 
+/** The VoP, registry, LEI and calendar capabilities, called alike by routes.ts and resolvers.ts. */
+export function createComplianceService(deps: ComplianceServiceDeps) {
   return {
     /** POST /vop/verify: paid (x402, 0.075 USDC) or taken with an API key; the payment settles once the result is recorded. */
-    verifyPayee: (request: RequestContext, body: VopVerifyBody, resource: string) => paidWork(deps.access, request, VOP_OFFER, resource, () => decide(body)),
+    verifyPayee: (request: RequestContext, body: VopVerifyBody, resource: string) => paidWork(deps.access, request, VOP_OFFER, resource, () => decide(deps, body)),
 
     async lookup(walletAddress: string) {
-      return presentRegistration(await registrationOf(walletAddress));
+      return presentRegistration(await registrationOf(deps, walletAddress));
     },
 
     async history(walletAddress: string) {
@@ -125,13 +169,7 @@ export function createComplianceService(deps: ComplianceServiceDeps) {
       return { walletAddress: checksummed(walletAddress), count: checks.length, checks: checks.map(presentCheck) };
     },
 
-    /** GET /lei/:lei: the registry record and every active wallet registered under it. */
-    async lei(lei: string) {
-      const entry = deps.leiRegistry.find(checkedLei(lei));
-      if (!entry) throw new AppError('CMP_ERR_LEI_NOT_FOUND');
-      const wallets = await deps.store.walletsByLei([entry.lei]);
-      return { ...entry, otherNames: [...entry.otherNames], wallets: wallets.map(presentRegistration) };
-    },
+    lei: (lei: string) => leiRecord(deps, lei),
 
     /** GET /lei/search?name=: LEIs whose legal or other name matches, best first (decision 0034). */
     searchLei(name: string) {
@@ -156,46 +194,15 @@ export function createComplianceService(deps: ComplianceServiceDeps) {
       return new Map([...rows].map(([address, checks]) => [address, checks.map(presentCheck)]));
     },
 
-    /** For the graph's DataLoaders: the active wallets under each LEI, one query for the batch. */
-    async walletsUnder(leis: readonly string[]) {
-      const byLei = new Map<string, ReturnType<typeof presentRegistration>[]>(leis.map((lei) => [lei, []]));
-      for (const registration of await deps.store.walletsByLei(leis)) byLei.get(registration.lei!)?.push(presentRegistration(registration));
-      return byLei;
-    },
+    walletsUnder: (leis: readonly string[]) => walletsUnder(deps, leis),
 
     /** The registry record of a well-formed LEI, or null when the snapshot does not hold it. */
     legalEntity(lei: string): LeiEntry | null {
-      return deps.leiRegistry.find(checkedLei(lei)) ?? null;
+      return deps.leiRegistry.find(checkedLei(deps, lei)) ?? null;
     },
 
-    /** POST /register (admin): SELF_DECLARED by name, REGISTRY_VERIFIED when the LEI is in the registry. */
-    async register(request: RequestContext, body: RegisterBody) {
-      requireAdminKey(request, deps.adminKey);
-      const entry = body.lei === undefined ? undefined : deps.leiRegistry.find(checkedLei(body.lei));
-      if (body.lei !== undefined && !entry) throw new AppError('CMP_ERR_LEI_NOT_VERIFIED', { message: 'The LEI is well-formed but not in the LEI registry snapshot; register without it (SELF_DECLARED) or with a registered LEI.' });
-      const now = deps.clock.now();
-      const { registration, created } = await deps.store.register(
-        {
-          walletAddress: body.walletAddress,
-          legalName: body.legalName ?? entry!.legalName,
-          country: body.country ?? entry?.jurisdiction ?? null,
-          aliases: [...new Set([...(body.aliases ?? []), ...(entry?.otherNames ?? [])])],
-          lei: entry?.lei ?? null,
-          leiStatus: entry?.leiStatus ?? null,
-          registrationType: entry ? 'REGISTRY_VERIFIED' : 'SELF_DECLARED',
-          registeredAt: now,
-        },
-        now,
-      );
-      return { created, registration: presentRegistration(registration) };
-    },
-
-    /** DELETE /register/:wallet (admin): inactive from now on; the audit trail stays. */
-    async deregister(request: RequestContext, walletAddress: string) {
-      requireAdminKey(request, deps.adminKey);
-      if (!(await deps.store.deactivate(walletAddress, deps.clock.now()))) throw new AppError('CMP_ERR_WALLET_NOT_REGISTERED');
-      return { walletAddress: checksummed(walletAddress), active: false, deactivatedAt: epochSeconds(deps.clock.now()) };
-    },
+    register: (request: RequestContext, body: RegisterBody) => register(deps, request, body),
+    deregister: (request: RequestContext, walletAddress: string) => deregister(deps, request, walletAddress),
   };
 }
 
