@@ -8,10 +8,10 @@ import {
   type AmlRiskTier, type AmlSignal, type AmlWeights, amountStdDev, assessScreen, maturityOf, recordScreen, type SanctionsFinding, screenSanctions,
 } from './domain/index.js';
 import {
-  addressKey, type DatasetProvenance, type FatfList, fatfStandingOf, listAge, looksLikeWalletAddress, normaliseName, type SanctionsIndex,
+  addressKey, type DatasetProvenance, type FatfList, type FatfStanding, fatfStandingOf, listAge, looksLikeWalletAddress, normaliseName, type SanctionsIndex,
 } from '../shared/domain/index.js';
 import type { AmlScreenBody } from './inputs.js';
-import type { AmlScreeningRow, AmlStore } from './store.js';
+import type { AmlScreeningRow, AmlScreenState, AmlScreenWrite, AmlStore } from './store.js';
 
 /** Document 2 §8: GET /aml/events/:wallet answers the last 50. */
 export const AML_EVENTS_LIMIT = 50;
@@ -103,87 +103,102 @@ function presentEvent(row: AmlScreeningRow) {
   };
 }
 
+/** The reasoning's rationale worded by the synthesiser; on failure the rule-based wording stays (decision 0017). */
+async function worded(deps: AmlServiceDeps, result: AmlScreenResult): Promise<AmlScreenResult> {
+  const reasoning = result.reasoning;
+  if (!reasoning) return result;
+  const synthesis = await deps.synthesiser
+    .synthesise({
+      topic: 'AML screening reasoning',
+      facts: { riskScore: result.riskScore, riskTier: result.riskTier, action: result.action, recommendation: reasoning.recommendation, confidence: reasoning.confidence, keyFactors: reasoning.keyFactors },
+      ruleBasedText: reasoning.rationale,
+    })
+    .catch((error: unknown) => {
+      deps.logger?.warn({ err: error }, 'AML reasoning synthesis failed; the rule-based rationale is kept');
+      return null;
+    });
+  if (!synthesis || (synthesis.text === reasoning.rationale && synthesis.model === reasoning.model)) return result;
+  return { ...result, reasoning: { ...reasoning, rationale: synthesis.text, model: synthesis.model } };
+}
+
+/** What one screen is decided on besides the store's state: the request, its USD amount, the findings, the clock. */
+interface ScreenRequest {
+  body: AmlScreenBody;
+  amountUsd: number;
+  fingerprint: string;
+  findings: SanctionsFinding[];
+  jurisdiction: FatfStanding | null;
+  provenance: DatasetProvenance;
+  now: Date;
+}
+
+/** The store's decision for one screen (pure): the result, the profile after it, and the screen's row. */
+function decideScreen(weights: AmlWeights, screen: ScreenRequest, state: AmlScreenState): AmlScreenWrite {
+  const { body, amountUsd, findings, jurisdiction, provenance, now } = screen;
+  const assessment = assessScreen(
+    { amountUsd, direction: body.direction as AmlDirection, profile: state.profile, newCounterparty: state.newCounterparty, recentScreens: state.recentScreens, recentNearThreshold: state.recentNearThreshold, jurisdiction, sanctions: findings, now },
+    weights,
+  );
+  const blocked = assessment.action === 'BLOCK';
+  const profile = recordScreen(state.profile, { amountUsd, riskScore: assessment.riskScore, blocked, newCounterparty: state.newCounterparty, now }, weights.parameters.riskScoreSmoothing);
+  const result: AmlScreenResult = {
+    wallet: body.wallet,
+    riskScore: assessment.riskScore,
+    riskTier: assessment.riskTier,
+    action: assessment.action,
+    signals: assessment.signals,
+    sanctions: { hit: assessment.sanctionsHit, matches: findings, list: { source: 'OFAC SDN list', url: provenance.url, asOf: provenance.asOf, stale: listAge(provenance.asOf, now).stale } },
+    profile: { maturity: maturityOf(profile.txCount), txCount: profile.txCount, txVolumeAvg: round2(profile.amountMeanUsd), riskScore: round2(profile.riskScore ?? assessment.riskScore) },
+    paymentId: body.paymentId,
+    checkedAt: epochSeconds(now),
+    ...(assessment.reasoning ? { reasoning: { ...assessment.reasoning, model: RULE_BASED_MODEL } } : {}),
+  };
+  return {
+    profile,
+    countCounterparty: !blocked,
+    screening: { fingerprint: screen.fingerprint, direction: body.direction, amountUsd, nearThreshold: assessment.nearThreshold, riskScore: assessment.riskScore, action: assessment.action, level: assessment.level, result, checkedAt: now },
+  };
+}
+
+/** POST /aml/screen: one screen, counted once per (paymentId, wallet); a repeat answers the stored result. */
+async function screen(deps: AmlServiceDeps, body: AmlScreenBody): Promise<AmlScreenResult> {
+  const parameters = deps.weights.parameters;
+  const now = deps.clock.now();
+  const amountUsd = body.amountUsd ?? body.amount;
+  const fingerprint = fingerprintOf(body, amountUsd);
+  const walletKey = addressKey(body.wallet);
+  const findings = screenSanctions(deps.sanctionsIndex(), { wallet: body.wallet, counterparty: body.counterparty, counterpartyName: body.counterpartyName });
+  const jurisdiction = body.counterpartyCountry === undefined ? null : fatfStandingOf(body.counterpartyCountry, deps.fatfList());
+  const request: ScreenRequest = { body, amountUsd, fingerprint, findings, jurisdiction, provenance: deps.sanctionsProvenance(), now };
+  const outcome = await deps.store.screen(
+    {
+      walletKey,
+      paymentId: body.paymentId,
+      counterpartyKey: counterpartyKeyOf(body.counterparty),
+      velocitySince: new Date(now.getTime() - parameters.velocityWindowMinutes * 60_000),
+      structuringSince: new Date(now.getTime() - parameters.structuringWindowHours * HOUR_MS),
+    },
+    (state) => decideScreen(deps.weights, request, state),
+  );
+  if (outcome.kind === 'REPLAYED') {
+    if (outcome.row.fingerprint !== fingerprint) throw new AppError('CMP_ERR_AML_PAYMENT_CONFLICT');
+    return outcome.row.result as AmlScreenResult;
+  }
+  const stored = outcome.row.result as AmlScreenResult;
+  const answer = await worded(deps, stored);
+  if (answer !== stored) {
+    await deps.store.replaceResult(body.paymentId, walletKey, answer).catch((error: unknown) => deps.logger?.warn({ err: error }, 'could not store the worded AML reasoning'));
+  }
+  return answer;
+}
+
 /**
- * AML screening (Document 2 §2-§4), called alike by aml-routes.ts and in-process by the payments
+ * AML screening (Document 2 §2-§4), called alike by aml/routes.ts and in-process by the payments
  * subgraph through `screen`. The internal key is checked by the routes: in-process calls are internal.
  */
 export function createAmlService(deps: AmlServiceDeps) {
-  const { weights } = deps;
-  const parameters = weights.parameters;
-
-  /** The reasoning's rationale worded by the synthesiser; on failure the rule-based wording stays (decision 0017). */
-  async function worded(result: AmlScreenResult): Promise<AmlScreenResult> {
-    const reasoning = result.reasoning;
-    if (!reasoning) return result;
-    const synthesis = await deps.synthesiser
-      .synthesise({
-        topic: 'AML screening reasoning',
-        facts: { riskScore: result.riskScore, riskTier: result.riskTier, action: result.action, recommendation: reasoning.recommendation, confidence: reasoning.confidence, keyFactors: reasoning.keyFactors },
-        ruleBasedText: reasoning.rationale,
-      })
-      .catch((error: unknown) => {
-        deps.logger?.warn({ err: error }, 'AML reasoning synthesis failed; the rule-based rationale is kept');
-        return null;
-      });
-    if (!synthesis || (synthesis.text === reasoning.rationale && synthesis.model === reasoning.model)) return result;
-    return { ...result, reasoning: { ...reasoning, rationale: synthesis.text, model: synthesis.model } };
-  }
-
   return {
-    /** POST /aml/screen: one screen, counted once per (paymentId, wallet); a repeat answers the stored result. */
-    async screen(body: AmlScreenBody): Promise<AmlScreenResult> {
-      const now = deps.clock.now();
-      const amountUsd = body.amountUsd ?? body.amount;
-      const fingerprint = fingerprintOf(body, amountUsd);
-      const walletKey = addressKey(body.wallet);
-      const findings = screenSanctions(deps.sanctionsIndex(), { wallet: body.wallet, counterparty: body.counterparty, counterpartyName: body.counterpartyName });
-      const jurisdiction = body.counterpartyCountry === undefined ? null : fatfStandingOf(body.counterpartyCountry, deps.fatfList());
-      const provenance = deps.sanctionsProvenance();
-      const outcome = await deps.store.screen(
-        {
-          walletKey,
-          paymentId: body.paymentId,
-          counterpartyKey: counterpartyKeyOf(body.counterparty),
-          velocitySince: new Date(now.getTime() - parameters.velocityWindowMinutes * 60_000),
-          structuringSince: new Date(now.getTime() - parameters.structuringWindowHours * HOUR_MS),
-        },
-        (state) => {
-          const assessment = assessScreen(
-            { amountUsd, direction: body.direction as AmlDirection, profile: state.profile, newCounterparty: state.newCounterparty, recentScreens: state.recentScreens, recentNearThreshold: state.recentNearThreshold, jurisdiction, sanctions: findings, now },
-            weights,
-          );
-          const blocked = assessment.action === 'BLOCK';
-          const profile = recordScreen(state.profile, { amountUsd, riskScore: assessment.riskScore, blocked, newCounterparty: state.newCounterparty, now }, parameters.riskScoreSmoothing);
-          const result: AmlScreenResult = {
-            wallet: body.wallet,
-            riskScore: assessment.riskScore,
-            riskTier: assessment.riskTier,
-            action: assessment.action,
-            signals: assessment.signals,
-            sanctions: { hit: assessment.sanctionsHit, matches: findings, list: { source: 'OFAC SDN list', url: provenance.url, asOf: provenance.asOf, stale: listAge(provenance.asOf, now).stale } },
-            profile: { maturity: maturityOf(profile.txCount), txCount: profile.txCount, txVolumeAvg: round2(profile.amountMeanUsd), riskScore: round2(profile.riskScore ?? assessment.riskScore) },
-            paymentId: body.paymentId,
-            checkedAt: epochSeconds(now),
-            ...(assessment.reasoning ? { reasoning: { ...assessment.reasoning, model: RULE_BASED_MODEL } } : {}),
-          };
-          return {
-            profile,
-            countCounterparty: !blocked,
-            screening: { fingerprint, direction: body.direction, amountUsd, nearThreshold: assessment.nearThreshold, riskScore: assessment.riskScore, action: assessment.action, level: assessment.level, result, checkedAt: now },
-          };
-        },
-      );
-      if (outcome.kind === 'REPLAYED') {
-        if (outcome.row.fingerprint !== fingerprint) throw new AppError('CMP_ERR_AML_PAYMENT_CONFLICT');
-        return outcome.row.result as AmlScreenResult;
-      }
-      const stored = outcome.row.result as AmlScreenResult;
-      const answer = await worded(stored);
-      if (answer !== stored) {
-        await deps.store.replaceResult(body.paymentId, walletKey, answer).catch((error: unknown) => deps.logger?.warn({ err: error }, 'could not store the worded AML reasoning'));
-      }
-      return answer;
-    },
+    screen: (body: AmlScreenBody) => screen(deps, body),
 
     /** GET /aml/profile/:wallet: maturity, rolling statistics and risk score; a never-screened wallet is UNKNOWN with zeros (decision 0017). */
     async profile(wallet: string) {

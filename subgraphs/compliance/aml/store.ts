@@ -244,73 +244,83 @@ function keyedQueue() {
   };
 }
 
+const bounded = <T>(work: Promise<T>, operation: string) => boundedCall(work, STORE_TIMEOUT_MS, operation);
+
+/** What the screen's functions run on: the database, the screen's statements, and the wallets' queue. */
+interface ScreenRunner {
+  db: Database;
+  statements: ReturnType<typeof screenStatements>;
+  inWalletOrder: ReturnType<typeof keyedQueue>;
+}
+
+/** Read, decide, write: OVERTAKEN when the write finds that another screen of the wallet was written after the read. */
+async function tryScreen(store: ScreenRunner, runner: Runner, key: AmlScreenKey, decide: (state: AmlScreenState) => AmlScreenWrite): Promise<AmlScreenTry> {
+  const [read] = await store.statements.read(runner, readValues(key));
+  const { stored, profile: row, recentScreens, recentNearThreshold, counterpartyTxCount } = read!;
+  if (stored.paymentId !== null) return { kind: 'REPLAYED', row: stored as AmlScreeningRow };
+  const profile = row.walletKey === null ? EMPTY_AML_PROFILE : statsOf(row as ProfileRow);
+  const state = { profile, newCounterparty: counterpartyTxCount === null, recentScreens, recentNearThreshold, sequence: profile.screenCount + 1 };
+  const write = decide(state);
+  const statement = write.countCounterparty ? store.statements.writeCountingCounterparty : store.statements.write;
+  try {
+    const [written] = await statement(runner, writeValues(key, state, write));
+    return written ? { kind: 'SCREENED', row: written } : { kind: 'OVERTAKEN' };
+  } catch (error) {
+    // Another screen's row took this one's key or sequence: it was written after the read.
+    if (isUniqueViolation(error)) return { kind: 'OVERTAKEN', cause: error };
+    throw error;
+  }
+}
+
+/** The screen again, after the profile's row lock: no other screen of the wallet can be written in between. */
+function screenUnderLock(store: ScreenRunner, key: AmlScreenKey, decide: (state: AmlScreenState) => AmlScreenWrite): Promise<AmlScreenOutcome> {
+  return store.db.transaction(async (tx) => {
+    await store.statements.createProfile(tx, { walletKey: key.walletKey });
+    await store.statements.lockProfile(tx, { walletKey: key.walletKey });
+    const outcome = await tryScreen(store, tx, key, decide);
+    if (outcome.kind === 'OVERTAKEN') throw new Error('an AML screen was overtaken under its profile lock', { cause: outcome.cause });
+    return outcome;
+  });
+}
+
+/**
+ * One screen of one wallet, counted once, as if the wallet's screens ran one after another:
+ * 1. one statement reads the screen already stored for (paymentId, wallet), the profile, the
+ *    window counts and the counterparty; a stored screen is answered as it is (REPLAYED);
+ * 2. `decide` (pure) computes the result and the profile after it, for sequence screenCount + 1;
+ * 3. one statement writes the profile, the counterparty when counted and the screen, only if the
+ *    profile's screen_count is still the one read (optimistic: no transaction, no lock held
+ *    between statements): two round trips, one for a replay;
+ * 4. overtaken (another screen of the wallet was written in between), the screen runs once more
+ *    under the profile's row lock (BEGIN, create, lock, read, write, COMMIT), where nothing can
+ *    overtake it: `decide` may be called twice, and a screen never fails for contention.
+ * Screens of one wallet queue in this process (keyedQueue), so only other processes overtake.
+ * Why, and what was measured: decision 0042.
+ */
+function screen(store: ScreenRunner, key: AmlScreenKey, decide: (state: AmlScreenState) => AmlScreenWrite): Promise<AmlScreenOutcome> {
+  const operation = 'AML screen (aml_profiles, aml_screenings)';
+  // Bounded inside the queue as well as for the caller: a screen stuck on a dead connection
+  // releases the next one after STORE_TIMEOUT_MS, and a queued screen whose caller has (nearly)
+  // had its answer, the timeout, is not started, so it is not counted for a refused payment.
+  const deadline = Date.now() + STORE_TIMEOUT_MS;
+  const queued = store.inWalletOrder(key.walletKey, () => {
+    if (deadline - Date.now() < QUEUED_START_MARGIN_MS) return Promise.reject(new InfrastructureError(`${operation} (its turn did not come in time)`, new Error('timed out in the queue')));
+    const work = (async () => {
+      const first = await tryScreen(store, store.db, key, decide);
+      return first.kind === 'OVERTAKEN' ? screenUnderLock(store, key, decide) : first;
+    })();
+    return bounded(work, operation);
+  });
+  return bounded(queued, operation);
+}
+
 /** The AML tables (aml_profiles, aml_counterparties, aml_screenings); every call bounded in time. */
 export function createAmlStore(db: Database) {
-  const bounded = <T>(work: Promise<T>, operation: string) => boundedCall(work, STORE_TIMEOUT_MS, operation);
-  const statements = screenStatements(db);
-  const inWalletOrder = keyedQueue();
-
-  /** Read, decide, write: OVERTAKEN when the write finds that another screen of the wallet was written after the read. */
-  async function tryScreen(runner: Runner, key: AmlScreenKey, decide: (state: AmlScreenState) => AmlScreenWrite): Promise<AmlScreenTry> {
-    const [read] = await statements.read(runner, readValues(key));
-    const { stored, profile: row, recentScreens, recentNearThreshold, counterpartyTxCount } = read!;
-    if (stored.paymentId !== null) return { kind: 'REPLAYED', row: stored as AmlScreeningRow };
-    const profile = row.walletKey === null ? EMPTY_AML_PROFILE : statsOf(row as ProfileRow);
-    const state = { profile, newCounterparty: counterpartyTxCount === null, recentScreens, recentNearThreshold, sequence: profile.screenCount + 1 };
-    const write = decide(state);
-    const statement = write.countCounterparty ? statements.writeCountingCounterparty : statements.write;
-    try {
-      const [written] = await statement(runner, writeValues(key, state, write));
-      return written ? { kind: 'SCREENED', row: written } : { kind: 'OVERTAKEN' };
-    } catch (error) {
-      // Another screen's row took this one's key or sequence: it was written after the read.
-      if (isUniqueViolation(error)) return { kind: 'OVERTAKEN', cause: error };
-      throw error;
-    }
-  }
-
-  /** The screen again, after the profile's row lock: no other screen of the wallet can be written in between. */
-  function screenUnderLock(key: AmlScreenKey, decide: (state: AmlScreenState) => AmlScreenWrite): Promise<AmlScreenOutcome> {
-    return db.transaction(async (tx) => {
-      await statements.createProfile(tx, { walletKey: key.walletKey });
-      await statements.lockProfile(tx, { walletKey: key.walletKey });
-      const outcome = await tryScreen(tx, key, decide);
-      if (outcome.kind === 'OVERTAKEN') throw new Error('an AML screen was overtaken under its profile lock', { cause: outcome.cause });
-      return outcome;
-    });
-  }
+  const store: ScreenRunner = { db, statements: screenStatements(db), inWalletOrder: keyedQueue() };
 
   return {
-    /**
-     * One screen of one wallet, counted once, as if the wallet's screens ran one after another:
-     * 1. one statement reads the screen already stored for (paymentId, wallet), the profile, the
-     *    window counts and the counterparty; a stored screen is answered as it is (REPLAYED);
-     * 2. `decide` (pure) computes the result and the profile after it, for sequence screenCount + 1;
-     * 3. one statement writes the profile, the counterparty when counted and the screen, only if the
-     *    profile's screen_count is still the one read (optimistic: no transaction, no lock held
-     *    between statements): two round trips, one for a replay;
-     * 4. overtaken (another screen of the wallet was written in between), the screen runs once more
-     *    under the profile's row lock (BEGIN, create, lock, read, write, COMMIT), where nothing can
-     *    overtake it: `decide` may be called twice, and a screen never fails for contention.
-     * Screens of one wallet queue in this process (keyedQueue), so only other processes overtake.
-     * Why, and what was measured: decision 0042.
-     */
-    async screen(key: AmlScreenKey, decide: (state: AmlScreenState) => AmlScreenWrite): Promise<AmlScreenOutcome> {
-      const operation = 'AML screen (aml_profiles, aml_screenings)';
-      // Bounded inside the queue as well as for the caller: a screen stuck on a dead connection
-      // releases the next one after STORE_TIMEOUT_MS, and a queued screen whose caller has (nearly)
-      // had its answer, the timeout, is not started, so it is not counted for a refused payment.
-      const deadline = Date.now() + STORE_TIMEOUT_MS;
-      const queued = inWalletOrder(key.walletKey, () => {
-        if (deadline - Date.now() < QUEUED_START_MARGIN_MS) return Promise.reject(new InfrastructureError(`${operation} (its turn did not come in time)`, new Error('timed out in the queue')));
-        const work = (async () => {
-          const first = await tryScreen(db, key, decide);
-          return first.kind === 'OVERTAKEN' ? screenUnderLock(key, decide) : first;
-        })();
-        return bounded(work, operation);
-      });
-      return bounded(queued, operation);
-    },
+    /** One screen of one wallet, counted once (see `screen` above). */
+    screen: (key: AmlScreenKey, decide: (state: AmlScreenState) => AmlScreenWrite): Promise<AmlScreenOutcome> => screen(store, key, decide),
 
     /** Replaces the stored result of a screen (the synthesiser's wording of its reasoning). */
     async replaceResult(paymentId: string, walletKey: string, result: unknown): Promise<void> {
