@@ -1,6 +1,7 @@
 // Test support for the know-your-agent tests (not a test file itself): an LEI registry over two
 // real GLEIF records, and a small app serving the KYA routes in the compliance error shape.
 
+import { generateKeyPairSync } from 'node:crypto';
 import { createDatabaseRateLimitStore } from '../../../platform/access/rate-limit.js';
 import type { Clock } from '../../../platform/clock.js';
 import { createIdempotency } from '../../../platform/idempotency.js';
@@ -16,7 +17,23 @@ import { createKyaService, type KyaService } from './service.js';
 import { createKyaStore } from './store.js';
 import { COMPLIANCE_PREFIX, complianceErrorShape } from '../shared/error-shape.js';
 import type { LeiRegistry } from '../shared/lei-registry.js';
+import { TEST_NOW } from '../../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY, UNKNOWN_VALID_LEI } from '../../../test/fixtures/lei-entries.js';
+
+// The route tests' fixtures (kya/routes.test.ts, kya/agent-routes.test.ts).
+export const BASE = 'https://kya.test';
+export const ISSUER_DID = 'did:web:kya.test:compliance';
+export const AGENT_ID = /^agt_[A-Za-z0-9_-]{22}$/;
+/** The owner's key (decision 0048): agk_ and 32 random bytes in base64url. */
+export const AGENT_KEY = /^agk_[A-Za-z0-9_-]{43}$/;
+export const MANDATE_ID = /^mnd_[A-Za-z0-9_-]{22}$/;
+export const NOW_MS = Date.parse(TEST_NOW);
+export const HOUR_MS = 3_600_000;
+/** The agent's own P-256 key pair: the public half is registered, the private half stays with the agent. */
+const agentKeyPair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const { kty, crv, x, y } = agentKeyPair.publicKey.export({ format: 'jwk' });
+export const AGENT_JWK = { kty, crv, x, y } as { kty: 'EC'; crv: 'P-256'; x: string; y: string };
+export const AGENT_PRIVATE_D = agentKeyPair.privateKey.export({ format: 'jwk' }).d!;
 
 export const TEST_HMAC_KEY = 'kya-test-hmac-key-0123456789abcdef0123456789';
 export const TEST_INTERNAL_KEY = 'kya-test-internal-key-0123456789abcdef0123';
