@@ -1,4 +1,4 @@
-// The inputs of the entity ESG score (domain/entity-esg.ts) from the shipped snapshots: the
+// The inputs of the entity ESG score (esg/domain/entity-esg.ts) from the shipped snapshots: the
 // governance facts of each GLEIF record (lei/lei_records.json, read with the fields the score needs:
 // validation sources and Level 2 links as well as status), and the model's parameters
 // (entity-esg-parameters.json). Parsed once, on first use.

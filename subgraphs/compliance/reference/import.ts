@@ -5,7 +5,7 @@
 // Idempotent by digest: each dataset's sha256 covers its files, its sources.json entry and the
 // import format. When reference_datasets holds that digest the dataset is left alone (a start with
 // nothing to do costs one SELECT); otherwise its rows and its reference_datasets row are replaced
-// in one transaction (reference-store.ts). `npm run data:refresh:compliance` rewrites the files;
+// in one transaction (reference/store.ts). `npm run data:refresh:compliance` rewrites the files;
 // the next start imports the new version.
 
 import { createHash } from 'node:crypto';

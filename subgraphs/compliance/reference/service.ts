@@ -4,7 +4,7 @@ import type { ReferenceStore } from './store.js';
 
 export interface ReferenceDataServiceDeps {
   store: Pick<ReferenceStore, 'datasets'>;
-  /** The digests of the files this process screens with (reference-import.ts shippedReferenceDigests). */
+  /** The digests of the files this process screens with (reference/import.ts shippedReferenceDigests). */
   digests: () => readonly DatasetDigest[];
 }
 
