@@ -64,7 +64,10 @@ export const pepRecords = once((): readonly PepRecord[] => {
 /** GLEIF Level 1 records and Level 2 relationships. */
 export const leiRecords = once((): LeiDataset => parseLeiRecords(readJson('lei/lei_records.json'), dataSources().lei));
 
-/** The FATF black and grey lists: the current plenary and the two before it. */
+/**
+ * The FATF black and grey lists: the current plenary and the two before it. The one FATF dataset of
+ * the compliance families (fatf/fatf_lists.json); shared/domain/fatf.ts is the one lookup in it.
+ */
 export const fatfLists = once((): FatfLists => parseFatfLists(readJson('fatf/fatf_lists.json'), dataSources().fatf));
 
 /** The dated, cited milestones of MiCA, SFDR, CSRD and the GENIUS Act. */
