@@ -4,7 +4,7 @@ import { labelledNamePairs, leiRecords, pepMatcherEvaluation, pepRecords, sancti
 import { buildPepIndex } from '../subgraphs/compliance/pep/domain/index.js';
 import {
   buildSanctionsIndex, type MatcherEvaluation, nameTokens, type SanctionsIndex, type ScreenStatistics,
-} from '../subgraphs/compliance/shared/domain/index.js';
+} from '../subgraphs/compliance/domain/index.js';
 import { bench, graphQLProblem, progress, send, type Figures, type Load } from './load.js';
 import { createBenchKey } from './paid.js';
 import { SIGNING_KEY, serverEnvironment, startRail, stopServers, tempFolder, type Server } from './processes.js';

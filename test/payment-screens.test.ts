@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
 import { createHttpServer, type HttpServer } from '../platform/http.js';
 import { createLogger } from '../platform/log.js';
-import { leiCheckDigits, type LeiRecord } from '../subgraphs/compliance/shared/domain/index.js';
+import { leiCheckDigits, type LeiRecord } from '../subgraphs/compliance/domain/index.js';
 import { ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY } from './fixtures/lei-entries.js';
 import { COMPLIANCE_PREFIX, complianceErrorShape } from '../subgraphs/compliance/shared/error-shape.js';
 import { uboRoutes } from '../subgraphs/compliance/ownership/routes.js';

@@ -1,13 +1,28 @@
 import type { RequestContext } from '../../platform/request-context.js';
 import { esgResolvers } from './esg/resolvers.js';
-import type { ComplianceFamilies } from './families.js';
+import type { EntityEsgService } from './esg/service.js';
 import { createKyaContext, kyaResolvers } from './kya/resolvers.js';
+import type { KyaService } from './kya/service.js';
 import { ownershipChainContext, ownershipResolvers } from './ownership/resolvers.js';
+import type { UboService } from './ownership/service.js';
 import { pepResolvers } from './pep/resolvers.js';
+import type { PepScreenService } from './pep/service.js';
 import { vendorResolvers } from './vendor/resolvers.js';
+import type { VendorRiskService } from './vendor/service.js';
 import { createVopContext, vopResolvers } from './vop/resolvers.js';
+import type { ComplianceService } from './vop/service.js';
 
 type ResolverMap = Record<string, Record<string, unknown>>;
+
+/** The families' services the graph reads (index.ts builds them). */
+export interface ComplianceGraphServices {
+  vop: ComplianceService;
+  kya: KyaService;
+  esg: EntityEsgService;
+  pep: PepScreenService;
+  ubo: UboService;
+  vendorRisk: VendorRiskService;
+}
 
 /**
  * The union of the families' resolver maps, type by type. Each field has one family: a field two
@@ -28,7 +43,7 @@ export function unionOfResolvers(maps: readonly ResolverMap[]): ResolverMap {
 }
 
 /** The compliance graph: the union of its families' resolvers, each thin over the service its REST paths call. */
-export function complianceResolvers(families: ComplianceFamilies, graphqlUrl: string): ResolverMap {
+export function complianceResolvers(families: ComplianceGraphServices, graphqlUrl: string): ResolverMap {
   return unionOfResolvers([
     vopResolvers(families.vop, graphqlUrl),
     kyaResolvers(families.kya),
@@ -40,7 +55,7 @@ export function complianceResolvers(families: ComplianceFamilies, graphqlUrl: st
 }
 
 /** Per request: the families' DataLoaders (registrations, histories, wallets by LEI, agents, ownership chains), one query per batch. */
-export function createComplianceContext(families: Pick<ComplianceFamilies, 'vop' | 'kya' | 'ubo'>, request: RequestContext) {
+export function createComplianceContext(families: Pick<ComplianceGraphServices, 'vop' | 'kya' | 'ubo'>, request: RequestContext) {
   return { request, ...createVopContext(families.vop), ...createKyaContext(families.kya), ...ownershipChainContext(families.ubo) };
 }
 

@@ -3,17 +3,40 @@ import { createPriceList } from '../../platform/access/paid-route.js';
 import { httpRoutes } from '../../platform/http.js';
 import { registerOpenApi } from '../../platform/openapi.js';
 import { amlRoutes } from './aml/routes.js';
+import type { AmlService } from './aml/service.js';
 import { entityEsgRoutes } from './esg/routes.js';
-import type { ComplianceFamilies } from './families.js';
+import type { EntityEsgService } from './esg/service.js';
 import { kyaRoutes } from './kya/routes.js';
+import type { KyaService } from './kya/service.js';
 import { uboRoutes } from './ownership/routes.js';
+import type { UboService } from './ownership/service.js';
 import { pepRoutes } from './pep/routes.js';
+import type { PepScreenService } from './pep/service.js';
 import { referenceDataRoutes } from './reference/routes.js';
+import type { ReferenceDataService } from './reference/service.js';
 import { COMPLIANCE_API_VERSION, COMPLIANCE_PREFIX, complianceErrorShape } from './shared/error-shape.js';
 import { streamRoutes } from './stream/routes.js';
+import type { StreamService } from './stream/service.js';
 import { vendorRiskRoutes } from './vendor/routes.js';
+import type { VendorRiskService } from './vendor/service.js';
 import { vopRoutes } from './vop/routes.js';
+import type { ComplianceService } from './vop/service.js';
 import { widgetRoutes } from './widget/routes.js';
+import type { SanctionsWidgetDeps } from './widget/service.js';
+
+/** The families' services the compliance routes mount (index.ts builds them). */
+export interface ComplianceRouteServices {
+  vop: ComplianceService;
+  kya: KyaService;
+  esg: EntityEsgService;
+  pep: PepScreenService;
+  ubo: UboService;
+  widget: SanctionsWidgetDeps;
+  aml: AmlService;
+  vendorRisk: VendorRiskService;
+  stream: StreamService;
+  referenceData: ReferenceDataService;
+}
 
 /** What the compliance routes need besides the families' services. */
 export interface ComplianceRouteOptions {
@@ -28,7 +51,7 @@ export interface ComplianceRouteOptions {
  * each registered inside this one, so every family answers errors as {error, code} and lands in the
  * one OpenAPI document and the one x402 price list.
  */
-export function complianceRoutes(families: ComplianceFamilies, options: ComplianceRouteOptions): FastifyPluginAsync {
+export function complianceRoutes(families: ComplianceRouteServices, options: ComplianceRouteOptions): FastifyPluginAsync {
   return httpRoutes(async (app) => {
     app.errorShapes.register(complianceErrorShape);
     await registerOpenApi(app, {

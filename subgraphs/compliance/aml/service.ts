@@ -9,7 +9,7 @@ import {
 } from './domain/index.js';
 import {
   addressKey, type DatasetProvenance, type FatfList, type FatfStanding, fatfStandingOf, listAge, looksLikeWalletAddress, normaliseName, type SanctionsIndex,
-} from '../shared/domain/index.js';
+} from '../domain/index.js';
 import type { AmlScreenBody } from './inputs.js';
 import type { AmlScreeningRow, AmlScreenState, AmlScreenWrite, AmlStore } from './store.js';
 

@@ -12,7 +12,7 @@ import { createAmlService, type AmlService } from './service.js';
 import { createAmlStore } from './store.js';
 import { amlWeights } from '../data/aml-weights.js';
 import { dataSources, fatfLists, sdnList } from '../data/index.js';
-import { buildSanctionsIndex, type SanctionsIndex } from '../shared/domain/index.js';
+import { buildSanctionsIndex, type SanctionsIndex } from '../domain/index.js';
 import { COMPLIANCE_PREFIX, complianceErrorShape } from '../shared/error-shape.js';
 
 export const TEST_INTERNAL_KEY = 'aml-test-internal-key-0123456789abcdef';

@@ -3,7 +3,7 @@
 // object after that: the SDN list takes about 0.2 s, so a process that never screens never pays it.
 // A malformed file throws from its loader.
 
-import type { Dataset, FatfLists, LeiDataset, PepRecord, RegulatoryKeyDate, SdnEntry } from '../shared/domain/index.js';
+import type { Dataset, FatfLists, LeiDataset, PepRecord, RegulatoryKeyDate, SdnEntry } from '../domain/index.js';
 import { readDataFile } from './files.js';
 import { parseDigitalCurrencyAddresses, parseOfacFiles } from './ofac.js';
 import {
@@ -66,7 +66,7 @@ export const leiRecords = once((): LeiDataset => parseLeiRecords(readJson('lei/l
 
 /**
  * The FATF black and grey lists: the current plenary and the two before it. The one FATF dataset of
- * the compliance families (fatf/fatf_lists.json); shared/domain/fatf.ts is the one lookup in it.
+ * the compliance families (fatf/fatf_lists.json); domain/fatf.ts is the one lookup in it.
  */
 export const fatfLists = once((): FatfLists => parseFatfLists(readJson('fatf/fatf_lists.json'), dataSources().fatf));
 

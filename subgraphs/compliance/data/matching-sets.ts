@@ -2,7 +2,7 @@
 // perturbed SDN names for screening, with the measures their tests hold to targets.
 
 import { z } from 'zod';
-import { evaluateMatcher, type LabelledNamePair, type MatcherEvaluation, type SanctionsIndex } from '../shared/domain/index.js';
+import { evaluateMatcher, type LabelledNamePair, type MatcherEvaluation, type SanctionsIndex } from '../domain/index.js';
 import { payeeNameSimilarity } from '../vop/domain/index.js';
 import { readDataFile } from './files.js';
 

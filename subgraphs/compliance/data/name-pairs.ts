@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { PepIndex } from '../pep/domain/index.js';
 import {
   evaluateMatcher, type LabelledNamePair, type MatcherEvaluation, PEP_MATCH_THRESHOLD, SANCTIONS_MATCH_THRESHOLD, type SanctionsIndex,
-} from '../shared/domain/index.js';
+} from '../domain/index.js';
 import { readDataFile } from './files.js';
 
 const pairsSchema = z.object({

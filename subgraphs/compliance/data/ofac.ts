@@ -6,7 +6,7 @@
 // line, text fields in double quotes, and `-0- ` (with a trailing space) for an empty field.
 
 import { parse } from 'csv-parse/sync';
-import type { DigitalCurrencyAddress, SdnAddress, SdnAlias, SdnAliasType, SdnEntry, SdnType } from '../shared/domain/index.js';
+import type { DigitalCurrencyAddress, SdnAddress, SdnAlias, SdnAliasType, SdnEntry, SdnType } from '../domain/index.js';
 
 export class OfacDataError extends Error {
   override name = 'OfacDataError';

@@ -3,7 +3,7 @@
 
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
-import type { DatasetProvenance, FatfList, FatfLists, LeiDataset, LeiRecord, LeiRelationship, PepRecord, RegulatoryKeyDate } from '../shared/domain/index.js';
+import type { DatasetProvenance, FatfList, FatfLists, LeiDataset, LeiRecord, LeiRelationship, PepRecord, RegulatoryKeyDate } from '../domain/index.js';
 
 export const provenanceSchema = z.object({ source: z.string().min(1), url: z.string().min(1), asOf: z.string().min(1), licence: z.string().min(1) });
 

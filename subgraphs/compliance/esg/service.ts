@@ -6,7 +6,7 @@ import { assessEntityEsg, type EntityEsgAssessment, type EntityEsgParameters, ty
 import type { Database } from '../../../platform/db.js';
 import { entityEsgParameters, leiGovernanceFacts } from '../data/entity-esg.js';
 import { dataSources, fatfLists } from '../data/index.js';
-import { isValidLei, type DatasetProvenance, type FatfLists } from '../shared/domain/index.js';
+import { isValidLei, type DatasetProvenance, type FatfLists } from '../domain/index.js';
 import { createEntityEsgStore, type EntityEsgStore } from './store.js';
 import type { ComplianceStore } from '../vop/store.js';
 

@@ -11,7 +11,7 @@ import { createHttpServer, httpRoutes, type HttpServer } from '../../../platform
 import type { IdSource } from '../../../platform/ids.js';
 import { createLogger } from '../../../platform/log.js';
 import { registerOpenApi } from '../../../platform/openapi.js';
-import { isValidLei } from '../shared/domain/index.js';
+import { isValidLei } from '../domain/index.js';
 import { kyaRoutes } from './routes.js';
 import { createKyaService, type KyaService } from './service.js';
 import { createKyaStore } from './store.js';

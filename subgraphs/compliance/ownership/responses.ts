@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SANCTIONS_MATCH_THRESHOLD } from '../shared/domain/index.js';
+import { SANCTIONS_MATCH_THRESHOLD } from '../domain/index.js';
 import type { UboService } from './service.js';
 
 /** The ownership-chain result (Document 2 §2, decision 0018): the compiled serialiser and the OpenAPI document; checked against the service below. */

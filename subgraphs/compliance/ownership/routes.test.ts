@@ -6,7 +6,7 @@ import type { DatabaseHandle } from '../../../platform/db.js';
 import { createHttpServer, httpRoutes, type HttpServer } from '../../../platform/http.js';
 import { createLogger } from '../../../platform/log.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
-import { leiCheckDigits, type LeiRecord } from '../shared/domain/index.js';
+import { leiCheckDigits, type LeiRecord } from '../domain/index.js';
 import { COMPLIANCE_PREFIX, complianceErrorShape } from '../shared/error-shape.js';
 import { uboRoutes } from './routes.js';
 import { createUboService, shippedUboData, UBO_CACHE_TTL_MS, type UboData } from './service.js';

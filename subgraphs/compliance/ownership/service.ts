@@ -6,7 +6,7 @@ import { dataSources, fatfLists, leiRecords, sdnList } from '../data/index.js';
 import { buildOwnershipChain, type OwnershipChain } from './domain/index.js';
 import {
   buildSanctionsIndex, type DatasetProvenance, type FatfList, isValidLei, type LeiRecord, listAge, type SanctionsIndex,
-} from '../shared/domain/index.js';
+} from '../domain/index.js';
 import { chainKeyOf, type ChainKey, type UboStore } from './store.js';
 
 /** Document 2 §8: an ownership-chain result is kept 24 hours. */

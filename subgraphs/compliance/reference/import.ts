@@ -13,7 +13,7 @@ import type { Clock } from '../../../platform/clock.js';
 import type { Database } from '../../../platform/db.js';
 import { parseDigitalCurrencyAddresses, parseOfacFiles, readDataFile } from '../data/index.js';
 import { countryCodesSchema, parseFatfLists, parseHeadsOfState, parseLeiRecords, parseMeps, parseUsFederalPeps, sourcesSchema, type Sources } from '../data/reference.js';
-import type { DatasetProvenance, FatfList, PepRecord } from '../shared/domain/index.js';
+import type { DatasetProvenance, FatfList, PepRecord } from '../domain/index.js';
 import { createReferenceStore, type ReferenceRows } from './store.js';
 
 /**

@@ -2,7 +2,7 @@ import { getAddress, isAddress } from 'viem';
 import type { Clock } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
 import { type EntityEsgParameters, entityEsgTierOf } from '../esg/domain/index.js';
-import { type FatfList, fatfStatusOf, type SanctionsIndex } from '../shared/domain/index.js';
+import { type FatfList, fatfStatusOf, type SanctionsIndex } from '../domain/index.js';
 import { assessVendorRisk, COMPLIANCE_WEIGHT, DEFAULT_ESG_SCORE, ESG_WEIGHT, type VendorFindings, vendorScreeningOf } from './domain/index.js';
 import { type PayeeNameMatcher, verifyPayee } from '../vop/domain/index.js';
 import type { EntityEsgService } from '../esg/service.js';

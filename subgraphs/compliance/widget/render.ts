@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { h, type ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
-import { SANCTIONS_BLOCK_SCORE, SANCTIONS_MATCH_THRESHOLD } from '../shared/domain/index.js';
+import { SANCTIONS_BLOCK_SCORE, SANCTIONS_MATCH_THRESHOLD } from '../domain/index.js';
 import type { SanctionsSignal, SanctionsVerdict, SanctionsWidgetScreen } from './domain/index.js';
 
 /** Longest query the widget screens (a name or an address); a longer one is refused with 400. */

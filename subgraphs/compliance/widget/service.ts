@@ -2,7 +2,7 @@
 // the page is for one request, over the SDN index and the list's as-of date it is given.
 
 import { describeInputProblem, findInputProblem } from '../../../platform/input-hygiene.js';
-import { listAge, type SanctionsIndex } from '../shared/domain/index.js';
+import { listAge, type SanctionsIndex } from '../domain/index.js';
 import { screenForWidget } from './domain/index.js';
 import { MAX_WIDGET_QUERY_LENGTH, type WidgetPage } from './render.js';
 

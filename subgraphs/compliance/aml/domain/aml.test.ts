@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { amlWeights, parseAmlWeights } from '../../data/aml-weights.js';
 import { fatfLists, sdnList } from '../../data/index.js';
 import { assessScreen, detectSignals, levelOf, tierOf, type AmlScreenFacts } from './assessment.js';
-import { buildSanctionsIndex, fatfStandingOf } from '../../shared/domain/index.js';
+import { buildSanctionsIndex, fatfStandingOf } from '../../domain/index.js';
 import {
   amlWeightProblems, amountStdDev, EMPTY_AML_PROFILE, maturityOf, recordScreen, screenSanctions, type AmlProfileStats,
   type AmlSignalCode, type AmlWeights,

@@ -4,7 +4,7 @@
 // FLAG. Pure: the profile, the window counts, the sanctions findings and the clock are passed in.
 // The model is explained signal by signal in docs/aml-model.md; its weights are data/aml-weights.json.
 
-import { looksLikeWalletAddress, type SanctionsIndex, type SdnType } from '../../shared/domain/index.js';
+import { looksLikeWalletAddress, type SanctionsIndex, type SdnType } from '../../domain/index.js';
 
 export const AML_MATURITIES = ['UNKNOWN', 'NEW', 'DEVELOPING', 'ESTABLISHED'] as const;
 export const AML_RISK_TIERS = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;

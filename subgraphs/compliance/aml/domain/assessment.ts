@@ -7,7 +7,7 @@ import {
   type AmlProfileStats, type AmlRecommendation, type AmlRiskTier, type AmlSignalCategory, type AmlSignalCode, type AmlWeights,
   type SanctionsFinding,
 } from './aml.js';
-import { type FatfStanding, isCountermeasuresCall } from '../../shared/domain/index.js';
+import { type FatfStanding, isCountermeasuresCall } from '../../domain/index.js';
 
 /** What one screen is assessed on: the profile before it, the window counts, the findings, the clock. */
 export interface AmlScreenFacts {

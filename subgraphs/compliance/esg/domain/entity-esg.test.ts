@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { entityEsgParameters, leiGovernanceFacts } from '../../data/entity-esg.js';
 import { fatfLists } from '../../data/index.js';
-import { fatfStatusOf } from '../../shared/domain/index.js';
+import { fatfStatusOf } from '../../domain/index.js';
 import { assessEntityEsg, entityEsgTierOf, narrateEntityEsg, type DeclaredEntityFacts, type EntityEsgSubject } from './entity-esg.js';
 
 const parameters = entityEsgParameters();

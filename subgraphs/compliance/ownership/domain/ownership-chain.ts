@@ -7,7 +7,7 @@
 import {
   callsForCountermeasures, type FatfList, fatfStandingOf, type LeiRecord, SANCTIONS_BLOCK_SCORE, SANCTIONS_MATCH_THRESHOLD, type SanctionsIndex,
   type SdnNameKind, type SdnType,
-} from '../../shared/domain/index.js';
+} from '../../domain/index.js';
 
 /** Document 2 §8: the chain goes at most 3 levels above the subject. */
 export const MAX_OWNERSHIP_LEVELS = 3;

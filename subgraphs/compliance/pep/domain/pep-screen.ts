@@ -3,7 +3,7 @@
 // the PEP index found (pep-screening.ts). The rules are ours (decision 0016); the spec gives the
 // levels and the threshold only.
 
-import { jaroWinkler, nameTokens, PEP_MATCH_THRESHOLD, type PepSource } from '../../shared/domain/index.js';
+import { jaroWinkler, nameTokens, PEP_MATCH_THRESHOLD, type PepSource } from '../../domain/index.js';
 import type { PepMatch } from './pep-screening.js';
 export const PEP_RISK_LEVELS = ['HIGH', 'MEDIUM', 'LOW', 'NONE'] as const;
 export type PepRiskLevel = (typeof PEP_RISK_LEVELS)[number];

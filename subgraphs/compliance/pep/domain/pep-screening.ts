@@ -1,6 +1,6 @@
 // PEP screening: the same matcher as sanctions screening (NameIndex) over the names of PEP records.
 
-import { NameIndex, PEP_MATCH_THRESHOLD, type PepRecord, type ScreenStatistics } from '../../shared/domain/index.js';
+import { NameIndex, PEP_MATCH_THRESHOLD, type PepRecord, type ScreenStatistics } from '../../domain/index.js';
 
 export interface PepMatch {
   record: PepRecord;

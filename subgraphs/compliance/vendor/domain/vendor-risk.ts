@@ -1,7 +1,7 @@
 // The vendor-risk score (Document 2 §2 and §4): compliance x 0.65 + ESG x 0.35, with the verdict
 // scores, deductions and tiers of decisions 0014 and 0020. Pure: the screening results are given.
 
-import { SANCTIONS_BLOCK_SCORE, SANCTIONS_MATCH_THRESHOLD } from '../../shared/domain/index.js';
+import { SANCTIONS_BLOCK_SCORE, SANCTIONS_MATCH_THRESHOLD } from '../../domain/index.js';
 import type { VopResult } from '../../vop/domain/index.js';
 
 export const COMPLIANCE_WEIGHT = 0.65;

@@ -2,7 +2,7 @@
 // the normalised tokens (for the gray-zone assessment) and the screening similarity (for finding
 // LEI records by name): the shape service.ts's ComplianceMatcher asks for.
 
-import { nameSimilarity, nameTokens, type VopNameResult, vopResultForScore } from '../../shared/domain/index.js';
+import { nameSimilarity, nameTokens, type VopNameResult, vopResultForScore } from '../../domain/index.js';
 import { payeeNameSimilarity } from './vop-name-score.js';
 
 export const nameMatcher: {

@@ -7,7 +7,7 @@
 // (an abbreviation, a numeral, a legal form written out), a split or joined word, or a typing
 // slip of one letter in a long word.
 
-import { bestAssignment, equivalentWord, nameWords, splitLegalForms, withoutConnectingWords } from '../../shared/domain/index.js';
+import { bestAssignment, equivalentWord, nameWords, splitLegalForms, withoutConnectingWords } from '../../domain/index.js';
 /** Similarity of a word with one typing slip (one letter added, dropped, changed or two swapped). */
 export const TYPO_SIMILARITY = 0.85;
 /** Words shorter than this must be equal: in short words one letter is often another word (MARK, MARY). */

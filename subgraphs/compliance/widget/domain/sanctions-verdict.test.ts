@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sdnList } from '../../data/index.js';
-import { buildSanctionsIndex, looksLikeWalletAddress, SANCTIONS_BLOCK_SCORE } from '../../shared/domain/index.js';
+import { buildSanctionsIndex, looksLikeWalletAddress, SANCTIONS_BLOCK_SCORE } from '../../domain/index.js';
 import { screenForWidget } from './sanctions-verdict.js';
 
 const sanctions = buildSanctionsIndex(sdnList().records);

@@ -1,7 +1,7 @@
 // The sanctions widget's verdict (Document 2 §4 GET /widget/sanctions: "wallet or entity name in,
 // APPROVED, FLAGGED or BLOCKED with signals out"), decision 0018. Pure: the index is passed in.
 
-import { looksLikeWalletAddress, SANCTIONS_BLOCK_SCORE, type SanctionsIndex, type SdnNameKind, type SdnType } from '../../shared/domain/index.js';
+import { looksLikeWalletAddress, SANCTIONS_BLOCK_SCORE, type SanctionsIndex, type SdnNameKind, type SdnType } from '../../domain/index.js';
 
 export type SanctionsVerdict = 'APPROVED' | 'FLAGGED' | 'BLOCKED';
 export type ScreenedAs = 'WALLET' | 'NAME';

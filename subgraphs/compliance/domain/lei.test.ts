@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leiRecords } from '../../data/index.js';
+import { leiRecords } from '../data/index.js';
 import { isValidLei, leiCheckDigits } from './lei.js';
 
 describe('isValidLei (ISO 17442, ISO 7064 MOD 97-10)', () => {

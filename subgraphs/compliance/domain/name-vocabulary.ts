@@ -3,7 +3,7 @@
 // equivalences of verification of payee, and the abbreviations of given names. The file is a
 // module of parameters, read when the module loads like any constant; nothing here does I/O.
 
-import vocabulary from '../../data/name-vocabulary.json' with { type: 'json' };
+import vocabulary from '../data/name-vocabulary.json' with { type: 'json' };
 
 /** A legal form: its canonical designation and every writing of it, each as normalised tokens. */
 export interface LegalFormEntry {

@@ -1,6 +1,6 @@
-// The compliance families' shared matching domain (docs/compliance-matching.md): name normalisation
-// and similarity, the name index, the sanctions index, the thresholds, LEI check digits, the FATF
-// lookup and the reference-data types. Pure: no I/O, no clock, no platform/. Imports no family.
+// Pure logic several compliance families use (docs/compliance-matching.md): name normalisation and
+// similarity, the name index, the sanctions index, the thresholds, LEI check digits, the one FATF
+// lookup and the reference-data types. No I/O, no clock, no platform/; it imports no family.
 
 export { evaluateMatcher, type LabelledNamePair, type MatcherEvaluation, type ScoredNamePair } from './evaluation.js';
 export { callsForCountermeasures, type FatfStanding, fatfStandingOf, type FatfStatus, fatfStatusOf, isCountermeasuresCall } from './fatf.js';

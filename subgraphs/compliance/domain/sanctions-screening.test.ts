@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sdnList } from '../../data/index.js';
+import { sdnList } from '../data/index.js';
 import { nameTokens } from './normalise-name.js';
 import { DISTINCTIVE_SHARE } from './name-index.js';
 import { isClosePair, nameScore, tokenSimilarity } from './name-similarity.js';
