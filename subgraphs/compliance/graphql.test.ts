@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type TestServer } from '../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY } from '../../test/fixtures/lei-entries.js';
+import { startTestServer, type TestServer } from '../../test/helpers.js';
 
 // The compliance graph through the gateway (/graphql): the same capabilities and validation as
 // REST, entities Wallet, LegalEntity and Agent, and children loaded one query per batch.

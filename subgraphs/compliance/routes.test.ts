@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { injectJson, type TestServer } from '../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY } from '../../test/fixtures/lei-entries.js';
+import { injectJson, type TestServer } from '../../test/helpers.js';
 import { ADMIN, startVopTestServer } from './vop/testing.js';
 
 // The compliance oracle's REST paths together under {compliance_url} = <server>/compliance: hostile

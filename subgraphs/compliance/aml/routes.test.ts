@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
 import type { DatabaseHandle } from '../../../platform/db.js';
+import type { HttpServer } from '../../../platform/http.js';
 import { RULE_BASED_MODEL, type Synthesiser } from '../../../platform/synthesis.js';
 import { startTestServer, TEST_NOW, testDatabases, type TestServer } from '../../../test/helpers.js';
 import { buildAmlTestApp, LAZARUS_ETH, TEST_INTERNAL_KEY } from './testing.js';
-import type { HttpServer } from '../../../platform/http.js';
 
 const NOW_S = Date.parse(TEST_NOW) / 1000;
 const SDN = { source: 'OFAC SDN list', url: 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN.CSV', asOf: '2023-12-28', stale: true };

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { requireInternalKey } from '../../../platform/access/shared-secret.js';
 import { httpRoutes } from '../../../platform/http.js';
+import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
+import { complianceErrorSchema } from '../shared/responses.js';
 import { amlScreenBodySchema, amlWalletParamsSchema } from './inputs.js';
 import { amlEventsSchema, amlProfileSchema, amlScreenResultSchema } from './responses.js';
 import type { AmlService } from './service.js';
-import { complianceErrorSchema } from '../shared/responses.js';
-import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
 
 export interface AmlRouteOptions {
   /** INTERNAL_KEY (platform.config.access.internalKey); unset closes the AML endpoints. */

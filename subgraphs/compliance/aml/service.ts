@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
-import { epochSeconds, type Clock } from '../../../platform/clock.js';
+import { type Clock,epochSeconds } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
 import type { Logger } from '../../../platform/log.js';
 import { RULE_BASED_MODEL, type Synthesiser } from '../../../platform/synthesis.js';
 import {
+  addressKey, type DatasetProvenance, type FatfList, type FatfStanding, fatfStandingOf, listAge, looksLikeWalletAddress, normaliseName, type SanctionsIndex,
+} from '../domain/index.js';
+import {
   type AmlAction, type AmlConfidence, type AmlDirection, type AmlEventLevel, type AmlMaturity, type AmlProfileStats, type AmlRecommendation,
   type AmlRiskTier, type AmlSignal, type AmlWeights, amountStdDev, assessScreen, maturityOf, recordScreen, type SanctionsFinding, screenSanctions,
 } from './domain/index.js';
-import {
-  addressKey, type DatasetProvenance, type FatfList, type FatfStanding, fatfStandingOf, listAge, looksLikeWalletAddress, normaliseName, type SanctionsIndex,
-} from '../domain/index.js';
 import type { AmlScreenBody } from './inputs.js';
 import type { AmlScreeningRow, AmlScreenState, AmlScreenWrite, AmlStore } from './store.js';
 

@@ -4,11 +4,11 @@ import { amlCounterparties, amlProfiles, amlScreenings } from '../../../drizzle/
 import { ManualClock } from '../../../platform/clock.js';
 import type { Database, DatabaseHandle } from '../../../platform/db.js';
 import { AppError, InfrastructureError } from '../../../platform/errors.js';
-import { type AmlProfileStats, EMPTY_AML_PROFILE } from './domain/index.js';
 import { loggedDatabase, TEST_NOW, testDatabases } from '../../../test/helpers.js';
+import { type AmlProfileStats, EMPTY_AML_PROFILE } from './domain/index.js';
 import type { AmlScreenBody } from './inputs.js';
 import type { AmlService } from './service.js';
-import { createAmlStore, type AmlScreeningRow, type AmlScreenKey, type AmlScreenState, type AmlScreenWrite, type AmlStore } from './store.js';
+import { type AmlScreeningRow, type AmlScreenKey, type AmlScreenState, type AmlScreenWrite, type AmlStore,createAmlStore } from './store.js';
 import { testAmlService } from './testing.js';
 
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;

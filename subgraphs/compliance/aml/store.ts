@@ -1,4 +1,4 @@
-import { and, Column, desc, eq, getTableColumns, gt, is, ne, SQL, sql, type Placeholder, type Query, type WithSubquery } from 'drizzle-orm';
+import { and, Column, desc, eq, getTableColumns, gt, is, ne, type Placeholder, type Query, SQL, sql, type WithSubquery } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { amlCounterparties, amlProfiles, amlScreenings } from '../../../drizzle/schema.js';
 import type { Database } from '../../../platform/db.js';

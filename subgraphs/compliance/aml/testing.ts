@@ -7,13 +7,13 @@ import { createHttpServer, httpRoutes, type HttpServer } from '../../../platform
 import { createLogger } from '../../../platform/log.js';
 import { registerOpenApi } from '../../../platform/openapi.js';
 import { createRuleBasedSynthesiser, type Synthesiser } from '../../../platform/synthesis.js';
-import { amlRoutes } from './routes.js';
-import { createAmlService, type AmlService } from './service.js';
-import { createAmlStore } from './store.js';
 import { amlWeights } from '../data/aml-weights.js';
 import { dataSources, fatfLists, sdnList } from '../data/index.js';
 import { buildSanctionsIndex, type SanctionsIndex } from '../domain/index.js';
 import { COMPLIANCE_PREFIX, complianceErrorShape } from '../shared/error-shape.js';
+import { amlRoutes } from './routes.js';
+import { type AmlService,createAmlService } from './service.js';
+import { createAmlStore } from './store.js';
 
 export const TEST_INTERNAL_KEY = 'aml-test-internal-key-0123456789abcdef';
 /** An Ethereum address OFAC lists for LAZARUS GROUP (ent_num 27307, program DPRK3). */

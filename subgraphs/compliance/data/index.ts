@@ -7,17 +7,17 @@ import type { Dataset, FatfLists, LeiDataset, PepRecord, RegulatoryKeyDate, SdnE
 import { readDataFile } from './files.js';
 import { parseDigitalCurrencyAddresses, parseOfacFiles } from './ofac.js';
 import {
-  countryCodesSchema, parseFatfLists, parseHeadsOfState, parseKeyDates, parseLeiRecords, parseMeps, parseUsFederalPeps, sourcesSchema, type Sources,
-} from './reference.js';
+  countryCodesSchema, parseFatfLists, parseHeadsOfState, parseKeyDates, parseLeiRecords, parseMeps, parseUsFederalPeps, type Sources,
+sourcesSchema, } from './reference.js';
 
-export {
-  digitalCurrencyAddressesIn, formatDigitalCurrencyAddresses, OfacDataError, ofacField, ofacPrograms, parseDigitalCurrencyAddresses, parseOfacCsv, parseOfacFiles,
-  type OfacFiles,
-} from './ofac.js';
-export { leiStatus, sourcesSchema, type Sources } from './reference.js';
 export { readDataFile } from './files.js';
+export { labelledVopPairs, type SanctionsProbe,sanctionsProbeRecall, sanctionsProbes, vopMatcherEvaluation } from './matching-sets.js';
 export { labelledNamePairs, pepMatcherEvaluation, sanctionsMatcherEvaluation } from './name-pairs.js';
-export { labelledVopPairs, sanctionsProbeRecall, sanctionsProbes, vopMatcherEvaluation, type SanctionsProbe } from './matching-sets.js';
+export {
+  digitalCurrencyAddressesIn, formatDigitalCurrencyAddresses, OfacDataError, ofacField,   type OfacFiles,
+ofacPrograms, parseDigitalCurrencyAddresses, parseOfacCsv, parseOfacFiles,
+} from './ofac.js';
+export { leiStatus, type Sources,sourcesSchema } from './reference.js';
 
 const readJson = (path: string): unknown => JSON.parse(readDataFile(path));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildOwnershipChain } from '../ownership/domain/index.js';
 import { buildSanctionsIndex, type LeiRecord, nameSimilarity, SANCTIONS_MATCH_THRESHOLD, type SdnEntry, vopResultForScore } from '../domain/index.js';
+import { buildOwnershipChain } from '../ownership/domain/index.js';
 import { payeeNameSimilarity } from '../vop/domain/index.js';
 import { fatfLists, labelledVopPairs, leiRecords, sanctionsProbeRecall, sanctionsProbes, sdnList, vopMatcherEvaluation } from './index.js';
 

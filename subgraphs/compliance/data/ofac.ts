@@ -22,6 +22,7 @@ export interface OfacFiles {
 
 /** Rows of one OFAC file: Ctrl-Z end marker removed, every row checked to have `columns` fields. */
 export function parseOfacCsv(text: string, columns: number, file: string): string[][] {
+  // eslint-disable-next-line no-control-regex -- OFAC's files end with a Ctrl-Z (0x1a): the one control character removed
   const body = text.replace(/\x1a[\r\n]*$/, '');
   let rows: string[][];
   try {

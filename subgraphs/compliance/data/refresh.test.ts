@@ -1,11 +1,11 @@
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readDataFile } from './files.js';
-import { refreshOfacFiles, RefreshError } from './refresh.js';
+import { RefreshError,refreshOfacFiles } from './refresh.js';
 
 // A local fixture server on 127.0.0.1 serves the shipped files as if they were OFAC's exports.
 const served: Record<string, { status: number; body: string }> = {};

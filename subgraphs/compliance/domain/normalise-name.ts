@@ -2,7 +2,6 @@
 // Pure: the same name always gives the same tokens.
 
 import anyAscii from 'any-ascii';
-
 import { LEGAL_FORM_ENTRIES, legalWord, writtenOutName } from './name-vocabulary.js';
 
 export { LEGAL_FORMS } from './name-vocabulary.js';

@@ -4,8 +4,8 @@ import type { DatabaseHandle } from '../../../platform/db.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
 import { entityEsgParameters, leiGovernanceFacts } from '../data/entity-esg.js';
 import { dataSources, fatfLists } from '../data/index.js';
-import { assessEntityEsg, narrateEntityEsg } from './domain/index.js';
 import { leiCheckDigits } from '../domain/index.js';
+import { assessEntityEsg, narrateEntityEsg } from './domain/index.js';
 import { buildEsgTestApp, controllableSynthesiser, type EsgTestApp } from './testing.js';
 
 const SHELL = '2138001KPMR6PD83HC08'; // SHELL CATALYSTS & TECHNOLOGIES PTE. LTD., SG, ISSUED

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { httpRoutes } from '../../../platform/http.js';
+import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
+import { leiParamsSchema, walletParamsSchema } from '../shared/inputs.js';
+import { complianceErrorSchema } from '../shared/responses.js';
 import { entityEsgQuerySchema, walletEsgQuerySchema } from './inputs.js';
 import { entityEsgScoreSchema } from './responses.js';
 import type { EntityEsgService } from './service.js';
-import { leiParamsSchema, walletParamsSchema } from '../shared/inputs.js';
-import { complianceErrorSchema } from '../shared/responses.js';
-import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
 
 export interface EntityEsgRouteOptions {
   /** Where the compliance oracle is mounted; default `/compliance` ({compliance_url}). */

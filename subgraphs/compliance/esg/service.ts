@@ -1,14 +1,14 @@
-import { epochSeconds, type Clock } from '../../../platform/clock.js';
+import { type Clock,epochSeconds } from '../../../platform/clock.js';
+import type { Database } from '../../../platform/db.js';
 import { AppError } from '../../../platform/errors.js';
 import type { Synthesiser } from '../../../platform/synthesis.js';
 import { withTimeout } from '../../../platform/timeout.js';
-import { assessEntityEsg, type EntityEsgAssessment, type EntityEsgParameters, type LeiGovernanceFacts, narrateEntityEsg } from './domain/index.js';
-import type { Database } from '../../../platform/db.js';
 import { entityEsgParameters, leiGovernanceFacts } from '../data/entity-esg.js';
 import { dataSources, fatfLists } from '../data/index.js';
-import { isValidLei, type DatasetProvenance, type FatfLists } from '../domain/index.js';
-import { createEntityEsgStore, type EntityEsgStore } from './store.js';
+import { type DatasetProvenance, type FatfLists,isValidLei } from '../domain/index.js';
 import type { ComplianceStore } from '../vop/store.js';
+import { assessEntityEsg, type EntityEsgAssessment, type EntityEsgParameters, type LeiGovernanceFacts, narrateEntityEsg } from './domain/index.js';
+import { createEntityEsgStore, type EntityEsgStore } from './store.js';
 
 /** Document 2 §8: entity ESG scores are kept 7 days. */
 export const ENTITY_ESG_TTL_SECONDS = 7 * 24 * 3600;

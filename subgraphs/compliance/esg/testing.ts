@@ -9,9 +9,9 @@ import { randomIds } from '../../../platform/ids.js';
 import { createLogger } from '../../../platform/log.js';
 import type { Synthesiser } from '../../../platform/synthesis.js';
 import { complianceErrorShape } from '../shared/error-shape.js';
-import { createComplianceStore, type ComplianceStore } from '../vop/store.js';
+import { type ComplianceStore,createComplianceStore } from '../vop/store.js';
 import { entityEsgRoutes } from './routes.js';
-import { shippedEntityEsgService, type EntityEsgService } from './service.js';
+import { type EntityEsgService,shippedEntityEsgService } from './service.js';
 
 export interface EsgTestApp {
   app: HttpServer;

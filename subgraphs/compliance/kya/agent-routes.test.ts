@@ -6,7 +6,7 @@ import { ManualClock } from '../../../platform/clock.js';
 import type { DatabaseHandle } from '../../../platform/db.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
 import { nextStepOf } from './domain/index.js';
-import { ACTIVE_LEI_ENTRY, AGENT_JWK, BASE, buildKyaTestApp, HOUR_MS, ISSUER_DID, LAPSED_LEI_ENTRY, NOW_MS, TEST_INTERNAL_KEY, type KyaTestApp } from './testing.js';
+import { ACTIVE_LEI_ENTRY, AGENT_JWK, BASE, buildKyaTestApp, HOUR_MS, ISSUER_DID, type KyaTestApp,LAPSED_LEI_ENTRY, NOW_MS, TEST_INTERNAL_KEY } from './testing.js';
 
 // The know-your-agent paths under {compliance_url}, by body: verification, revocation, the record,
 // the owner's proof (decision 0048) and the OpenAPI document. The same harness as routes.test.ts.

@@ -3,7 +3,7 @@
 // did:web documents of the issuer and of each agent.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { didWebOf, jsonWebKeyMethod, DID_CONTEXTS, type DidDocument, type PublicP256Jwk } from '../../../platform/credentials.js';
+import { DID_CONTEXTS, type DidDocument, didWebOf, jsonWebKeyMethod, type PublicP256Jwk } from '../../../platform/credentials.js';
 import { AppError } from '../../../platform/errors.js';
 import type { Kya } from './deps.js';
 import { attestationOf, canonicalJson, credentialClaimsOf, type KyaCredentialClaims, type KyaLevel, type UsdCaps } from './domain/index.js';

@@ -4,7 +4,7 @@ import { ManualClock } from '../../../platform/clock.js';
 import { didWebDocumentUrl } from '../../../platform/credentials.js';
 import type { DatabaseHandle } from '../../../platform/db.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
-import { ACTIVE_LEI_ENTRY, buildKyaTestApp, LAPSED_LEI_ENTRY, type KyaTestApp } from './testing.js';
+import { ACTIVE_LEI_ENTRY, buildKyaTestApp, type KyaTestApp,LAPSED_LEI_ENTRY } from './testing.js';
 
 const BASE = 'https://kya.test';
 const ISSUER_DID = 'did:web:kya.test:compliance';

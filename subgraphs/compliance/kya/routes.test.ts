@@ -6,8 +6,8 @@ import type { DatabaseHandle } from '../../../platform/db.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
 import { nextStepOf } from './domain/index.js';
 import {
-  ACTIVE_LEI_ENTRY, AGENT_ID, AGENT_JWK, AGENT_KEY, AGENT_PRIVATE_D, BASE, buildKyaTestApp, ISSUER_DID, LAPSED_LEI_ENTRY, MANDATE_ID, NOW_MS, UNKNOWN_VALID_LEI, type KyaTestApp,
-} from './testing.js';
+  ACTIVE_LEI_ENTRY, AGENT_ID, AGENT_JWK, AGENT_KEY, AGENT_PRIVATE_D, BASE, buildKyaTestApp, ISSUER_DID, type KyaTestApp,
+LAPSED_LEI_ENTRY, MANDATE_ID, NOW_MS, UNKNOWN_VALID_LEI, } from './testing.js';
 
 // The know-your-agent paths under {compliance_url}, by body: registration and its tier, mandates.
 

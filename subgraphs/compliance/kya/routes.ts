@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { httpRoutes } from '../../../platform/http.js';
+import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
+import { complianceErrorSchema } from '../shared/responses.js';
 import { agentAuthorizeBodySchema, agentDirectoryQuerySchema, agentMandateBodySchema, agentParamsSchema, agentRegisterBodySchema } from './inputs.js';
 import { agentAuthorizedSchema, agentDirectorySchema, agentMandateSchema, agentRecordSchema, agentRegistrationSchema, agentRevokedSchema, agentVerificationSchema, didDocumentSchema } from './responses.js';
 import type { KyaService } from './service.js';
-import { complianceErrorSchema } from '../shared/responses.js';
-import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
 
 export interface KyaRouteOptions {
   /** Where the compliance oracle is mounted; default `/compliance` ({compliance_url}). */

@@ -6,9 +6,9 @@ import { echo } from '../../../platform/echo.js';
 import { AppError, unreachable } from '../../../platform/errors.js';
 import { readIdempotencyKey } from '../../../platform/idempotency.js';
 import type { RequestContext } from '../../../platform/request-context.js';
-import { agentDid, agentDidDocument, credentialSignatureValid, issuerDidDocument, iso, verification, type AgentVerification, type KyaCredential } from './credentials.js';
-import { kyaOf, type Kya, type KyaServiceDeps } from './deps.js';
-import { decideMandateCaps, deriveKyaLevel, isAp2Compatible, kyaScoreOf, nextStepOf, tierCapsOf, tierNoteOf, type KyaLevel, type OwnerLeiCheck } from './domain/index.js';
+import { agentDid, agentDidDocument, type AgentVerification, credentialSignatureValid, iso, issuerDidDocument, type KyaCredential,verification } from './credentials.js';
+import { type Kya, kyaOf, type KyaServiceDeps } from './deps.js';
+import { decideMandateCaps, deriveKyaLevel, isAp2Compatible, type KyaLevel, kyaScoreOf, nextStepOf, type OwnerLeiCheck,tierCapsOf, tierNoteOf } from './domain/index.js';
 import type { AgentDirectoryQuery, AgentMandateBody, AgentRegisterBody, MandateTerms } from './inputs.js';
 import type { AgentRow, AgentWithMandate, MandateRow } from './store.js';
 

@@ -4,21 +4,21 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createDatabaseRateLimitStore } from '../../../platform/access/rate-limit.js';
 import type { Clock } from '../../../platform/clock.js';
-import { createIdempotency } from '../../../platform/idempotency.js';
-import { createCredentialIssuer, generateIssuerJwk, issuerKeyFromJwk, type CredentialIssuer } from '../../../platform/credentials.js';
+import { createCredentialIssuer, type CredentialIssuer,generateIssuerJwk, issuerKeyFromJwk } from '../../../platform/credentials.js';
 import type { Database } from '../../../platform/db.js';
 import { createHttpServer, httpRoutes, type HttpServer } from '../../../platform/http.js';
+import { createIdempotency } from '../../../platform/idempotency.js';
 import type { IdSource } from '../../../platform/ids.js';
 import { createLogger } from '../../../platform/log.js';
 import { registerOpenApi } from '../../../platform/openapi.js';
+import { ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY, UNKNOWN_VALID_LEI } from '../../../test/fixtures/lei-entries.js';
+import { TEST_NOW } from '../../../test/helpers.js';
 import { isValidLei } from '../domain/index.js';
+import { COMPLIANCE_PREFIX, complianceErrorShape } from '../shared/error-shape.js';
+import type { LeiRegistry } from '../shared/lei-registry.js';
 import { kyaRoutes } from './routes.js';
 import { createKyaService, type KyaService } from './service.js';
 import { createKyaStore } from './store.js';
-import { COMPLIANCE_PREFIX, complianceErrorShape } from '../shared/error-shape.js';
-import type { LeiRegistry } from '../shared/lei-registry.js';
-import { TEST_NOW } from '../../../test/helpers.js';
-import { ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY, UNKNOWN_VALID_LEI } from '../../../test/fixtures/lei-entries.js';
 
 // The route tests' fixtures (kya/routes.test.ts, kya/agent-routes.test.ts).
 export const BASE = 'https://kya.test';

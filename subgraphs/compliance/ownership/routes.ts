@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { httpRoutes } from '../../../platform/http.js';
-import { complianceErrorSchema } from '../shared/responses.js';
 import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
+import { complianceErrorSchema } from '../shared/responses.js';
 import { uboChainBodySchema } from './inputs.js';
 import { uboChainResultSchema } from './responses.js';
 import type { UboService } from './service.js';

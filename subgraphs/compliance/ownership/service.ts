@@ -3,11 +3,11 @@ import type { Clock } from '../../../platform/clock.js';
 import { echo } from '../../../platform/echo.js';
 import { AppError } from '../../../platform/errors.js';
 import { dataSources, fatfLists, leiRecords, sdnList } from '../data/index.js';
-import { buildOwnershipChain, type OwnershipChain } from './domain/index.js';
 import {
   buildSanctionsIndex, type DatasetProvenance, type FatfList, isValidLei, type LeiRecord, listAge, type SanctionsIndex,
 } from '../domain/index.js';
-import { chainKeyOf, type ChainKey, type UboStore } from './store.js';
+import { buildOwnershipChain, type OwnershipChain } from './domain/index.js';
+import { type ChainKey, chainKeyOf, type UboStore } from './store.js';
 
 /** Document 2 §8: an ownership-chain result is kept 24 hours. */
 export const UBO_CACHE_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { httpRoutes } from '../../../platform/http.js';
+import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
+import { complianceErrorSchema } from '../shared/responses.js';
 import { pepScreenBodySchema } from './inputs.js';
 import { pepScreenResultSchema } from './responses.js';
 import type { PepScreenService } from './service.js';
-import { complianceErrorSchema } from '../shared/responses.js';
-import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
 
 export interface PepRouteOptions {
   /** Where the compliance oracle is mounted; default `/compliance` ({compliance_url}). */

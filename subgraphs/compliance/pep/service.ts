@@ -1,8 +1,8 @@
 import type { Clock } from '../../../platform/clock.js';
 import type { Database } from '../../../platform/db.js';
 import { pepDatasets, pepRecords } from '../data/index.js';
-import { assessPepMatches, buildPepIndex, type PepIndex, type PepMatchConfidence, type PepRiskLevel, type PepScreenMatch } from './domain/index.js';
 import { type DatasetProvenance, nameTokens, normaliseName, PEP_MATCH_THRESHOLD, type PepSource } from '../domain/index.js';
+import { assessPepMatches, buildPepIndex, type PepIndex, type PepMatchConfidence, type PepRiskLevel, type PepScreenMatch } from './domain/index.js';
 import { createPepScreenStore, type PepScreenStore } from './store.js';
 
 /** Document 2 §8: PEP screens are kept 6 hours. */

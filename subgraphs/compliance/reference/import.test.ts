@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL,sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
@@ -12,10 +12,10 @@ import {
   fatfJurisdictions, leiRecords as leiTable, leiRelationships, pepRecords as pepTable, referenceDatasets, sdnAddresses, sdnAliases, sdnDigitalCurrencyAddresses, sdnEntries,
 } from '../../../drizzle/schema.js';
 import { ManualClock } from '../../../platform/clock.js';
-import { dropSchema, openDatabase, type Database, type DatabaseHandle } from '../../../platform/db.js';
+import { type Database, type DatabaseHandle,dropSchema, openDatabase } from '../../../platform/db.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
 import { dataSources, readDataFile } from '../data/index.js';
-import { importReferenceData, referenceDigests, type DatasetImport, type ReferenceFileReader } from './import.js';
+import { type DatasetImport, importReferenceData, referenceDigests, type ReferenceFileReader } from './import.js';
 
 const DATASETS = ['ofacSdn', 'pepUsFederal', 'pepHeadsOfState', 'pepMeps', 'lei', 'fatf'] as const;
 const LATER = '2026-11-23T08:00:00.000Z';

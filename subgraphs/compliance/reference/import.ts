@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../../../platform/clock.js';
 import type { Database } from '../../../platform/db.js';
 import { parseDigitalCurrencyAddresses, parseOfacFiles, readDataFile } from '../data/index.js';
-import { countryCodesSchema, parseFatfLists, parseHeadsOfState, parseLeiRecords, parseMeps, parseUsFederalPeps, sourcesSchema, type Sources } from '../data/reference.js';
+import { countryCodesSchema, parseFatfLists, parseHeadsOfState, parseLeiRecords, parseMeps, parseUsFederalPeps, type Sources,sourcesSchema } from '../data/reference.js';
 import type { DatasetProvenance, FatfList, PepRecord } from '../domain/index.js';
 import { createReferenceStore, type ReferenceRows } from './store.js';
 

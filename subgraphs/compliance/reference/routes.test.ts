@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceDatasets, sdnEntries } from '../../../drizzle/schema.js';
 import type { DatabaseHandle } from '../../../platform/db.js';
-import { sharedTestDatabase, startTestServer, testDatabases, type TestDatabase, type TestServer } from '../../../test/helpers.js';
+import { sharedTestDatabase, startTestServer, type TestDatabase, testDatabases, type TestServer } from '../../../test/helpers.js';
 import { dataSources } from '../data/index.js';
 import { shippedReferenceDigests } from './import.js';
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { httpRoutes } from '../../../platform/http.js';
+import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
 import { referenceDataSchema } from './responses.js';
 import type { ReferenceDataService } from './service.js';
-import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
 
 /**
  * GET /compliance/reference-data (free; decision 0021): the reference datasets loaded in the

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
-import { settleResponseFromHeader, type PaymentRequirements } from 'x402/types';
+import { type PaymentRequirements,settleResponseFromHeader } from 'x402/types';
 import type { ChainConnection } from '../../../platform/chain/index.js';
 import { startTestServer, TEST_NOW, type TestServer } from '../../../test/helpers.js';
 

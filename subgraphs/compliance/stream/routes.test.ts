@@ -1,8 +1,8 @@
-import { parseUnits, type Address } from 'viem';
 import { eq } from 'drizzle-orm';
+import { type Address,parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
-import { settleResponseFromHeader, type PaymentRequirements } from 'x402/types';
+import { type PaymentRequirements,settleResponseFromHeader } from 'x402/types';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
 import { streamSessions } from '../../../drizzle/schema.js';
 import type { ChainConnection } from '../../../platform/chain/index.js';
@@ -12,7 +12,7 @@ import type { HttpServer } from '../../../platform/http.js';
 import { sharedTestChain, TEST_NOW, testDatabases } from '../../../test/helpers.js';
 import { VOP_OFFER } from '../vop/service.js';
 import type { StreamLog } from './service.js';
-import { buildStreamTestApp, DESCRIPTION_37_CALLS, RESOURCE, SESSION_ID, TOKEN, type StreamTestOverrides as Overrides } from './testing.js';
+import { buildStreamTestApp, DESCRIPTION_37_CALLS, RESOURCE, SESSION_ID, type StreamTestOverrides as Overrides,TOKEN } from './testing.js';
 
 // POST /compliance/stream/open paid with the x402 client on the embedded rail, ticks, reads and
 // expiry, on PGlite and (with DATABASE_URL) PostgreSQL. The plugin is mounted as the compliance

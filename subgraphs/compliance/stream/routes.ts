@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { resourceOf, type PriceList } from '../../../platform/access/paid-route.js';
+import { type PriceList,resourceOf } from '../../../platform/access/paid-route.js';
 import { httpRoutes } from '../../../platform/http.js';
-import { complianceErrorSchema } from '../shared/responses.js';
 import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
+import { complianceErrorSchema } from '../shared/responses.js';
 import { streamOpenBodySchema, streamParamsSchema, streamTickBodySchema } from './inputs.js';
 import {
   streamBadRequestSchema,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { getAddress } from 'viem';
 import { decodePayment } from 'x402/schemes';
 import { presentedKey } from '../../../platform/access/api-keys.js';
-import { paymentRequiredBody, type PaymentRefusal, type X402 } from '../../../platform/access/x402.js';
+import { type PaymentRefusal, paymentRequiredBody, type X402 } from '../../../platform/access/x402.js';
 import type { Clock } from '../../../platform/clock.js';
 import { AppError, unreachable } from '../../../platform/errors.js';
 import type { IdSource } from '../../../platform/ids.js';

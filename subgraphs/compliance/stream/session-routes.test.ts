@@ -1,9 +1,9 @@
-import { keccak256, parseUnits, toHex, type Address } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { eq } from 'drizzle-orm';
+import { type Address,keccak256, parseUnits, toHex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
-import { settleResponseFromHeader, type PaymentRequirements } from 'x402/types';
+import { type PaymentRequirements,settleResponseFromHeader } from 'x402/types';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
 import { streamSessions } from '../../../drizzle/schema.js';
 import type { ChainConnection } from '../../../platform/chain/index.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { httpRoutes } from '../../../platform/http.js';
-import { complianceErrorSchema } from '../shared/responses.js';
 import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
+import { complianceErrorSchema } from '../shared/responses.js';
 import { vendorRiskBodySchema } from './inputs.js';
 import { vendorRiskResultSchema } from './responses.js';
 import type { VendorRiskService } from './service.js';

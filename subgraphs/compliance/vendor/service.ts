@@ -1,15 +1,15 @@
 import { getAddress, isAddress } from 'viem';
 import type { Clock } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
-import { type EntityEsgParameters, entityEsgTierOf } from '../esg/domain/index.js';
 import { type FatfList, fatfStatusOf, type SanctionsIndex } from '../domain/index.js';
-import { assessVendorRisk, COMPLIANCE_WEIGHT, DEFAULT_ESG_SCORE, ESG_WEIGHT, type VendorFindings, vendorScreeningOf } from './domain/index.js';
-import { type PayeeNameMatcher, verifyPayee } from '../vop/domain/index.js';
+import { type EntityEsgParameters, entityEsgTierOf } from '../esg/domain/index.js';
 import type { EntityEsgService } from '../esg/service.js';
+import type { UboService } from '../ownership/service.js';
 import type { PepScreenService } from '../pep/service.js';
 import type { LeiRegistry } from '../shared/lei-registry.js';
+import { type PayeeNameMatcher, verifyPayee } from '../vop/domain/index.js';
 import type { ComplianceStore, WalletRegistration } from '../vop/store.js';
-import type { UboService } from '../ownership/service.js';
+import { assessVendorRisk, COMPLIANCE_WEIGHT, DEFAULT_ESG_SCORE, ESG_WEIGHT, type VendorFindings, vendorScreeningOf } from './domain/index.js';
 
 /** Document 2 §8: `refreshAt` is one day after `generatedAt`. */
 export const VENDOR_RISK_REFRESH_MS = 24 * 60 * 60 * 1000;

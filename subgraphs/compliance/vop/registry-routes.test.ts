@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { injectJson, type TestServer } from '../../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY } from '../../../test/fixtures/lei-entries.js';
+import { injectJson, type TestServer } from '../../../test/helpers.js';
 import { ADMIN, ADMIN_KEY, freshWallet, startVopTestServer, UNKNOWN_VALID_LEI } from './testing.js';
 
 // REST of the wallet registry and LEI under {compliance_url} = <server>/compliance, by body: GET

@@ -1,11 +1,11 @@
-import { parseUnits, type Address } from 'viem';
+import { type Address,parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
-import { settleResponseFromHeader, type PaymentRequirements } from 'x402/types';
+import { type PaymentRequirements,settleResponseFromHeader } from 'x402/types';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
 import type { ChainConnection } from '../../../platform/chain/index.js';
-import { injectJson, startTestServer, type TestServer } from '../../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY } from '../../../test/fixtures/lei-entries.js';
+import { injectJson, startTestServer, type TestServer } from '../../../test/helpers.js';
 import { VOP_HISTORY_LENGTH } from './store.js';
 import { ADMIN, ADMIN_KEY, freshWallet, startVopTestServer, UUID, VOP_FIELDS } from './testing.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { resourceOf, type PriceList } from '../../../platform/access/paid-route.js';
+import { type PriceList,resourceOf } from '../../../platform/access/paid-route.js';
 import { requireAdminKey } from '../../../platform/access/shared-secret.js';
 import { httpRoutes } from '../../../platform/http.js';
 import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
@@ -16,7 +16,7 @@ import {
   vopPaymentRequiredSchema,
   vopResultSchema,
 } from './responses.js';
-import { VOP_OFFER, type ComplianceService } from './service.js';
+import { type ComplianceService,VOP_OFFER } from './service.js';
 
 export interface VopRouteOptions {
   /** ADMIN_KEY: POST /register and DELETE /register/:wallet; unset closes them. */

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
-import { paidWork, type Access, type Offer } from '../../../platform/access/admission.js';
+import { type Access, type Offer,paidWork } from '../../../platform/access/admission.js';
 import { requireAdminKey } from '../../../platform/access/shared-secret.js';
-import { assessNameDiscrepancy, type GrayZoneReasoning, type PayeeNameMatcher, type PayeeVerification, searchLeiByName, verifyPayee } from './domain/index.js';
-import { epochSeconds, type Clock } from '../../../platform/clock.js';
+import { type Clock,epochSeconds } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
 import type { RequestContext } from '../../../platform/request-context.js';
 import type { Synthesiser } from '../../../platform/synthesis.js';
-import type { RegisterBody, VopVerifyBody } from './inputs.js';
 import { regulatoryCalendar } from '../data/regulatory-calendar.js';
 import type { LeiEntry, LeiRegistry } from '../shared/lei-registry.js';
+import { assessNameDiscrepancy, type GrayZoneReasoning, type PayeeNameMatcher, type PayeeVerification, searchLeiByName, verifyPayee } from './domain/index.js';
+import type { RegisterBody, VopVerifyBody } from './inputs.js';
 import type { ComplianceStore, VopCheckRecord, WalletRegistration } from './store.js';
 
 /** Document 2 §8: USD 0.075 per verification (75000 base units, 6 decimals). */

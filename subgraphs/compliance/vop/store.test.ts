@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../platform/db.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
-import { createComplianceStore, type ComplianceStore, type VopCheckRecord } from './store.js';
+import { type ComplianceStore, createComplianceStore, type VopCheckRecord } from './store.js';
 
 // The two statements of every VoP check, prepared once with placeholders: the registration lookup
 // and the vop_checks insert round-trip their values (jsonb aliases, numeric score, timestamps, nulls)

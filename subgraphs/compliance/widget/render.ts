@@ -4,7 +4,7 @@
 // into markup here. The page carries no script, and its one stylesheet is allowed by its hash.
 
 import { createHash } from 'node:crypto';
-import { h, type ComponentChildren } from 'preact';
+import { type ComponentChildren,h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { SANCTIONS_BLOCK_SCORE, SANCTIONS_MATCH_THRESHOLD } from '../domain/index.js';
 import type { SanctionsSignal, SanctionsVerdict, SanctionsWidgetScreen } from './domain/index.js';

@@ -3,8 +3,8 @@ import { ManualClock } from '../../../platform/clock.js';
 import { createHttpServer, httpRoutes, type HttpServer } from '../../../platform/http.js';
 import { createLogger } from '../../../platform/log.js';
 import { TEST_NOW } from '../../../test/helpers.js';
-import { COMPLIANCE_PREFIX, complianceErrorShape } from '../shared/error-shape.js';
 import { shippedUboData } from '../ownership/service.js';
+import { COMPLIANCE_PREFIX, complianceErrorShape } from '../shared/error-shape.js';
 import { WIDGET_CSP_DIRECTIVES } from './render.js';
 import { widgetRoutes } from './routes.js';
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { amlWeights, parseAmlWeights } from '../../data/aml-weights.js';
 import { fatfLists, sdnList } from '../../data/index.js';
-import { assessScreen, detectSignals, levelOf, tierOf, type AmlScreenFacts } from './assessment.js';
 import { buildSanctionsIndex, fatfStandingOf } from '../../domain/index.js';
 import {
-  amlWeightProblems, amountStdDev, EMPTY_AML_PROFILE, maturityOf, recordScreen, screenSanctions, type AmlProfileStats,
-  type AmlSignalCode, type AmlWeights,
-} from './aml.js';
+type AmlProfileStats,
+  type AmlSignalCode,   amlWeightProblems, type AmlWeights,
+amountStdDev, EMPTY_AML_PROFILE, maturityOf, recordScreen, screenSanctions, } from './aml.js';
+import { type AmlScreenFacts,assessScreen, detectSignals, levelOf, tierOf } from './assessment.js';
 const NOW = new Date('2026-11-22T12:00:00Z');
 const DAY_MS = 86_400_000;
 const weights = amlWeights();

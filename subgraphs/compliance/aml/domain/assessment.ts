@@ -2,12 +2,12 @@
 // score and its tier, action and event level (Document 2 §3 "AML tiers"), and for a FLAG the
 // rule-based reasoning pass whose ESCALATE_TO_BLOCK turns the action into BLOCK. Pure.
 
-import {
-  maturityOf, amountStdDev, type AmlAction, type AmlConfidence, type AmlDirection, type AmlEventLevel, type AmlMaturity,
-  type AmlProfileStats, type AmlRecommendation, type AmlRiskTier, type AmlSignalCategory, type AmlSignalCode, type AmlWeights,
-  type SanctionsFinding,
-} from './aml.js';
 import { type FatfStanding, isCountermeasuresCall } from '../../domain/index.js';
+import {
+type AmlAction, type AmlConfidence, type AmlDirection, type AmlEventLevel, type AmlMaturity,
+  type AmlProfileStats, type AmlRecommendation, type AmlRiskTier, type AmlSignalCategory, type AmlSignalCode, type AmlWeights,
+amountStdDev,   maturityOf,   type SanctionsFinding,
+} from './aml.js';
 
 /** What one screen is assessed on: the profile before it, the window counts, the findings, the clock. */
 export interface AmlScreenFacts {

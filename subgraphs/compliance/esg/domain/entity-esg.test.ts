@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { entityEsgParameters, leiGovernanceFacts } from '../../data/entity-esg.js';
 import { fatfLists } from '../../data/index.js';
 import { fatfStatusOf } from '../../domain/index.js';
-import { assessEntityEsg, entityEsgTierOf, narrateEntityEsg, type DeclaredEntityFacts, type EntityEsgSubject } from './entity-esg.js';
+import { assessEntityEsg, type DeclaredEntityFacts, type EntityEsgSubject,entityEsgTierOf, narrateEntityEsg } from './entity-esg.js';
 
 const parameters = entityEsgParameters();
 const fatf = fatfLists().current;

@@ -3,7 +3,7 @@
 // governance from the entity's GLEIF record and the FATF lists; environmental and social stand at a
 // neutral prior until a dataset for them ships, and the answer says so (coverage, inputs).
 
-import { fatfStatusOf, type FatfList, type FatfStatus } from '../../domain/index.js';
+import { type FatfList, type FatfStatus,fatfStatusOf } from '../../domain/index.js';
 
 export const ENTITY_ESG_TIERS = ['EXCELLENT', 'GOOD', 'AVERAGE', 'BELOW_AVERAGE', 'POOR'] as const;
 export type EntityEsgTier = (typeof ENTITY_ESG_TIERS)[number];

@@ -6,15 +6,15 @@ import {
   decideMandateCaps,
   deriveKyaLevel,
   isAp2Compatible,
-  kyaScoreOf,
-  nextStepOf,
-  tierCapsOf,
-  tierNoteOf,
   type KyaLevel,
+  kyaScoreOf,
   type MandateCapsDecision,
   type MandateCapsRequest,
+  nextStepOf,
   type OwnerEvidence,
   type OwnerLeiCheck,
+  tierCapsOf,
+  tierNoteOf,
 } from './kya.js';
 
 const notGiven: OwnerLeiCheck = { kind: 'NOT_GIVEN' };

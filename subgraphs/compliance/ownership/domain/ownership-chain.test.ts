@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fatfLists, leiRecords, sdnList } from '../../data/index.js';
 import { buildSanctionsIndex, leiCheckDigits, type LeiRecord, SANCTIONS_BLOCK_SCORE, SANCTIONS_MATCH_THRESHOLD, type SdnEntry } from '../../domain/index.js';
-import { buildOwnershipChain, decideOwnershipResult, MAX_OWNERSHIP_LEVELS, type JurisdictionRisk, type OwnershipReason } from './ownership-chain.js';
+import { buildOwnershipChain, decideOwnershipResult, type JurisdictionRisk, MAX_OWNERSHIP_LEVELS, type OwnershipReason } from './ownership-chain.js';
 const sanctions = buildSanctionsIndex(sdnList().records);
 const fatf = fatfLists().current;
 const shipped = new Map(leiRecords().records.map((record) => [record.lei, record]));

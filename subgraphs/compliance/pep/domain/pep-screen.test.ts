@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { pepRecords } from '../../data/index.js';
-import { assessPepMatches, checkPosition, confidenceForScore, eddRequiredFor, matchConfidenceOf, riskLevelOf, type PepScreenMatch } from './pep-screen.js';
-import { buildPepIndex, type PepMatch } from './pep-screening.js';
 import type { PepRecord } from '../../domain/index.js';
+import { assessPepMatches, checkPosition, confidenceForScore, eddRequiredFor, matchConfidenceOf, type PepScreenMatch,riskLevelOf } from './pep-screen.js';
+import { buildPepIndex, type PepMatch } from './pep-screening.js';
 
 const senator: PepRecord = {
   id: 'us-congress-X000001',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pepRecords } from '../../data/index.js';
-import { buildPepIndex } from './pep-screening.js';
 import { PEP_MATCH_THRESHOLD } from '../../domain/index.js';
+import { buildPepIndex } from './pep-screening.js';
 
 const index = buildPepIndex(pepRecords());
 

@@ -2,5 +2,5 @@
 
 export {
   assessVendorRisk, COMPLIANCE_WEIGHT, type ComplianceVerdict, DEDUCTIONS, DEFAULT_ESG_SCORE, ESG_WEIGHT, type VendorFindings, type VendorRisk,
-  vendorRiskTier, type VendorRiskTier, type VendorScreening, vendorScreeningOf, VERDICT_SCORES,
+type VendorRiskTier,   vendorRiskTier, type VendorScreening, vendorScreeningOf, VERDICT_SCORES,
 } from './vendor-risk.js';

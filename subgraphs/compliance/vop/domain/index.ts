@@ -8,6 +8,6 @@ export {
   type PayeeNameMatcher, type PayeeVerification, type RegisteredEntity, type ResolvedBy, verifyPayee, VOP_RESULTS, type VopResult,
 } from './verify-payee.js';
 export {
-  DIFFERENT_LEGAL_FORM_FACTOR, INEXACT_SCORE_CAP, joinSplitWords, MISSING_LEGAL_FORM_FACTOR, oneEditApart, payeeName, type PayeeName,
-  payeeNameSimilarity, payeeWordSimilarity, SHORTEST_TYPO_WORD, TYPO_SIMILARITY,
+  DIFFERENT_LEGAL_FORM_FACTOR, INEXACT_SCORE_CAP, joinSplitWords, MISSING_LEGAL_FORM_FACTOR, oneEditApart, type PayeeName,
+payeeName,   payeeNameSimilarity, payeeWordSimilarity, SHORTEST_TYPO_WORD, TYPO_SIMILARITY,
 } from './vop-name-score.js';
