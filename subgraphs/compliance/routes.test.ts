@@ -129,10 +129,12 @@ describe('discovery, OpenAPI, regulatory calendar and the KYA mount', () => {
     expect(issuer.body.id).toMatch(/^did:web:127\.0\.0\.1%3A\d+:compliance$/);
     expect(issuer.body.assertionMethod).toHaveLength(1);
     const registered = await call('POST', '/compliance/agent/register', { payload: { name: 'Treasury bot', ownerLei: ACTIVE_LEI_ENTRY.lei } });
-    expect(registered).toMatchObject({ status: 201, body: { kyaLevel: 'VERIFIED', leiVerified: true, leiEntityName: ACTIVE_LEI_ENTRY.legalName, did: expect.stringContaining(`${issuer.body.id}:agents:`) } });
+    expect(registered).toMatchObject({
+      status: 201,
+      body: { kyaLevel: 'VERIFIED', leiVerified: true, leiEntityName: ACTIVE_LEI_ENTRY.legalName, did: expect.stringContaining(`${issuer.body.id}:agents:`) },
+    });
     const record = await call('GET', `/compliance/agent/${registered.body.agentId}`);
     expect(record).toMatchObject({ status: 200, body: { agentId: registered.body.agentId, status: 'ACTIVE' } });
     expect((await call('GET', '/compliance/agent/agt_nope')).body).toEqual({ error: expect.any(String), code: 'CMP_ERR_INVALID_REQUEST' });
   });
 });
-

@@ -1,4 +1,4 @@
-import { GraphQLNonNull, type GraphQLSchema,isObjectType } from 'graphql';
+import { GraphQLNonNull, type GraphQLSchema, isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { describeShapeDisagreements } from '../../platform/shape-check.js';

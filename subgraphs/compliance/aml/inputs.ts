@@ -33,13 +33,7 @@ const usdAmount = z
   .max(MAX_AML_AMOUNT, `must be at most ${MAX_AML_AMOUNT}`)
   .refine(hasAtMostSixDecimals, 'must have at most 6 decimal places');
 
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max, `must be at most ${max} characters`)
-    .refine(noControlCharacters, 'must not contain control characters');
+const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`).refine(noControlCharacters, 'must not contain control characters');
 
 export const amlScreenBodySchema = z
   .strictObject({

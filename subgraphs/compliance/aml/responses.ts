@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import {
-  AML_ACTIONS, AML_CONFIDENCES, AML_DIRECTIONS, AML_EVENT_LEVELS, AML_MATURITIES, AML_RECOMMENDATIONS, AML_RISK_TIERS, AML_SIGNAL_CATEGORIES,
-  AML_SIGNAL_CODES, SANCTIONS_FINDING_KINDS,
+  AML_ACTIONS,
+  AML_CONFIDENCES,
+  AML_DIRECTIONS,
+  AML_EVENT_LEVELS,
+  AML_MATURITIES,
+  AML_RECOMMENDATIONS,
+  AML_RISK_TIERS,
+  AML_SIGNAL_CATEGORIES,
+  AML_SIGNAL_CODES,
+  SANCTIONS_FINDING_KINDS,
 } from './domain/index.js';
 import type { AmlService } from './service.js';
 
@@ -73,7 +81,7 @@ export const amlProfileSchema = z.object({
   counterpartyCount: z.number().int(),
   screenCount: z.number().int(),
   blockedCount: z.number().int(),
-  riskScore: z.number().nullable().describe('exponentially weighted mean of the screens\' risk scores; null before the first screen'),
+  riskScore: z.number().nullable().describe("exponentially weighted mean of the screens' risk scores; null before the first screen"),
   firstSeenAt: epoch.nullable(),
   lastSeenAt: epoch.nullable(),
   lastScreenedAt: epoch.nullable(),

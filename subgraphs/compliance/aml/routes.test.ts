@@ -35,12 +35,22 @@ describe.each(testDatabases())('AML routes on $driver', (testDatabase) => {
     return { status: response.statusCode, body: response.json() };
   }
   const screen = (payload: Record<string, unknown>, headers?: Record<string, string>) => call('POST', '/aml/screen', { payload, ...(headers ? { headers } : {}) });
-  const base = (n: number, overrides: Record<string, unknown> = {}) => ({ wallet: wallet(n), counterparty: wallet(n + 1), amount: 250, currency: 'USDC', paymentId: `p-${n}`, direction: 'SEND', ...overrides });
+  const base = (n: number, overrides: Record<string, unknown> = {}) => ({
+    wallet: wallet(n),
+    counterparty: wallet(n + 1),
+    amount: 250,
+    currency: 'USDC',
+    paymentId: `p-${n}`,
+    direction: 'SEND',
+    ...overrides,
+  });
 
   describe('X-Internal-Key (Document 2 §5)', () => {
     const unauthorized = { error: 'This endpoint is internal: a valid X-Internal-Key is required.', code: 'GEN_ERR_UNAUTHORIZED' };
     it.each([
-      ['POST', '/aml/screen'], ['GET', `/aml/profile/${wallet(1)}`], ['GET', `/aml/events/${wallet(1)}`],
+      ['POST', '/aml/screen'],
+      ['GET', `/aml/profile/${wallet(1)}`],
+      ['GET', `/aml/events/${wallet(1)}`],
     ] as const)('%s %s: 401 without the key, with a wrong one, and with a prefix of the right one', async (method, path) => {
       for (const headers of [{}, { 'x-internal-key': 'wrong' }, { 'x-internal-key': TEST_INTERNAL_KEY.slice(0, -1) }] as Record<string, string>[]) {
         const { status, body } = await call(method, path, { headers, ...(method === 'POST' ? { payload: base(1) } : {}) });
@@ -63,7 +73,19 @@ describe.each(testDatabases())('AML routes on $driver', (testDatabase) => {
         riskScore: 10,
         riskTier: 'LOW',
         action: 'PROCEED',
-        signals: [{ code: 'NO_HISTORY', category: 'HISTORY', description: 'The wallet has no transaction history with the rail.', weight: 10, baseWeight: 10, multiplier: 1, sanctionsCorrelated: false, measured: 0, threshold: null }],
+        signals: [
+          {
+            code: 'NO_HISTORY',
+            category: 'HISTORY',
+            description: 'The wallet has no transaction history with the rail.',
+            weight: 10,
+            baseWeight: 10,
+            multiplier: 1,
+            sanctionsCorrelated: false,
+            measured: 0,
+            threshold: null,
+          },
+        ],
         sanctions: { hit: false, matches: [], list: SDN },
         profile: { maturity: 'NEW', txCount: 1, txVolumeAvg: 250, riskScore: 10 },
         paymentId: 'p-256',
@@ -96,7 +118,8 @@ describe.each(testDatabases())('AML routes on $driver', (testDatabase) => {
       expect(body.reasoning).toEqual({
         recommendation: 'PROCEED_WITH_REVIEW',
         confidence: 'LOW',
-        rationale: 'Risk score 55 (HIGH) for a UNKNOWN wallet on 3 signal(s). No escalation rule applies and the wallet has too little history to judge the deviation, so the review should confirm the counterparty.',
+        rationale:
+          'Risk score 55 (HIGH) for a UNKNOWN wallet on 3 signal(s). No escalation rule applies and the wallet has too little history to judge the deviation, so the review should confirm the counterparty.',
         keyFactors: [
           'A reportable amount (USD 15,001.50) from a wallet with 0 earlier transaction(s).',
           'USD 15,001.50 is above the USD 10,000.00 reporting threshold.',
@@ -114,7 +137,10 @@ describe.each(testDatabases())('AML routes on $driver', (testDatabase) => {
       const { body } = await structuring(3); // NEW: (15 + 35) x 1.25 = 62.5
       expect(body).toMatchObject({ riskScore: 63, riskTier: 'HIGH', action: 'BLOCK', reasoning: { recommendation: 'ESCALATE_TO_BLOCK', confidence: 'MEDIUM' } });
       const events = await call('GET', `/aml/events/${wallet(0x140)}`);
-      expect(events.body.events.map((event: { paymentId: string; level: string }) => [event.paymentId, event.level])).toEqual([['s-3', 'CRITICAL'], ['s-1', 'WARNING']]);
+      expect(events.body.events.map((event: { paymentId: string; level: string }) => [event.paymentId, event.level])).toEqual([
+        ['s-3', 'CRITICAL'],
+        ['s-1', 'WARNING'],
+      ]);
     });
 
     it('a non-USD payment takes its USD amount from amountUsd', async () => {
@@ -130,7 +156,10 @@ describe.each(testDatabases())('AML routes on $driver', (testDatabase) => {
       expect(await screen(base(0x160))).toEqual(first);
       expect(await screen(base(0x160, { amount: 251 }))).toEqual({
         status: 409,
-        body: { error: 'This paymentId was already screened for this wallet with other terms (counterparty, amount, currency or direction); a paymentId screens one payment.', code: 'CMP_ERR_AML_PAYMENT_CONFLICT' },
+        body: {
+          error: 'This paymentId was already screened for this wallet with other terms (counterparty, amount, currency or direction); a paymentId screens one payment.',
+          code: 'CMP_ERR_AML_PAYMENT_CONFLICT',
+        },
       });
     });
 
@@ -179,8 +208,20 @@ describe.each(testDatabases())('AML routes on $driver', (testDatabase) => {
       expect(await call('GET', `/aml/profile/${wallet(0x999)}`)).toEqual({
         status: 200,
         body: {
-          wallet: wallet(0x999), maturity: 'UNKNOWN', txCount: 0, txVolumeAvg: 0, txVolumeStdDev: null, txVolumeTotal: 0, txVolumeMax: 0, counterpartyCount: 0,
-          screenCount: 0, blockedCount: 0, riskScore: null, firstSeenAt: null, lastSeenAt: null, lastScreenedAt: null,
+          wallet: wallet(0x999),
+          maturity: 'UNKNOWN',
+          txCount: 0,
+          txVolumeAvg: 0,
+          txVolumeStdDev: null,
+          txVolumeTotal: 0,
+          txVolumeMax: 0,
+          counterpartyCount: 0,
+          screenCount: 0,
+          blockedCount: 0,
+          riskScore: null,
+          firstSeenAt: null,
+          lastSeenAt: null,
+          lastScreenedAt: null,
         },
       });
       expect(await call('GET', `/aml/events/${wallet(0x999)}`)).toEqual({ status: 200, body: { wallet: wallet(0x999), count: 0, events: [] } });
@@ -193,7 +234,18 @@ describe.each(testDatabases())('AML routes on $driver', (testDatabase) => {
       const { status, body } = await call('GET', `/aml/profile/${w.toUpperCase().replace('0X', '0x')}`);
       expect(status).toBe(200);
       // mean 200; sample sd = sqrt(((100 - 200)² + (300 - 200)²) / 1) = 141.42.
-      expect(body).toMatchObject({ maturity: 'NEW', txCount: 2, txVolumeAvg: 200, txVolumeStdDev: 141.42, txVolumeTotal: 400, txVolumeMax: 300, counterpartyCount: 1, screenCount: 2, blockedCount: 0, firstSeenAt: expect.any(Number) });
+      expect(body).toMatchObject({
+        maturity: 'NEW',
+        txCount: 2,
+        txVolumeAvg: 200,
+        txVolumeStdDev: 141.42,
+        txVolumeTotal: 400,
+        txVolumeMax: 300,
+        counterpartyCount: 1,
+        screenCount: 2,
+        blockedCount: 0,
+        firstSeenAt: expect.any(Number),
+      });
     });
 
     it('a malformed wallet is 400', async () => {
@@ -220,7 +272,13 @@ describe('the reasoning pass through the synthesiser', () => {
     const handle = await testDatabases()[0]!.open();
     const clock = new ManualClock(TEST_NOW);
     const { app } = await buildAmlTestApp({ db: handle.db, clock, synthesiser });
-    return { app, close: async () => { await app.close(); await handle.close(); } };
+    return {
+      app,
+      close: async () => {
+        await app.close();
+        await handle.close();
+      },
+    };
   }
   const post = (app: HttpServer) => app.inject({ method: 'POST', url: '/compliance/aml/screen', headers: key, payload: flagged });
 
@@ -256,7 +314,14 @@ describe('through the all-in-one server (compliance subgraph, INTERNAL_KEY set)'
     const headers = { 'x-internal-key': INTERNAL_KEY };
     const screened = await server.app.inject({ method: 'POST', url: '/compliance/aml/screen', headers, payload });
     expect(screened.statusCode).toBe(200);
-    expect(screened.json()).toMatchObject({ wallet: w, riskScore: 100, riskTier: 'CRITICAL', action: 'BLOCK', sanctions: { hit: true, matches: [{ kind: 'COUNTERPARTY_ADDRESS', entNum: 27307 }] }, paymentId: payload.paymentId });
+    expect(screened.json()).toMatchObject({
+      wallet: w,
+      riskScore: 100,
+      riskTier: 'CRITICAL',
+      action: 'BLOCK',
+      sanctions: { hit: true, matches: [{ kind: 'COUNTERPARTY_ADDRESS', entNum: 27307 }] },
+      paymentId: payload.paymentId,
+    });
     const profile = await server.app.inject({ method: 'GET', url: `/compliance/aml/profile/${w}`, headers });
     expect(profile.json()).toMatchObject({ wallet: w, maturity: 'UNKNOWN', txCount: 0, blockedCount: 1 });
     const events = await server.app.inject({ method: 'GET', url: `/compliance/aml/events/${w}`, headers });

@@ -39,12 +39,18 @@ export function amlRoutes(service: AmlService, options: AmlRouteOptions): Fastif
     );
     app.get(
       `${prefix}/aml/profile/:wallet`,
-      { ...internal, schema: { summary: "A wallet's behavioural profile (internal): maturity, rolling statistics, risk score", params: amlWalletParamsSchema, response: { 200: amlProfileSchema, ...errors } } },
+      {
+        ...internal,
+        schema: { summary: "A wallet's behavioural profile (internal): maturity, rolling statistics, risk score", params: amlWalletParamsSchema, response: { 200: amlProfileSchema, ...errors } },
+      },
       async (request) => service.profile(request.params.wallet),
     );
     app.get(
       `${prefix}/aml/events/:wallet`,
-      { ...internal, schema: { summary: "A wallet's last 50 AML events of level WARNING and above (internal), newest first", params: amlWalletParamsSchema, response: { 200: amlEventsSchema, ...errors } } },
+      {
+        ...internal,
+        schema: { summary: "A wallet's last 50 AML events of level WARNING and above (internal), newest first", params: amlWalletParamsSchema, response: { 200: amlEventsSchema, ...errors } },
+      },
       async (request) => service.events(request.params.wallet),
     );
   });

@@ -1,14 +1,26 @@
 import { createHash } from 'node:crypto';
-import { type Clock,epochSeconds } from '../../../platform/clock.js';
+import { type Clock, epochSeconds } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
 import type { Logger } from '../../../platform/log.js';
 import { RULE_BASED_MODEL, type Synthesiser } from '../../../platform/synthesis.js';
+import { addressKey, type DatasetProvenance, type FatfList, type FatfStanding, fatfStandingOf, listAge, looksLikeWalletAddress, normaliseName, type SanctionsIndex } from '../domain/index.js';
 import {
-  addressKey, type DatasetProvenance, type FatfList, type FatfStanding, fatfStandingOf, listAge, looksLikeWalletAddress, normaliseName, type SanctionsIndex,
-} from '../domain/index.js';
-import {
-  type AmlAction, type AmlConfidence, type AmlDirection, type AmlEventLevel, type AmlMaturity, type AmlProfileStats, type AmlRecommendation,
-  type AmlRiskTier, type AmlSignal, type AmlWeights, amountStdDev, assessScreen, maturityOf, recordScreen, type SanctionsFinding, screenSanctions,
+  type AmlAction,
+  type AmlConfidence,
+  type AmlDirection,
+  type AmlEventLevel,
+  type AmlMaturity,
+  type AmlProfileStats,
+  type AmlRecommendation,
+  type AmlRiskTier,
+  type AmlSignal,
+  type AmlWeights,
+  amountStdDev,
+  assessScreen,
+  maturityOf,
+  recordScreen,
+  type SanctionsFinding,
+  screenSanctions,
 } from './domain/index.js';
 import type { AmlScreenBody } from './inputs.js';
 import type { AmlScreeningRow, AmlScreenState, AmlScreenWrite, AmlStore } from './store.js';
@@ -64,7 +76,8 @@ function fingerprintOf(body: AmlScreenBody, amountUsd: number): string {
 }
 
 /** The counterparty as its wallet's counterparties are keyed: an address by addressKey, a name by its normalised tokens. */
-const counterpartyKeyOf = (counterparty: string) => (looksLikeWalletAddress(counterparty.trim()) ? addressKey(counterparty) : `name:${normaliseName(counterparty) || counterparty.trim().toLowerCase()}`);
+const counterpartyKeyOf = (counterparty: string) =>
+  looksLikeWalletAddress(counterparty.trim()) ? addressKey(counterparty) : `name:${normaliseName(counterparty) || counterparty.trim().toLowerCase()}`;
 
 function presentProfile(wallet: string, profile: AmlProfileStats) {
   const sd = amountStdDev(profile);
@@ -110,7 +123,14 @@ async function worded(deps: AmlServiceDeps, result: AmlScreenResult): Promise<Am
   const synthesis = await deps.synthesiser
     .synthesise({
       topic: 'AML screening reasoning',
-      facts: { riskScore: result.riskScore, riskTier: result.riskTier, action: result.action, recommendation: reasoning.recommendation, confidence: reasoning.confidence, keyFactors: reasoning.keyFactors },
+      facts: {
+        riskScore: result.riskScore,
+        riskTier: result.riskTier,
+        action: result.action,
+        recommendation: reasoning.recommendation,
+        confidence: reasoning.confidence,
+        keyFactors: reasoning.keyFactors,
+      },
       ruleBasedText: reasoning.rationale,
     })
     .catch((error: unknown) => {
@@ -136,7 +156,17 @@ interface ScreenRequest {
 function decideScreen(weights: AmlWeights, screen: ScreenRequest, state: AmlScreenState): AmlScreenWrite {
   const { body, amountUsd, findings, jurisdiction, provenance, now } = screen;
   const assessment = assessScreen(
-    { amountUsd, direction: body.direction as AmlDirection, profile: state.profile, newCounterparty: state.newCounterparty, recentScreens: state.recentScreens, recentNearThreshold: state.recentNearThreshold, jurisdiction, sanctions: findings, now },
+    {
+      amountUsd,
+      direction: body.direction as AmlDirection,
+      profile: state.profile,
+      newCounterparty: state.newCounterparty,
+      recentScreens: state.recentScreens,
+      recentNearThreshold: state.recentNearThreshold,
+      jurisdiction,
+      sanctions: findings,
+      now,
+    },
     weights,
   );
   const blocked = assessment.action === 'BLOCK';
@@ -156,7 +186,17 @@ function decideScreen(weights: AmlWeights, screen: ScreenRequest, state: AmlScre
   return {
     profile,
     countCounterparty: !blocked,
-    screening: { fingerprint: screen.fingerprint, direction: body.direction, amountUsd, nearThreshold: assessment.nearThreshold, riskScore: assessment.riskScore, action: assessment.action, level: assessment.level, result, checkedAt: now },
+    screening: {
+      fingerprint: screen.fingerprint,
+      direction: body.direction,
+      amountUsd,
+      nearThreshold: assessment.nearThreshold,
+      riskScore: assessment.riskScore,
+      action: assessment.action,
+      level: assessment.level,
+      result,
+      checkedAt: now,
+    },
   };
 }
 

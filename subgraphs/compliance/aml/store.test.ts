@@ -8,12 +8,18 @@ import { loggedDatabase, TEST_NOW, testDatabases } from '../../../test/helpers.j
 import { type AmlProfileStats, EMPTY_AML_PROFILE } from './domain/index.js';
 import type { AmlScreenBody } from './inputs.js';
 import type { AmlService } from './service.js';
-import { type AmlScreeningRow, type AmlScreenKey, type AmlScreenState, type AmlScreenWrite, type AmlStore,createAmlStore } from './store.js';
+import { type AmlScreeningRow, type AmlScreenKey, type AmlScreenState, type AmlScreenWrite, type AmlStore, createAmlStore } from './store.js';
 import { testAmlService } from './testing.js';
 
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 const body = (overrides: Partial<AmlScreenBody> = {}): AmlScreenBody => ({
-  wallet: wallet(1), counterparty: wallet(2), amount: 100, currency: 'USDC', paymentId: 'pay-1', direction: 'SEND', ...overrides,
+  wallet: wallet(1),
+  counterparty: wallet(2),
+  amount: 100,
+  currency: 'USDC',
+  paymentId: 'pay-1',
+  direction: 'SEND',
+  ...overrides,
 });
 
 describe.each(testDatabases())('AML screening store on $driver', (testDatabase) => {
@@ -38,7 +44,17 @@ describe.each(testDatabases())('AML screening store on $driver', (testDatabase) 
     expect(results.every((result) => result.action !== 'BLOCK')).toBe(true);
     const profile = await service.profile(w);
     // mean of 100..149 = 124.5; sample sd = sqrt(50 x 51 / 12) = 14.58 (variance of 0..49 with n - 1).
-    expect(profile).toMatchObject({ maturity: 'DEVELOPING', txCount: 50, screenCount: 50, blockedCount: 0, txVolumeAvg: 124.5, txVolumeStdDev: 14.58, txVolumeTotal: 6_225, txVolumeMax: 149, counterpartyCount: 1 });
+    expect(profile).toMatchObject({
+      maturity: 'DEVELOPING',
+      txCount: 50,
+      screenCount: 50,
+      blockedCount: 0,
+      txVolumeAvg: 124.5,
+      txVolumeStdDev: 14.58,
+      txVolumeTotal: 6_225,
+      txVolumeMax: 149,
+      counterpartyCount: 1,
+    });
     expect(await screensOf(w)).toBe(50);
     // Each screen saw the one before it: the txCount answered is 1..50, each once.
     expect(results.map((result) => result.profile.txCount).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
@@ -93,7 +109,16 @@ describe.each(testDatabases())('AML screening store on $driver', (testDatabase) 
     const { events, count: answered } = await service.events(w);
     expect(answered).toBe(50);
     expect(events.map((event) => event.paymentId)).toEqual(Array.from({ length: 50 }, (_, i) => `event-${55 - i}`));
-    expect(events[0]).toMatchObject({ level: 'WARNING', riskTier: 'MEDIUM', action: 'PROCEED', direction: 'SEND', amountUsd: 100, sanctionsHit: false, recommendation: null, checkedAt: Date.parse(clock.now().toISOString()) / 1000 });
+    expect(events[0]).toMatchObject({
+      level: 'WARNING',
+      riskTier: 'MEDIUM',
+      action: 'PROCEED',
+      direction: 'SEND',
+      amountUsd: 100,
+      sanctionsHit: false,
+      recommendation: null,
+      checkedAt: Date.parse(clock.now().toISOString()) / 1000,
+    });
     expect(events[0]!.signals).toContain('FATF_INCREASED_MONITORING');
     // A wallet with LOW screens only has no events.
     expect(await service.events(wallet(0x50))).toEqual({ wallet: wallet(0x50), count: 0, events: [] });
@@ -101,8 +126,20 @@ describe.each(testDatabases())('AML screening store on $driver', (testDatabase) 
 
   it('a wallet never screened: an UNKNOWN profile with zeros and nulls', async () => {
     expect(await service.profile(wallet(0x99))).toEqual({
-      wallet: wallet(0x99), maturity: 'UNKNOWN', txCount: 0, txVolumeAvg: 0, txVolumeStdDev: null, txVolumeTotal: 0, txVolumeMax: 0, counterpartyCount: 0,
-      screenCount: 0, blockedCount: 0, riskScore: null, firstSeenAt: null, lastSeenAt: null, lastScreenedAt: null,
+      wallet: wallet(0x99),
+      maturity: 'UNKNOWN',
+      txCount: 0,
+      txVolumeAvg: 0,
+      txVolumeStdDev: null,
+      txVolumeTotal: 0,
+      txVolumeMax: 0,
+      counterpartyCount: 0,
+      screenCount: 0,
+      blockedCount: 0,
+      riskScore: null,
+      firstSeenAt: null,
+      lastSeenAt: null,
+      lastScreenedAt: null,
     });
   });
 
@@ -110,14 +147,26 @@ describe.each(testDatabases())('AML screening store on $driver', (testDatabase) 
   // the state `decide` is given and the rows answered, at the boundaries of each read.
   const at = (seconds: number) => new Date(Date.parse(TEST_NOW) + seconds * 1000);
   const key = (walletKey: string, paymentId: string, counterpartyKey: string, since: { velocity: Date; structuring: Date }): AmlScreenKey => ({
-    walletKey, paymentId, counterpartyKey, velocitySince: since.velocity, structuringSince: since.structuring,
+    walletKey,
+    paymentId,
+    counterpartyKey,
+    velocitySince: since.velocity,
+    structuringSince: since.structuring,
   });
   const farBack = { velocity: at(-86_400), structuring: at(-86_400) };
 
   /** A screen's row as `recorder` writes it. */
   const screeningOf = (sequence: number, checkedAt: Date, nearThreshold = false): AmlScreenWrite['screening'] => ({
     // Keys out of jsonb's order, a nested array with a null: the stored result is answered as jsonb gives it back.
-    fingerprint: `fp-${sequence}`, direction: 'SEND', amountUsd: 100.25, nearThreshold, riskScore: 10, action: 'PROCEED', level: 'INFO', result: { zeta: 1, alpha: [1, 'x', null], checkedAt: checkedAt.toISOString() }, checkedAt,
+    fingerprint: `fp-${sequence}`,
+    direction: 'SEND',
+    amountUsd: 100.25,
+    nearThreshold,
+    riskScore: 10,
+    action: 'PROCEED',
+    level: 'INFO',
+    result: { zeta: 1, alpha: [1, 'x', null], checkedAt: checkedAt.toISOString() },
+    checkedAt,
   });
 
   /** A decide that keeps the states it was given and writes `profile` with a screen checked at `checkedAt`. */
@@ -140,15 +189,37 @@ describe.each(testDatabases())('AML screening store on $driver', (testDatabase) 
     expect(first.states).toEqual([{ profile: EMPTY_AML_PROFILE, newCounterparty: true, recentScreens: 0, recentNearThreshold: 0, sequence: 1 }]);
     expect(outcome).toEqual({
       kind: 'SCREENED',
-      row: { paymentId: 'p-1', walletKey: 'w-first', fingerprint: 'fp-1', sequence: 1, direction: 'SEND', amountUsd: 100.25, nearThreshold: false, riskScore: 10, action: 'PROCEED', level: 'INFO', result: { zeta: 1, alpha: [1, 'x', null], checkedAt: at(0).toISOString() }, checkedAt: at(0) },
+      row: {
+        paymentId: 'p-1',
+        walletKey: 'w-first',
+        fingerprint: 'fp-1',
+        sequence: 1,
+        direction: 'SEND',
+        amountUsd: 100.25,
+        nearThreshold: false,
+        riskScore: 10,
+        action: 'PROCEED',
+        level: 'INFO',
+        result: { zeta: 1, alpha: [1, 'x', null], checkedAt: at(0).toISOString() },
+        checkedAt: at(0),
+      },
     });
     expect(await store.profile('w-first')).toEqual({ ...EMPTY_AML_PROFILE, screenCount: 1, lastScreenedAt: at(0) });
   });
 
   it('an existing profile: read as last written, the counterparty known once counted, the windows strictly after their start', async () => {
     const written: Omit<AmlProfileStats, 'screenCount'> = {
-      txCount: 3, amountMeanUsd: 0.1 + 0.2, amountM2: 1e-9, volumeTotalUsd: 1234567.891, amountMaxUsd: 999.99, counterpartyCount: 2, blockedCount: 1,
-      riskScore: 12.5, firstSeenAt: at(-100), lastSeenAt: at(-1), lastScreenedAt: at(0),
+      txCount: 3,
+      amountMeanUsd: 0.1 + 0.2,
+      amountM2: 1e-9,
+      volumeTotalUsd: 1234567.891,
+      amountMaxUsd: 999.99,
+      counterpartyCount: 2,
+      blockedCount: 1,
+      riskScore: 12.5,
+      firstSeenAt: at(-100),
+      lastSeenAt: at(-1),
+      lastScreenedAt: at(0),
     };
     await store.screen(key('w-known', 'p-0', 'c-a', farBack), recorder(at(0), { profile: written, nearThreshold: true }).decide);
     await store.screen(key('w-known', 'p-30', 'c-a', farBack), recorder(at(30), { profile: written, nearThreshold: true }).decide);
@@ -247,7 +318,10 @@ describe.each(testDatabases())('AML screening store on $driver', (testDatabase) 
     // 2. Written one after the other: the second write finds screen_count 2, not 1, and writes nothing.
     await release();
     const [written, overtaken] = (await outcomes).sort((a, b) => a.row.sequence - b.row.sequence);
-    expect([written, overtaken].map((outcome) => [outcome!.kind, outcome!.row.sequence])).toEqual([['SCREENED', 2], ['SCREENED', 3]]);
+    expect([written, overtaken].map((outcome) => [outcome!.kind, outcome!.row.sequence])).toEqual([
+      ['SCREENED', 2],
+      ['SCREENED', 3],
+    ]);
     // 3. The overtaken screen was decided a second time, on the profile, windows and counterparty the first left.
     const states = [...first.states, ...second.states].sort((a, b) => a.sequence - b.sequence);
     const read = { recentScreens: 1, recentNearThreshold: 0, newCounterparty: true, sequence: 2, profile: { ...EMPTY_AML_PROFILE, screenCount: 1, lastScreenedAt: at(0) } };
@@ -259,7 +333,7 @@ describe.each(testDatabases())('AML screening store on $driver', (testDatabase) 
     ]);
   });
 
-  it('the same (paymentId, wallet) stored between a screen\'s read and its write: the write fails whole on the key, and the screen answers the stored row (REPLAYED)', async () => {
+  it("the same (paymentId, wallet) stored between a screen's read and its write: the write fails whole on the key, and the screen answers the stored row (REPLAYED)", async () => {
     await store.screen(key('w-planted', 'p-0', 'c-1', farBack), recorder(at(0)).decide);
     const profile = await store.profile('w-planted');
     const planted: AmlScreeningRow = { paymentId: 'p-1', walletKey: 'w-planted', sequence: 99, ...screeningOf(99, at(5)) };
@@ -288,7 +362,10 @@ describe.each(testDatabases())('AML screening store on $driver', (testDatabase) 
       return screening.decide(state);
     });
     await released;
-    expect(screening.states.map((state) => [state.profile.screenCount, state.sequence])).toEqual([[1, 2], [2, 3]]);
+    expect(screening.states.map((state) => [state.profile.screenCount, state.sequence])).toEqual([
+      [1, 2],
+      [2, 3],
+    ]);
     expect(outcome).toMatchObject({ kind: 'SCREENED', row: { sequence: 3 } });
     expect((await store.profile('w-changed')).screenCount).toBe(3);
   });
@@ -305,7 +382,7 @@ describe.each(testDatabases())('AML screening store on $driver', (testDatabase) 
     expect(await counterpartiesOf('w-stray')).toEqual([{ counterpartyKey: 'c-1', txCount: 1, firstSeenAt: at(0), lastSeenAt: at(0) }]);
   });
 
-  it('finding: a screen stuck behind a lock held its wallet\'s queue; it now releases the next after the store timeout, and a queued screen whose caller had its 503 is never started', async () => {
+  it("finding: a screen stuck behind a lock held its wallet's queue; it now releases the next after the store timeout, and a queued screen whose caller had its 503 is never started", async () => {
     await store.screen(key('w-stuck', 'p-0', 'c-1', farBack), recorder(at(0)).decide);
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -327,7 +404,12 @@ describe.each(testDatabases())('AML screening store on $driver', (testDatabase) 
     // sent before its caller's timeout: they may still complete, or the server may cancel them.)
     expect((await store.screen(key('w-stuck', 'p-3', 'c-1', farBack), recorder(at(3)).decide)).kind).toBe('SCREENED');
     // The second, queued behind it when its caller had its answer, was never started.
-    expect(await handle.db.select({ paymentId: amlScreenings.paymentId }).from(amlScreenings).where(and(eq(amlScreenings.walletKey, 'w-stuck'), eq(amlScreenings.paymentId, 'p-2')))).toEqual([]);
+    expect(
+      await handle.db
+        .select({ paymentId: amlScreenings.paymentId })
+        .from(amlScreenings)
+        .where(and(eq(amlScreenings.walletKey, 'w-stuck'), eq(amlScreenings.paymentId, 'p-2'))),
+    ).toEqual([]);
   }, 20_000);
 
   it('one (paymentId, wallet) screened 20 times at once by 5 stores: one SCREENED, 19 REPLAYED with the same row, counted once', async () => {

@@ -70,9 +70,7 @@ type Selection = Record<string, Field | Record<string, Field>>;
 const isField = (value: Field | Record<string, Field>): value is Field => is(value, Column) || is(value, SQL) || is(value, SQL.Aliased);
 /** The selection's fields in the order drizzle selects them, each with its path in the answered row. */
 const fieldsOf = (selection: Selection) =>
-  Object.entries(selection).flatMap(([key, field]) =>
-    isField(field) ? [{ path: [key], field }] : Object.entries(field).map(([inner, column]) => ({ path: [key, inner], field: column })),
-  );
+  Object.entries(selection).flatMap(([key, field]) => (isField(field) ? [{ path: [key], field }] : Object.entries(field).map(([inner, column]) => ({ path: [key, inner], field: column }))));
 
 /**
  * A statement of the screen, built once per store and run on the database or on a transaction:
@@ -125,12 +123,20 @@ function screenStatements(db: Database) {
   const windows = db
     .select({
       recentScreens: sql<number>`(count(*) filter (where ${amlScreenings.checkedAt} > ${raw('velocitySince')}::timestamptz))::int`.mapWith(Number).as('recent_screens'),
-      recentNearThreshold: sql<number>`(count(*) filter (where ${amlScreenings.nearThreshold} and ${amlScreenings.checkedAt} > ${raw('structuringSince')}::timestamptz))::int`.mapWith(Number).as('recent_near_threshold'),
+      recentNearThreshold: sql<number>`(count(*) filter (where ${amlScreenings.nearThreshold} and ${amlScreenings.checkedAt} > ${raw('structuringSince')}::timestamptz))::int`
+        .mapWith(Number)
+        .as('recent_near_threshold'),
     })
     .from(amlScreenings)
     .where(and(eq(amlScreenings.walletKey, walletKey), gt(amlScreenings.checkedAt, raw('windowSince'))))
     .as('windows');
-  const read = { stored: SCREENING_COLUMNS, profile: PROFILE_COLUMNS, recentScreens: windows.recentScreens, recentNearThreshold: windows.recentNearThreshold, counterpartyTxCount: amlCounterparties.txCount };
+  const read = {
+    stored: SCREENING_COLUMNS,
+    profile: PROFILE_COLUMNS,
+    recentScreens: windows.recentScreens,
+    recentNearThreshold: windows.recentNearThreshold,
+    counterpartyTxCount: amlCounterparties.txCount,
+  };
 
   // The writes, one statement. The profile is written only if its screen_count is still the one
   // read: every screen raises it, so a row back proves no screen of the wallet was written since
@@ -161,7 +167,10 @@ function screenStatements(db: Database) {
           })
           .from(profileWrite),
       )
-      .onConflictDoUpdate({ target: [amlCounterparties.walletKey, amlCounterparties.counterpartyKey], set: { txCount: sql`${amlCounterparties.txCount} + 1`, lastSeenAt: sql`excluded.${sql.identifier(amlCounterparties.lastSeenAt.name)}` } }),
+      .onConflictDoUpdate({
+        target: [amlCounterparties.walletKey, amlCounterparties.counterpartyKey],
+        set: { txCount: sql`${amlCounterparties.txCount} + 1`, lastSeenAt: sql`excluded.${sql.identifier(amlCounterparties.lastSeenAt.name)}` },
+      }),
   );
   const screening = Object.fromEntries(Object.entries(SCREENING_COLUMNS).map(([key, column]) => [key, key === 'walletKey' ? profileWrite.walletKey : typed(key, column)]));
   // The cast: the selection is built from the table's columns, in their order, as insert ... select wants.
@@ -192,14 +201,23 @@ function screenStatements(db: Database) {
     write: builtStatement<AmlScreeningRow>('aml_screen_write', insertScreening(profileWrite), SCREENING_COLUMNS),
     writeCountingCounterparty: builtStatement<AmlScreeningRow>('aml_screen_write_counting_counterparty', insertScreening(profileWrite, counterpartyCount), SCREENING_COLUMNS),
     // An overtaken screen's lock: the profile row, created first if missing.
-    createProfile: builtStatement('aml_screen_create_profile', db.insert(amlProfiles).values({ ...EMPTY_AML_PROFILE, walletKey }).onConflictDoNothing()),
+    createProfile: builtStatement(
+      'aml_screen_create_profile',
+      db
+        .insert(amlProfiles)
+        .values({ ...EMPTY_AML_PROFILE, walletKey })
+        .onConflictDoNothing(),
+    ),
     lockProfile: builtStatement('aml_screen_lock_profile', db.select({ walletKey: amlProfiles.walletKey }).from(amlProfiles).where(eq(amlProfiles.walletKey, walletKey)).for('update')),
   };
 }
 
 const readValues = (key: AmlScreenKey) => ({
-  walletKey: key.walletKey, paymentId: key.paymentId, counterpartyKey: key.counterpartyKey,
-  velocitySince: iso(key.velocitySince), structuringSince: iso(key.structuringSince),
+  walletKey: key.walletKey,
+  paymentId: key.paymentId,
+  counterpartyKey: key.counterpartyKey,
+  velocitySince: iso(key.velocitySince),
+  structuringSince: iso(key.structuringSince),
   windowSince: iso(key.velocitySince < key.structuringSince ? key.velocitySince : key.structuringSince),
 });
 
@@ -207,7 +225,9 @@ const readValues = (key: AmlScreenKey) => ({
 const writeValues = (key: AmlScreenKey, state: AmlScreenState, write: AmlScreenWrite) => ({
   ...encoded(PROFILE_COLUMNS, { ...write.profile, screenCount: state.sequence }, PROFILE_KEYS, 'profile.'),
   ...encoded(SCREENING_COLUMNS, { ...write.screening, walletKey: key.walletKey, paymentId: key.paymentId, sequence: state.sequence }, SCREENING_KEYS),
-  walletKey: key.walletKey, counterpartyKey: key.counterpartyKey, readScreenCount: state.profile.screenCount,
+  walletKey: key.walletKey,
+  counterpartyKey: key.counterpartyKey,
+  readScreenCount: state.profile.screenCount,
 });
 
 /** PostgreSQL's unique_violation, wherever drizzle and the driver put it in the chain of causes. */
@@ -324,7 +344,11 @@ export function createAmlStore(db: Database) {
 
     /** Replaces the stored result of a screen (the synthesiser's wording of its reasoning). */
     async replaceResult(paymentId: string, walletKey: string, result: unknown): Promise<void> {
-      const work = db.update(amlScreenings).set({ result }).where(and(eq(amlScreenings.paymentId, paymentId), eq(amlScreenings.walletKey, walletKey))).execute();
+      const work = db
+        .update(amlScreenings)
+        .set({ result })
+        .where(and(eq(amlScreenings.paymentId, paymentId), eq(amlScreenings.walletKey, walletKey)))
+        .execute();
       await bounded(work, 'update aml_screenings result');
     },
 

@@ -12,7 +12,7 @@ import { dataSources, fatfLists, sdnList } from '../data/index.js';
 import { buildSanctionsIndex, type SanctionsIndex } from '../domain/index.js';
 import { COMPLIANCE_PREFIX, complianceErrorShape } from '../shared/error-shape.js';
 import { amlRoutes } from './routes.js';
-import { type AmlService,createAmlService } from './service.js';
+import { type AmlService, createAmlService } from './service.js';
 import { createAmlStore } from './store.js';
 
 export const TEST_INTERNAL_KEY = 'aml-test-internal-key-0123456789abcdef';

@@ -6,18 +6,23 @@
 import type { Dataset, FatfLists, LeiDataset, PepRecord, RegulatoryKeyDate, SdnEntry } from '../domain/index.js';
 import { readDataFile } from './files.js';
 import { parseDigitalCurrencyAddresses, parseOfacFiles } from './ofac.js';
-import {
-  countryCodesSchema, parseFatfLists, parseHeadsOfState, parseKeyDates, parseLeiRecords, parseMeps, parseUsFederalPeps, type Sources,
-sourcesSchema, } from './reference.js';
+import { countryCodesSchema, parseFatfLists, parseHeadsOfState, parseKeyDates, parseLeiRecords, parseMeps, parseUsFederalPeps, type Sources, sourcesSchema } from './reference.js';
 
 export { readDataFile } from './files.js';
-export { labelledVopPairs, type SanctionsProbe,sanctionsProbeRecall, sanctionsProbes, vopMatcherEvaluation } from './matching-sets.js';
+export { labelledVopPairs, type SanctionsProbe, sanctionsProbeRecall, sanctionsProbes, vopMatcherEvaluation } from './matching-sets.js';
 export { labelledNamePairs, pepMatcherEvaluation, sanctionsMatcherEvaluation } from './name-pairs.js';
 export {
-  digitalCurrencyAddressesIn, formatDigitalCurrencyAddresses, OfacDataError, ofacField,   type OfacFiles,
-ofacPrograms, parseDigitalCurrencyAddresses, parseOfacCsv, parseOfacFiles,
+  digitalCurrencyAddressesIn,
+  formatDigitalCurrencyAddresses,
+  OfacDataError,
+  ofacField,
+  type OfacFiles,
+  ofacPrograms,
+  parseDigitalCurrencyAddresses,
+  parseOfacCsv,
+  parseOfacFiles,
 } from './ofac.js';
-export { leiStatus, type Sources,sourcesSchema } from './reference.js';
+export { leiStatus, type Sources, sourcesSchema } from './reference.js';
 
 const readJson = (path: string): unknown => JSON.parse(readDataFile(path));
 

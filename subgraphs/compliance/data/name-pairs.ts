@@ -3,9 +3,7 @@
 // is scored as a screen of that list scores it (its index knows which words are distinctive there).
 
 import { z } from 'zod';
-import {
-  evaluateMatcher, type LabelledNamePair, type MatcherEvaluation, PEP_MATCH_THRESHOLD, SANCTIONS_MATCH_THRESHOLD, type SanctionsIndex,
-} from '../domain/index.js';
+import { evaluateMatcher, type LabelledNamePair, type MatcherEvaluation, PEP_MATCH_THRESHOLD, SANCTIONS_MATCH_THRESHOLD, type SanctionsIndex } from '../domain/index.js';
 import type { PepIndex } from '../pep/domain/index.js';
 import { readDataFile } from './files.js';
 

@@ -65,7 +65,10 @@ function aliasType(value: string | undefined, row: number): SdnAliasType {
 export function ofacPrograms(value: string | undefined): string[] {
   const text = ofacField(value);
   if (text === null) return [];
-  return text.split(/\]\s*\[/).map((program) => program.replace(/^\[|\]$/g, '').trim()).filter((program) => program !== '');
+  return text
+    .split(/\]\s*\[/)
+    .map((program) => program.replace(/^\[|\]$/g, '').trim())
+    .filter((program) => program !== '');
 }
 
 const DIGITAL_CURRENCY_ADDRESS = /Digital Currency Address - ([A-Za-z0-9]+)\s+([^\s;]+)/g;

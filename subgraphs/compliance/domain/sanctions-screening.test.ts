@@ -56,9 +56,12 @@ describe('sanctions screening over the whole SDN list', () => {
     const namesWith = new Map<string, number>();
     for (const n of names) for (const token of new Set(n.tokens)) namesWith.set(token, (namesWith.get(token) ?? 0) + 1);
     const distinctive = (token: string) => (namesWith.get(token) ?? 0) <= Math.max(1, names.length * DISTINCTIVE_SHARE);
-    const score = (a: readonly string[], b: readonly string[]) => nameScore(a.length, b.length, {
-      similarity: (i, j) => tokenSimilarity(a[i]!, b[j]!), close: (i, j) => isClosePair(a[i]!, b[j]!), distinctive: (i, j) => distinctive(a[i]!) && distinctive(b[j]!),
-    });
+    const score = (a: readonly string[], b: readonly string[]) =>
+      nameScore(a.length, b.length, {
+        similarity: (i, j) => tokenSimilarity(a[i]!, b[j]!),
+        close: (i, j) => isClosePair(a[i]!, b[j]!),
+        distinctive: (i, j) => distinctive(a[i]!) && distinctive(b[j]!),
+      });
     let found = 0;
     let missed = 0;
     for (let i = 0; i < 30; i++) {

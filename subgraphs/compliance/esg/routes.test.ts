@@ -29,7 +29,10 @@ describe.each(testDatabases())('entity ESG routes on $driver', (testDatabase) =>
     handle = await testDatabase.open();
     t = await buildEsgTestApp({ db: handle.db, clock, synthesiser, narrationTimeoutMs: 50 });
     const base = { aliases: [], leiStatus: null, registrationType: 'SELF_DECLARED' as const, registeredAt: clock.now() };
-    await t.registry.register({ ...base, walletAddress: WALLET_WITH_LEI, legalName: 'SHELL CATALYSTS & TECHNOLOGIES PTE. LTD.', country: 'SG', lei: SHELL, leiStatus: 'ACTIVE', registrationType: 'REGISTRY_VERIFIED' }, clock.now());
+    await t.registry.register(
+      { ...base, walletAddress: WALLET_WITH_LEI, legalName: 'SHELL CATALYSTS & TECHNOLOGIES PTE. LTD.', country: 'SG', lei: SHELL, leiStatus: 'ACTIVE', registrationType: 'REGISTRY_VERIFIED' },
+      clock.now(),
+    );
     await t.registry.register({ ...base, walletAddress: WALLET_NO_LEI, legalName: 'Acme Trading Ltd', country: 'GB', lei: null }, clock.now());
     // A registration under an LEI the snapshot lacks (written straight to the store): it names the entity.
     await t.registry.register({ ...base, walletAddress: '0x4444444444444444444444444444444444444444', legalName: 'Registered Only GmbH', country: 'KE', lei: UNKNOWN_LEI_2 }, clock.now());
@@ -51,7 +54,10 @@ describe.each(testDatabases())('entity ESG routes on $driver', (testDatabase) =>
     clock.set(TEST_NOW);
     const { status, body } = await get(`/esg/score/${SHELL.toLowerCase()}?refresh=true`);
     expect(status).toBe(200);
-    const expected = assessEntityEsg({ lei: SHELL, record: leiGovernanceFacts().get(SHELL)!, declared: { name: '', country: 'US', leiStatus: 'ISSUED' }, fatf: fatfLists().current }, entityEsgParameters());
+    const expected = assessEntityEsg(
+      { lei: SHELL, record: leiGovernanceFacts().get(SHELL)!, declared: { name: '', country: 'US', leiStatus: 'ISSUED' }, fatf: fatfLists().current },
+      entityEsgParameters(),
+    );
     expect(body).toEqual({
       ...expected,
       dataSources: { lei: dataSources().lei, fatf: { ...fatfLists().provenance, plenary: fatfLists().current.plenary } },
@@ -60,7 +66,17 @@ describe.each(testDatabases())('entity ESG routes on $driver', (testDatabase) =>
       fromCache: false,
     });
     // The figures of domain/entity-esg.test.ts: G 100, (50 + 50 + 100) / 3 = 66.7, AVERAGE, 25 bps.
-    expect(body).toMatchObject({ lei: SHELL, entityName: 'SHELL CATALYSTS & TECHNOLOGIES PTE. LTD.', composite: 66.7, environmental: 50, social: 50, governance: 100, feeTier: 'AVERAGE', feeSurcharge: 0.0025, coverage: 'PARTIAL' });
+    expect(body).toMatchObject({
+      lei: SHELL,
+      entityName: 'SHELL CATALYSTS & TECHNOLOGIES PTE. LTD.',
+      composite: 66.7,
+      environmental: 50,
+      social: 50,
+      governance: 100,
+      feeTier: 'AVERAGE',
+      feeSurcharge: 0.0025,
+      coverage: 'PARTIAL',
+    });
     expect(body).not.toHaveProperty('narration');
   });
 

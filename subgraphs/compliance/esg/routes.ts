@@ -24,12 +24,26 @@ export function entityEsgRoutes(service: EntityEsgService, options: EntityEsgRou
 
     app.get(
       `${prefix}/esg/score/wallet/:wallet`,
-      { schema: { summary: "Entity ESG score of a wallet's registered entity (404 when unregistered or without an LEI)", params: walletParamsSchema, querystring: walletEsgQuerySchema, response: { 200: entityEsgScoreSchema, ...errors } } },
+      {
+        schema: {
+          summary: "Entity ESG score of a wallet's registered entity (404 when unregistered or without an LEI)",
+          params: walletParamsSchema,
+          querystring: walletEsgQuerySchema,
+          response: { 200: entityEsgScoreSchema, ...errors },
+        },
+      },
       async (request) => service.entityEsgForWallet(request.params.wallet, request.query),
     );
     app.get(
       `${prefix}/esg/score/:lei`,
-      { schema: { summary: 'Entity ESG score (7-day cache; refresh=true recomputes; narrate=true adds a narration)', params: leiParamsSchema, querystring: entityEsgQuerySchema, response: { 200: entityEsgScoreSchema, ...errors } } },
+      {
+        schema: {
+          summary: 'Entity ESG score (7-day cache; refresh=true recomputes; narrate=true adds a narration)',
+          params: leiParamsSchema,
+          querystring: entityEsgQuerySchema,
+          response: { 200: entityEsgScoreSchema, ...errors },
+        },
+      },
       async (request) => service.entityEsg(request.params.lei, request.query),
     );
   });

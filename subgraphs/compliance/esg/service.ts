@@ -1,11 +1,11 @@
-import { type Clock,epochSeconds } from '../../../platform/clock.js';
+import { type Clock, epochSeconds } from '../../../platform/clock.js';
 import type { Database } from '../../../platform/db.js';
 import { AppError } from '../../../platform/errors.js';
 import type { Synthesiser } from '../../../platform/synthesis.js';
 import { withTimeout } from '../../../platform/timeout.js';
 import { entityEsgParameters, leiGovernanceFacts } from '../data/entity-esg.js';
 import { dataSources, fatfLists } from '../data/index.js';
-import { type DatasetProvenance, type FatfLists,isValidLei } from '../domain/index.js';
+import { type DatasetProvenance, type FatfLists, isValidLei } from '../domain/index.js';
 import type { ComplianceStore } from '../vop/store.js';
 import { assessEntityEsg, type EntityEsgAssessment, type EntityEsgParameters, type LeiGovernanceFacts, narrateEntityEsg } from './domain/index.js';
 import { createEntityEsgStore, type EntityEsgStore } from './store.js';

@@ -30,7 +30,14 @@ export function createEntityEsgStore(db: Database) {
     async saveEntityEsg(lei: string, inputsKey: string, dataVersion: string, entry: CachedResult<unknown>): Promise<void> {
       const row: EntityEsgScoreRow = { lei, inputsKey, dataVersion, result: entry.result, computedAt: entry.computedAt, expiresAt: entry.expiresAt };
       const { lei: _lei, inputsKey: _key, ...changes } = row;
-      await bounded(db.insert(entityEsgScores).values(row).onConflictDoUpdate({ target: [entityEsgScores.lei, entityEsgScores.inputsKey], set: changes }).execute(), 'upsert into entity_esg_scores');
+      await bounded(
+        db
+          .insert(entityEsgScores)
+          .values(row)
+          .onConflictDoUpdate({ target: [entityEsgScores.lei, entityEsgScores.inputsKey], set: changes })
+          .execute(),
+        'upsert into entity_esg_scores',
+      );
     },
   };
 }

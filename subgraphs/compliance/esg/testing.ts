@@ -9,9 +9,9 @@ import { randomIds } from '../../../platform/ids.js';
 import { createLogger } from '../../../platform/log.js';
 import type { Synthesiser } from '../../../platform/synthesis.js';
 import { complianceErrorShape } from '../shared/error-shape.js';
-import { type ComplianceStore,createComplianceStore } from '../vop/store.js';
+import { type ComplianceStore, createComplianceStore } from '../vop/store.js';
 import { entityEsgRoutes } from './routes.js';
-import { type EntityEsgService,shippedEntityEsgService } from './service.js';
+import { type EntityEsgService, shippedEntityEsgService } from './service.js';
 
 export interface EsgTestApp {
   app: HttpServer;
@@ -37,7 +37,13 @@ export function controllableSynthesiser(): Synthesiser & { mode: 'answer' | 'fai
 
 export async function buildEsgTestApp(options: { db: Database; clock: Clock; synthesiser: Synthesiser; narrationTimeoutMs?: number }): Promise<EsgTestApp> {
   const registry = createComplianceStore(options.db, randomIds);
-  const esg = shippedEntityEsgService({ clock: options.clock, db: options.db, registry, synthesiser: options.synthesiser, ...(options.narrationTimeoutMs === undefined ? {} : { narrationTimeoutMs: options.narrationTimeoutMs }) });
+  const esg = shippedEntityEsgService({
+    clock: options.clock,
+    db: options.db,
+    registry,
+    synthesiser: options.synthesiser,
+    ...(options.narrationTimeoutMs === undefined ? {} : { narrationTimeoutMs: options.narrationTimeoutMs }),
+  });
   const app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), clock: options.clock });
   await app.register(
     httpRoutes(async (scoped) => {

@@ -6,7 +6,7 @@ import { ManualClock } from '../../../platform/clock.js';
 import type { DatabaseHandle } from '../../../platform/db.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
 import { nextStepOf } from './domain/index.js';
-import { ACTIVE_LEI_ENTRY, AGENT_JWK, BASE, buildKyaTestApp, HOUR_MS, ISSUER_DID, type KyaTestApp,LAPSED_LEI_ENTRY, NOW_MS, TEST_INTERNAL_KEY } from './testing.js';
+import { ACTIVE_LEI_ENTRY, AGENT_JWK, BASE, buildKyaTestApp, HOUR_MS, ISSUER_DID, type KyaTestApp, LAPSED_LEI_ENTRY, NOW_MS, TEST_INTERNAL_KEY } from './testing.js';
 
 // The know-your-agent paths under {compliance_url}, by body: verification, revocation, the record,
 // the owner's proof (decision 0048) and the OpenAPI document. The same harness as routes.test.ts.
@@ -33,7 +33,12 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
     return key === undefined ? {} : { 'x-agent-key': key };
   }
   async function call(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) {
-    const response = await kya.app.inject({ method, url: `/compliance${url}`, headers: ownerProof(method, url, payload), ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+    const response = await kya.app.inject({
+      method,
+      url: `/compliance${url}`,
+      headers: ownerProof(method, url, payload),
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
     return { status: response.statusCode, body: response.json(), headers: response.headers, text: response.body };
   }
   const register = async (body: Record<string, unknown>) => {
@@ -41,7 +46,6 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
     if (registered.status === 201) agentKeys.set(registered.body.agentId, registered.body.agentKey);
     return registered;
   };
-
 
   describe('POST /agent/:id/verify', () => {
     it('an active agent: verified, a credential for one hour signed by the service, and its VC-JWT', async () => {
@@ -69,7 +73,10 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
       expect(kya.service.credentialSignatureValid({ ...body.credential, attestation: { ...body.credential.attestation, dailyCapUsd: 1_000_000 } })).toBe(false);
       expect(kya.service.credentialSignatureValid({ ...body.credential, expiresAt: body.credential.expiresAt + HOUR_MS })).toBe(false);
 
-      const [header, payload] = (body.verifiableCredential as string).split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')));
+      const [header, payload] = (body.verifiableCredential as string)
+        .split('.')
+        .slice(0, 2)
+        .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')));
       expect(header).toEqual({ alg: 'ES256', typ: 'JWT', kid: kya.issuer.verificationMethod.id });
       expect(payload).toEqual({
         iss: ISSUER_DID,
@@ -88,7 +95,10 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
     it('an ANONYMOUS agent without mandate: its tier caps, not FATF-compliant, mandateId null', async () => {
       const agent = (await register({ name: 'V2' })).body;
       const { body } = await call('POST', `/agent/${agent.agentId}/verify`);
-      expect(body.credential).toMatchObject({ mandateId: null, attestation: { kyaLevel: 'ANONYMOUS', ownerVerified: false, mandateActive: false, fatfCompliant: false, dailyCapUsd: 1_000, maxNotionalUsd: 1_000 } });
+      expect(body.credential).toMatchObject({
+        mandateId: null,
+        attestation: { kyaLevel: 'ANONYMOUS', ownerVerified: false, mandateActive: false, fatfCompliant: false, dailyCapUsd: 1_000, maxNotionalUsd: 1_000 },
+      });
     });
 
     it('a VERIFIED agent: owner verified, no platform cap (null)', async () => {
@@ -152,7 +162,17 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
 
   describe('GET /agent/:id', () => {
     it('answers the record with its mandate, never the owner email or LEI', async () => {
-      const agent = (await register({ name: 'G1', framework: 'crewai', ownerEntity: 'ALFA REY s.r.o.', ownerEmail: 'secret@alfarey.example', ownerLei: LAPSED_LEI_ENTRY.lei, publicKey: AGENT_JWK, mandate: { dailyCapUsd: 900 } })).body;
+      const agent = (
+        await register({
+          name: 'G1',
+          framework: 'crewai',
+          ownerEntity: 'ALFA REY s.r.o.',
+          ownerEmail: 'secret@alfarey.example',
+          ownerLei: LAPSED_LEI_ENTRY.lei,
+          publicKey: AGENT_JWK,
+          mandate: { dailyCapUsd: 900 },
+        })
+      ).body;
       const { status, body, text } = await call('GET', `/agent/${agent.agentId}`);
       expect(status).toBe(200);
       expect(body).toEqual({
@@ -194,7 +214,10 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
       const owner = (await register({ name: 'P1', ownerEntity: 'Acme', ownerEmail: 'p1@acme.example' })).body;
       const stranger = (await register({ name: 'P2', ownerEntity: 'Other', ownerEmail: 'p2@other.example' })).body;
       const headers = { 'x-agent-key': stranger.agentKey };
-      expect(await inject('POST', '/agent/mandate', headers, { agentId: owner.agentId, dailyCapUsd: 25_000 })).toEqual({ status: 401, body: { error: expect.stringContaining('X-Agent-Key'), code: 'CMP_ERR_AGENT_UNAUTHORIZED' } });
+      expect(await inject('POST', '/agent/mandate', headers, { agentId: owner.agentId, dailyCapUsd: 25_000 })).toEqual({
+        status: 401,
+        body: { error: expect.stringContaining('X-Agent-Key'), code: 'CMP_ERR_AGENT_UNAUTHORIZED' },
+      });
       expect((await inject('DELETE', `/agent/${owner.agentId}`, headers)).status).toBe(401);
       expect((await call('GET', `/agent/${owner.agentId}`)).body).toMatchObject({ status: 'ACTIVE', mandate: null });
       const [row] = await handle.db.select({ digest: agents.agentKeySha256 }).from(agents).where(eq(agents.agentId, owner.agentId));
@@ -223,6 +246,16 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
 
   it('the OpenAPI document lists every KYA path, relative to {compliance_url}', async () => {
     const { body } = await call('GET', '/openapi.json');
-    expect(Object.keys(body.paths).sort()).toEqual(['/.well-known/did.json', '/agent/mandate', '/agent/register', '/agent/{id}', '/agent/{id}/authorize', '/agent/{id}/verify', '/agents/directory', '/agents/{id}/did.json', '/did.json']);
+    expect(Object.keys(body.paths).sort()).toEqual([
+      '/.well-known/did.json',
+      '/agent/mandate',
+      '/agent/register',
+      '/agent/{id}',
+      '/agent/{id}/authorize',
+      '/agent/{id}/verify',
+      '/agents/directory',
+      '/agents/{id}/did.json',
+      '/did.json',
+    ]);
   });
 });

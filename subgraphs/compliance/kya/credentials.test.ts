@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { verifyCredential } from 'did-jwt-vc';
-import { type DIDDocument, type DIDResolutionResult,Resolver } from 'did-resolver';
+import { type DIDDocument, type DIDResolutionResult, Resolver } from 'did-resolver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getResolver as getWebResolver } from 'web-did-resolver';
 import { ManualClock } from '../../../platform/clock.js';
@@ -62,7 +62,29 @@ async function listenFront(tls?: { key: string; cert: string }): Promise<Front> 
 function selfSignedCertificate(): { key: string; cert: string } {
   const folder = mkdtempSync(join(tmpdir(), 'srg-tls-'));
   const [key, cert] = [join(folder, 'key.pem'), join(folder, 'cert.pem')];
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
 }
 
@@ -130,7 +152,12 @@ describe.each(testDatabases())('a third-party W3C VC verifier and our KYA creden
     it('accepts our credential, rejects it tampered or signed by another key, and after revocation lets it lapse at its expiry', async () => {
       const resolver = httpWebResolver();
       // 1. A VERIFIED agent with a mandate gets a credential.
-      const agent = (await post('/agent/register', { name: 'Settler', ownerLei: ACTIVE_LEI_ENTRY.lei, mandate: { maxNotionalUsd: 250_000, dailyCapUsd: 1_000_000 } })) as { agentId: string; agentKey: string; did: string; mandate: { mandateId: string } };
+      const agent = (await post('/agent/register', { name: 'Settler', ownerLei: ACTIVE_LEI_ENTRY.lei, mandate: { maxNotionalUsd: 250_000, dailyCapUsd: 1_000_000 } })) as {
+        agentId: string;
+        agentKey: string;
+        did: string;
+        mandate: { mandateId: string };
+      };
       const issued = (await post(`/agent/${agent.agentId}/verify`)) as unknown as Required<Verification>;
       const issuerDid = `did:web:127.0.0.1%3A${front.port}:compliance`;
 
@@ -167,7 +194,12 @@ describe.each(testDatabases())('a third-party W3C VC verifier and our KYA creden
 
       // 4. A credential in our name signed by a key our DID document does not publish is rejected.
       const impostor = createCredentialIssuer({ key: issuerKeyFromJwk(generateIssuerJwk(), 'impostor'), baseUrl: `${origin}/compliance` });
-      const forged = await impostor.issue({ sub: agent.did, nbf: NOW_S, exp: NOW_S + 3_600, vc: { '@context': ['https://www.w3.org/2018/credentials/v1'], type: ['VerifiableCredential', 'KnowYourAgentCredential'], credentialSubject: { kyaLevel: 'VERIFIED' } } });
+      const forged = await impostor.issue({
+        sub: agent.did,
+        nbf: NOW_S,
+        exp: NOW_S + 3_600,
+        vc: { '@context': ['https://www.w3.org/2018/credentials/v1'], type: ['VerifiableCredential', 'KnowYourAgentCredential'], credentialSubject: { kyaLevel: 'VERIFIED' } },
+      });
       await expect(verifyCredential(forged, resolver, { policies: { now: VERIFIER_NOW } })).rejects.toThrow(/invalid_signature/);
 
       // 5. Revocation (decision 0015): the verification endpoint answers REVOKED at once and issues nothing;

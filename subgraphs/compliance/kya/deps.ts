@@ -6,7 +6,7 @@ import type { RateLimitStore } from '../../../platform/access/rate-limit.js';
 import type { Clock } from '../../../platform/clock.js';
 import type { CredentialIssuer } from '../../../platform/credentials.js';
 import type { Idempotency } from '../../../platform/idempotency.js';
-import { type IdSource,randomIds } from '../../../platform/ids.js';
+import { type IdSource, randomIds } from '../../../platform/ids.js';
 import type { LeiRegistry } from '../shared/lei-registry.js';
 import type { KyaStore } from './store.js';
 

@@ -4,7 +4,7 @@ import { ManualClock } from '../../../platform/clock.js';
 import { didWebDocumentUrl } from '../../../platform/credentials.js';
 import type { DatabaseHandle } from '../../../platform/db.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
-import { ACTIVE_LEI_ENTRY, buildKyaTestApp, type KyaTestApp,LAPSED_LEI_ENTRY } from './testing.js';
+import { ACTIVE_LEI_ENTRY, buildKyaTestApp, type KyaTestApp, LAPSED_LEI_ENTRY } from './testing.js';
 
 const BASE = 'https://kya.test';
 const ISSUER_DID = 'did:web:kya.test:compliance';
@@ -49,7 +49,15 @@ describe.each(testDatabases())('KYA directory and identity documents on $driver'
       discoverable: true,
       mandate: { maxNotionalUsd: 900, dailyCapUsd: 1_800, counterpartyWhitelist: [ACTIVE_LEI_ENTRY.lei], currencyPairs: ['USD|EUR'] },
     });
-    agents.b = await register({ name: 'Beta', ownerEntity: 'DIRECTORY OWNER PLC', ownerEmail: 'b@owner.example', ownerLei: ACTIVE_LEI_ENTRY.lei, publicKey: AGENT_JWK, protocols: ['ap2', 'x402'], discoverable: true });
+    agents.b = await register({
+      name: 'Beta',
+      ownerEntity: 'DIRECTORY OWNER PLC',
+      ownerEmail: 'b@owner.example',
+      ownerLei: ACTIVE_LEI_ENTRY.lei,
+      publicKey: AGENT_JWK,
+      protocols: ['ap2', 'x402'],
+      discoverable: true,
+    });
     // 2. Of the same owner but not listed: not discoverable, and revoked.
     agents.hidden = await register({ name: 'Hidden', ownerEntity: 'Directory Owner Plc', ownerEmail: 'h@owner.example' });
     agents.revoked = await register({ name: 'Gone', ownerEntity: 'Directory Owner Plc', ownerEmail: 'g@owner.example', discoverable: true });
@@ -70,15 +78,34 @@ describe.each(testDatabases())('KYA directory and identity documents on $driver'
       expect(body).toEqual({
         count: 2,
         agents: [
-          { agentId: agents.a.agentId, name: 'Alpha', ownerEntity: 'Directory Owner Plc', kyaLevel: 'REGISTERED', leiVerified: false, did: agents.a.did, protocols: ['x402'], registeredAt: agents.a.registeredAt },
-          { agentId: agents.b.agentId, name: 'Beta', ownerEntity: 'DIRECTORY OWNER PLC', kyaLevel: 'VERIFIED', leiVerified: true, did: agents.b.did, protocols: ['ap2', 'x402'], registeredAt: agents.b.registeredAt },
+          {
+            agentId: agents.a.agentId,
+            name: 'Alpha',
+            ownerEntity: 'Directory Owner Plc',
+            kyaLevel: 'REGISTERED',
+            leiVerified: false,
+            did: agents.a.did,
+            protocols: ['x402'],
+            registeredAt: agents.a.registeredAt,
+          },
+          {
+            agentId: agents.b.agentId,
+            name: 'Beta',
+            ownerEntity: 'DIRECTORY OWNER PLC',
+            kyaLevel: 'VERIFIED',
+            leiVerified: true,
+            did: agents.b.did,
+            protocols: ['ap2', 'x402'],
+            registeredAt: agents.b.registeredAt,
+          },
         ],
       });
       // No email, no raw LEI, no mandate detail: not as a field, and not anywhere in the text.
       for (const entry of body.agents) {
         for (const field of ['ownerEmail', 'ownerLei', 'lei', 'leiEntityName', 'mandate', 'mandateId', 'publicKey', 'tierCaps', 'kyaScore']) expect(entry).not.toHaveProperty(field);
       }
-      for (const secret of ['private.person@owner.example', 'b@owner.example', '@', LAPSED_LEI_ENTRY.lei, ACTIVE_LEI_ENTRY.lei, 'mnd_', 'USD|EUR', '1800', 'ALFA REY', 'SHELL']) expect(text).not.toContain(secret);
+      for (const secret of ['private.person@owner.example', 'b@owner.example', '@', LAPSED_LEI_ENTRY.lei, ACTIVE_LEI_ENTRY.lei, 'mnd_', 'USD|EUR', '1800', 'ALFA REY', 'SHELL'])
+        expect(text).not.toContain(secret);
     });
 
     it('without ownerEntity lists every active discoverable agent; limit and offset page it', async () => {

@@ -50,11 +50,7 @@ const usdCap = z
   .max(MAX_USD_CAP, `must be at most ${MAX_USD_CAP}`)
   .refine(hasAtMostTwoDecimals, 'must have at most 2 decimal places (cents)');
 
-const esgFloor = z
-  .number({ error: 'must be a number' })
-  .min(0, 'must be between 0 and 100')
-  .max(100, 'must be between 0 and 100')
-  .refine(hasAtMostTwoDecimals, 'must have at most 2 decimal places');
+const esgFloor = z.number({ error: 'must be a number' }).min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100').refine(hasAtMostTwoDecimals, 'must have at most 2 decimal places');
 
 const unique = <T>(values: T[]) => [...new Set(values)];
 
@@ -80,7 +76,10 @@ export const agentPublicKeySchema = z
     use: z.literal('sig').optional(),
     kid: z.string().max(128).optional(),
     ext: z.boolean().optional(),
-    key_ops: z.array(z.enum(['verify'])).max(1).optional(),
+    key_ops: z
+      .array(z.enum(['verify']))
+      .max(1)
+      .optional(),
   })
   .refine(isP256Point, 'must be a point of the P-256 curve')
   .transform(({ kty, crv, x, y }) => ({ kty, crv, x, y }));

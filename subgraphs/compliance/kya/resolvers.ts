@@ -51,8 +51,7 @@ export function kyaResolvers(kya: KyaService) {
     },
     Agent: {
       /** Agents referenced by other subgraphs (payments' settlements) load together: one query per batch. */
-      __resolveReference: async (reference: { id: string }, context: KyaContext) =>
-        agentIdText.safeParse(reference.id).success ? withAgentId(await context.agent.load(reference.id)) : null,
+      __resolveReference: async (reference: { id: string }, context: KyaContext) => (agentIdText.safeParse(reference.id).success ? withAgentId(await context.agent.load(reference.id)) : null),
     },
   };
 }

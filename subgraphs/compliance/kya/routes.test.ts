@@ -6,8 +6,20 @@ import type { DatabaseHandle } from '../../../platform/db.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
 import { nextStepOf } from './domain/index.js';
 import {
-  ACTIVE_LEI_ENTRY, AGENT_ID, AGENT_JWK, AGENT_KEY, AGENT_PRIVATE_D, BASE, buildKyaTestApp, ISSUER_DID, type KyaTestApp,
-LAPSED_LEI_ENTRY, MANDATE_ID, NOW_MS, UNKNOWN_VALID_LEI, } from './testing.js';
+  ACTIVE_LEI_ENTRY,
+  AGENT_ID,
+  AGENT_JWK,
+  AGENT_KEY,
+  AGENT_PRIVATE_D,
+  BASE,
+  buildKyaTestApp,
+  ISSUER_DID,
+  type KyaTestApp,
+  LAPSED_LEI_ENTRY,
+  MANDATE_ID,
+  NOW_MS,
+  UNKNOWN_VALID_LEI,
+} from './testing.js';
 
 // The know-your-agent paths under {compliance_url}, by body: registration and its tier, mandates.
 
@@ -33,7 +45,12 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
     return key === undefined ? {} : { 'x-agent-key': key };
   }
   async function call(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) {
-    const response = await kya.app.inject({ method, url: `/compliance${url}`, headers: ownerProof(method, url, payload), ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+    const response = await kya.app.inject({
+      method,
+      url: `/compliance${url}`,
+      headers: ownerProof(method, url, payload),
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
     return { status: response.statusCode, body: response.json(), headers: response.headers, text: response.body };
   }
   const register = async (body: Record<string, unknown>) => {
@@ -42,7 +59,6 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
     return registered;
   };
   const agentCount = async () => (await handle.db.select({ n: count() }).from(agents))[0]!.n;
-
 
   describe('POST /agent/register derives the tier from the fields given', () => {
     it('name only: ANONYMOUS, USD 1,000 a day, the upgrade path in _next', async () => {
@@ -69,7 +85,14 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
     it('ownerEntity and ownerEmail: REGISTERED, USD 25,000 a day', async () => {
       const { status, body } = await register({ name: 'Treasurer', framework: 'langgraph', ownerEntity: 'Acme Treasury Ltd', ownerEmail: 'ops@acme.example', protocols: ['x402', 'X402', 'ap2'] });
       expect(status).toBe(201);
-      expect(body).toMatchObject({ kyaLevel: 'REGISTERED', kyaScore: 60, tierCaps: { maxNotionalUsd: 25_000, dailyCapUsd: 25_000 }, leiVerified: false, leiEntityName: null, _next: nextStepOf('REGISTERED') }); // 50 + 5 + 5
+      expect(body).toMatchObject({
+        kyaLevel: 'REGISTERED',
+        kyaScore: 60,
+        tierCaps: { maxNotionalUsd: 25_000, dailyCapUsd: 25_000 },
+        leiVerified: false,
+        leiEntityName: null,
+        _next: nextStepOf('REGISTERED'),
+      }); // 50 + 5 + 5
       const record = await call('GET', `/agent/${body.agentId}`);
       expect(record.body.protocols).toEqual(['x402', 'ap2']); // lower-cased, each once
     });
@@ -105,7 +128,8 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
         leiVerified: false,
         leiEntityName: 'ALFA REY s.r.o.',
         tierCaps: { maxNotionalUsd: 25_000, dailyCapUsd: 25_000 },
-        tierNote: 'REGISTERED: owner entity and self-attested email; daily cap USD 25,000; mandate caps are clamped to it. The ownerLei is in the LEI registry with status LAPSED, not ACTIVE, so it does not verify the owner.',
+        tierNote:
+          'REGISTERED: owner entity and self-attested email; daily cap USD 25,000; mandate caps are clamped to it. The ownerLei is in the LEI registry with status LAPSED, not ACTIVE, so it does not verify the owner.',
         _next: nextStepOf('REGISTERED'),
       });
       const alone = await register({ name: 'Lapsed alone', ownerLei: LAPSED_LEI_ENTRY.lei });
@@ -210,7 +234,15 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
       const second = await call('POST', '/agent/mandate', { agentId: agent.agentId, maxNotionalUsd: 1_000, dailyCapUsd: 5_000, ap2Compatible: true });
       clock.advance(-60_000);
       expect(second.status).toBe(200);
-      expect(second.body).toEqual({ ...first.body, maxNotionalUsd: 1_000, dailyCapUsd: 5_000, counterpartyWhitelist: [], ap2Compatible: true, clamped: false, updatedAt: new Date(NOW_MS + 60_000).toISOString() });
+      expect(second.body).toEqual({
+        ...first.body,
+        maxNotionalUsd: 1_000,
+        dailyCapUsd: 5_000,
+        counterpartyWhitelist: [],
+        ap2Compatible: true,
+        clamped: false,
+        updatedAt: new Date(NOW_MS + 60_000).toISOString(),
+      });
       expect((await call('GET', `/agent/${agent.agentId}`)).body.mandate).toEqual(second.body);
     });
 
@@ -241,5 +273,4 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
       expect([response.status, response.body]).toEqual([status, { error: expect.any(String), code }]);
     });
   });
-
 });

@@ -3,7 +3,16 @@ import { httpRoutes } from '../../../platform/http.js';
 import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
 import { complianceErrorSchema } from '../shared/responses.js';
 import { agentAuthorizeBodySchema, agentDirectoryQuerySchema, agentMandateBodySchema, agentParamsSchema, agentRegisterBodySchema } from './inputs.js';
-import { agentAuthorizedSchema, agentDirectorySchema, agentMandateSchema, agentRecordSchema, agentRegistrationSchema, agentRevokedSchema, agentVerificationSchema, didDocumentSchema } from './responses.js';
+import {
+  agentAuthorizedSchema,
+  agentDirectorySchema,
+  agentMandateSchema,
+  agentRecordSchema,
+  agentRegistrationSchema,
+  agentRevokedSchema,
+  agentVerificationSchema,
+  didDocumentSchema,
+} from './responses.js';
 import type { KyaService } from './service.js';
 
 export interface KyaRouteOptions {
@@ -29,7 +38,13 @@ export function kyaRoutes(service: KyaService, options: KyaRouteOptions = {}): F
 
     app.post(
       `${prefix}/agent/register`,
-      { schema: { summary: 'Register an agent (KYA); the tier is derived from the fields given', body: agentRegisterBodySchema, response: { 201: agentRegistrationSchema, 400: complianceErrorSchema, 403: complianceErrorSchema } } },
+      {
+        schema: {
+          summary: 'Register an agent (KYA); the tier is derived from the fields given',
+          body: agentRegisterBodySchema,
+          response: { 201: agentRegistrationSchema, 400: complianceErrorSchema, 403: complianceErrorSchema },
+        },
+      },
       async (request, reply) => reply.code(201).send(await service.register(request.body)),
     );
     app.post(
@@ -54,8 +69,10 @@ export function kyaRoutes(service: KyaService, options: KyaRouteOptions = {}): F
     app.get(`${prefix}/agent/:id`, { schema: { summary: 'Agent record, level, score, mandate', params: agentParamsSchema, response: { 200: agentRecordSchema, ...errors } } }, async (request) =>
       service.getAgent(request.params.id),
     );
-    app.delete(`${prefix}/agent/:id`, { schema: { summary: "Revoke an agent (X-Agent-Key: its owner's proof)", params: agentParamsSchema, response: { 200: agentRevokedSchema, ...errors, ...proven } } }, async (request) =>
-      service.revoke(request.requestContext, request.params.id),
+    app.delete(
+      `${prefix}/agent/:id`,
+      { schema: { summary: "Revoke an agent (X-Agent-Key: its owner's proof)", params: agentParamsSchema, response: { 200: agentRevokedSchema, ...errors, ...proven } } },
+      async (request) => service.revoke(request.requestContext, request.params.id),
     );
     app.post(
       `${prefix}/agent/:id/authorize`,

@@ -6,9 +6,9 @@ import { echo } from '../../../platform/echo.js';
 import { AppError, unreachable } from '../../../platform/errors.js';
 import { readIdempotencyKey } from '../../../platform/idempotency.js';
 import type { RequestContext } from '../../../platform/request-context.js';
-import { agentDid, agentDidDocument, type AgentVerification, credentialSignatureValid, iso, issuerDidDocument, type KyaCredential,verification } from './credentials.js';
+import { agentDid, agentDidDocument, type AgentVerification, credentialSignatureValid, iso, issuerDidDocument, type KyaCredential, verification } from './credentials.js';
 import { type Kya, kyaOf, type KyaServiceDeps } from './deps.js';
-import { decideMandateCaps, deriveKyaLevel, isAp2Compatible, type KyaLevel, kyaScoreOf, nextStepOf, type OwnerLeiCheck,tierCapsOf, tierNoteOf } from './domain/index.js';
+import { decideMandateCaps, deriveKyaLevel, isAp2Compatible, type KyaLevel, kyaScoreOf, nextStepOf, type OwnerLeiCheck, tierCapsOf, tierNoteOf } from './domain/index.js';
 import type { AgentDirectoryQuery, AgentMandateBody, AgentRegisterBody, MandateTerms } from './inputs.js';
 import type { AgentRow, AgentWithMandate, MandateRow } from './store.js';
 

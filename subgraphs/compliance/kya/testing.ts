@@ -4,7 +4,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createDatabaseRateLimitStore } from '../../../platform/access/rate-limit.js';
 import type { Clock } from '../../../platform/clock.js';
-import { createCredentialIssuer, type CredentialIssuer,generateIssuerJwk, issuerKeyFromJwk } from '../../../platform/credentials.js';
+import { createCredentialIssuer, type CredentialIssuer, generateIssuerJwk, issuerKeyFromJwk } from '../../../platform/credentials.js';
 import type { Database } from '../../../platform/db.js';
 import { createHttpServer, httpRoutes, type HttpServer } from '../../../platform/http.js';
 import { createIdempotency } from '../../../platform/idempotency.js';

@@ -33,9 +33,7 @@ export const uboChainResultSchema = z.object({
   deep: z.boolean(),
   result: z.enum(['CLEAR', 'REVIEW_REQUIRED', 'BLOCKED']),
   reasons: z.array(
-    z.enum([
-      'SANCTIONS_MATCH', 'SANCTIONS_POTENTIAL_MATCH', 'FATF_COUNTERMEASURES_JURISDICTION', 'FATF_CALL_FOR_ACTION_JURISDICTION', 'FATF_INCREASED_MONITORING_JURISDICTION', 'PARENT_UNRESOLVED',
-    ]),
+    z.enum(['SANCTIONS_MATCH', 'SANCTIONS_POTENTIAL_MATCH', 'FATF_COUNTERMEASURES_JURISDICTION', 'FATF_CALL_FOR_ACTION_JURISDICTION', 'FATF_INCREASED_MONITORING_JURISDICTION', 'PARENT_UNRESOLVED']),
   ),
   chain: z.array(nodeSchema),
   sanctionsMatches: z.array(sanctionsMatchSchema.extend({ lei: z.string(), role })),

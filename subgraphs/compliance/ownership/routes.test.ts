@@ -27,13 +27,37 @@ const BLOCKED_SUBJECT = `TESTSDNCHILD000000${leiCheckDigits('TESTSDNCHILD000000'
 function testData(): UboData {
   const shipped = shippedUboData();
   const made = (lei: string, fields: Partial<LeiRecord>): LeiRecord => ({
-    lei, legalName: lei, otherNames: [], status: 'ACTIVE', entityStatus: 'ACTIVE', registrationStatus: 'ISSUED', jurisdiction: 'GB', country: 'GB',
-    directParent: null, ultimateParent: null, directParentLink: 'REPORTING_EXCEPTION', ultimateParentLink: 'REPORTING_EXCEPTION',
-    directParentException: 'NATURAL_PERSONS', ultimateParentException: 'NATURAL_PERSONS', asOf: '2026-01-01', ...fields,
+    lei,
+    legalName: lei,
+    otherNames: [],
+    status: 'ACTIVE',
+    entityStatus: 'ACTIVE',
+    registrationStatus: 'ISSUED',
+    jurisdiction: 'GB',
+    country: 'GB',
+    directParent: null,
+    ultimateParent: null,
+    directParentLink: 'REPORTING_EXCEPTION',
+    ultimateParentLink: 'REPORTING_EXCEPTION',
+    directParentException: 'NATURAL_PERSONS',
+    ultimateParentException: 'NATURAL_PERSONS',
+    asOf: '2026-01-01',
+    ...fields,
   });
   const extra = new Map([
     [BLOCKED_PARENT, made(BLOCKED_PARENT, { legalName: 'VTB Capital Holdings Closed Joint Stock Company', jurisdiction: 'RU', country: 'RU' })],
-    [BLOCKED_SUBJECT, made(BLOCKED_SUBJECT, { legalName: 'Plain Widgets Trading Limited', directParent: BLOCKED_PARENT, ultimateParent: BLOCKED_PARENT, directParentLink: 'REPORTED', ultimateParentLink: 'REPORTED', directParentException: null, ultimateParentException: null })],
+    [
+      BLOCKED_SUBJECT,
+      made(BLOCKED_SUBJECT, {
+        legalName: 'Plain Widgets Trading Limited',
+        directParent: BLOCKED_PARENT,
+        ultimateParent: BLOCKED_PARENT,
+        directParentLink: 'REPORTED',
+        ultimateParentLink: 'REPORTED',
+        directParentException: null,
+        ultimateParentException: null,
+      }),
+    ],
   ]);
   return { ...shipped, findRecord: (lei) => extra.get(lei) ?? shipped.findRecord(lei) };
 }
@@ -81,7 +105,15 @@ describe.each(testDatabases())('POST /compliance/compliance/ubo-chain on $driver
       result: 'CLEAR',
       reasons: [],
       chain: [
-        { lei: SHELL_CATALYSTS, name: 'SHELL CATALYSTS & TECHNOLOGIES PTE. LTD.', role: 'SUBJECT', level: 0, jurisdiction: 'SG', leiStatus: 'ACTIVE', sanctions: { hit: false, bestScore: null, matches: [] } },
+        {
+          lei: SHELL_CATALYSTS,
+          name: 'SHELL CATALYSTS & TECHNOLOGIES PTE. LTD.',
+          role: 'SUBJECT',
+          level: 0,
+          jurisdiction: 'SG',
+          leiStatus: 'ACTIVE',
+          sanctions: { hit: false, bestScore: null, matches: [] },
+        },
         { lei: '21380068P1DRHMJ8KU70', name: 'SHELL PLC', role: 'ULTIMATE_PARENT', level: 1, jurisdiction: 'GB', sanctions: { hit: false, bestScore: null, matches: [] } },
       ],
       sanctionsMatches: [],
@@ -91,7 +123,10 @@ describe.each(testDatabases())('POST /compliance/compliance/ubo-chain on $driver
       fromCache: false,
       sources: { lei: { asOf: '2025-05-15' }, sanctions: { asOf: '2023-12-28', stale: true } },
     });
-    expect(body.fatfAttestation.jurisdictionRisk.map((risk: { jurisdiction: string; fatfStatus: string }) => [risk.jurisdiction, risk.fatfStatus])).toEqual([['SG', 'NOT_LISTED'], ['GB', 'NOT_LISTED']]);
+    expect(body.fatfAttestation.jurisdictionRisk.map((risk: { jurisdiction: string; fatfStatus: string }) => [risk.jurisdiction, risk.fatfStatus])).toEqual([
+      ['SG', 'NOT_LISTED'],
+      ['GB', 'NOT_LISTED'],
+    ]);
     expect(body.fatfAttestation.note).toMatch(/natural-person beneficial owners are not in GLEIF/);
   });
 
@@ -140,8 +175,16 @@ describe.each(testDatabases())('POST /compliance/compliance/ubo-chain on $driver
     });
     // The best match first; weaker ones of the same node follow (VEB CAPITAL 0.72 ...).
     expect(body.sanctionsMatches[0]).toEqual({
-      lei: BLOCKED_PARENT, role: 'ULTIMATE_PARENT', uid: 18729, name: 'VTB CAPITAL HOLDINGS CLOSED JOINT STOCK COMPANY', matchedName: 'VTB CAPITAL HOLDINGS CLOSED JOINT STOCK COMPANY',
-      matchedAs: 'name', type: 'entity', programs: ['UKRAINE-EO13662', 'RUSSIA-EO14024'], screenedName: 'VTB Capital Holdings Closed Joint Stock Company', score: 1,
+      lei: BLOCKED_PARENT,
+      role: 'ULTIMATE_PARENT',
+      uid: 18729,
+      name: 'VTB CAPITAL HOLDINGS CLOSED JOINT STOCK COMPANY',
+      matchedName: 'VTB CAPITAL HOLDINGS CLOSED JOINT STOCK COMPANY',
+      matchedAs: 'name',
+      type: 'entity',
+      programs: ['UKRAINE-EO13662', 'RUSSIA-EO14024'],
+      screenedName: 'VTB Capital Holdings Closed Joint Stock Company',
+      score: 1,
     });
     expect(body.sanctionsMatches.every((match: { lei: string; score: number }) => match.lei === BLOCKED_PARENT && match.score >= 0.7)).toBe(true);
   });

@@ -3,9 +3,7 @@ import type { Clock } from '../../../platform/clock.js';
 import { echo } from '../../../platform/echo.js';
 import { AppError } from '../../../platform/errors.js';
 import { dataSources, fatfLists, leiRecords, sdnList } from '../data/index.js';
-import {
-  buildSanctionsIndex, type DatasetProvenance, type FatfList, isValidLei, type LeiRecord, listAge, type SanctionsIndex,
-} from '../domain/index.js';
+import { buildSanctionsIndex, type DatasetProvenance, type FatfList, isValidLei, type LeiRecord, listAge, type SanctionsIndex } from '../domain/index.js';
 import { buildOwnershipChain, type OwnershipChain } from './domain/index.js';
 import { type ChainKey, chainKeyOf, type UboStore } from './store.js';
 

@@ -22,7 +22,10 @@ describe('ownership chains of 50 legal entities read through the DataLoader', ()
   let db: Database;
   const clock = new ManualClock(TEST_NOW);
   // 50 entities with a parent in the snapshot, and so chains of at least two nodes: 100 nodes or more.
-  const leis = leiRecords().records.filter((record) => record.directParent !== null || record.ultimateParent !== null).slice(0, 50).map((record) => record.lei);
+  const leis = leiRecords()
+    .records.filter((record) => record.directParent !== null || record.ultimateParent !== null)
+    .slice(0, 50)
+    .map((record) => record.lei);
 
   beforeAll(async () => {
     client = new PGlite();
@@ -71,7 +74,12 @@ describe('ownership chains of 50 legal entities read through the DataLoader', ()
   it('repeated and unknown LEIs in the batch cost nothing more, and answer null for the unknown', async () => {
     const service = createUboService({ clock, store: createUboStore(db), data: shippedUboData });
     statements.length = 0;
-    const answers = await service.ownershipChains([{ lei: leis[0]!, deep: true }, { lei: leis[0]!, deep: true }, { lei: '2138001KPMR6PD83HC09', deep: true }, { lei: 'TESTNOTHERE000000088', deep: true }]);
+    const answers = await service.ownershipChains([
+      { lei: leis[0]!, deep: true },
+      { lei: leis[0]!, deep: true },
+      { lei: '2138001KPMR6PD83HC09', deep: true },
+      { lei: 'TESTNOTHERE000000088', deep: true },
+    ]);
     expect(answers.map((answer) => answer?.lei ?? null)).toEqual([leis[0], leis[0], null, null]);
     expect(statements).toHaveLength(1);
   });

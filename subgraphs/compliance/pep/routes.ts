@@ -20,7 +20,13 @@ export function pepRoutes(service: PepScreenService, options: PepRouteOptions = 
   return httpRoutes(async (app) => {
     app.post(
       `${prefix}/compliance/pep-screen`,
-      { schema: { summary: 'PEP screen: riskLevel, matches at 0.60 or above, EDD and the FATF R.12 attestation (6-hour cache)', body: pepScreenBodySchema, response: { 200: pepScreenResultSchema, 400: complianceErrorSchema } } },
+      {
+        schema: {
+          summary: 'PEP screen: riskLevel, matches at 0.60 or above, EDD and the FATF R.12 attestation (6-hour cache)',
+          body: pepScreenBodySchema,
+          response: { 200: pepScreenResultSchema, 400: complianceErrorSchema },
+        },
+      },
       async (request) => service.pepScreen(request.body),
     );
   });

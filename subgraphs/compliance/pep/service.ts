@@ -85,7 +85,11 @@ function attestation(lists: readonly PepList[], input: PepScreenInput, matches: 
 
 /** POST /compliance/pep-screen, called alike by routes, resolvers and vendor risk. */
 export function createPepScreenService(deps: PepScreenServiceDeps) {
-  const dataVersion = () => deps.lists().map((list) => `${list.list}:${list.provenance.asOf}:${list.records}`).join('|');
+  const dataVersion = () =>
+    deps
+      .lists()
+      .map((list) => `${list.list}:${list.provenance.asOf}:${list.records}`)
+      .join('|');
 
   return {
     async pepScreen(input: PepScreenInput): Promise<PepScreenResult> {

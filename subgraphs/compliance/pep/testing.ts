@@ -7,7 +7,7 @@ import { createHttpServer, httpRoutes, type HttpServer } from '../../../platform
 import { createLogger } from '../../../platform/log.js';
 import { complianceErrorShape } from '../shared/error-shape.js';
 import { pepRoutes } from './routes.js';
-import { type PepScreenService,shippedPepScreenService } from './service.js';
+import { type PepScreenService, shippedPepScreenService } from './service.js';
 
 export interface PepTestApp {
   app: HttpServer;

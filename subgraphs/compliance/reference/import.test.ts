@@ -2,27 +2,41 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { and, eq, type SQL,sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../../../drizzle/schema.js';
 import {
-  fatfJurisdictions, leiRecords as leiTable, leiRelationships, pepRecords as pepTable, referenceDatasets, sdnAddresses, sdnAliases, sdnDigitalCurrencyAddresses, sdnEntries,
+  fatfJurisdictions,
+  leiRecords as leiTable,
+  leiRelationships,
+  pepRecords as pepTable,
+  referenceDatasets,
+  sdnAddresses,
+  sdnAliases,
+  sdnDigitalCurrencyAddresses,
+  sdnEntries,
 } from '../../../drizzle/schema.js';
 import { ManualClock } from '../../../platform/clock.js';
-import { type Database, type DatabaseHandle,dropSchema, openDatabase } from '../../../platform/db.js';
+import { type Database, type DatabaseHandle, dropSchema, openDatabase } from '../../../platform/db.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
 import { dataSources, readDataFile } from '../data/index.js';
 import { type DatasetImport, importReferenceData, referenceDigests, type ReferenceFileReader } from './import.js';
 
 const DATASETS = ['ofacSdn', 'pepUsFederal', 'pepHeadsOfState', 'pepMeps', 'lei', 'fatf'] as const;
 const LATER = '2026-11-23T08:00:00.000Z';
-const fileSha256 = (path: string) => createHash('sha256').update(readFileSync(new URL(`../data/${path}`, import.meta.url))).digest('hex');
+const fileSha256 = (path: string) =>
+  createHash('sha256')
+    .update(readFileSync(new URL(`../data/${path}`, import.meta.url)))
+    .digest('hex');
 
 async function count(db: Database, table: PgTable, where?: SQL): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(table).where(where);
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(table)
+    .where(where);
   return row!.n;
 }
 
@@ -50,7 +64,10 @@ function sdnCopyWithoutOneEntry(): { read: ReferenceFileReader; removed: number 
   const index = sdnLines.findIndex((line) => /^\d+,/.test(line) && !referred.has(entNum(line)));
   const removed = entNum(sdnLines[index]!);
   const sdn = [...sdnLines.slice(0, index), ...sdnLines.slice(index + 1)].join('\r\n');
-  const add = readDataFile('ofac/add.csv').split('\r\n').filter((line) => entNum(line) !== removed).join('\r\n');
+  const add = readDataFile('ofac/add.csv')
+    .split('\r\n')
+    .filter((line) => entNum(line) !== removed)
+    .join('\r\n');
   const copies: Record<string, string> = { 'ofac/sdn.csv': sdn, 'ofac/add.csv': add };
   return { read: (path) => copies[path] ?? readDataFile(path), removed: Number(removed) };
 }
@@ -75,9 +92,15 @@ describe.each(testDatabases())('reference data import on $driver', (testDatabase
 
     // OFAC: 13,821 entries by type, 17,091 aliases by type, 18,990 address rows less 2,652 placeholders, 578 digital-currency rows.
     expect(await count(db, sdnEntries)).toBe(13_821);
-    const types = await db.select({ type: sdnEntries.type, n: sql<number>`count(*)::int` }).from(sdnEntries).groupBy(sdnEntries.type);
+    const types = await db
+      .select({ type: sdnEntries.type, n: sql<number>`count(*)::int` })
+      .from(sdnEntries)
+      .groupBy(sdnEntries.type);
     expect(Object.fromEntries(types.map(({ type, n }) => [type, n]))).toEqual({ individual: 6_646, entity: 6_033, vessel: 764, aircraft: 378 });
-    const aliasTypes = await db.select({ type: sdnAliases.type, n: sql<number>`count(*)::int` }).from(sdnAliases).groupBy(sdnAliases.type);
+    const aliasTypes = await db
+      .select({ type: sdnAliases.type, n: sql<number>`count(*)::int` })
+      .from(sdnAliases)
+      .groupBy(sdnAliases.type);
     expect(Object.fromEntries(aliasTypes.map(({ type, n }) => [type, n]))).toEqual({ aka: 16_507, fka: 567, nka: 17 });
     expect(await count(db, sdnAddresses)).toBe(18_990 - 2_652);
     const [dca] = await db
@@ -94,7 +117,10 @@ describe.each(testDatabases())('reference data import on $driver', (testDatabase
 
     // GLEIF: 699 records (348 ISSUED, 350 LAPSED, 1 RETIRED), 62 with a direct parent, 68 with an ultimate parent, 128 relationships.
     expect(await count(db, leiTable)).toBe(699);
-    const registrations = await db.select({ status: leiTable.registrationStatus, n: sql<number>`count(*)::int` }).from(leiTable).groupBy(leiTable.registrationStatus);
+    const registrations = await db
+      .select({ status: leiTable.registrationStatus, n: sql<number>`count(*)::int` })
+      .from(leiTable)
+      .groupBy(leiTable.registrationStatus);
     expect(Object.fromEntries(registrations.map(({ status, n }) => [status, n]))).toEqual({ ISSUED: 348, LAPSED: 350, RETIRED: 1 });
     expect(await count(db, leiTable, sql`${leiTable.directParentLei} is not null`)).toBe(62);
     expect(await count(db, leiTable, sql`${leiTable.ultimateParentLei} is not null`)).toBe(68);
@@ -104,12 +130,21 @@ describe.each(testDatabases())('reference data import on $driver', (testDatabase
     expect(await count(db, fatfJurisdictions, and(eq(fatfJurisdictions.current, true), eq(fatfJurisdictions.list, 'blacklist')))).toBe(3);
     expect(await count(db, fatfJurisdictions, and(eq(fatfJurisdictions.current, true), eq(fatfJurisdictions.list, 'greylist')))).toBe(22);
     const plenaries = await db.selectDistinct({ date: fatfJurisdictions.statementDate, current: fatfJurisdictions.current }).from(fatfJurisdictions).orderBy(fatfJurisdictions.statementDate);
-    expect(plenaries).toEqual([{ date: '2025-10-24', current: false }, { date: '2026-02-13', current: false }, { date: '2026-06-19', current: true }]);
+    expect(plenaries).toEqual([
+      { date: '2025-10-24', current: false },
+      { date: '2026-02-13', current: false },
+      { date: '2026-06-19', current: true },
+    ]);
 
     // One reference_datasets row per dataset, with sources.json's provenance and each file's SHA-256.
     const rows = await db.select().from(referenceDatasets).orderBy(referenceDatasets.dataset);
     expect(rows.map((row) => [row.dataset, row.records])).toEqual([
-      ['fatf', 73], ['lei', 699], ['ofacSdn', 13_821], ['pepHeadsOfState', 423], ['pepMeps', 701], ['pepUsFederal', 617],
+      ['fatf', 73],
+      ['lei', 699],
+      ['ofacSdn', 13_821],
+      ['pepHeadsOfState', 423],
+      ['pepMeps', 701],
+      ['pepUsFederal', 617],
     ]);
     const sources = dataSources();
     for (const row of rows) {
@@ -162,9 +197,16 @@ describe.each(testDatabases())('reference data import on $driver', (testDatabase
     const [alfa] = await db.select({ status: leiTable.status, otherNames: leiTable.otherNames, jurisdiction: leiTable.jurisdiction }).from(leiTable).where(eq(leiTable.lei, '097900BID10000147476'));
     expect(alfa).toEqual({ status: 'LAPSED', jurisdiction: 'SK', otherNames: [expect.objectContaining({ name: 'ALFA REY SRO' })] });
 
-    const [vance] = await db.select({ name: pepTable.name, position: pepTable.position, country: pepTable.country, current: pepTable.current }).from(pepTable).where(eq(pepTable.id, 'us-congress-C000127'));
+    const [vance] = await db
+      .select({ name: pepTable.name, position: pepTable.position, country: pepTable.country, current: pepTable.current })
+      .from(pepTable)
+      .where(eq(pepTable.id, 'us-congress-C000127'));
     expect(vance).toEqual({ name: 'Maria Cantwell', position: 'United States Senator from Washington (Class 1)', country: 'US', current: true });
-    const black = await db.select({ code: fatfJurisdictions.code }).from(fatfJurisdictions).where(and(eq(fatfJurisdictions.current, true), eq(fatfJurisdictions.list, 'blacklist'))).orderBy(fatfJurisdictions.code);
+    const black = await db
+      .select({ code: fatfJurisdictions.code })
+      .from(fatfJurisdictions)
+      .where(and(eq(fatfJurisdictions.current, true), eq(fatfJurisdictions.list, 'blacklist')))
+      .orderBy(fatfJurisdictions.code);
     expect(black.map((row) => row.code)).toEqual(['IR', 'KP', 'MM']);
   });
 
@@ -240,7 +282,9 @@ describe('a start with every dataset loaded', () => {
     // reference_datasets as a previous start left it: the digests of the shipped files (the rows themselves do not matter here).
     const db = drizzle({ client, schema, logger: { logQuery: (query) => statements.push(query) } }) as unknown as Database;
     const digests = referenceDigests(readDataFile);
-    await db.insert(referenceDatasets).values(digests.map((digest) => ({ dataset: digest.dataset, ...digest.provenance, records: 0, sha256: digest.sha256, files: digest.files, loadedAt: new Date(TEST_NOW) })));
+    await db
+      .insert(referenceDatasets)
+      .values(digests.map((digest) => ({ dataset: digest.dataset, ...digest.provenance, records: 0, sha256: digest.sha256, files: digest.files, loadedAt: new Date(TEST_NOW) })));
     statements.length = 0;
     const parsed: string[] = [];
     const read: ReferenceFileReader = (path) => {

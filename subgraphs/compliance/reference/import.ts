@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../../../platform/clock.js';
 import type { Database } from '../../../platform/db.js';
 import { parseDigitalCurrencyAddresses, parseOfacFiles, readDataFile } from '../data/index.js';
-import { countryCodesSchema, parseFatfLists, parseHeadsOfState, parseLeiRecords, parseMeps, parseUsFederalPeps, type Sources,sourcesSchema } from '../data/reference.js';
+import { countryCodesSchema, parseFatfLists, parseHeadsOfState, parseLeiRecords, parseMeps, parseUsFederalPeps, type Sources, sourcesSchema } from '../data/reference.js';
 import type { DatasetProvenance, FatfList, PepRecord } from '../domain/index.js';
 import { createReferenceStore, type ReferenceRows } from './store.js';
 
@@ -195,11 +195,14 @@ export async function importReferenceData(options: ReferenceImportOptions): Prom
     const started = performance.now();
     const { rows, records } = REFERENCE_DATASETS[digest.dataset].rows(checkedReader(read ?? readDataFile, digest), digest.provenance);
     const { source, url, asOf, licence } = digest.provenance;
-    const replaced = await store.replaceDataset(
-      { dataset: { dataset: digest.dataset, source, url, asOf, licence, records, sha256: digest.sha256, files: digest.files }, rows },
-      options.clock.now(),
-    );
-    results.push({ dataset: digest.dataset, action: replaced ? 'imported' : 'unchanged', sha256: digest.sha256, ...(replaced ? { records } : {}), milliseconds: Math.round(performance.now() - started) });
+    const replaced = await store.replaceDataset({ dataset: { dataset: digest.dataset, source, url, asOf, licence, records, sha256: digest.sha256, files: digest.files }, rows }, options.clock.now());
+    results.push({
+      dataset: digest.dataset,
+      action: replaced ? 'imported' : 'unchanged',
+      sha256: digest.sha256,
+      ...(replaced ? { records } : {}),
+      milliseconds: Math.round(performance.now() - started),
+    });
   }
   return results;
 }

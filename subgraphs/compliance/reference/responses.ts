@@ -11,7 +11,7 @@ export const referenceDatasetSchema = z.object({
   sha256: z.string().describe("digest over the dataset's files, its provenance and the import format (decision 0021)"),
   files: z.record(z.string(), z.string()).describe('SHA-256 of each shipped file, by path under subgraphs/compliance/data'),
   loadedAt: z.string().describe('ISO 8601'),
-  inUse: z.boolean().describe("this process screens with this version: its shipped files have this sha256"),
+  inUse: z.boolean().describe('this process screens with this version: its shipped files have this sha256'),
 });
 
 export const referenceDataSchema = z.object({ datasets: z.array(referenceDatasetSchema) });

@@ -8,13 +8,13 @@ import { sharedTestDatabase, startTestServer, type TestDatabase, testDatabases, 
 import { dataSources } from '../data/index.js';
 import { shippedReferenceDigests } from './import.js';
 
-const fileSha256 = (path: string) => createHash('sha256').update(readFileSync(new URL(`../data/${path}`, import.meta.url))).digest('hex');
+const fileSha256 = (path: string) =>
+  createHash('sha256')
+    .update(readFileSync(new URL(`../data/${path}`, import.meta.url)))
+    .digest('hex');
 
 /** The worker's shared PGlite (as every compliance route test uses it), and PostgreSQL in a schema of its own when DATABASE_URL is set. */
-const drivers: TestDatabase[] = [
-  { driver: 'pglite', open: sharedTestDatabase, dispose: async () => {} },
-  ...testDatabases().filter((database) => database.driver === 'postgres'),
-];
+const drivers: TestDatabase[] = [{ driver: 'pglite', open: sharedTestDatabase, dispose: async () => {} }, ...testDatabases().filter((database) => database.driver === 'postgres')];
 
 describe.each(drivers)('GET /compliance/reference-data on $driver', (testDatabase) => {
   let handle: DatabaseHandle;
@@ -69,7 +69,10 @@ describe.each(drivers)('GET /compliance/reference-data on $driver', (testDatabas
   it('says when the database holds a version other than the one this process screens with', async () => {
     const [fatf] = await handle.db.select().from(referenceDatasets).where(eq(referenceDatasets.dataset, 'fatf'));
     // As another process with a refreshed list would leave it.
-    await handle.db.update(referenceDatasets).set({ sha256: '0'.repeat(64), asOf: '2026-10-30' }).where(eq(referenceDatasets.dataset, 'fatf'));
+    await handle.db
+      .update(referenceDatasets)
+      .set({ sha256: '0'.repeat(64), asOf: '2026-10-30' })
+      .where(eq(referenceDatasets.dataset, 'fatf'));
     try {
       const { body } = await get();
       const inUse = Object.fromEntries(body.datasets.map((dataset: { dataset: string; inUse: boolean }) => [dataset.dataset, dataset.inUse]));
@@ -83,9 +86,7 @@ describe.each(drivers)('GET /compliance/reference-data on $driver', (testDatabas
   it('a second server on the same database starts without importing again', async () => {
     // The transactions that wrote the rows: a re-import (even at the same clock time) would change them.
     const writers = async () =>
-      Promise.all(
-        [referenceDatasets, sdnEntries].map(async (table) => (await handle.db.select({ xmins: sql<string>`string_agg(distinct xmin::text, ',')` }).from(table))[0]?.xmins),
-      );
+      Promise.all([referenceDatasets, sdnEntries].map(async (table) => (await handle.db.select({ xmins: sql<string>`string_agg(distinct xmin::text, ',')` }).from(table))[0]?.xmins));
     const before = await writers();
     const second = await startTestServer({ subgraphs: ['compliance'], database: handle });
     try {

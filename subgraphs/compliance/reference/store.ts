@@ -5,9 +5,7 @@
 
 import { asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import {
-  fatfJurisdictions, leiRecords, leiRelationships, pepRecords, referenceDatasets, sdnAddresses, sdnAliases, sdnDigitalCurrencyAddresses, sdnEntries,
-} from '../../../drizzle/schema.js';
+import { fatfJurisdictions, leiRecords, leiRelationships, pepRecords, referenceDatasets, sdnAddresses, sdnAliases, sdnDigitalCurrencyAddresses, sdnEntries } from '../../../drizzle/schema.js';
 import type { Database } from '../../../platform/db.js';
 import { boundedCall } from '../../../platform/timeout.js';
 

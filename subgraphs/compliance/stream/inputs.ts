@@ -60,11 +60,7 @@ export const streamOpenBodySchema = z.strictObject({
 export type StreamOpenBody = z.output<typeof streamOpenBodySchema>;
 
 export const streamTickBodySchema = z.strictObject({
-  units: z
-    .number({ error: 'must be a whole number of units' })
-    .int('must be a whole number of units')
-    .min(1, 'must be at least 1')
-    .max(MAX_TICK_UNITS, `must be at most ${MAX_TICK_UNITS}`),
+  units: z.number({ error: 'must be a whole number of units' }).int('must be a whole number of units').min(1, 'must be at least 1').max(MAX_TICK_UNITS, `must be at most ${MAX_TICK_UNITS}`),
 });
 export type StreamTickBody = z.output<typeof streamTickBodySchema>;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
-import { type PaymentRequirements,settleResponseFromHeader } from 'x402/types';
+import { type PaymentRequirements, settleResponseFromHeader } from 'x402/types';
 import type { ChainConnection } from '../../../platform/chain/index.js';
 import { startTestServer, TEST_NOW, type TestServer } from '../../../test/helpers.js';
 
@@ -36,7 +36,10 @@ describe('streaming sessions in the all-in-one server', () => {
     expect(settleResponseFromHeader(String(opened.headers['x-payment-response'])).transaction).toBe(opened.body.transaction);
     const auth = { authorization: `Bearer ${opened.body.token}` };
     expect((await call('POST', `/compliance/stream/${opened.body.sessionId}/tick`, { units: 2 }, auth)).body).toMatchObject({ costUsdc: '0.15', balanceUsdc: '0', status: 'EXHAUSTED' });
-    expect(await call('POST', `/compliance/stream/${opened.body.sessionId}/tick`, { units: 1 }, auth)).toMatchObject({ status: 402, body: { code: 'CMP_ERR_STREAM_INSUFFICIENT_BALANCE', balanceUnits: 0 } });
+    expect(await call('POST', `/compliance/stream/${opened.body.sessionId}/tick`, { units: 1 }, auth)).toMatchObject({
+      status: 402,
+      body: { code: 'CMP_ERR_STREAM_INSUFFICIENT_BALANCE', balanceUnits: 0 },
+    });
     expect((await call('GET', `/compliance/stream/${opened.body.sessionId}`, undefined, auth)).body).toMatchObject({ unitsUsed: 2, balanceUnits: 0 });
     expect(await call('GET', `/compliance/stream/${opened.body.sessionId}`)).toMatchObject({ status: 401, body: { code: 'CMP_ERR_STREAM_TOKEN_REQUIRED' } });
   });
@@ -53,7 +56,12 @@ describe('streaming sessions in the all-in-one server', () => {
       facilitator: 'http://localhost:80',
       description: 'Pay upfront for a credit bucket, units ticked against the balance',
     });
-    expect(body.endpoints['POST /vop/verify']).toEqual({ price: { amount: '75000', currency: 'USDC', decimals: 6 }, network: 'base', facilitator: 'http://localhost:80', description: expect.any(String) });
+    expect(body.endpoints['POST /vop/verify']).toEqual({
+      price: { amount: '75000', currency: 'USDC', decimals: 6 },
+      network: 'base',
+      facilitator: 'http://localhost:80',
+      description: expect.any(String),
+    });
   });
 
   it('describes the three paths in /compliance/openapi.json', async () => {

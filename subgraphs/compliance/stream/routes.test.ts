@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { type Address,parseUnits } from 'viem';
+import { type Address, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
-import { type PaymentRequirements,settleResponseFromHeader } from 'x402/types';
+import { type PaymentRequirements, settleResponseFromHeader } from 'x402/types';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
 import { streamSessions } from '../../../drizzle/schema.js';
 import type { ChainConnection } from '../../../platform/chain/index.js';
@@ -12,7 +12,7 @@ import type { HttpServer } from '../../../platform/http.js';
 import { sharedTestChain, TEST_NOW, testDatabases } from '../../../test/helpers.js';
 import { VOP_OFFER } from '../vop/service.js';
 import type { StreamLog } from './service.js';
-import { buildStreamTestApp, DESCRIPTION_37_CALLS, RESOURCE, SESSION_ID, type StreamTestOverrides as Overrides,TOKEN } from './testing.js';
+import { buildStreamTestApp, DESCRIPTION_37_CALLS, RESOURCE, SESSION_ID, type StreamTestOverrides as Overrides, TOKEN } from './testing.js';
 
 // POST /compliance/stream/open paid with the x402 client on the embedded rail, ticks, reads and
 // expiry, on PGlite and (with DATABASE_URL) PostgreSQL. The plugin is mounted as the compliance
@@ -182,7 +182,12 @@ describe.each(testDatabases())('streaming sessions on $driver', (testDatabase) =
     });
 
     it('refuses a __proto__ key written by hand into the JSON', async () => {
-      const response = await app.inject({ method: 'POST', url: '/compliance/stream/open', headers: { 'content-type': 'application/json' }, payload: '{"amountUsdc":"1","unitType":"byte","__proto__":{"unitType":"call"}}' });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/compliance/stream/open',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"amountUsdc":"1","unitType":"byte","__proto__":{"unitType":"call"}}',
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ error: expect.any(String), code: 'CMP_ERR_INVALID_REQUEST' });
     });
@@ -203,7 +208,6 @@ describe.each(testDatabases())('streaming sessions on $driver', (testDatabase) =
       });
     });
   });
-
 
   it('GET /.well-known/x402 lists POST /stream/open as the spec writes it, beside a fixed price', async () => {
     const { status, body } = await get('/.well-known/x402');

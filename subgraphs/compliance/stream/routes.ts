@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { type PriceList,resourceOf } from '../../../platform/access/paid-route.js';
+import { type PriceList, resourceOf } from '../../../platform/access/paid-route.js';
 import { httpRoutes } from '../../../platform/http.js';
 import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
 import { complianceErrorSchema } from '../shared/responses.js';
@@ -60,7 +60,13 @@ export function streamRoutes(service: StreamService, options: StreamRouteOptions
     );
     app.get(
       `${prefix}/stream/:sessionId`,
-      { schema: { summary: 'A session: status, balance, units used (Authorization: Bearer <session token>)', params: streamParamsSchema, response: { 200: streamSessionSchema, 400: complianceErrorSchema, ...session } } },
+      {
+        schema: {
+          summary: 'A session: status, balance, units used (Authorization: Bearer <session token>)',
+          params: streamParamsSchema,
+          response: { 200: streamSessionSchema, 400: complianceErrorSchema, ...session },
+        },
+      },
       async (request) => service.get(request.requestContext, request.params.sessionId),
     );
   });

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { type Address,keccak256, parseUnits, toHex } from 'viem';
+import { type Address, keccak256, parseUnits, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
-import { type PaymentRequirements,settleResponseFromHeader } from 'x402/types';
+import { type PaymentRequirements, settleResponseFromHeader } from 'x402/types';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
 import { streamSessions } from '../../../drizzle/schema.js';
 import type { ChainConnection } from '../../../platform/chain/index.js';
@@ -102,7 +102,13 @@ describe.each(testDatabases())('streaming sessions on $driver', (testDatabase) =
       const tooMany = await post(`/stream/${session.sessionId}/tick`, { units: 41 }, bearer(session.token));
       expect(tooMany).toMatchObject({
         status: 402,
-        body: { error: '41 second units cost 0.0041 USDC; the balance is 0.004 USDC (40 units). Nothing was charged.', code: 'CMP_ERR_STREAM_INSUFFICIENT_BALANCE', requestedUnits: 41, balanceUsdc: '0.004', balanceUnits: 40 },
+        body: {
+          error: '41 second units cost 0.0041 USDC; the balance is 0.004 USDC (40 units). Nothing was charged.',
+          code: 'CMP_ERR_STREAM_INSUFFICIENT_BALANCE',
+          requestedUnits: 41,
+          balanceUsdc: '0.004',
+          balanceUnits: 40,
+        },
       });
       const rest = await post(`/stream/${session.sessionId}/tick`, { units: 40 }, bearer(session.token));
       expect(rest.body).toMatchObject({ balanceUsdc: '0', balanceUnits: 0, unitsUsed: 100, status: 'EXHAUSTED' });
@@ -131,7 +137,7 @@ describe.each(testDatabases())('streaming sessions on $driver', (testDatabase) =
       }
     });
 
-    it('answers only with the session token: 401 without one, 404 with another session\'s or an unknown id, 400 for a malformed id or units', async () => {
+    it("answers only with the session token: 401 without one, 404 with another session's or an unknown id, 400 for a malformed id or units", async () => {
       const mine = await openSession({ amountUsdc: '0.01', unitType: 'byte' }, 9);
       const other = await openSession({ amountUsdc: '0.01', unitType: 'byte' }, 9);
       const tick = (sessionId: string, headers: Record<string, string>, units: unknown = 1) => post(`/stream/${sessionId}/tick`, { units }, headers);
@@ -161,7 +167,14 @@ describe.each(testDatabases())('streaming sessions on $driver', (testDatabase) =
     async function payerHolding(seed: string, amount: bigint) {
       const account = privateKeyToAccount(keccak256(toHex(`${seed} ${testDatabase.driver} ${Date.now()}`)));
       const funder = payer(9);
-      const sent = await funder.writeContract({ address: rail.payment!.token, abi: railUSDAbi, functionName: 'transfer', args: [account.address, amount], account: funder.account!, chain: funder.chain });
+      const sent = await funder.writeContract({
+        address: rail.payment!.token,
+        abi: railUSDAbi,
+        functionName: 'transfer',
+        args: [account.address, amount],
+        account: funder.account!,
+        chain: funder.chain,
+      });
       await rail.publicClient.waitForTransactionReceipt({ hash: sent });
       const gas = await funder.sendTransaction({ to: account.address, value: parseUnits('1', 18), account: funder.account!, chain: funder.chain });
       await rail.publicClient.waitForTransactionReceipt({ hash: gas });
@@ -175,7 +188,14 @@ describe.each(testDatabases())('streaming sessions on $driver', (testDatabase) =
           async authorize(header, price, resource) {
             const authorized = await real.authorize(header, price, resource);
             if (authorized.ok) {
-              const hash = await wallet.writeContract({ address: rail.payment!.token, abi: railUSDAbi, functionName: 'transfer', args: [rail.embedded!.accounts[9]!.address as Address, 1_000_000n], account: wallet.account!, chain: wallet.chain });
+              const hash = await wallet.writeContract({
+                address: rail.payment!.token,
+                abi: railUSDAbi,
+                functionName: 'transfer',
+                args: [rail.embedded!.accounts[9]!.address as Address, 1_000_000n],
+                account: wallet.account!,
+                chain: wallet.chain,
+              });
               await rail.publicClient.waitForTransactionReceipt({ hash });
             }
             return authorized;
@@ -256,5 +276,4 @@ describe.each(testDatabases())('streaming sessions on $driver', (testDatabase) =
       }
     });
   });
-
 });

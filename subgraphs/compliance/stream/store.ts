@@ -8,10 +8,7 @@ const STORE_TIMEOUT_MS = 5000;
 export type StreamSessionRow = typeof streamSessions.$inferSelect;
 
 export type TickOutcome =
-  | { outcome: 'TICKED'; session: StreamSessionRow }
-  | { outcome: 'NOT_FOUND' }
-  | { outcome: 'EXPIRED'; session: StreamSessionRow }
-  | { outcome: 'INSUFFICIENT_BALANCE'; session: StreamSessionRow };
+  { outcome: 'TICKED'; session: StreamSessionRow } | { outcome: 'NOT_FOUND' } | { outcome: 'EXPIRED'; session: StreamSessionRow } | { outcome: 'INSUFFICIENT_BALANCE'; session: StreamSessionRow };
 
 /**
  * The streaming sessions (stream_sessions); every call bounded in time. A session is found by its

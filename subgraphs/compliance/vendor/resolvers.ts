@@ -2,7 +2,7 @@ import { parseGraphQLInput } from '../../../platform/graphql.js';
 import type { SubgraphContext } from '../../../platform/subgraph.js';
 import type { PepScreenService } from '../pep/service.js';
 import type { ComplianceService } from '../vop/service.js';
-import { type VendorRiskBody,vendorRiskBodySchema } from './inputs.js';
+import { type VendorRiskBody, vendorRiskBodySchema } from './inputs.js';
 import type { VendorRiskAnswer, VendorRiskService } from './service.js';
 
 export interface VendorGraphServices {

@@ -47,7 +47,11 @@ async function esgOf(deps: VendorRiskDeps, lei: string | undefined, request: Ven
     const scored = await deps.esg.entityEsg(lei, { name: request.name, ...(request.country ? { country: request.country } : {}) });
     return { score: scored.composite, tier: scored.feeTier, source: `${deps.esgServiceHost}/score/${lei}` };
   }
-  return { score: DEFAULT_ESG_SCORE, tier: entityEsgTierOf(DEFAULT_ESG_SCORE, deps.esgParameters()).tier, source: `${deps.esgServiceHost} (default ${DEFAULT_ESG_SCORE}: no LEI given or registered to the wallet)` };
+  return {
+    score: DEFAULT_ESG_SCORE,
+    tier: entityEsgTierOf(DEFAULT_ESG_SCORE, deps.esgParameters()).tier,
+    source: `${deps.esgServiceHost} (default ${DEFAULT_ESG_SCORE}: no LEI given or registered to the wallet)`,
+  };
 }
 
 /** The screens of Document 2 §4 POST /vendor-risk, run side by side: sanctions (name, wallet, owners), PEP, FATF, VoP. */

@@ -135,4 +135,3 @@ describe('GET /compliance/lei/search (decision 0034)', () => {
     expect((await server.app.inject({ method: 'GET', url: '/compliance/lei/search?name=%20' })).statusCode).toBe(400);
   });
 });
-

@@ -50,8 +50,7 @@ export function vopResolvers(service: ComplianceService, graphqlUrl: string) {
       deregisterWallet: (_: unknown, args: { address: string }, context: VopContext) => service.deregister(context.request, walletKey(args.address)),
     },
     Wallet: {
-      __resolveReference: (reference: { address: string }): WalletParent | null =>
-        walletAddress.safeParse(reference.address).success ? { address: reference.address.toLowerCase() } : null,
+      __resolveReference: (reference: { address: string }): WalletParent | null => (walletAddress.safeParse(reference.address).success ? { address: reference.address.toLowerCase() } : null),
       registration: (parent: WalletParent, _: unknown, context: VopContext) => context.registration.load(parent.address),
       vopHistory: (parent: WalletParent, _: unknown, context: VopContext) => context.history.load(parent.address),
     },
@@ -67,4 +66,3 @@ export function vopResolvers(service: ComplianceService, graphqlUrl: string) {
     },
   };
 }
-

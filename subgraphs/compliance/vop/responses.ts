@@ -64,7 +64,9 @@ export const vopHistorySchema = z.object({
 export const leiSearchSchema = z.object({
   query: z.string(),
   count: z.number().int(),
-  matches: z.array(z.object({ lei: z.string(), legalName: z.string(), leiStatus: z.string(), jurisdiction: z.string().nullable(), matchedName: z.string(), score: z.number().describe('VoP name similarity, 0-100') })),
+  matches: z.array(
+    z.object({ lei: z.string(), legalName: z.string(), leiStatus: z.string(), jurisdiction: z.string().nullable(), matchedName: z.string(), score: z.number().describe('VoP name similarity, 0-100') }),
+  ),
 });
 
 export const leiRecordSchema = z.object({

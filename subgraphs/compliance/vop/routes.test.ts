@@ -1,7 +1,7 @@
-import { type Address,parseUnits } from 'viem';
+import { type Address, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
-import { type PaymentRequirements,settleResponseFromHeader } from 'x402/types';
+import { type PaymentRequirements, settleResponseFromHeader } from 'x402/types';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
 import type { ChainConnection } from '../../../platform/chain/index.js';
 import { ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY } from '../../../test/fixtures/lei-entries.js';
@@ -176,13 +176,21 @@ describe('POST /compliance/vop/verify: the results (taken with an API key)', () 
 
   it('grayZoneReasoning comes from the synthesiser: omitted when it fails, the verdict unchanged', async () => {
     // An OpenAI-compatible endpoint that refuses every connection: the synthesis fails, the field goes.
-    const failing = await startTestServer({ subgraphs: ['compliance'], environment: { ADMIN_KEY, SYNTHESIS_LLM_URL: 'http://127.0.0.1:9/v1/chat/completions', SYNTHESIS_LLM_MODEL: 'unreachable-model', SYNTHESIS_TIMEOUT_MS: '500' } });
+    const failing = await startTestServer({
+      subgraphs: ['compliance'],
+      environment: { ADMIN_KEY, SYNTHESIS_LLM_URL: 'http://127.0.0.1:9/v1/chat/completions', SYNTHESIS_LLM_MODEL: 'unreachable-model', SYNTHESIS_TIMEOUT_MS: '500' },
+    });
     try {
       const key = (await failing.platform!.access.keys.create('api', 'gray zone', 10)).key;
       const wallet = freshWallet();
       const registered = await failing.app.inject({ method: 'POST', url: '/compliance/register', headers: ADMIN, payload: { walletAddress: wallet, lei: ACTIVE_LEI_ENTRY.lei } });
       expect(registered.statusCode).toBe(201);
-      const response = await failing.app.inject({ method: 'POST', url: '/compliance/vop/verify', headers: { 'x-api-key': key }, payload: { walletAddress: wallet, submittedName: 'Shell Technologies Singapore' } });
+      const response = await failing.app.inject({
+        method: 'POST',
+        url: '/compliance/vop/verify',
+        headers: { 'x-api-key': key },
+        payload: { walletAddress: wallet, submittedName: 'Shell Technologies Singapore' },
+      });
       expect(response.json()).toMatchObject({ result: 'PROCEED_FLAGGED', proceedSafe: true, score: 66.67 });
       expect(response.json()).not.toHaveProperty('grayZoneReasoning');
     } finally {
@@ -240,4 +248,3 @@ describe('GET /compliance/vop/lookup/:wallet and /vop/history/:wallet', () => {
     expect((await call('GET', `/compliance/vop/history/${wallet}`)).body).toEqual({ walletAddress: wallet, count: 0, checks: [] });
   });
 });
-

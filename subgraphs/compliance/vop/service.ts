@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
-import { type Access, type Offer,paidWork } from '../../../platform/access/admission.js';
+import { type Access, type Offer, paidWork } from '../../../platform/access/admission.js';
 import { requireAdminKey } from '../../../platform/access/shared-secret.js';
-import { type Clock,epochSeconds } from '../../../platform/clock.js';
+import { type Clock, epochSeconds } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
 import type { RequestContext } from '../../../platform/request-context.js';
 import type { Synthesiser } from '../../../platform/synthesis.js';
@@ -106,7 +106,11 @@ async function decide(deps: ComplianceServiceDeps, body: VopVerifyBody): Promise
  */
 async function grayZoneReasoning(deps: ComplianceServiceDeps, submitted: string, registered: string, score: number, now: Date): Promise<GrayZoneReasoning | undefined> {
   const assessed = assessNameDiscrepancy({ submitted, registered, submittedTokens: deps.matcher.tokens(submitted), registeredTokens: deps.matcher.tokens(registered) }, score, now);
-  const worded = await deps.synthesiser.synthesise({ topic: 'vop-gray-zone', facts: { submitted, registered, score, assessment: assessed.assessment, likelyCause: assessed.likelyCause }, ruleBasedText: assessed.rationale });
+  const worded = await deps.synthesiser.synthesise({
+    topic: 'vop-gray-zone',
+    facts: { submitted, registered, score, assessment: assessed.assessment, likelyCause: assessed.likelyCause },
+    ruleBasedText: assessed.rationale,
+  });
   return worded ? { ...assessed, rationale: worded.text } : undefined;
 }
 
@@ -129,7 +133,8 @@ async function walletsUnder(deps: ComplianceServiceDeps, leis: readonly string[]
 async function register(deps: ComplianceServiceDeps, request: RequestContext, body: RegisterBody) {
   requireAdminKey(request, deps.adminKey);
   const entry = body.lei === undefined ? undefined : deps.leiRegistry.find(checkedLei(deps, body.lei));
-  if (body.lei !== undefined && !entry) throw new AppError('CMP_ERR_LEI_NOT_VERIFIED', { message: 'The LEI is well-formed but not in the LEI registry snapshot; register without it (SELF_DECLARED) or with a registered LEI.' });
+  if (body.lei !== undefined && !entry)
+    throw new AppError('CMP_ERR_LEI_NOT_VERIFIED', { message: 'The LEI is well-formed but not in the LEI registry snapshot; register without it (SELF_DECLARED) or with a registered LEI.' });
   const now = deps.clock.now();
   const { registration, created } = await deps.store.register(
     {

@@ -21,7 +21,16 @@ describe.each(testDatabases())('VoP statements of the compliance store on $drive
   const WALLET = '0xAbCdEf0123456789aBcDeF0123456789AbCdEf01';
 
   it('activeRegistration: the registration as registered, by any case of the address; none once deactivated', async () => {
-    const registration = { walletAddress: WALLET, legalName: 'Northwind Trading Limited', country: null, aliases: ['Northwind', 'NW "Trading"'], lei: null, leiStatus: null, registrationType: 'SELF_DECLARED' as const, registeredAt: at(0) };
+    const registration = {
+      walletAddress: WALLET,
+      legalName: 'Northwind Trading Limited',
+      country: null,
+      aliases: ['Northwind', 'NW "Trading"'],
+      lei: null,
+      leiStatus: null,
+      registrationType: 'SELF_DECLARED' as const,
+      registeredAt: at(0),
+    };
     await store.register(registration, at(0));
     const expected = { ...registration, walletAddress: WALLET.toLowerCase(), active: true, deactivatedAt: null };
     expect(await store.activeRegistration(WALLET)).toEqual(expected);
@@ -33,7 +42,15 @@ describe.each(testDatabases())('VoP statements of the compliance store on $drive
 
   it('recordCheck: null and fractional scores, a null and a given LEI, read back by history as recorded', async () => {
     const check = (n: number, overrides: Partial<VopCheckRecord>): VopCheckRecord => ({
-      requestId: `req-${n}`, walletAddress: WALLET, submittedName: `Northwind ${n}`, submittedLei: null, result: 'VERIFIED', score: 100, resolvedBy: 'LEGAL_NAME_MATCH', checkedAt: at(n), ...overrides,
+      requestId: `req-${n}`,
+      walletAddress: WALLET,
+      submittedName: `Northwind ${n}`,
+      submittedLei: null,
+      result: 'VERIFIED',
+      score: 100,
+      resolvedBy: 'LEGAL_NAME_MATCH',
+      checkedAt: at(n),
+      ...overrides,
     });
     const checks = [
       check(10, { result: 'NOT_REGISTERED', score: null, resolvedBy: 'NOT_REGISTERED' }),

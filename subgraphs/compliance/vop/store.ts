@@ -47,11 +47,19 @@ function preparedStatements(db: Database) {
 }
 
 /** Registers or re-registers a wallet and writes the audit record, in one transaction. */
-async function register(db: Database, ids: { token(bytes: number): string }, registration: Omit<WalletRegistration, 'active' | 'deactivatedAt'>, now: Date): Promise<{ registration: WalletRegistration; created: boolean }> {
+async function register(
+  db: Database,
+  ids: { token(bytes: number): string },
+  registration: Omit<WalletRegistration, 'active' | 'deactivatedAt'>,
+  now: Date,
+): Promise<{ registration: WalletRegistration; created: boolean }> {
   const row: WalletRegistration = { ...registration, walletAddress: key(registration.walletAddress), active: true, deactivatedAt: null };
   const work = db.transaction(async (tx) => {
     const [existing] = await tx.select({ walletAddress: complianceWallets.walletAddress }).from(complianceWallets).where(eq(complianceWallets.walletAddress, row.walletAddress)).for('update');
-    await tx.insert(complianceWallets).values(row).onConflictDoUpdate({ target: complianceWallets.walletAddress, set: { ...row } });
+    await tx
+      .insert(complianceWallets)
+      .values(row)
+      .onConflictDoUpdate({ target: complianceWallets.walletAddress, set: { ...row } });
     await tx.insert(complianceWalletAudit).values({ id: `aud_${ids.token(12)}`, walletAddress: row.walletAddress, action: existing ? 'UPDATED' : 'REGISTERED', record: row, at: now });
     return !existing;
   });
@@ -111,7 +119,11 @@ export function createComplianceStore(db: Database, ids: { token(bytes: number):
     async activeRegistrations(walletAddresses: readonly string[]): Promise<Map<string, WalletRegistration>> {
       const keys = [...new Set(walletAddresses.map(key))];
       if (keys.length === 0) return new Map();
-      const query = db.select().from(complianceWallets).where(and(inArray(complianceWallets.walletAddress, keys), eq(complianceWallets.active, true))).execute();
+      const query = db
+        .select()
+        .from(complianceWallets)
+        .where(and(inArray(complianceWallets.walletAddress, keys), eq(complianceWallets.active, true)))
+        .execute();
       const rows = await bounded(query, 'select from compliance_wallets');
       return new Map(rows.map((row) => [row.walletAddress, row]));
     },
@@ -119,7 +131,12 @@ export function createComplianceStore(db: Database, ids: { token(bytes: number):
     /** Active registrations under any of these LEIs, for GET /lei/:lei and the graph (one query per batch). */
     async walletsByLei(leis: readonly string[]): Promise<WalletRegistration[]> {
       if (leis.length === 0) return [];
-      const query = db.select().from(complianceWallets).where(and(inArray(complianceWallets.lei, [...leis]), eq(complianceWallets.active, true))).orderBy(complianceWallets.walletAddress).execute();
+      const query = db
+        .select()
+        .from(complianceWallets)
+        .where(and(inArray(complianceWallets.lei, [...leis]), eq(complianceWallets.active, true)))
+        .orderBy(complianceWallets.walletAddress)
+        .execute();
       return bounded(query, 'select from compliance_wallets by lei');
     },
 
@@ -127,7 +144,12 @@ export function createComplianceStore(db: Database, ids: { token(bytes: number):
     deactivate: (walletAddress: string, now: Date) => deactivate(db, ids, walletAddress, now),
 
     async auditTrail(walletAddress: string) {
-      const query = db.select().from(complianceWalletAudit).where(eq(complianceWalletAudit.walletAddress, key(walletAddress))).orderBy(complianceWalletAudit.at).execute();
+      const query = db
+        .select()
+        .from(complianceWalletAudit)
+        .where(eq(complianceWalletAudit.walletAddress, key(walletAddress)))
+        .orderBy(complianceWalletAudit.at)
+        .execute();
       return bounded(query, 'select from compliance_wallet_audit');
     },
 

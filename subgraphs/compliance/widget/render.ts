@@ -4,7 +4,7 @@
 // into markup here. The page carries no script, and its one stylesheet is allowed by its hash.
 
 import { createHash } from 'node:crypto';
-import { type ComponentChildren,h } from 'preact';
+import { type ComponentChildren, h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { SANCTIONS_BLOCK_SCORE, SANCTIONS_MATCH_THRESHOLD } from '../domain/index.js';
 import type { SanctionsSignal, SanctionsVerdict, SanctionsWidgetScreen } from './domain/index.js';
@@ -72,7 +72,13 @@ function result(screen: SanctionsWidgetScreen): ComponentChildren {
     h('p', { id: 'verdict', class: `verdict ${screen.verdict}` }, screen.verdict),
     h('p', { id: 'summary' }, VERDICT_TEXT[screen.verdict]),
     h('p', null, `Screened as ${screen.screenedAs === 'WALLET' ? 'a wallet address' : 'a name'}: `, h('q', { id: 'query' }, screen.query)),
-    screen.signals.length > 0 ? h('ul', { id: 'signals' }, screen.signals.map((signal) => h('li', { 'data-code': signal.code }, signalText(signal)))) : null,
+    screen.signals.length > 0
+      ? h(
+          'ul',
+          { id: 'signals' },
+          screen.signals.map((signal) => h('li', { 'data-code': signal.code }, signalText(signal))),
+        )
+      : null,
   );
 }
 
@@ -102,7 +108,15 @@ export function renderWidgetPage(page: WidgetPage): string {
       ),
       page.error === undefined ? null : h('p', { id: 'error', class: 'error', role: 'alert' }, page.error),
       page.screen ? result(page.screen) : null,
-      h('p', null, h('small', { id: 'source' }, `OFAC SDN list as of ${page.list.asOf}${page.list.stale ? ' (older than 30 days: refresh it)' : ''}. Names match at ${SANCTIONS_MATCH_THRESHOLD.toFixed(2)} or above; ${SANCTIONS_BLOCK_SCORE.toFixed(2)} or above blocks.`)),
+      h(
+        'p',
+        null,
+        h(
+          'small',
+          { id: 'source' },
+          `OFAC SDN list as of ${page.list.asOf}${page.list.stale ? ' (older than 30 days: refresh it)' : ''}. Names match at ${SANCTIONS_MATCH_THRESHOLD.toFixed(2)} or above; ${SANCTIONS_BLOCK_SCORE.toFixed(2)} or above blocks.`,
+        ),
+      ),
     ),
   );
   return `<!doctype html>${renderToString(body)}`;

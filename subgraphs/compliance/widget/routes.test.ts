@@ -63,7 +63,13 @@ describe('GET /compliance/widget/sanctions', () => {
     const { headers, html } = await get('?q=Maria%20Cantwell');
     const csp = String(headers['content-security-policy']);
     expect(csp.split(';').map((directive) => directive.trim())).toEqual([
-      "default-src 'none'", "script-src 'none'", `style-src ${WIDGET_CSP_DIRECTIVES.styleSrc[0]}`, "img-src 'none'", "form-action 'self'", "base-uri 'none'", 'frame-ancestors *',
+      "default-src 'none'",
+      "script-src 'none'",
+      `style-src ${WIDGET_CSP_DIRECTIVES.styleSrc[0]}`,
+      "img-src 'none'",
+      "form-action 'self'",
+      "base-uri 'none'",
+      'frame-ancestors *',
     ]);
     expect(csp).not.toContain('unsafe-inline');
     expect(headers['x-frame-options']).toBeUndefined();
@@ -72,7 +78,12 @@ describe('GET /compliance/widget/sanctions', () => {
 
   it.each([
     ['a wallet on the SDN digital-currency list', '0x098B716B8Aaf21512996dC57EB0615e2383E2f96', 'BLOCKED', 'ETH address listed for'],
-    ['an exact SDN entity name', 'VTB Capital Holdings Closed Joint Stock Company', 'BLOCKED', 'Match 1.00: VTB CAPITAL HOLDINGS CLOSED JOINT STOCK COMPANY, entity (OFAC uid 18729; UKRAINE-EO13662, RUSSIA-EO14024)'],
+    [
+      'an exact SDN entity name',
+      'VTB Capital Holdings Closed Joint Stock Company',
+      'BLOCKED',
+      'Match 1.00: VTB CAPITAL HOLDINGS CLOSED JOINT STOCK COMPANY, entity (OFAC uid 18729; UKRAINE-EO13662, RUSSIA-EO14024)',
+    ],
     ['a name in the review band', 'Roni Trading LLC', 'FLAGGED', 'Possible match 0.94: RONIN MANAGEMENT B.V. as &quot;RONIN TRADING&quot; (aka), entity (OFAC uid 42978;'],
     ['a clean name', 'Maria Cantwell', 'APPROVED', 'No match on the OFAC SDN list.'],
     ['an unlisted address', '0x0000000000000000000000000000000000000001', 'APPROVED', 'Screened as a wallet address'],

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { httpRoutes } from '../../../platform/http.js';
 import { COMPLIANCE_PREFIX } from '../shared/error-shape.js';
 import { renderWidgetPage, WIDGET_CSP_DIRECTIVES } from './render.js';
-import { type SanctionsWidgetDeps,widgetPageFor } from './service.js';
+import { type SanctionsWidgetDeps, widgetPageFor } from './service.js';
 
 export interface WidgetRouteOptions {
   /** Where the compliance oracle is mounted; default `/compliance` ({compliance_url}). */

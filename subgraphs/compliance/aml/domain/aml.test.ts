@@ -2,11 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { amlWeights, parseAmlWeights } from '../../data/aml-weights.js';
 import { fatfLists, sdnList } from '../../data/index.js';
 import { buildSanctionsIndex, fatfStandingOf } from '../../domain/index.js';
-import {
-type AmlProfileStats,
-  type AmlSignalCode,   amlWeightProblems, type AmlWeights,
-amountStdDev, EMPTY_AML_PROFILE, maturityOf, recordScreen, screenSanctions, } from './aml.js';
-import { type AmlScreenFacts,assessScreen, detectSignals, levelOf, tierOf } from './assessment.js';
+import { type AmlProfileStats, type AmlSignalCode, amlWeightProblems, type AmlWeights, amountStdDev, EMPTY_AML_PROFILE, maturityOf, recordScreen, screenSanctions } from './aml.js';
+import { type AmlScreenFacts, assessScreen, detectSignals, levelOf, tierOf } from './assessment.js';
 const NOW = new Date('2026-11-22T12:00:00Z');
 const DAY_MS = 86_400_000;
 const weights = amlWeights();
@@ -21,8 +18,18 @@ function reweighted(changes: Partial<Record<AmlSignalCode, number>>): AmlWeights
 /** A profile of `txCount` transactions with this mean and sample standard deviation (M2 = sd² (n - 1)), last seen a day ago. */
 function profileOf(txCount: number, mean = 20_000, sd = 5_000): AmlProfileStats {
   return {
-    ...EMPTY_AML_PROFILE, txCount, amountMeanUsd: mean, amountM2: sd * sd * (txCount - 1), volumeTotalUsd: mean * txCount, amountMaxUsd: mean + sd,
-    counterpartyCount: 3, screenCount: txCount, riskScore: 10, firstSeenAt: new Date(NOW.getTime() - 300 * DAY_MS), lastSeenAt: new Date(NOW.getTime() - DAY_MS), lastScreenedAt: new Date(NOW.getTime() - DAY_MS),
+    ...EMPTY_AML_PROFILE,
+    txCount,
+    amountMeanUsd: mean,
+    amountM2: sd * sd * (txCount - 1),
+    volumeTotalUsd: mean * txCount,
+    amountMaxUsd: mean + sd,
+    counterpartyCount: 3,
+    screenCount: txCount,
+    riskScore: 10,
+    firstSeenAt: new Date(NOW.getTime() - 300 * DAY_MS),
+    lastSeenAt: new Date(NOW.getTime() - DAY_MS),
+    lastScreenedAt: new Date(NOW.getTime() - DAY_MS),
   };
 }
 
@@ -34,7 +41,13 @@ const fatf = (country: string) => fatfStandingOf(country, fatfLists().current);
 
 describe('wallet profile maturity (Document 2 §3)', () => {
   it.each([
-    [0, 'UNKNOWN'], [1, 'NEW'], [9, 'NEW'], [10, 'DEVELOPING'], [99, 'DEVELOPING'], [100, 'ESTABLISHED'], [5_000, 'ESTABLISHED'],
+    [0, 'UNKNOWN'],
+    [1, 'NEW'],
+    [9, 'NEW'],
+    [10, 'DEVELOPING'],
+    [99, 'DEVELOPING'],
+    [100, 'ESTABLISHED'],
+    [5_000, 'ESTABLISHED'],
   ] as const)('%i transactions: %s', (txCount, maturity) => {
     expect(maturityOf(txCount)).toBe(maturity);
   });
@@ -42,8 +55,14 @@ describe('wallet profile maturity (Document 2 §3)', () => {
 
 describe('AML tiers (Document 2 §3)', () => {
   it.each([
-    [0, 'LOW', 'PROCEED', 'INFO'], [24, 'LOW', 'PROCEED', 'INFO'], [25, 'MEDIUM', 'PROCEED', 'WARNING'], [49, 'MEDIUM', 'PROCEED', 'WARNING'],
-    [50, 'HIGH', 'FLAG', 'ALERT'], [74, 'HIGH', 'FLAG', 'ALERT'], [75, 'CRITICAL', 'BLOCK', 'CRITICAL'], [100, 'CRITICAL', 'BLOCK', 'CRITICAL'],
+    [0, 'LOW', 'PROCEED', 'INFO'],
+    [24, 'LOW', 'PROCEED', 'INFO'],
+    [25, 'MEDIUM', 'PROCEED', 'WARNING'],
+    [49, 'MEDIUM', 'PROCEED', 'WARNING'],
+    [50, 'HIGH', 'FLAG', 'ALERT'],
+    [74, 'HIGH', 'FLAG', 'ALERT'],
+    [75, 'CRITICAL', 'BLOCK', 'CRITICAL'],
+    [100, 'CRITICAL', 'BLOCK', 'CRITICAL'],
   ] as const)('score %i: %s, %s, level %s', (score, riskTier, action, level) => {
     expect(tierOf(score)).toEqual({ riskTier, action });
     expect(levelOf(riskTier, action)).toBe(level);
@@ -52,7 +71,12 @@ describe('AML tiers (Document 2 §3)', () => {
   // A DEVELOPING wallet (multiplier 1) paying USD 20,001 against a mean of 20,000 (sd 5,000): the only
   // signal is REPORTABLE_AMOUNT (above USD 10,000), reweighted to the score under test.
   it.each([
-    [24, 'LOW', 'PROCEED'], [25, 'MEDIUM', 'PROCEED'], [49, 'MEDIUM', 'PROCEED'], [50, 'HIGH', 'FLAG'], [74, 'HIGH', 'FLAG'], [75, 'CRITICAL', 'BLOCK'],
+    [24, 'LOW', 'PROCEED'],
+    [25, 'MEDIUM', 'PROCEED'],
+    [49, 'MEDIUM', 'PROCEED'],
+    [50, 'HIGH', 'FLAG'],
+    [74, 'HIGH', 'FLAG'],
+    [75, 'CRITICAL', 'BLOCK'],
   ] as const)('one signal of weight %i assesses to %s and %s; reasoning only for FLAG', (weight, riskTier, action) => {
     const assessment = assessScreen(facts(), reweighted({ REPORTABLE_AMOUNT: weight }));
     expect(assessment.signals.map((signal) => [signal.code, signal.weight])).toEqual([['REPORTABLE_AMOUNT', weight]]);
@@ -115,7 +139,10 @@ describe('signals', () => {
 
   it.each([
     // mean 1,000, sd 100: z = (x - 1000) / 100.
-    [1_299, []], [1_300, ['AMOUNT_ANOMALY']], [1_599, ['AMOUNT_ANOMALY']], [1_600, ['AMOUNT_EXTREME']],
+    [1_299, []],
+    [1_300, ['AMOUNT_ANOMALY']],
+    [1_599, ['AMOUNT_ANOMALY']],
+    [1_600, ['AMOUNT_EXTREME']],
   ] as const)('z-score: USD %d against mean 1,000 and sd 100: %j', (amountUsd, expected) => {
     expect(codes(facts({ amountUsd, profile: profileOf(50, 1_000, 100) }))).toEqual(expected);
   });
@@ -156,7 +183,14 @@ describe('sanctions always BLOCK', () => {
       { kind: 'WALLET_ADDRESS', entNum: 27307, name: 'LAZARUS GROUP', type: 'entity', programs: ['DPRK3'], matchedName: LAZARUS_ETH, score: 1, currency: 'ETH', address: LAZARUS_ETH },
     ]);
     // Even an ESTABLISHED wallet with nothing else: score 100, CRITICAL, BLOCK.
-    expect(assessScreen(facts({ profile: profileOf(500), sanctions: findings }), weights)).toMatchObject({ riskScore: 100, riskTier: 'CRITICAL', action: 'BLOCK', level: 'CRITICAL', sanctionsHit: true, reasoning: null });
+    expect(assessScreen(facts({ profile: profileOf(500), sanctions: findings }), weights)).toMatchObject({
+      riskScore: 100,
+      riskTier: 'CRITICAL',
+      action: 'BLOCK',
+      level: 'CRITICAL',
+      sanctionsHit: true,
+      reasoning: null,
+    });
   });
 
   it('a counterparty address, and a counterparty name at >= 0.70 (the name or counterpartyName)', () => {

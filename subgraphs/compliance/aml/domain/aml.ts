@@ -16,9 +16,23 @@ export const AML_EVENT_LEVELS = ['INFO', 'WARNING', 'ALERT', 'CRITICAL'] as cons
 export const AML_RECOMMENDATIONS = ['PROCEED_WITH_REVIEW', 'ESCALATE_TO_BLOCK'] as const;
 export const AML_CONFIDENCES = ['HIGH', 'MEDIUM', 'LOW'] as const;
 export const AML_SIGNAL_CODES = [
-  'SANCTIONS_WALLET_ADDRESS', 'SANCTIONS_COUNTERPARTY_ADDRESS', 'SANCTIONS_COUNTERPARTY_NAME', 'FATF_CALL_FOR_ACTION', 'FATF_INCREASED_MONITORING',
-  'PRIOR_BLOCKS', 'STRUCTURING_BAND', 'STRUCTURING_PATTERN', 'AMOUNT_ANOMALY', 'AMOUNT_EXTREME', 'LARGE_INITIAL_AMOUNT', 'REPORTABLE_AMOUNT',
-  'VELOCITY_BURST', 'DORMANT_REACTIVATION', 'NEW_COUNTERPARTY', 'ROUND_AMOUNT', 'NO_HISTORY',
+  'SANCTIONS_WALLET_ADDRESS',
+  'SANCTIONS_COUNTERPARTY_ADDRESS',
+  'SANCTIONS_COUNTERPARTY_NAME',
+  'FATF_CALL_FOR_ACTION',
+  'FATF_INCREASED_MONITORING',
+  'PRIOR_BLOCKS',
+  'STRUCTURING_BAND',
+  'STRUCTURING_PATTERN',
+  'AMOUNT_ANOMALY',
+  'AMOUNT_EXTREME',
+  'LARGE_INITIAL_AMOUNT',
+  'REPORTABLE_AMOUNT',
+  'VELOCITY_BURST',
+  'DORMANT_REACTIVATION',
+  'NEW_COUNTERPARTY',
+  'ROUND_AMOUNT',
+  'NO_HISTORY',
 ] as const;
 export const AML_SIGNAL_CATEGORIES = ['SANCTIONS', 'JURISDICTION', 'AMOUNT', 'PATTERN', 'COUNTERPARTY', 'HISTORY'] as const;
 /** COHORT: times the cohort multiplier; ELEVATE_ONLY: raised for young wallets, never reduced; FIXED: as listed. */
@@ -112,8 +126,18 @@ export interface AmlProfileStats {
 }
 
 export const EMPTY_AML_PROFILE: AmlProfileStats = Object.freeze({
-  txCount: 0, amountMeanUsd: 0, amountM2: 0, volumeTotalUsd: 0, amountMaxUsd: 0, counterpartyCount: 0, screenCount: 0, blockedCount: 0,
-  riskScore: null, firstSeenAt: null, lastSeenAt: null, lastScreenedAt: null,
+  txCount: 0,
+  amountMeanUsd: 0,
+  amountM2: 0,
+  volumeTotalUsd: 0,
+  amountMaxUsd: 0,
+  counterpartyCount: 0,
+  screenCount: 0,
+  blockedCount: 0,
+  riskScore: null,
+  firstSeenAt: null,
+  lastSeenAt: null,
+  lastScreenedAt: null,
 });
 
 /** Document 2 §3: UNKNOWN none; NEW fewer than 10; DEVELOPING 10-99; ESTABLISHED 100 or more. */
@@ -193,7 +217,17 @@ export function screenSanctions(index: SanctionsIndex, subject: { wallet: string
   const findings: SanctionsFinding[] = [];
   const byAddress = (address: string, kind: SanctionsFindingKind) => {
     for (const match of index.findAddress(address)) {
-      findings.push({ kind, entNum: match.entry.entNum, name: match.entry.name, type: match.entry.type, programs: [...match.entry.programs], matchedName: match.address, score: 1, currency: match.currency, address: match.address });
+      findings.push({
+        kind,
+        entNum: match.entry.entNum,
+        name: match.entry.name,
+        type: match.entry.type,
+        programs: [...match.entry.programs],
+        matchedName: match.address,
+        score: 1,
+        currency: match.currency,
+        address: match.address,
+      });
     }
   };
   byAddress(subject.wallet, 'WALLET_ADDRESS');
@@ -206,9 +240,18 @@ export function screenSanctions(index: SanctionsIndex, subject: { wallet: string
     for (const match of index.screenName(name, { limit: 5 }).matches) {
       if (seen.has(match.entry.entNum)) continue;
       seen.add(match.entry.entNum);
-      findings.push({ kind: 'COUNTERPARTY_NAME', entNum: match.entry.entNum, name: match.entry.name, type: match.entry.type, programs: [...match.entry.programs], matchedName: match.matchedName, score: match.score, currency: null, address: null });
+      findings.push({
+        kind: 'COUNTERPARTY_NAME',
+        entNum: match.entry.entNum,
+        name: match.entry.name,
+        type: match.entry.type,
+        programs: [...match.entry.programs],
+        matchedName: match.matchedName,
+        score: match.score,
+        currency: null,
+        address: null,
+      });
     }
   }
   return findings;
 }
-

@@ -4,9 +4,20 @@
 
 import { type FatfStanding, isCountermeasuresCall } from '../../domain/index.js';
 import {
-type AmlAction, type AmlConfidence, type AmlDirection, type AmlEventLevel, type AmlMaturity,
-  type AmlProfileStats, type AmlRecommendation, type AmlRiskTier, type AmlSignalCategory, type AmlSignalCode, type AmlWeights,
-amountStdDev,   maturityOf,   type SanctionsFinding,
+  type AmlAction,
+  type AmlConfidence,
+  type AmlDirection,
+  type AmlEventLevel,
+  type AmlMaturity,
+  type AmlProfileStats,
+  type AmlRecommendation,
+  type AmlRiskTier,
+  type AmlSignalCategory,
+  type AmlSignalCode,
+  type AmlWeights,
+  amountStdDev,
+  maturityOf,
+  type SanctionsFinding,
 } from './aml.js';
 
 /** What one screen is assessed on: the profile before it, the window counts, the findings, the clock. */
@@ -126,15 +137,30 @@ function behaviouralSignals(facts: AmlScreenFacts, weights: AmlWeights): Detecte
     const { country, list, call, plenary } = facts.jurisdiction;
     found.push(
       list === 'CALL_FOR_ACTION'
-        ? { code: 'FATF_CALL_FOR_ACTION', description: `The counterparty's country ${country} is a high-risk jurisdiction subject to a FATF call for action (${call}; ${plenary}).`, measured: null, threshold: null }
+        ? {
+            code: 'FATF_CALL_FOR_ACTION',
+            description: `The counterparty's country ${country} is a high-risk jurisdiction subject to a FATF call for action (${call}; ${plenary}).`,
+            measured: null,
+            threshold: null,
+          }
         : { code: 'FATF_INCREASED_MONITORING', description: `The counterparty's country ${country} is under FATF increased monitoring (${plenary}).`, measured: null, threshold: null },
     );
   }
   if (profile.blockedCount > 0) found.push({ code: 'PRIOR_BLOCKS', description: `The wallet had ${profile.blockedCount} earlier payment(s) blocked.`, measured: profile.blockedCount, threshold: 1 });
   if (inStructuringBand(amountUsd, weights)) {
-    found.push({ code: 'STRUCTURING_BAND', description: `${usdText(amountUsd)} is within ${p.structuringBandFraction * 100}% under the ${usdText(threshold)} reporting threshold.`, measured: amountUsd, threshold });
+    found.push({
+      code: 'STRUCTURING_BAND',
+      description: `${usdText(amountUsd)} is within ${p.structuringBandFraction * 100}% under the ${usdText(threshold)} reporting threshold.`,
+      measured: amountUsd,
+      threshold,
+    });
     if (facts.recentNearThreshold >= p.structuringPatternMinPrior) {
-      found.push({ code: 'STRUCTURING_PATTERN', description: `${facts.recentNearThreshold + 1} payments just under the reporting threshold within ${p.structuringWindowHours} hours.`, measured: facts.recentNearThreshold + 1, threshold: p.structuringPatternMinPrior + 1 });
+      found.push({
+        code: 'STRUCTURING_PATTERN',
+        description: `${facts.recentNearThreshold + 1} payments just under the reporting threshold within ${p.structuringWindowHours} hours.`,
+        measured: facts.recentNearThreshold + 1,
+        threshold: p.structuringPatternMinPrior + 1,
+      });
     }
   }
   const sd = amountStdDev(profile);
@@ -145,18 +171,35 @@ function behaviouralSignals(facts: AmlScreenFacts, weights: AmlWeights): Detecte
     else if (z >= p.zScoreAnomaly) found.push({ code: 'AMOUNT_ANOMALY', description: `${versus}.`, measured: round2(z), threshold: p.zScoreAnomaly });
   }
   if (amountUsd > threshold) {
-    if (profile.txCount < 10) found.push({ code: 'LARGE_INITIAL_AMOUNT', description: `A reportable amount (${usdText(amountUsd)}) from a wallet with ${profile.txCount} earlier transaction(s).`, measured: amountUsd, threshold });
+    if (profile.txCount < 10)
+      found.push({
+        code: 'LARGE_INITIAL_AMOUNT',
+        description: `A reportable amount (${usdText(amountUsd)}) from a wallet with ${profile.txCount} earlier transaction(s).`,
+        measured: amountUsd,
+        threshold,
+      });
     found.push({ code: 'REPORTABLE_AMOUNT', description: `${usdText(amountUsd)} is above the ${usdText(threshold)} reporting threshold.`, measured: amountUsd, threshold });
   }
   if (facts.recentScreens >= p.velocityBurstScreens) {
-    found.push({ code: 'VELOCITY_BURST', description: `${facts.recentScreens + 1} payments screened for this wallet within ${p.velocityWindowMinutes} minutes.`, measured: facts.recentScreens + 1, threshold: p.velocityBurstScreens + 1 });
+    found.push({
+      code: 'VELOCITY_BURST',
+      description: `${facts.recentScreens + 1} payments screened for this wallet within ${p.velocityWindowMinutes} minutes.`,
+      measured: facts.recentScreens + 1,
+      threshold: p.velocityBurstScreens + 1,
+    });
   }
   if (profile.lastSeenAt !== null) {
     const idleDays = Math.floor((facts.now.getTime() - profile.lastSeenAt.getTime()) / DAY_MS);
-    if (idleDays >= p.dormancyDays) found.push({ code: 'DORMANT_REACTIVATION', description: `The wallet transacts again after ${idleDays} days without a transaction.`, measured: idleDays, threshold: p.dormancyDays });
+    if (idleDays >= p.dormancyDays)
+      found.push({ code: 'DORMANT_REACTIVATION', description: `The wallet transacts again after ${idleDays} days without a transaction.`, measured: idleDays, threshold: p.dormancyDays });
   }
   if (profile.txCount > 0 && facts.newCounterparty) {
-    found.push({ code: 'NEW_COUNTERPARTY', description: `A counterparty this wallet has not transacted with (it has ${profile.counterpartyCount} known).`, measured: profile.counterpartyCount, threshold: null });
+    found.push({
+      code: 'NEW_COUNTERPARTY',
+      description: `A counterparty this wallet has not transacted with (it has ${profile.counterpartyCount} known).`,
+      measured: profile.counterpartyCount,
+      threshold: null,
+    });
   }
   if (amountUsd >= p.roundAmountMinUsd && amountUsd % p.roundAmountUnitUsd === 0) {
     found.push({ code: 'ROUND_AMOUNT', description: `${usdText(amountUsd)} is a round multiple of ${usdText(p.roundAmountUnitUsd)}.`, measured: amountUsd, threshold: p.roundAmountUnitUsd });
@@ -209,17 +252,37 @@ export function reasonAboutFlag(
   const substantive = signals.filter((signal) => signal.code !== 'NO_HISTORY').length;
   const lead = `Risk score ${riskScore} (HIGH) for a ${maturity} wallet on ${signals.length} signal(s)`;
   if (has('FATF_CALL_FOR_ACTION') && isCountermeasuresCall(facts.jurisdiction)) {
-    return { recommendation: 'ESCALATE_TO_BLOCK', confidence: 'HIGH', rationale: `${lead}. FATF calls on its members to apply countermeasures to ${facts.jurisdiction!.country}; the payment should not proceed without enhanced due diligence outside the rail.`, keyFactors, processedAt };
+    return {
+      recommendation: 'ESCALATE_TO_BLOCK',
+      confidence: 'HIGH',
+      rationale: `${lead}. FATF calls on its members to apply countermeasures to ${facts.jurisdiction!.country}; the payment should not proceed without enhanced due diligence outside the rail.`,
+      keyFactors,
+      processedAt,
+    };
   }
   if (has('STRUCTURING_PATTERN') && young) {
-    return { recommendation: 'ESCALATE_TO_BLOCK', confidence: 'MEDIUM', rationale: `${lead}. Repeated amounts just under the reporting threshold from a wallet with little history is the structuring typology; no track record offsets it.`, keyFactors, processedAt };
+    return {
+      recommendation: 'ESCALATE_TO_BLOCK',
+      confidence: 'MEDIUM',
+      rationale: `${lead}. Repeated amounts just under the reporting threshold from a wallet with little history is the structuring typology; no track record offsets it.`,
+      keyFactors,
+      processedAt,
+    };
   }
   const { escalationMinScore, escalationMinSignals } = weights.parameters;
   if (riskScore >= escalationMinScore && substantive >= escalationMinSignals) {
-    return { recommendation: 'ESCALATE_TO_BLOCK', confidence: 'MEDIUM', rationale: `${lead}. ${substantive} independent risk indicators together bring the score within ${75 - riskScore} point(s) of CRITICAL.`, keyFactors, processedAt };
+    return {
+      recommendation: 'ESCALATE_TO_BLOCK',
+      confidence: 'MEDIUM',
+      rationale: `${lead}. ${substantive} independent risk indicators together bring the score within ${75 - riskScore} point(s) of CRITICAL.`,
+      keyFactors,
+      processedAt,
+    };
   }
   const confidence: AmlConfidence = maturity === 'ESTABLISHED' ? 'HIGH' : maturity === 'DEVELOPING' ? 'MEDIUM' : 'LOW';
-  const basis = young ? 'the wallet has too little history to judge the deviation, so the review should confirm the counterparty' : "the wallet's track record makes a legitimate explanation plausible";
+  const basis = young
+    ? 'the wallet has too little history to judge the deviation, so the review should confirm the counterparty'
+    : "the wallet's track record makes a legitimate explanation plausible";
   return { recommendation: 'PROCEED_WITH_REVIEW', confidence, rationale: `${lead}. No escalation rule applies and ${basis}.`, keyFactors, processedAt };
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { entityEsgParameters, leiGovernanceFacts } from '../../data/entity-esg.js';
 import { fatfLists } from '../../data/index.js';
 import { fatfStatusOf } from '../../domain/index.js';
-import { assessEntityEsg, type DeclaredEntityFacts, type EntityEsgSubject,entityEsgTierOf, narrateEntityEsg } from './entity-esg.js';
+import { assessEntityEsg, type DeclaredEntityFacts, type EntityEsgSubject, entityEsgTierOf, narrateEntityEsg } from './entity-esg.js';
 
 const parameters = entityEsgParameters();
 const fatf = fatfLists().current;
@@ -61,7 +61,18 @@ describe('assessEntityEsg over shipped GLEIF records', () => {
     ['097900BID10000147476', 'ALFA REY s.r.o.', 73.8, 57.9, 'AVERAGE'],
   ])('%s (%s): governance %s, composite %s, %s, coverage PARTIAL', (lei, name, governance, composite, tier) => {
     const assessment = assessEntityEsg(known(lei), parameters);
-    expect(assessment).toMatchObject({ lei, entityName: name, governance, composite, feeTier: tier, environmental: 50, social: 50, coverage: 'PARTIAL', assessedPillars: ['governance'], methodology: 'entity-esg/1' });
+    expect(assessment).toMatchObject({
+      lei,
+      entityName: name,
+      governance,
+      composite,
+      feeTier: tier,
+      environmental: 50,
+      social: 50,
+      coverage: 'PARTIAL',
+      assessedPillars: ['governance'],
+      methodology: 'entity-esg/1',
+    });
   });
 
   it('names every input with its source and date, and every missing one', () => {

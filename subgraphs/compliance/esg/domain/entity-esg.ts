@@ -3,7 +3,7 @@
 // governance from the entity's GLEIF record and the FATF lists; environmental and social stand at a
 // neutral prior until a dataset for them ships, and the answer says so (coverage, inputs).
 
-import { type FatfList, type FatfStatus,fatfStatusOf } from '../../domain/index.js';
+import { type FatfList, type FatfStatus, fatfStatusOf } from '../../domain/index.js';
 
 export const ENTITY_ESG_TIERS = ['EXCELLENT', 'GOOD', 'AVERAGE', 'BELOW_AVERAGE', 'POOR'] as const;
 export type EntityEsgTier = (typeof ENTITY_ESG_TIERS)[number];
@@ -134,7 +134,8 @@ function governanceInputs(subject: EntityEsgSubject, parameters: EntityEsgParame
   // 1. Registration: the registry's status, or (for an LEI the snapshot lacks) the caller's declaration.
   if (record) {
     if (record.entityStatus === 'INACTIVE') add('registration', `${record.registrationStatus} (entity INACTIVE)`, parameters.inactiveEntityScore, 'lei-record', record.asOf);
-    else if (Object.hasOwn(parameters.registrationStatusScores, record.registrationStatus)) add('registration', record.registrationStatus, parameters.registrationStatusScores[record.registrationStatus]!, 'lei-record', record.asOf);
+    else if (Object.hasOwn(parameters.registrationStatusScores, record.registrationStatus))
+      add('registration', record.registrationStatus, parameters.registrationStatusScores[record.registrationStatus]!, 'lei-record', record.asOf);
     else missing.push(`governance.registration (status ${record.registrationStatus} is not scored)`);
   } else if (Object.hasOwn(parameters.registrationStatusScores, declared.leiStatus)) {
     add('registration', declared.leiStatus, parameters.registrationStatusScores[declared.leiStatus]!, 'declared', 'as declared');
@@ -150,7 +151,12 @@ function governanceInputs(subject: EntityEsgSubject, parameters: EntityEsgParame
   }
   // Each of the two parent facts scores REPORTED or its exception reason; the input is their mean.
   const parentFacts = record
-    ? ([['direct', record.directParent], ['ultimate', record.ultimateParent]] as const).flatMap(([level, fact]) => {
+    ? (
+        [
+          ['direct', record.directParent],
+          ['ultimate', record.ultimateParent],
+        ] as const
+      ).flatMap(([level, fact]) => {
         if (fact === null) return [];
         const factScore = fact === 'REPORTED' ? parameters.parentReportedScore : Object.hasOwn(parameters.reportingExceptionScores, fact) ? parameters.reportingExceptionScores[fact] : undefined;
         return factScore === undefined ? [] : [{ label: `${level} ${fact}`, score: factScore }];

@@ -132,7 +132,11 @@ describe('attestationOf', () => {
   it.each([
     ['ANONYMOUS', null, { kyaLevel: 'ANONYMOUS', ownerVerified: false, mandateActive: false, fatfCompliant: false, dailyCapUsd: 1_000, maxNotionalUsd: 1_000 }],
     ['REGISTERED', null, { kyaLevel: 'REGISTERED', ownerVerified: false, mandateActive: false, fatfCompliant: true, dailyCapUsd: 25_000, maxNotionalUsd: 25_000 }],
-    ['REGISTERED', { maxNotionalUsd: 5_000, dailyCapUsd: 10_000 }, { kyaLevel: 'REGISTERED', ownerVerified: false, mandateActive: true, fatfCompliant: true, dailyCapUsd: 10_000, maxNotionalUsd: 5_000 }],
+    [
+      'REGISTERED',
+      { maxNotionalUsd: 5_000, dailyCapUsd: 10_000 },
+      { kyaLevel: 'REGISTERED', ownerVerified: false, mandateActive: true, fatfCompliant: true, dailyCapUsd: 10_000, maxNotionalUsd: 5_000 },
+    ],
     ['VERIFIED', null, { kyaLevel: 'VERIFIED', ownerVerified: true, mandateActive: false, fatfCompliant: true, dailyCapUsd: null, maxNotionalUsd: null }],
     ['VERIFIED', { maxNotionalUsd: null, dailyCapUsd: 1e7 }, { kyaLevel: 'VERIFIED', ownerVerified: true, mandateActive: true, fatfCompliant: true, dailyCapUsd: 1e7, maxNotionalUsd: null }],
   ] as const)('%s with mandate %j', (level, mandate, attestation) => {

@@ -89,21 +89,16 @@ export const KYA_SCORE_POINTS = {
  */
 export function kyaScoreOf(evidence: ScoreEvidence): number {
   const points = KYA_SCORE_POINTS;
-  return (
-    points.base[evidence.level] +
-    (evidence.hasPublicKey ? points.publicKey : 0) +
-    (evidence.hasFramework ? points.framework : 0) +
-    (evidence.protocolCount > 0 ? points.protocols : 0)
-  );
+  return points.base[evidence.level] + (evidence.hasPublicKey ? points.publicKey : 0) + (evidence.hasFramework ? points.framework : 0) + (evidence.protocolCount > 0 ? points.protocols : 0);
 }
 
 /** `_next`: the upgrade path, present below VERIFIED (Document 2 §3: re-register with more fields, new agentId). */
 export function nextStepOf(level: KyaLevel): string | undefined {
   switch (level) {
     case 'ANONYMOUS':
-      return 'Re-register with ownerEntity and ownerEmail for REGISTERED (daily cap USD 25,000), or with the owner\'s ACTIVE ownerLei for VERIFIED (no platform cap, automatic LEI registry lookup, no documents). A re-registration issues a new agentId.';
+      return "Re-register with ownerEntity and ownerEmail for REGISTERED (daily cap USD 25,000), or with the owner's ACTIVE ownerLei for VERIFIED (no platform cap, automatic LEI registry lookup, no documents). A re-registration issues a new agentId.";
     case 'REGISTERED':
-      return 'Re-register with the owner\'s ACTIVE ownerLei for VERIFIED: checked automatically against the LEI registry, no documents, no platform cap. A re-registration issues a new agentId.';
+      return "Re-register with the owner's ACTIVE ownerLei for VERIFIED: checked automatically against the LEI registry, no documents, no platform cap. A re-registration issues a new agentId.";
     case 'VERIFIED':
       return undefined;
   }

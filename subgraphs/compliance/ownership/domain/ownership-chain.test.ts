@@ -35,7 +35,15 @@ describe('the chain of real GLEIF records (lei/lei_records.json)', () => {
     // pair, 4 edits apart, with no close distinctive word (decision 0055).
     expect(chainOf('549300Z97UQPIB27EY09')).toMatchObject({ result: 'CLEAR', sanctionsMatches: [] });
     const travelers: SdnEntry = {
-      entNum: 990002, name: 'TRAVELLERS INC', type: 'entity', programs: ['TEST'], title: null, aliases: [], addresses: [], digitalCurrencyAddresses: [], remarks: null,
+      entNum: 990002,
+      name: 'TRAVELLERS INC',
+      type: 'entity',
+      programs: ['TEST'],
+      title: null,
+      aliases: [],
+      addresses: [],
+      digitalCurrencyAddresses: [],
+      remarks: null,
     };
     const listed = buildSanctionsIndex([...sdnList().records, travelers]);
     const chain = buildOwnershipChain({ lei: '549300Z97UQPIB27EY09', deep: false, findRecord: (key) => shipped.get(key), sanctions: listed, fatf })!;
@@ -84,7 +92,12 @@ describe('the chain of real GLEIF records (lei/lei_records.json)', () => {
     ['Amazon Digital UK Limited (direct parent NON_PUBLIC)', '254900LNRYNOQ9YPU758', ['PARENT_UNRESOLVED'], 'REPORTING_EXCEPTION'],
     ['SHELL TRADING BRASIL LTDA (a direct parent REPORTED, not in the snapshot)', '2138004NCPKEMXY5RL10', ['PARENT_UNRESOLVED'], 'NOT_IN_SNAPSHOT'],
     ['ALFA REY s.r.o. (no Level 2 data in the snapshot)', '097900BID10000147476', ['PARENT_UNRESOLVED'], 'NOT_REPORTED'],
-    ['AB Capital Holdings Ltd (British Virgin Islands, FATF increased monitoring)', '2549005BLR6ZXKMPEB40', ['SANCTIONS_POTENTIAL_MATCH', 'FATF_INCREASED_MONITORING_JURISDICTION', 'PARENT_UNRESOLVED'], 'NOT_REPORTED'],
+    [
+      'AB Capital Holdings Ltd (British Virgin Islands, FATF increased monitoring)',
+      '2549005BLR6ZXKMPEB40',
+      ['SANCTIONS_POTENTIAL_MATCH', 'FATF_INCREASED_MONITORING_JURISDICTION', 'PARENT_UNRESOLVED'],
+      'NOT_REPORTED',
+    ],
   ])('%s: REVIEW_REQUIRED', (_label, lei, reasons, directStatus) => {
     const chain = chainOf(lei);
     expect([chain.result, chain.reasons]).toEqual(['REVIEW_REQUIRED', reasons]);
@@ -94,8 +107,14 @@ describe('the chain of real GLEIF records (lei/lei_records.json)', () => {
 
   it('Amazon Digital UK: the ultimate parent is in the chain although the direct one is withheld', () => {
     const chain = chainOf('254900LNRYNOQ9YPU758');
-    expect(chain.chain.map((node) => [node.role, node.level])).toEqual([['SUBJECT', 0], ['ULTIMATE_PARENT', null]]);
-    expect(chain.fatfAttestation.parentReporting.map((r) => [r.relation, r.status, r.exceptionReason])).toEqual([['DIRECT', 'REPORTING_EXCEPTION', 'NON_PUBLIC'], ['ULTIMATE', 'RESOLVED', null]]);
+    expect(chain.chain.map((node) => [node.role, node.level])).toEqual([
+      ['SUBJECT', 0],
+      ['ULTIMATE_PARENT', null],
+    ]);
+    expect(chain.fatfAttestation.parentReporting.map((r) => [r.relation, r.status, r.exceptionReason])).toEqual([
+      ['DIRECT', 'REPORTING_EXCEPTION', 'NON_PUBLIC'],
+      ['ULTIMATE', 'RESOLVED', null],
+    ]);
     expect(chain.fatfAttestation.ownershipLevelsTraversed).toBe(1);
   });
 
@@ -110,16 +129,37 @@ describe('made-up chains over real SDN and FATF entries', () => {
   const lei = (base: string) => `${base}${leiCheckDigits(base)}`;
   function record(base: string, fields: Partial<LeiRecord>): LeiRecord {
     return {
-      lei: lei(base), legalName: base, otherNames: [], status: 'ACTIVE', entityStatus: 'ACTIVE', registrationStatus: 'ISSUED', jurisdiction: 'GB', country: 'GB',
-      directParent: null, ultimateParent: null, directParentLink: 'REPORTING_EXCEPTION', ultimateParentLink: 'REPORTING_EXCEPTION',
-      directParentException: 'NATURAL_PERSONS', ultimateParentException: 'NATURAL_PERSONS', asOf: '2026-01-01', ...fields,
+      lei: lei(base),
+      legalName: base,
+      otherNames: [],
+      status: 'ACTIVE',
+      entityStatus: 'ACTIVE',
+      registrationStatus: 'ISSUED',
+      jurisdiction: 'GB',
+      country: 'GB',
+      directParent: null,
+      ultimateParent: null,
+      directParentLink: 'REPORTING_EXCEPTION',
+      ultimateParentLink: 'REPORTING_EXCEPTION',
+      directParentException: 'NATURAL_PERSONS',
+      ultimateParentException: 'NATURAL_PERSONS',
+      asOf: '2026-01-01',
+      ...fields,
     };
   }
   const top = record('TESTTOP00000000000', { legalName: 'VTB CAPITAL HOLDINGS CLOSED JOINT STOCK COMPANY', jurisdiction: 'RU' });
   const levels = ['TESTL3000000000000', 'TESTL2000000000000', 'TESTL1000000000000', 'TESTSUBJECT0000000'];
   // subject -> L1 -> L2 -> L3 -> top: four steps, one more than the chain follows.
   const line = levels.map((base, index) =>
-    record(base, { legalName: `Plain Widgets ${index} Limited`, directParent: index === 0 ? top.lei : lei(levels[index - 1]!), ultimateParent: top.lei, directParentLink: 'REPORTED', ultimateParentLink: 'REPORTED', directParentException: null, ultimateParentException: null }),
+    record(base, {
+      legalName: `Plain Widgets ${index} Limited`,
+      directParent: index === 0 ? top.lei : lei(levels[index - 1]!),
+      ultimateParent: top.lei,
+      directParentLink: 'REPORTED',
+      ultimateParentLink: 'REPORTED',
+      directParentException: null,
+      ultimateParentException: null,
+    }),
   );
   const records = new Map([top, ...line].map((r) => [r.lei, r]));
   const subject = line[3]!.lei;
@@ -134,7 +174,11 @@ describe('made-up chains over real SDN and FATF entries', () => {
   it(`deep follows at most ${MAX_OWNERSHIP_LEVELS} direct parents, then adds the ultimate parent one level above`, () => {
     const chain = chainOf(subject, true, records);
     expect(chain.chain.map((node) => [node.role, node.level])).toEqual([
-      ['SUBJECT', 0], ['DIRECT_PARENT', 1], ['INTERMEDIATE_PARENT', 2], ['INTERMEDIATE_PARENT', 3], ['ULTIMATE_PARENT', null],
+      ['SUBJECT', 0],
+      ['DIRECT_PARENT', 1],
+      ['INTERMEDIATE_PARENT', 2],
+      ['INTERMEDIATE_PARENT', 3],
+      ['ULTIMATE_PARENT', null],
     ]);
     expect(chain.fatfAttestation.ownershipLevelsTraversed).toBe(4);
   });
@@ -142,9 +186,18 @@ describe('made-up chains over real SDN and FATF entries', () => {
   it('a parent in a jurisdiction under a FATF call for countermeasures blocks; one for enhanced due diligence asks for review', () => {
     const countermeasures = fatf.blacklist.find((entry) => entry.call.startsWith('countermeasures'))!;
     const edd = fatf.blacklist.find((entry) => !entry.call.startsWith('countermeasures'))!;
-    for (const [entry, result, reason] of [[countermeasures, 'BLOCKED', 'FATF_COUNTERMEASURES_JURISDICTION'], [edd, 'REVIEW_REQUIRED', 'FATF_CALL_FOR_ACTION_JURISDICTION']] as const) {
+    for (const [entry, result, reason] of [
+      [countermeasures, 'BLOCKED', 'FATF_COUNTERMEASURES_JURISDICTION'],
+      [edd, 'REVIEW_REQUIRED', 'FATF_CALL_FOR_ACTION_JURISDICTION'],
+    ] as const) {
       const parent = record('TESTFATFPARENT0000', { legalName: 'Plain Widgets Holding', jurisdiction: entry.code });
-      const child = record('TESTFATFCHILD00000', { legalName: 'Plain Widgets Trading', directParent: parent.lei, ultimateParent: parent.lei, directParentException: null, ultimateParentException: null });
+      const child = record('TESTFATFCHILD00000', {
+        legalName: 'Plain Widgets Trading',
+        directParent: parent.lei,
+        ultimateParent: parent.lei,
+        directParentException: null,
+        ultimateParentException: null,
+      });
       const chain = chainOf(child.lei, false, new Map([parent, child].map((r) => [r.lei, r])));
       expect([chain.result, chain.reasons]).toEqual([result, [reason]]);
       expect(chain.fatfAttestation.jurisdictionRisk[1]).toEqual({ jurisdiction: entry.code, country: entry.code, fatfStatus: 'CALL_FOR_ACTION', fatfCall: entry.call, leis: [parent.lei] });

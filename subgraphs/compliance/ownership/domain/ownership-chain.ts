@@ -5,8 +5,15 @@
 // Pure: the LEI records, the sanctions index and the FATF list are passed in (decision 0018).
 
 import {
-  callsForCountermeasures, type FatfList, fatfStandingOf, type LeiRecord, SANCTIONS_BLOCK_SCORE, SANCTIONS_MATCH_THRESHOLD, type SanctionsIndex,
-  type SdnNameKind, type SdnType,
+  callsForCountermeasures,
+  type FatfList,
+  fatfStandingOf,
+  type LeiRecord,
+  SANCTIONS_BLOCK_SCORE,
+  SANCTIONS_MATCH_THRESHOLD,
+  type SanctionsIndex,
+  type SdnNameKind,
+  type SdnType,
 } from '../../domain/index.js';
 
 /** Document 2 §8: the chain goes at most 3 levels above the subject. */
@@ -31,12 +38,7 @@ export type SanctionsStatus = 'NO_MATCH' | 'POTENTIAL_MATCH' | 'MATCH';
 
 /** Why a result is what it is; BLOCKED and REVIEW_REQUIRED each carry at least one. */
 export type OwnershipReason =
-  | 'SANCTIONS_MATCH'
-  | 'SANCTIONS_POTENTIAL_MATCH'
-  | 'FATF_COUNTERMEASURES_JURISDICTION'
-  | 'FATF_CALL_FOR_ACTION_JURISDICTION'
-  | 'FATF_INCREASED_MONITORING_JURISDICTION'
-  | 'PARENT_UNRESOLVED';
+  'SANCTIONS_MATCH' | 'SANCTIONS_POTENTIAL_MATCH' | 'FATF_COUNTERMEASURES_JURISDICTION' | 'FATF_CALL_FOR_ACTION_JURISDICTION' | 'FATF_INCREASED_MONITORING_JURISDICTION' | 'PARENT_UNRESOLVED';
 
 export interface OwnershipSanctionsMatch {
   /** OFAC ent_num. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pepRecords } from '../../data/index.js';
 import type { PepRecord } from '../../domain/index.js';
-import { assessPepMatches, checkPosition, confidenceForScore, eddRequiredFor, matchConfidenceOf, type PepScreenMatch,riskLevelOf } from './pep-screen.js';
+import { assessPepMatches, checkPosition, confidenceForScore, eddRequiredFor, matchConfidenceOf, type PepScreenMatch, riskLevelOf } from './pep-screen.js';
 import { buildPepIndex, type PepMatch } from './pep-screening.js';
 
 const senator: PepRecord = {

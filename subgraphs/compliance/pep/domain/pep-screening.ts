@@ -39,9 +39,8 @@ export function buildPepIndex(records: readonly PepRecord[]): PepIndex {
     similarity: (query, listed) => index.similarity(query, listed),
     screen(name, options = {}) {
       const country = options.country?.toUpperCase();
-      const filter = country !== undefined || options.currentOnly
-        ? (record: PepRecord) => (country === undefined || record.country === country) && (!options.currentOnly || record.current)
-        : undefined;
+      const filter =
+        country !== undefined || options.currentOnly ? (record: PepRecord) => (country === undefined || record.country === country) && (!options.currentOnly || record.current) : undefined;
       const { matches, statistics } = index.screen(name, {
         threshold: options.threshold ?? PEP_MATCH_THRESHOLD,
         ...(options.limit === undefined ? {} : { limit: options.limit }),

@@ -71,8 +71,7 @@ export function assessVendorRisk(screening: VendorScreening, esgScore: number): 
 
   const verdict: ComplianceVerdict =
     screening.sanctionsHit || screening.fatfBlacklist || screening.vopBlocked ? 'BLOCKED' : screening.sanctionsNearMatch || screening.pepMatch || screening.fatfGreylist ? 'FLAGGED' : 'APPROVED';
-  const deductions =
-    (screening.sanctionsNearMatch ? DEDUCTIONS.sanctionsExposure : 0) + (screening.pepMatch ? DEDUCTIONS.pepLinkage : 0) + (screening.fatfGreylist ? DEDUCTIONS.fatfGreyList : 0);
+  const deductions = (screening.sanctionsNearMatch ? DEDUCTIONS.sanctionsExposure : 0) + (screening.pepMatch ? DEDUCTIONS.pepLinkage : 0) + (screening.fatfGreylist ? DEDUCTIONS.fatfGreyList : 0);
   const complianceScore = Math.max(0, VERDICT_SCORES[verdict] - (verdict === 'BLOCKED' ? 0 : deductions));
   const vendorRiskScore = round2(complianceScore * COMPLIANCE_WEIGHT + esgScore * ESG_WEIGHT);
   const riskTier = vendorRiskTier(vendorRiskScore);

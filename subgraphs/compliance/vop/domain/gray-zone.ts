@@ -37,13 +37,41 @@ export function assessNameDiscrepancy(
   const processedAt = Math.floor(now.getTime() / 1000);
   const quoted = `"${names.submitted}" against "${names.registered}"`;
   if (shared.length === submitted.size && shared.length === registered.size && shared.length > 0) {
-    return { assessment: 'LIKELY_CORRECT', confidence: 'HIGH', likelyCause: 'formatting or legal-form variant', rationale: `${quoted}: the same words once case, accents, punctuation and legal forms are set aside.`, proceedRecommendation: 'PROCEED', processedAt };
+    return {
+      assessment: 'LIKELY_CORRECT',
+      confidence: 'HIGH',
+      likelyCause: 'formatting or legal-form variant',
+      rationale: `${quoted}: the same words once case, accents, punctuation and legal forms are set aside.`,
+      proceedRecommendation: 'PROCEED',
+      processedAt,
+    };
   }
   if (shared.length > 0 && (shared.length === submitted.size || shared.length === registered.size)) {
-    return { assessment: 'LIKELY_CORRECT', confidence: 'MEDIUM', likelyCause: 'abbreviated or trading name', rationale: `${quoted}: every word of the shorter name appears in the longer one.`, proceedRecommendation: 'PROCEED_WITH_CAUTION', processedAt };
+    return {
+      assessment: 'LIKELY_CORRECT',
+      confidence: 'MEDIUM',
+      likelyCause: 'abbreviated or trading name',
+      rationale: `${quoted}: every word of the shorter name appears in the longer one.`,
+      proceedRecommendation: 'PROCEED_WITH_CAUTION',
+      processedAt,
+    };
   }
   if (shared.length > 0 || score >= SPELLING_VARIANT_FLOOR) {
-    return { assessment: 'UNCERTAIN', confidence: 'MEDIUM', likelyCause: 'spelling or transliteration variant', rationale: `${quoted}: similar (score ${score}) but not the same words; a variant spelling is possible.`, proceedRecommendation: 'PROCEED_WITH_CAUTION', processedAt };
+    return {
+      assessment: 'UNCERTAIN',
+      confidence: 'MEDIUM',
+      likelyCause: 'spelling or transliteration variant',
+      rationale: `${quoted}: similar (score ${score}) but not the same words; a variant spelling is possible.`,
+      proceedRecommendation: 'PROCEED_WITH_CAUTION',
+      processedAt,
+    };
   }
-  return { assessment: 'LIKELY_WRONG', confidence: 'MEDIUM', likelyCause: 'a different entity', rationale: `${quoted}: no word in common and a low score (${score}).`, proceedRecommendation: 'MANUAL_REVIEW', processedAt };
+  return {
+    assessment: 'LIKELY_WRONG',
+    confidence: 'MEDIUM',
+    likelyCause: 'a different entity',
+    rationale: `${quoted}: no word in common and a low score (${score}).`,
+    proceedRecommendation: 'MANUAL_REVIEW',
+    processedAt,
+  };
 }

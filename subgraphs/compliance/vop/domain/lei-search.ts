@@ -32,7 +32,8 @@ export function searchLeiByName(entries: Iterable<LeiSearchEntry>, query: string
       const score = similarity(query, other) * 100;
       if (score > best.score) best = { name: other, score };
     }
-    if (best.score >= LEI_SEARCH_MIN_SCORE) matches.push({ lei: entry.lei, legalName: entry.legalName, leiStatus: entry.leiStatus, jurisdiction: entry.jurisdiction, matchedName: best.name, score: Math.round(best.score * 10) / 10 });
+    if (best.score >= LEI_SEARCH_MIN_SCORE)
+      matches.push({ lei: entry.lei, legalName: entry.legalName, leiStatus: entry.leiStatus, jurisdiction: entry.jurisdiction, matchedName: best.name, score: Math.round(best.score * 10) / 10 });
   }
   return matches.sort((a, b) => b.score - a.score || a.lei.localeCompare(b.lei)).slice(0, LEI_SEARCH_LIMIT);
 }

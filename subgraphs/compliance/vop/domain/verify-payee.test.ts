@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assessNameDiscrepancy } from './gray-zone.js';
-import { type PayeeNameMatcher, type RegisteredEntity,verifyPayee } from './verify-payee.js';
+import { type PayeeNameMatcher, type RegisteredEntity, verifyPayee } from './verify-payee.js';
 
 /** A matcher with fixed similarities, so each test states the score it exercises. */
 function fixedMatcher(similarities: Record<string, number>): PayeeNameMatcher {

@@ -2,16 +2,7 @@
 // the name (and optionally the LEI) a payer submitted. Pure: the registry record, the LEI status
 // and the name matcher are given. Decision 0014 records the choices the spec leaves open.
 
-export const VOP_RESULTS = [
-  'LEI_MATCH',
-  'VERIFIED',
-  'PROCEED_HIGH_CONFIDENCE',
-  'PROCEED_FLAGGED',
-  'PROCEED_UNVERIFIED',
-  'NOT_REGISTERED',
-  'LEI_INACTIVE',
-  'BLOCKED',
-] as const;
+export const VOP_RESULTS = ['LEI_MATCH', 'VERIFIED', 'PROCEED_HIGH_CONFIDENCE', 'PROCEED_FLAGGED', 'PROCEED_UNVERIFIED', 'NOT_REGISTERED', 'LEI_INACTIVE', 'BLOCKED'] as const;
 export type VopResult = (typeof VOP_RESULTS)[number];
 
 /** How a result was reached: the LEI, the legal name, one of the registered aliases, or no registration. */
@@ -94,10 +85,7 @@ export function verifyPayee(input: { registration: RegisteredEntity | undefined;
     const result = registration.leiStatus === 'ACTIVE' ? 'LEI_MATCH' : 'LEI_INACTIVE';
     return verification(result, { score: 100, resolvedBy: 'LEI_EXACT_MATCH', ...registered, matchedName: null });
   }
-  const candidates = [
-    { name: registration.legalName, resolvedBy: 'LEGAL_NAME_MATCH' as const },
-    ...registration.aliases.map((name) => ({ name, resolvedBy: 'ALIAS_MATCH' as const })),
-  ];
+  const candidates = [{ name: registration.legalName, resolvedBy: 'LEGAL_NAME_MATCH' as const }, ...registration.aliases.map((name) => ({ name, resolvedBy: 'ALIAS_MATCH' as const }))];
   let best = { ...candidates[0]!, similarity: matcher.similarity(input.submittedName, registration.legalName) };
   for (const candidate of candidates.slice(1)) {
     const similarity = matcher.similarity(input.submittedName, candidate.name);

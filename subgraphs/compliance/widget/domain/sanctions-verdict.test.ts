@@ -19,13 +19,24 @@ describe('the sanctions widget verdict', () => {
   });
 
   it('an address not on the list is APPROVED without name screening', () => {
-    expect(screenForWidget('0x0000000000000000000000000000000000000001', sanctions)).toEqual({ query: '0x0000000000000000000000000000000000000001', screenedAs: 'WALLET', verdict: 'APPROVED', signals: [] });
+    expect(screenForWidget('0x0000000000000000000000000000000000000001', sanctions)).toEqual({
+      query: '0x0000000000000000000000000000000000000001',
+      screenedAs: 'WALLET',
+      verdict: 'APPROVED',
+      signals: [],
+    });
   });
 
   it('an SDN name scoring 0.95 or more is BLOCKED', () => {
     const screen = screenForWidget('VTB Capital Holdings Closed Joint Stock Company', sanctions);
     expect(screen.verdict).toBe('BLOCKED');
-    expect(screen.signals[0]).toMatchObject({ code: 'SDN_NAME_MATCH', uid: 18729, sdnName: 'VTB CAPITAL HOLDINGS CLOSED JOINT STOCK COMPANY', programs: ['UKRAINE-EO13662', 'RUSSIA-EO14024'], score: 1 });
+    expect(screen.signals[0]).toMatchObject({
+      code: 'SDN_NAME_MATCH',
+      uid: 18729,
+      sdnName: 'VTB CAPITAL HOLDINGS CLOSED JOINT STOCK COMPANY',
+      programs: ['UKRAINE-EO13662', 'RUSSIA-EO14024'],
+      score: 1,
+    });
   });
 
   it('a match from 0.70 to under 0.95 is FLAGGED for review (Roni Trading against the alias RONIN TRADING, 0.942)', () => {
