@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { labelledNamePairs, leiRecords, pepMatcherEvaluation, pepRecords, sanctionsMatcherEvaluation, sdnList } from '../subgraphs/compliance/data/index.js';
-import { buildPepIndex, buildSanctionsIndex, nameTokens, type MatcherEvaluation, type SanctionsIndex, type ScreenStatistics } from '../subgraphs/compliance/domain/index.js';
-import { bench, graphQLProblem, progress, send, type Figures, type Load } from './load.js';
+import {
+  buildSanctionsIndex, type MatcherEvaluation, nameTokens, type SanctionsIndex, type ScreenStatistics,
+} from '../subgraphs/compliance/domain/index.js';
+import { buildPepIndex } from '../subgraphs/compliance/pep/domain/index.js';
+import { bench, type Figures, graphQLProblem, type Load,progress, send } from './load.js';
 import { createBenchKey } from './paid.js';
-import { SIGNING_KEY, serverEnvironment, startRail, stopServers, tempFolder, type Server } from './processes.js';
+import { type Server,serverEnvironment, SIGNING_KEY, startRail, stopServers, tempFolder } from './processes.js';
 
 /**
  * Section 6: compliance.

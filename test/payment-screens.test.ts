@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { parseEventLogs, type Address, type Hash } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
-import { createHttpServer, type HttpServer } from '../platform/http.js';
+import { createHttpServer, httpRoutes, type HttpServer } from '../platform/http.js';
 import { createLogger } from '../platform/log.js';
 import { leiCheckDigits, type LeiRecord } from '../subgraphs/compliance/domain/index.js';
 import { ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY } from './fixtures/lei-entries.js';
-import { COMPLIANCE_PREFIX, complianceErrorShape } from '../subgraphs/compliance/routes.js';
-import { uboRoutes } from '../subgraphs/compliance/ubo-routes.js';
-import { createUboService, shippedUboData, type UboData } from '../subgraphs/compliance/ubo-service.js';
-import { createUboStore } from '../subgraphs/compliance/ubo-store.js';
+import { COMPLIANCE_PREFIX, complianceErrorShape } from '../subgraphs/compliance/shared/error-shape.js';
+import { uboRoutes } from '../subgraphs/compliance/ownership/routes.js';
+import { createUboService, shippedUboData, type UboData } from '../subgraphs/compliance/ownership/service.js';
+import { createUboStore } from '../subgraphs/compliance/ownership/store.js';
 import { freshWallet, startIntegrationHarness, type IntegrationHarness } from '../subgraphs/payments/integration/testing.js';
 
 // How payments honour the screens (issue 21, acceptance), pinned through the all-in-one server
@@ -259,11 +259,12 @@ describe('a name at exactly 0.70 against the shipped SDN list is a sanctions mat
       const { clock } = harness.server;
       const service = createUboService({ clock, store: createUboStore(harness.server.platform!.database.db), data: dataWithBoundaryRecords });
       app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), clock });
-      await app.register(async (instance) => {
-        const scoped = instance as unknown as HttpServer;
-        scoped.errorShapes.register(complianceErrorShape);
-        await scoped.register(uboRoutes(service));
-      });
+      await app.register(
+        httpRoutes(async (scoped) => {
+          scoped.errorShapes.register(complianceErrorShape);
+          await scoped.register(uboRoutes(service));
+        }),
+      );
       await app.ready();
     });
     afterAll(async () => {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ACTIVE_LEI_ENTRY } from '../../test/fixtures/lei-entries.js';
 import { startTestServer, type TestServer } from '../../test/helpers.js';
-import { ACTIVE_LEI_ENTRY } from './kya-testing.js';
 
 // The compliance graph through the gateway (/graphql): the same capabilities and validation as
 // REST, entities Wallet, LegalEntity and Agent, and children loaded one query per batch.
@@ -84,13 +84,47 @@ describe('verification of payee and the wallet registry in the graph', () => {
       leiStatus: 'ACTIVE',
       message: expect.stringMatching(/moderate match/),
       attestation: { fatfR16Compliant: false, regulatoryNote: expect.stringMatching(/^FATF R\.16: beneficiary not confirmed \(PROCEED_FLAGGED\)/) },
-      grayZoneReasoning: { assessment: expect.any(String), confidence: expect.any(String), likelyCause: expect.any(String), rationale: expect.any(String), proceedRecommendation: expect.any(String), processedAt: nowSeconds() },
+      grayZoneReasoning: {
+        assessment: expect.any(String),
+        confidence: expect.any(String),
+        likelyCause: expect.any(String),
+        rationale: expect.any(String),
+        proceedRecommendation: expect.any(String),
+        processedAt: nowSeconds(),
+      },
     });
 
     const read = await graphql(
-      `query ($address: String!, $lei: String!) {
-        wallet(address: $address) { address registration { legalName registrationType } vopHistory { requestId result score resolvedBy submittedName submittedLei checkedAt } }
-        legalEntity(lei: $lei) { lei legalName leiStatus jurisdiction otherNames wallets { walletAddress } } }`,
+      `
+        query ($address: String!, $lei: String!) {
+          wallet(address: $address) {
+            address
+            registration {
+              legalName
+              registrationType
+            }
+            vopHistory {
+              requestId
+              result
+              score
+              resolvedBy
+              submittedName
+              submittedLei
+              checkedAt
+            }
+          }
+          legalEntity(lei: $lei) {
+            lei
+            legalName
+            leiStatus
+            jurisdiction
+            otherNames
+            wallets {
+              walletAddress
+            }
+          }
+        }
+      `,
       { address: wallet, lei: ACTIVE_LEI_ENTRY.lei.toLowerCase() },
     );
     expect(read.errors).toBeUndefined();
@@ -98,10 +132,24 @@ describe('verification of payee and the wallet registry in the graph', () => {
       address: wallet.toLowerCase(),
       registration: { legalName: ACTIVE_LEI_ENTRY.legalName, registrationType: 'REGISTRY_VERIFIED' },
       vopHistory: [
-        { requestId: paid.data!.verifyPayee.requestId, result: 'PROCEED_FLAGGED', score: 66.67, resolvedBy: 'LEGAL_NAME_MATCH', submittedName: input.submittedName, submittedLei: null, checkedAt: nowSeconds() },
+        {
+          requestId: paid.data!.verifyPayee.requestId,
+          result: 'PROCEED_FLAGGED',
+          score: 66.67,
+          resolvedBy: 'LEGAL_NAME_MATCH',
+          submittedName: input.submittedName,
+          submittedLei: null,
+          checkedAt: nowSeconds(),
+        },
       ],
     });
-    expect(read.data!.legalEntity).toMatchObject({ lei: ACTIVE_LEI_ENTRY.lei, legalName: ACTIVE_LEI_ENTRY.legalName, leiStatus: 'ACTIVE', jurisdiction: 'SG', otherNames: [...ACTIVE_LEI_ENTRY.otherNames] });
+    expect(read.data!.legalEntity).toMatchObject({
+      lei: ACTIVE_LEI_ENTRY.lei,
+      legalName: ACTIVE_LEI_ENTRY.legalName,
+      leiStatus: 'ACTIVE',
+      jurisdiction: 'SG',
+      otherNames: [...ACTIVE_LEI_ENTRY.otherNames],
+    });
     expect(read.data!.legalEntity.wallets).toContainEqual({ walletAddress: wallet });
   });
 
@@ -114,7 +162,22 @@ describe('verification of payee and the wallet registry in the graph', () => {
     const deregister = `mutation ($address: String!) { deregisterWallet(address: $address) { walletAddress active deactivatedAt } }`;
     expect((await graphql(deregister, { address: wallet })).errors![0]!.extensions).toMatchObject({ code: 'GEN_ERR_UNAUTHORIZED' });
     expect((await graphql(deregister, { address: wallet }, ADMIN)).data?.deregisterWallet).toEqual({ walletAddress: wallet, active: false, deactivatedAt: nowSeconds() });
-    expect((await graphql(`query ($a: String!) { wallet(address: $a) { registration { legalName } } }`, { a: wallet })).data?.wallet).toEqual({ registration: null });
+    expect(
+      (
+        await graphql(
+          `
+            query ($a: String!) {
+              wallet(address: $a) {
+                registration {
+                  legalName
+                }
+              }
+            }
+          `,
+          { a: wallet },
+        )
+      ).data?.wallet,
+    ).toEqual({ registration: null });
   });
 
   it('refuses bad input with the catalog codes, as REST does', async () => {
@@ -134,7 +197,26 @@ describe('verification of payee and the wallet registry in the graph', () => {
   });
 
   it('regulatoryCalendar: the 16 events with their citations', async () => {
-    const { data } = await graphql(`{ regulatoryCalendar { count events { framework event effectiveDate jurisdictions summary railAlignment instrument citation { url publisher } } } }`);
+    const { data } = await graphql(`
+      {
+        regulatoryCalendar {
+          count
+          events {
+            framework
+            event
+            effectiveDate
+            jurisdictions
+            summary
+            railAlignment
+            instrument
+            citation {
+              url
+              publisher
+            }
+          }
+        }
+      }
+    `);
     expect(data!.regulatoryCalendar.count).toBe(16);
     expect(data!.regulatoryCalendar.events).toHaveLength(16);
     for (const event of data!.regulatoryCalendar.events) expect(event.citation.url).toMatch(/^https:\/\//);
@@ -145,9 +227,35 @@ describe('agents in the graph', () => {
   it('registerAgent, setMandate, agent, agentDirectory and revokeAgent', async () => {
     const ownerEntity = `Graph Test Treasury ${randomBytes(4).toString('hex')}`;
     const registered = await graphql(
-      `mutation ($input: RegisterAgentInput!) { registerAgent(input: $input) {
-        agentId agentKey name did kyaLevel kyaScore status tierCaps { maxNotionalUsd dailyCapUsd } leiVerified leiEntityName tierNote registeredAt _next
-        mandate { mandateId maxNotionalUsd dailyCapUsd clamped ap2Compatible } } }`,
+      `
+        mutation ($input: RegisterAgentInput!) {
+          registerAgent(input: $input) {
+            agentId
+            agentKey
+            name
+            did
+            kyaLevel
+            kyaScore
+            status
+            tierCaps {
+              maxNotionalUsd
+              dailyCapUsd
+            }
+            leiVerified
+            leiEntityName
+            tierNote
+            registeredAt
+            _next
+            mandate {
+              mandateId
+              maxNotionalUsd
+              dailyCapUsd
+              clamped
+              ap2Compatible
+            }
+          }
+        }
+      `,
       { input: { name: 'Payables bot', ownerEntity, ownerEmail: 'ops@example.com', protocols: ['x402'], discoverable: true, mandate: { maxNotionalUsd: 50_000, dailyCapUsd: null } } },
     );
     expect(registered.errors).toBeUndefined();
@@ -166,34 +274,125 @@ describe('agents in the graph', () => {
       mandate: { maxNotionalUsd: 25_000, clamped: true, ap2Compatible: false },
     });
 
-    const mandate = await graphql(`mutation ($input: SetMandateInput!) { setMandate(input: $input) { mandateId agentId maxNotionalUsd dailyCapUsd currencyPairs esgFloor clamped } }`, {
-      input: { agentId: agent.agentId, maxNotionalUsd: 1000, dailyCapUsd: 5000, currencyPairs: ['usd|eur'], esgFloor: 40 },
-    }, owner);
-    expect(mandate.data?.setMandate).toEqual({ mandateId: agent.mandate.mandateId, agentId: agent.agentId, maxNotionalUsd: 1000, dailyCapUsd: 5000, currencyPairs: ['USD|EUR'], esgFloor: 40, clamped: false });
-
-    const read = await graphql(`query ($id: ID!, $owner: String) { agent(id: $id) { ${AGENT_FIELDS} } agentDirectory(ownerEntity: $owner) { count agents { agentId name ownerEntity kyaLevel leiVerified did protocols registeredAt } } }`, {
-      id: agent.agentId,
-      owner: ownerEntity,
+    const mandate = await graphql(
+      `
+        mutation ($input: SetMandateInput!) {
+          setMandate(input: $input) {
+            mandateId
+            agentId
+            maxNotionalUsd
+            dailyCapUsd
+            currencyPairs
+            esgFloor
+            clamped
+          }
+        }
+      `,
+      {
+        input: { agentId: agent.agentId, maxNotionalUsd: 1000, dailyCapUsd: 5000, currencyPairs: ['usd|eur'], esgFloor: 40 },
+      },
+      owner,
+    );
+    expect(mandate.data?.setMandate).toEqual({
+      mandateId: agent.mandate.mandateId,
+      agentId: agent.agentId,
+      maxNotionalUsd: 1000,
+      dailyCapUsd: 5000,
+      currencyPairs: ['USD|EUR'],
+      esgFloor: 40,
+      clamped: false,
     });
+
+    const read = await graphql(
+      `query ($id: ID!, $owner: String) { agent(id: $id) { ${AGENT_FIELDS} } agentDirectory(ownerEntity: $owner) { count agents { agentId name ownerEntity kyaLevel leiVerified did protocols registeredAt } } }`,
+      {
+        id: agent.agentId,
+        owner: ownerEntity,
+      },
+    );
     expect(read.errors).toBeUndefined();
-    expect(read.data!.agent).toMatchObject({ id: agent.agentId, agentId: agent.agentId, did: agent.did, ownerEntity, publicKey: null, revokedAt: null, mandate: { maxNotionalUsd: 1000, currencyPairs: ['USD|EUR'] } });
+    expect(read.data!.agent).toMatchObject({
+      id: agent.agentId,
+      agentId: agent.agentId,
+      did: agent.did,
+      ownerEntity,
+      publicKey: null,
+      revokedAt: null,
+      mandate: { maxNotionalUsd: 1000, currencyPairs: ['USD|EUR'] },
+    });
     expect(read.data!.agentDirectory).toEqual({
       count: 1,
       agents: [{ agentId: agent.agentId, name: 'Payables bot', ownerEntity, kyaLevel: 'REGISTERED', leiVerified: false, did: agent.did, protocols: ['x402'], registeredAt: agent.registeredAt }],
     });
 
-    const strangerRevocation = await graphql(`mutation ($id: ID!) { revokeAgent(id: $id) { agentId status revokedAt } }`, { id: agent.agentId });
+    const strangerRevocation = await graphql(
+      `
+        mutation ($id: ID!) {
+          revokeAgent(id: $id) {
+            agentId
+            status
+            revokedAt
+          }
+        }
+      `,
+      { id: agent.agentId },
+    );
     expect(strangerRevocation.errors?.[0]?.extensions?.code).toBe('CMP_ERR_AGENT_UNAUTHORIZED');
-    const revoked = await graphql(`mutation ($id: ID!) { revokeAgent(id: $id) { agentId status revokedAt } }`, { id: agent.agentId }, owner);
+    const revoked = await graphql(
+      `
+        mutation ($id: ID!) {
+          revokeAgent(id: $id) {
+            agentId
+            status
+            revokedAt
+          }
+        }
+      `,
+      { id: agent.agentId },
+      owner,
+    );
     expect(revoked.data?.revokeAgent).toEqual({ agentId: agent.agentId, status: 'REVOKED', revokedAt: server.clock.now().toISOString() });
-    const after = await graphql(`query ($id: ID!, $owner: String) { agent(id: $id) { status revokedAt } agentDirectory(ownerEntity: $owner) { count } }`, { id: agent.agentId, owner: ownerEntity });
+    const after = await graphql(
+      `
+        query ($id: ID!, $owner: String) {
+          agent(id: $id) {
+            status
+            revokedAt
+          }
+          agentDirectory(ownerEntity: $owner) {
+            count
+          }
+        }
+      `,
+      { id: agent.agentId, owner: ownerEntity },
+    );
     expect(after.data).toEqual({ agent: { status: 'REVOKED', revokedAt: server.clock.now().toISOString() }, agentDirectory: { count: 0 } });
-    const refused = await graphql(`mutation ($input: SetMandateInput!) { setMandate(input: $input) { mandateId } }`, { input: { agentId: agent.agentId, maxNotionalUsd: 10 } }, owner);
+    const refused = await graphql(
+      `
+        mutation ($input: SetMandateInput!) {
+          setMandate(input: $input) {
+            mandateId
+          }
+        }
+      `,
+      { input: { agentId: agent.agentId, maxNotionalUsd: 10 } },
+      owner,
+    );
     expect(refused.errors![0]!.extensions).toMatchObject({ code: 'CMP_ERR_AGENT_REVOKED' });
   });
 
   it('an unknown agent is null', async () => {
-    expect((await graphql(`{ agent(id: "agt_AAAAAAAAAAAAAAAAAAAAAA") { id } }`)).data).toEqual({ agent: null });
+    expect(
+      (
+        await graphql(`
+          {
+            agent(id: "agt_AAAAAAAAAAAAAAAAAAAAAA") {
+              id
+            }
+          }
+        `)
+      ).data,
+    ).toEqual({ agent: null });
   });
 });
 
@@ -225,7 +424,16 @@ describe('children load in one query per batch (entity references at the subgrap
 
     const agentIds: string[] = [];
     for (let index = 0; index < 50; index += 1) {
-      const { data } = await graphql(`mutation ($input: RegisterAgentInput!) { registerAgent(input: $input) { agentId } }`, { input: { name: `batch agent ${index}` } });
+      const { data } = await graphql(
+        `
+          mutation ($input: RegisterAgentInput!) {
+            registerAgent(input: $input) {
+              agentId
+            }
+          }
+        `,
+        { input: { name: `batch agent ${index}` } },
+      );
       agentIds.push(data!.registerAgent.agentId);
     }
     const agentAnswer = await countQueries(() => graphql(ENTITIES, { representations: agentIds.map((id) => ({ __typename: 'Agent', id })) }, {}, '/subgraphs/compliance/graphql'));

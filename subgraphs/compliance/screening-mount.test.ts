@@ -63,7 +63,16 @@ describe('entity ESG and PEP screen in the graph', () => {
       SUBGRAPH,
     );
     expect(errors, JSON.stringify(errors)).toBeUndefined();
-    expect(data!.legalEntity.esg).toMatchObject({ lei: SHELL, composite: 66.7, governance: 100, feeTier: 'AVERAGE', feeSurcharge: 0.0025, coverage: 'PARTIAL', fromCache: false, assessedPillars: ['governance'] });
+    expect(data!.legalEntity.esg).toMatchObject({
+      lei: SHELL,
+      composite: 66.7,
+      governance: 100,
+      feeTier: 'AVERAGE',
+      feeSurcharge: 0.0025,
+      coverage: 'PARTIAL',
+      fromCache: false,
+      assessedPillars: ['governance'],
+    });
     expect(data!.legalEntity.esg.inputs).toHaveLength(4);
     const rest = (await server.app.inject({ method: 'GET', url: `/compliance/esg/score/${SHELL}` })).json();
     expect(rest).toMatchObject({ composite: data!.legalEntity.esg.composite, fromCache: true });

@@ -1,11 +1,11 @@
-import { GraphQLNonNull, isObjectType, type GraphQLSchema } from 'graphql';
-import type { z } from 'zod';
+import { GraphQLNonNull, type GraphQLSchema, isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { describeShapeDisagreements } from '../../platform/shape-check.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
-import { agentDirectorySchema, agentMandateSchema, agentRecordSchema, agentRegistrationSchema, agentRevokedSchema } from './kya-responses.js';
-import { vendorRiskResultSchema } from './vendor-responses.js';
-import { deregisteredSchema, leiRecordSchema, registeredEntitySchema, regulatoryCalendarSchema, vopHistorySchema, vopResultSchema } from './responses.js';
+import { agentDirectorySchema, agentMandateSchema, agentRecordSchema, agentRegistrationSchema, agentRevokedSchema } from './kya/responses.js';
+import { vendorRiskResultSchema } from './vendor/responses.js';
+import { deregisteredSchema, leiRecordSchema, registeredEntitySchema, regulatoryCalendarSchema, vopHistorySchema, vopResultSchema } from './vop/responses.js';
 
 const schema: GraphQLSchema = buildFederatedSchema(loadSubgraphTypeDefs('compliance'), {});
 

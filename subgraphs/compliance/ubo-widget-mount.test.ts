@@ -41,14 +41,96 @@ describe('ownership chain and sanctions widget in the all-in-one server', () => 
     const rest = (await server.app.inject({ method: 'POST', url: '/compliance/compliance/ubo-chain', payload: { lei, deep: true } })).json();
     const { data, errors } = await graphql<{ legalEntity: { ownershipChain: Record<string, unknown> } }>(
       server,
-      `query ($lei: String!) { legalEntity(lei: $lei) { ownershipChain(deep: true) {
-        lei deep result reasons cachedAt expiresAt fromCache
-        chain { lei name role level jurisdiction leiStatus sanctions { hit bestScore matches { uid name matchedName matchedAs type programs screenedName score } } }
-        sanctionsMatches { uid name matchedName matchedAs type programs screenedName score lei role }
-        fatfAttestation { beneficialOwnersIdentified ownershipLevelsTraversed nodesScreened sanctionsStatus note
-          parentReporting { childLei relation status parentLei exceptionReason resolved }
-          jurisdictionRisk { jurisdiction country fatfStatus fatfCall leis } fatfList { plenary statementDate } }
-        sources { lei { source asOf } sanctions { source asOf stale } fatf { source asOf } } } } }`,
+      `
+        query ($lei: String!) {
+          legalEntity(lei: $lei) {
+            ownershipChain(deep: true) {
+              lei
+              deep
+              result
+              reasons
+              cachedAt
+              expiresAt
+              fromCache
+              chain {
+                lei
+                name
+                role
+                level
+                jurisdiction
+                leiStatus
+                sanctions {
+                  hit
+                  bestScore
+                  matches {
+                    uid
+                    name
+                    matchedName
+                    matchedAs
+                    type
+                    programs
+                    screenedName
+                    score
+                  }
+                }
+              }
+              sanctionsMatches {
+                uid
+                name
+                matchedName
+                matchedAs
+                type
+                programs
+                screenedName
+                score
+                lei
+                role
+              }
+              fatfAttestation {
+                beneficialOwnersIdentified
+                ownershipLevelsTraversed
+                nodesScreened
+                sanctionsStatus
+                note
+                parentReporting {
+                  childLei
+                  relation
+                  status
+                  parentLei
+                  exceptionReason
+                  resolved
+                }
+                jurisdictionRisk {
+                  jurisdiction
+                  country
+                  fatfStatus
+                  fatfCall
+                  leis
+                }
+                fatfList {
+                  plenary
+                  statementDate
+                }
+              }
+              sources {
+                lei {
+                  source
+                  asOf
+                }
+                sanctions {
+                  source
+                  asOf
+                  stale
+                }
+                fatf {
+                  source
+                  asOf
+                }
+              }
+            }
+          }
+        }
+      `,
       { lei },
       '/subgraphs/compliance/graphql',
     );
@@ -58,7 +140,10 @@ describe('ownership chain and sanctions widget in the all-in-one server', () => 
   });
 
   it('50 entities with their ownership chains in one request, through the subgraph endpoint', async () => {
-    const leis = leiRecords().records.filter((record) => record.ultimateParent !== null).slice(0, 50).map((record) => record.lei);
+    const leis = leiRecords()
+      .records.filter((record) => record.ultimateParent !== null)
+      .slice(0, 50)
+      .map((record) => record.lei);
     const representations = leis.map((lei) => ({ __typename: 'LegalEntity', lei }));
     const { data, errors } = await graphql<{ _entities: { lei: string; ownershipChain: { lei: string; chain: { role: string }[] } | null }[] }>(
       server,

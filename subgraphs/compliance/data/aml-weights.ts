@@ -3,7 +3,7 @@
 // signals are never reduced for a mature wallet. A malformed file throws from the loader.
 
 import { z } from 'zod';
-import { AML_MATURITIES, AML_SIGNAL_CATEGORIES, AML_SIGNAL_CODES, AML_SIGNAL_SCALINGS, amlWeightProblems, type AmlWeights } from '../domain/aml.js';
+import { AML_MATURITIES, AML_SIGNAL_CATEGORIES, AML_SIGNAL_CODES, AML_SIGNAL_SCALINGS, amlWeightProblems, type AmlWeights } from '../aml/domain/index.js';
 import { readDataFile } from './files.js';
 
 const positive = z.number().positive();

@@ -1,11 +1,10 @@
-// The inputs of the entity ESG score (domain/entity-esg.ts) from the shipped snapshots: the
+// The inputs of the entity ESG score (esg/domain/entity-esg.ts) from the shipped snapshots: the
 // governance facts of each GLEIF record (lei/lei_records.json, read with the fields the score needs:
 // validation sources and Level 2 links as well as status), and the model's parameters
 // (entity-esg-parameters.json). Parsed once, on first use.
 
 import { z } from 'zod';
-import type { EntityEsgParameters, LeiGovernanceFacts } from '../domain/entity-esg.js';
-import { ENTITY_ESG_TIERS } from '../domain/entity-esg.js';
+import { ENTITY_ESG_TIERS, type EntityEsgParameters, type LeiGovernanceFacts } from '../esg/domain/index.js';
 import { readDataFile } from './files.js';
 
 const score = z.number().min(0).max(100);

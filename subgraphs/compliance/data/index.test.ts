@@ -2,8 +2,19 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  dataSources, fatfLists, formatDigitalCurrencyAddresses, leiRecords, OfacDataError, ofacPrograms, parseOfacCsv, parseOfacFiles,
-  pepDatasets, pepRecords, readDataFile, regulatoryKeyDates, sdnList,
+  dataSources,
+  fatfLists,
+  formatDigitalCurrencyAddresses,
+  leiRecords,
+  OfacDataError,
+  ofacPrograms,
+  parseOfacCsv,
+  parseOfacFiles,
+  pepDatasets,
+  pepRecords,
+  readDataFile,
+  regulatoryKeyDates,
+  sdnList,
 } from './index.js';
 
 /** How many items fall under each key. */
@@ -13,7 +24,10 @@ function countBy<T>(items: readonly T[], key: (item: T) => string): Record<strin
   return counts;
 }
 
-const sha256 = (path: string) => createHash('sha256').update(readFileSync(new URL(`./${path}`, import.meta.url))).digest('hex');
+const sha256 = (path: string) =>
+  createHash('sha256')
+    .update(readFileSync(new URL(`./${path}`, import.meta.url)))
+    .digest('hex');
 
 describe('OFAC SDN snapshot (2023-12-28 release)', () => {
   const { records, provenance } = sdnList();
@@ -25,7 +39,12 @@ describe('OFAC SDN snapshot (2023-12-28 release)', () => {
     // 18,990 address rows, of which 2,652 are all `-0-` placeholders.
     expect(records.reduce((sum, entry) => sum + entry.addresses.length, 0)).toBe(18_990 - 2_652);
     expect(countBy(records, (entry) => entry.type)).toEqual({ individual: 6_646, entity: 6_033, vessel: 764, aircraft: 378 });
-    expect(countBy(records.flatMap((entry) => entry.aliases), (alias) => alias.type)).toEqual({ aka: 16_507, fka: 567, nka: 17 });
+    expect(
+      countBy(
+        records.flatMap((entry) => entry.aliases),
+        (alias) => alias.type,
+      ),
+    ).toEqual({ aka: 16_507, fka: 567, nka: 17 });
   });
 
   it('has 578 digital-currency address rows: 49 entities, 576 distinct currency and address pairs', () => {
@@ -52,7 +71,10 @@ describe('OFAC SDN snapshot (2023-12-28 release)', () => {
 
   it('derives from the remarks exactly the shipped digital_currency_addresses.csv (the derivation refresh.ts uses)', () => {
     const derived = parseOfacFiles({
-      sdn: readDataFile('ofac/sdn.csv'), add: readDataFile('ofac/add.csv'), alt: readDataFile('ofac/alt.csv'), comments: readDataFile('ofac/sdn_comments.csv'),
+      sdn: readDataFile('ofac/sdn.csv'),
+      add: readDataFile('ofac/add.csv'),
+      alt: readDataFile('ofac/alt.csv'),
+      comments: readDataFile('ofac/sdn_comments.csv'),
     });
     expect(formatDigitalCurrencyAddresses(derived)).toBe(readDataFile('ofac/digital_currency_addresses.csv'));
   });
@@ -62,7 +84,10 @@ describe('OFAC SDN snapshot (2023-12-28 release)', () => {
     expect(sdn.at(-1)).toBe(0x1a);
     expect(sdn.subarray(-3, -1).toString('latin1')).toBe('\r\n');
     expect({
-      sdn: sha256('ofac/sdn.csv'), alt: sha256('ofac/alt.csv'), add: sha256('ofac/add.csv'), dca: sha256('ofac/digital_currency_addresses.csv'),
+      sdn: sha256('ofac/sdn.csv'),
+      alt: sha256('ofac/alt.csv'),
+      add: sha256('ofac/add.csv'),
+      dca: sha256('ofac/digital_currency_addresses.csv'),
     }).toMatchInlineSnapshot(`
       {
         "add": "c9706ac0aacaabc8f6a2f8c66e07d0932161354f67772ddc41ed2e1328561ea5",
@@ -111,7 +136,12 @@ describe('PEP snapshots', () => {
   });
 
   it('reads known records, with ISO country codes', () => {
-    expect(usFederal.records.find((r) => r.id === 'us-congress-C000127')).toMatchObject({ name: 'Maria Cantwell', country: 'US', current: true, position: 'United States Senator from Washington (Class 1)' });
+    expect(usFederal.records.find((r) => r.id === 'us-congress-C000127')).toMatchObject({
+      name: 'Maria Cantwell',
+      country: 'US',
+      current: true,
+      position: 'United States Senator from Washington (Class 1)',
+    });
     expect(headsOfState.records.find((r) => r.name === 'Edi Rama')).toMatchObject({ position: 'Prime Minister of Albania', country: 'AL', current: true });
     expect(headsOfState.records.find((r) => r.name === 'Ilir Meta')).toMatchObject({ country: 'AL', current: false });
     expect(meps.records.find((r) => r.name === 'Andreas Schieder')).toMatchObject({ country: 'AT', countryName: 'Austria' });

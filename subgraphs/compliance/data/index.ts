@@ -3,21 +3,26 @@
 // object after that: the SDN list takes about 0.2 s, so a process that never screens never pays it.
 // A malformed file throws from its loader.
 
-import type { Dataset, FatfLists, LeiDataset, PepRecord, RegulatoryKeyDate, SdnEntry } from '../domain/reference-data.js';
+import type { Dataset, FatfLists, LeiDataset, PepRecord, RegulatoryKeyDate, SdnEntry } from '../domain/index.js';
 import { readDataFile } from './files.js';
 import { parseDigitalCurrencyAddresses, parseOfacFiles } from './ofac.js';
-import {
-  countryCodesSchema, parseFatfLists, parseHeadsOfState, parseKeyDates, parseLeiRecords, parseMeps, parseUsFederalPeps, sourcesSchema, type Sources,
-} from './reference.js';
+import { countryCodesSchema, parseFatfLists, parseHeadsOfState, parseKeyDates, parseLeiRecords, parseMeps, parseUsFederalPeps, type Sources, sourcesSchema } from './reference.js';
 
-export {
-  digitalCurrencyAddressesIn, formatDigitalCurrencyAddresses, OfacDataError, ofacField, ofacPrograms, parseDigitalCurrencyAddresses, parseOfacCsv, parseOfacFiles,
-  type OfacFiles,
-} from './ofac.js';
-export { leiStatus, sourcesSchema, type Sources } from './reference.js';
 export { readDataFile } from './files.js';
+export { labelledVopPairs, type SanctionsProbe, sanctionsProbeRecall, sanctionsProbes, vopMatcherEvaluation } from './matching-sets.js';
 export { labelledNamePairs, pepMatcherEvaluation, sanctionsMatcherEvaluation } from './name-pairs.js';
-export { labelledVopPairs, sanctionsProbeRecall, sanctionsProbes, vopMatcherEvaluation, type SanctionsProbe } from './matching-sets.js';
+export {
+  digitalCurrencyAddressesIn,
+  formatDigitalCurrencyAddresses,
+  OfacDataError,
+  ofacField,
+  type OfacFiles,
+  ofacPrograms,
+  parseDigitalCurrencyAddresses,
+  parseOfacCsv,
+  parseOfacFiles,
+} from './ofac.js';
+export { leiStatus, type Sources, sourcesSchema } from './reference.js';
 
 const readJson = (path: string): unknown => JSON.parse(readDataFile(path));
 
@@ -64,7 +69,10 @@ export const pepRecords = once((): readonly PepRecord[] => {
 /** GLEIF Level 1 records and Level 2 relationships. */
 export const leiRecords = once((): LeiDataset => parseLeiRecords(readJson('lei/lei_records.json'), dataSources().lei));
 
-/** The FATF black and grey lists: the current plenary and the two before it. */
+/**
+ * The FATF black and grey lists: the current plenary and the two before it. The one FATF dataset of
+ * the compliance families (fatf/fatf_lists.json); domain/fatf.ts is the one lookup in it.
+ */
 export const fatfLists = once((): FatfLists => parseFatfLists(readJson('fatf/fatf_lists.json'), dataSources().fatf));
 
 /** The dated, cited milestones of MiCA, SFDR, CSRD and the GENIUS Act. */

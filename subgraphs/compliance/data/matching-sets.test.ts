@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildOwnershipChain } from '../domain/ownership-chain.js';
-import type { LeiRecord, SdnEntry } from '../domain/reference-data.js';
-import { nameSimilarity } from '../domain/name-similarity.js';
-import { buildSanctionsIndex } from '../domain/sanctions-screening.js';
-import { SANCTIONS_MATCH_THRESHOLD, vopResultForScore } from '../domain/thresholds.js';
-import { payeeNameSimilarity } from '../domain/vop-name-score.js';
+import { buildSanctionsIndex, type LeiRecord, nameSimilarity, SANCTIONS_MATCH_THRESHOLD, type SdnEntry, vopResultForScore } from '../domain/index.js';
+import { buildOwnershipChain } from '../ownership/domain/index.js';
+import { payeeNameSimilarity } from '../vop/domain/index.js';
 import { fatfLists, labelledVopPairs, leiRecords, sanctionsProbeRecall, sanctionsProbes, sdnList, vopMatcherEvaluation } from './index.js';
 
 const vopScore = (a: string, b: string) => Math.round(payeeNameSimilarity(a, b) * 10_000) / 100;
@@ -104,7 +101,15 @@ describe('sanctions screening of perturbed SDN names (data/sanctions-probes.json
 describe('a name at exactly 0.70 (Document 2: matches at 0.70 or above)', () => {
   // 10 words each, 7 equal: 2 · 7 / (10 + 10) = 0.70 exactly.
   const listed: SdnEntry = {
-    entNum: 990001, name: 'ALPHA BRAVO CHARLIE DELTA ECHO FOXTROT GOLF HOTEL INDIA JULIETT', type: 'entity', programs: ['TEST'], title: null, aliases: [], addresses: [], digitalCurrencyAddresses: [], remarks: null,
+    entNum: 990001,
+    name: 'ALPHA BRAVO CHARLIE DELTA ECHO FOXTROT GOLF HOTEL INDIA JULIETT',
+    type: 'entity',
+    programs: ['TEST'],
+    title: null,
+    aliases: [],
+    addresses: [],
+    digitalCurrencyAddresses: [],
+    remarks: null,
   };
   const atBoundary = 'ALPHA BRAVO CHARLIE DELTA ECHO FOXTROT GOLF QUEBEC ROMEO SIERRA';
   const below = 'ALPHA BRAVO CHARLIE DELTA ECHO FOXTROT QUEBEC ROMEO SIERRA TANGO';
@@ -118,10 +123,30 @@ describe('a name at exactly 0.70 (Document 2: matches at 0.70 or above)', () => 
 
   it('is a sanctions match of the ownership chain, under review (below 0.95)', () => {
     const record = (lei: string, legalName: string): LeiRecord => ({
-      lei, legalName, otherNames: [], status: 'ACTIVE', entityStatus: 'ACTIVE', registrationStatus: 'ISSUED', jurisdiction: 'GB', country: 'GB',
-      directParent: null, ultimateParent: null, directParentLink: null, ultimateParentLink: null, directParentException: 'NATURAL_PERSONS', ultimateParentException: 'NATURAL_PERSONS', asOf: '2025-01-01',
+      lei,
+      legalName,
+      otherNames: [],
+      status: 'ACTIVE',
+      entityStatus: 'ACTIVE',
+      registrationStatus: 'ISSUED',
+      jurisdiction: 'GB',
+      country: 'GB',
+      directParent: null,
+      ultimateParent: null,
+      directParentLink: null,
+      ultimateParentLink: null,
+      directParentException: 'NATURAL_PERSONS',
+      ultimateParentException: 'NATURAL_PERSONS',
+      asOf: '2025-01-01',
     });
-    const chainFor = (name: string) => buildOwnershipChain({ lei: '5493001KJTIIGC8Y1R12', deep: false, findRecord: (lei) => (lei === '5493001KJTIIGC8Y1R12' ? record(lei, name) : undefined), sanctions: index, fatf: fatfLists().current })!;
+    const chainFor = (name: string) =>
+      buildOwnershipChain({
+        lei: '5493001KJTIIGC8Y1R12',
+        deep: false,
+        findRecord: (lei) => (lei === '5493001KJTIIGC8Y1R12' ? record(lei, name) : undefined),
+        sanctions: index,
+        fatf: fatfLists().current,
+      })!;
     const boundary = chainFor(atBoundary);
     expect(boundary.sanctionsMatches.map((m) => [m.uid, m.score])).toEqual([[990001, 0.7]]);
     expect(boundary.result).toBe('REVIEW_REQUIRED');

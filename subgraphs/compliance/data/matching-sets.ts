@@ -2,9 +2,8 @@
 // perturbed SDN names for screening, with the measures their tests hold to targets.
 
 import { z } from 'zod';
-import { evaluateMatcher, type LabelledNamePair, type MatcherEvaluation } from '../domain/evaluation.js';
-import type { SanctionsIndex } from '../domain/sanctions-screening.js';
-import { payeeNameSimilarity } from '../domain/vop-name-score.js';
+import { evaluateMatcher, type LabelledNamePair, type MatcherEvaluation, type SanctionsIndex } from '../domain/index.js';
+import { payeeNameSimilarity } from '../vop/domain/index.js';
 import { readDataFile } from './files.js';
 
 const vopPairsSchema = z.object({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildPepIndex } from '../domain/pep-screening.js';
-import { buildSanctionsIndex } from '../domain/sanctions-screening.js';
+import { buildSanctionsIndex } from '../domain/index.js';
+import { buildPepIndex } from '../pep/domain/index.js';
 import { labelledNamePairs, pepDatasets, pepMatcherEvaluation, pepRecords, sanctionsMatcherEvaluation, sdnList } from './index.js';
 
 // Floors set from what was measured when the matcher was tuned (docs/compliance-matching.md §5):

@@ -3,10 +3,8 @@
 // is scored as a screen of that list scores it (its index knows which words are distinctive there).
 
 import { z } from 'zod';
-import { evaluateMatcher, type LabelledNamePair, type MatcherEvaluation } from '../domain/evaluation.js';
-import type { PepIndex } from '../domain/pep-screening.js';
-import type { SanctionsIndex } from '../domain/sanctions-screening.js';
-import { PEP_MATCH_THRESHOLD, SANCTIONS_MATCH_THRESHOLD } from '../domain/thresholds.js';
+import { evaluateMatcher, type LabelledNamePair, type MatcherEvaluation, PEP_MATCH_THRESHOLD, SANCTIONS_MATCH_THRESHOLD, type SanctionsIndex } from '../domain/index.js';
+import type { PepIndex } from '../pep/domain/index.js';
 import { readDataFile } from './files.js';
 
 const pairsSchema = z.object({

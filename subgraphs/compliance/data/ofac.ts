@@ -6,7 +6,7 @@
 // line, text fields in double quotes, and `-0- ` (with a trailing space) for an empty field.
 
 import { parse } from 'csv-parse/sync';
-import type { DigitalCurrencyAddress, SdnAddress, SdnAlias, SdnAliasType, SdnEntry, SdnType } from '../domain/reference-data.js';
+import type { DigitalCurrencyAddress, SdnAddress, SdnAlias, SdnAliasType, SdnEntry, SdnType } from '../domain/index.js';
 
 export class OfacDataError extends Error {
   override name = 'OfacDataError';
@@ -22,6 +22,7 @@ export interface OfacFiles {
 
 /** Rows of one OFAC file: Ctrl-Z end marker removed, every row checked to have `columns` fields. */
 export function parseOfacCsv(text: string, columns: number, file: string): string[][] {
+  // eslint-disable-next-line no-control-regex -- OFAC's files end with a Ctrl-Z (0x1a): the one control character removed
   const body = text.replace(/\x1a[\r\n]*$/, '');
   let rows: string[][];
   try {
@@ -64,7 +65,10 @@ function aliasType(value: string | undefined, row: number): SdnAliasType {
 export function ofacPrograms(value: string | undefined): string[] {
   const text = ofacField(value);
   if (text === null) return [];
-  return text.split(/\]\s*\[/).map((program) => program.replace(/^\[|\]$/g, '').trim()).filter((program) => program !== '');
+  return text
+    .split(/\]\s*\[/)
+    .map((program) => program.replace(/^\[|\]$/g, '').trim())
+    .filter((program) => program !== '');
 }
 
 const DIGITAL_CURRENCY_ADDRESS = /Digital Currency Address - ([A-Za-z0-9]+)\s+([^\s;]+)/g;

@@ -3,9 +3,7 @@
 
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
-import type {
-  FatfList, FatfLists, DatasetProvenance, LeiDataset, LeiRecord, LeiRelationship, PepRecord, RegulatoryKeyDate,
-} from '../domain/reference-data.js';
+import type { DatasetProvenance, FatfList, FatfLists, LeiDataset, LeiRecord, LeiRelationship, PepRecord, RegulatoryKeyDate } from '../domain/index.js';
 
 export const provenanceSchema = z.object({ source: z.string().min(1), url: z.string().min(1), asOf: z.string().min(1), licence: z.string().min(1) });
 
@@ -70,21 +68,23 @@ function countryCode(codes: Readonly<Record<string, string | null>>, label: stri
  */
 export function parseHeadsOfState(text: string, codes: Readonly<Record<string, string | null>>): PepRecord[] {
   const file = 'world_heads_of_state_government_wikidata_2022-10-10.csv';
-  return csvObjects(text).filter((row) => row.officeholderLabel !== row.officeholder).map((row) => {
-    const name = row.officeholderLabel ?? '';
-    const countryName = row.country ?? '';
-    if (name === '' || countryName === '') throw new Error(`${file}: a row has no officeholder or country`);
-    return {
-      id: `wikidata-${row.officeholder}-${row.position}`,
-      name,
-      otherNames: [],
-      position: row.positionLabel ?? '',
-      country: countryCode(codes, countryName, file),
-      countryName,
-      current: (row.end_year ?? '') === '',
-      source: 'wikidata-heads-of-state-government' as const,
-    };
-  });
+  return csvObjects(text)
+    .filter((row) => row.officeholderLabel !== row.officeholder)
+    .map((row) => {
+      const name = row.officeholderLabel ?? '';
+      const countryName = row.country ?? '';
+      if (name === '' || countryName === '') throw new Error(`${file}: a row has no officeholder or country`);
+      return {
+        id: `wikidata-${row.officeholder}-${row.position}`,
+        name,
+        otherNames: [],
+        position: row.positionLabel ?? '',
+        country: countryCode(codes, countryName, file),
+        countryName,
+        current: (row.end_year ?? '') === '',
+        source: 'wikidata-heads-of-state-government' as const,
+      };
+    });
 }
 
 /** The 701 MEPs of the European Parliament's 9th term (2019-2024): all former members now. */

@@ -1,11 +1,11 @@
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readDataFile } from './files.js';
-import { refreshOfacFiles, RefreshError } from './refresh.js';
+import { RefreshError, refreshOfacFiles } from './refresh.js';
 
 // A local fixture server on 127.0.0.1 serves the shipped files as if they were OFAC's exports.
 const served: Record<string, { status: number; body: string }> = {};
@@ -56,13 +56,35 @@ describe('refreshOfacFiles', () => {
   });
 
   it.each([
-    ['a download fails', () => { served['ADD.CSV'] = { status: 500, body: '' }; }, /ADD\.CSV: HTTP 500/],
-    ['a file is not OFAC CSV', () => { served['ALT.CSV'] = { status: 200, body: '1,2,"aka"\r\n' }; }, /not a consistent OFAC release/],
-    ['an alias names an unknown entry', () => { served['ALT.CSV'] = { status: 200, body: '99999999,1,"aka","X",-0- \r\n' }; }, /ent_num 99999999 is not in sdn.csv/],
-    ['the list is truncated (a consistent but small release)', () => {
-      served['SDN.CSV'] = { status: 200, body: readDataFile('ofac/sdn.csv').split('\r\n').slice(0, 100).join('\r\n') };
-      for (const file of ['ADD.CSV', 'ALT.CSV', 'SDN_COMMENTS.CSV']) served[file] = { status: 200, body: '' };
-    }, /fewer than 5000/],
+    [
+      'a download fails',
+      () => {
+        served['ADD.CSV'] = { status: 500, body: '' };
+      },
+      /ADD\.CSV: HTTP 500/,
+    ],
+    [
+      'a file is not OFAC CSV',
+      () => {
+        served['ALT.CSV'] = { status: 200, body: '1,2,"aka"\r\n' };
+      },
+      /not a consistent OFAC release/,
+    ],
+    [
+      'an alias names an unknown entry',
+      () => {
+        served['ALT.CSV'] = { status: 200, body: '99999999,1,"aka","X",-0- \r\n' };
+      },
+      /ent_num 99999999 is not in sdn.csv/,
+    ],
+    [
+      'the list is truncated (a consistent but small release)',
+      () => {
+        served['SDN.CSV'] = { status: 200, body: readDataFile('ofac/sdn.csv').split('\r\n').slice(0, 100).join('\r\n') };
+        for (const file of ['ADD.CSV', 'ALT.CSV', 'SDN_COMMENTS.CSV']) served[file] = { status: 200, body: '' };
+      },
+      /fewer than 5000/,
+    ],
   ])('changes nothing when %s', async (_, breakIt, message) => {
     const before = await snapshot();
     breakIt();
@@ -73,7 +95,9 @@ describe('refreshOfacFiles', () => {
   it('fails with a clear message and changes nothing without a network', async () => {
     const before = await snapshot();
     const offline: typeof fetch = () => Promise.reject(new TypeError('fetch failed', { cause: new Error('getaddrinfo ENOTFOUND sanctionslistservice.ofac.treas.gov') }));
-    await expect(refreshOfacFiles({ dataDir, fetch: offline })).rejects.toThrow(new RefreshError('could not download https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN.CSV: getaddrinfo ENOTFOUND sanctionslistservice.ofac.treas.gov'));
+    await expect(refreshOfacFiles({ dataDir, fetch: offline })).rejects.toThrow(
+      new RefreshError('could not download https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN.CSV: getaddrinfo ENOTFOUND sanctionslistservice.ofac.treas.gov'),
+    );
     expect(await snapshot()).toEqual(before);
   });
 

@@ -12,9 +12,9 @@
 // Options (for tests): --base-url <url> (default OFAC's), --data-dir <path> (default this folder).
 
 import { randomUUID } from 'node:crypto';
-import { rename, rm, writeFile, readFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { formatDigitalCurrencyAddresses, parseOfacFiles, type OfacFiles } from './ofac.js';
+import { formatDigitalCurrencyAddresses, type OfacFiles, parseOfacFiles } from './ofac.js';
 import { sourcesSchema } from './reference.js';
 
 export const OFAC_EXPORTS_URL = 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/';

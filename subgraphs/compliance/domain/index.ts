@@ -1,59 +1,62 @@
-// Public face of the compliance matching domain (docs/compliance-matching.md): pure functions and
-// indexes over the reference data types. verify-payee.ts, gray-zone.ts and vendor-risk.ts, in this
-// folder too, are imported by their own paths.
+// Pure logic several compliance families use (docs/compliance-matching.md): name normalisation and
+// similarity, the name index, the sanctions index, the thresholds, LEI check digits, the one FATF
+// lookup and the reference-data types. No I/O, no clock, no platform/; it imports no family.
 
-export type {
-  Dataset, DatasetProvenance, DigitalCurrencyAddress, FatfJurisdiction, FatfList, FatfLists, LeiDataset, LeiOtherName, LeiParentLink, LeiRecord,
-  LeiRelationship, PepRecord, PepSource, RegulatoryKeyDate, SdnAddress, SdnAlias, SdnAliasType, SdnEntry, SdnType,
-} from './reference-data.js';
-
-export { CONNECTING_WORDS, LEGAL_FORMS, nameTokens, normaliseName } from './normalise-name.js';
-export { jaroWinkler, WINKLER_BOOST_THRESHOLD, WINKLER_PREFIX_LIMIT, WINKLER_PREFIX_SCALE } from './jaro-winkler.js';
-export {
-  bestAssignment, isClosePair, LENGTH_DIFFERENCE_WEIGHT, lengthsCanMatch, LOOSE_PAIR_WEIGHT, nameScore, nameSimilarity, TOKEN_MATCH_FLOOR, tokenListSimilarity, tokenSimilarity,
-  typoAllowance, type TokenPairs,
-} from './name-similarity.js';
-export {
-  isPepMatch, isSanctionsMatch, PEP_MATCH_THRESHOLD, SANCTIONS_MATCH_THRESHOLD, VOP_SCORE_BANDS, vopResultForScore, type VopNameResult,
-} from './thresholds.js';
-export { isValidLei, leiCheckDigits } from './lei.js';
-export {
-  BLOCK_SHARE, NameIndex, type IndexedRecord, type NameMatch, type ScreenOptions, type ScreenResult, type ScreenStatistics,
-} from './name-index.js';
-export {
-  addressKey, buildSanctionsIndex, type SanctionsAddressMatch, type SanctionsIndex, type SanctionsNameMatch, type SanctionsScreen,
-  type SanctionsScreenOptions, type SdnNameKind,
-} from './sanctions-screening.js';
-export { buildPepIndex, type PepIndex, type PepMatch, type PepScreenOptions } from './pep-screening.js';
 export { evaluateMatcher, type LabelledNamePair, type MatcherEvaluation, type ScoredNamePair } from './evaluation.js';
-export { nameMatcher } from './name-matcher.js';
+export { callsForCountermeasures, type FatfStanding, fatfStandingOf, type FatfStatus, fatfStatusOf, isCountermeasuresCall } from './fatf.js';
+export { jaroWinkler, WINKLER_BOOST_THRESHOLD, WINKLER_PREFIX_LIMIT, WINKLER_PREFIX_SCALE } from './jaro-winkler.js';
+export { isValidLei, leiCheckDigits } from './lei.js';
+export { BLOCK_SHARE, DISTINCTIVE_SHARE, type IndexedRecord, NameIndex, type NameMatch, type ScreenOptions, type ScreenResult, type ScreenStatistics } from './name-index.js';
 export {
-  assessEntityEsg, ENTITY_ESG_TIERS, entityEsgTierOf, ESG_COVERAGES, fatfStandingOf, fatfStatusOf, narrateEntityEsg, type DeclaredEntityFacts, type EntityEsgAssessment,
-  type EntityEsgInput, type EntityEsgParameters, type EntityEsgSubject, type EntityEsgTier, type EsgCoverage, type EsgPillar, type FatfStanding, type FatfStatus,
-  type GovernanceInput, type LeiGovernanceFacts,
-} from './entity-esg.js';
+  bestAssignment,
+  DIFFERENT_INITIAL_WEIGHT,
+  isClosePair,
+  LENGTH_DIFFERENCE_WEIGHT,
+  lengthsCanMatch,
+  LOOSE_PAIR_WEIGHT,
+  nameScore,
+  nameSimilarity,
+  sameInitialSound,
+  SHORTEST_FUZZY_TOKEN,
+  TOKEN_MATCH_FLOOR,
+  tokenListSimilarity,
+  type TokenPairs,
+  tokenSimilarity,
+  typoAllowance,
+} from './name-similarity.js';
+export { equivalentWord, LEGAL_FORM_ENTRIES, LEGAL_FORMS, type LegalFormEntry, legalWord, writtenOutName } from './name-vocabulary.js';
+export { canonicalLegalWording, CONNECTING_WORDS, nameTokens, nameWords, normaliseName, splitLegalForms, withoutConnectingWords } from './normalise-name.js';
 export {
-  assessPepMatches, checkPosition, confidenceForScore, eddRequiredFor, matchConfidenceOf, PEP_CONFIDENCE_BANDS, PEP_MATCH_CONFIDENCES, PEP_RISK_LEVELS,
-  POSITION_CORROBORATION_SHARE, POSITION_WORD_MATCH, riskLevelOf, type PepMatchConfidence, type PepRiskLevel, type PepScreenAssessment, type PepScreenMatch,
-  type PositionCheck,
-} from './pep-screen.js';
+  type Dataset,
+  type DatasetProvenance,
+  type DigitalCurrencyAddress,
+  type FatfJurisdiction,
+  type FatfList,
+  type FatfLists,
+  type LeiDataset,
+  type LeiOtherName,
+  type LeiParentLink,
+  type LeiRecord,
+  type LeiRelationship,
+  type PepRecord,
+  type PepSource,
+  type RegulatoryKeyDate,
+  type SdnAddress,
+  type SdnAlias,
+  type SdnAliasType,
+  type SdnEntry,
+  type SdnType,
+} from './reference-data.js';
+export { listAge, STALE_LIST_DAYS } from './sanctions-list-age.js';
 export {
-  buildOwnershipChain, CLOSING_EXCEPTIONS, countryOfJurisdiction, decideOwnershipResult, MATCHES_PER_NAME, MAX_OWNERSHIP_LEVELS, OWNERSHIP_SCREENED_TYPES,
-  SANCTIONS_BLOCK_SCORE, type FatfAttestation, type JurisdictionRisk, type OwnershipChain, type OwnershipChainInput, type OwnershipNode,
-  type OwnershipReason, type OwnershipResult, type OwnershipRole, type OwnershipSanctionsMatch, type ParentRelation, type ParentReporting,
-  type ParentReportingStatus, type SanctionsStatus,
-} from './ownership-chain.js';
-export {
-  looksLikeWalletAddress, screenForWidget, WIDGET_MATCH_LIMIT, type SanctionsSignal, type SanctionsVerdict, type SanctionsWidgetScreen, type ScreenedAs,
-} from './sanctions-verdict.js';
-export {
-  AML_ACTIONS, AML_CONFIDENCES, AML_DIRECTIONS, AML_EVENT_LEVELS, AML_MATURITIES, AML_RECOMMENDATIONS, AML_RISK_TIERS, AML_SIGNAL_CATEGORIES,
-  AML_SIGNAL_CODES, AML_SIGNAL_SCALINGS, amlWeightProblems, amountStdDev, EMPTY_AML_PROFILE, isCountermeasuresCall,
-  maturityOf, recordScreen, SANCTIONS_FINDING_KINDS, screenSanctions, type AmlAction, type AmlConfidence, type AmlDirection, type AmlEventLevel,
-  type AmlMaturity, type AmlProfileStats, type AmlRecommendation, type AmlRiskTier, type AmlSignalCategory, type AmlSignalCode, type AmlSignalParameters,
-  type AmlSignalScaling, type AmlWeights, type SanctionsFinding, type SanctionsFindingKind, type ScreenOutcome,
-} from './aml.js';
-export {
-  assessScreen, detectSignals, inStructuringBand, levelOf, reasonAboutFlag, riskScoreOf, tierOf, usdText, type AmlAssessment, type AmlRuleReasoning,
-  type AmlScreenFacts, type AmlSignal,
-} from './aml-assessment.js';
+  addressKey,
+  buildSanctionsIndex,
+  looksLikeWalletAddress,
+  type SanctionsAddressMatch,
+  type SanctionsIndex,
+  type SanctionsNameMatch,
+  type SanctionsScreen,
+  type SanctionsScreenOptions,
+  type SdnNameKind,
+} from './sanctions-screening.js';
+export { isPepMatch, isSanctionsMatch, PEP_MATCH_THRESHOLD, SANCTIONS_BLOCK_SCORE, SANCTIONS_MATCH_THRESHOLD, VOP_SCORE_BANDS, type VopNameResult, vopResultForScore } from './thresholds.js';

@@ -270,7 +270,9 @@ export class NameIndex<T, K extends string> {
     const stamp = this.nextStamp();
     const similar: [number, number][] = [];
     const loose = new Set<number>();
-    for (const { range: [from, to] } of rarest) {
+    for (const {
+      range: [from, to],
+    } of rarest) {
       for (let i = from; i < to; i++) {
         const id = this.gramTokens[i]!;
         if (this.seenToken[id] === stamp) continue;
@@ -316,7 +318,12 @@ export class NameIndex<T, K extends string> {
   /** The records with a name whose similarity to `query` reaches the threshold, best first. */
   screen(query: string, options: ScreenOptions<T>): ScreenResult<T, K> {
     const statistics: ScreenStatistics = {
-      indexedNames: this.nameText.length, vocabularyTokens: this.vocabulary.length, tokenComparisons: 0, cachedTokens: 0, namesReached: 0, namesScored: 0,
+      indexedNames: this.nameText.length,
+      vocabularyTokens: this.vocabulary.length,
+      tokenComparisons: 0,
+      cachedTokens: 0,
+      namesReached: 0,
+      namesScored: 0,
     };
     const queryTokens = nameTokens(query);
     if (queryTokens.length === 0) return { matches: [], statistics };

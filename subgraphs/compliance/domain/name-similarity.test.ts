@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  bestAssignment, isClosePair, lengthsCanMatch, LOOSE_PAIR_WEIGHT, nameScore, nameSimilarity, TOKEN_MATCH_FLOOR, tokenListSimilarity, tokenSimilarity, typoAllowance,
+  bestAssignment,
+  isClosePair,
+  lengthsCanMatch,
+  LOOSE_PAIR_WEIGHT,
+  nameScore,
+  nameSimilarity,
+  TOKEN_MATCH_FLOOR,
+  tokenListSimilarity,
+  tokenSimilarity,
+  typoAllowance,
 } from './name-similarity.js';
 
 describe('nameSimilarity', () => {
@@ -112,9 +121,9 @@ describe('bestAssignment', () => {
   }
 
   it('equals the best one-to-one assignment found by trying them all', () => {
-    const matrix = fc.integer({ min: 1, max: 5 }).chain((n) =>
-      fc.integer({ min: 1, max: 5 }).chain((m) => fc.array(fc.array(fc.constantFrom(0, 0, 0.75, 0.8, 0.9, 1), { minLength: m, maxLength: m }), { minLength: n, maxLength: n })),
-    );
+    const matrix = fc
+      .integer({ min: 1, max: 5 })
+      .chain((n) => fc.integer({ min: 1, max: 5 }).chain((m) => fc.array(fc.array(fc.constantFrom(0, 0, 0.75, 0.8, 0.9, 1), { minLength: m, maxLength: m }), { minLength: n, maxLength: n })));
     fc.assert(
       fc.property(matrix, (rows) => {
         const sim = (i: number, j: number) => rows[i]![j]!;
@@ -126,7 +135,17 @@ describe('bestAssignment', () => {
 
   it('does not let one token serve two', () => {
     // two query tokens both closest to candidate token 0
-    expect(bestAssignment(2, 2, (i, j) => [[1, 0.8], [0.9, 0]][i]![j]!)).toBeCloseTo(1.7, 10);
+    expect(
+      bestAssignment(
+        2,
+        2,
+        (i, j) =>
+          [
+            [1, 0.8],
+            [0.9, 0],
+          ][i]![j]!,
+      ),
+    ).toBeCloseTo(1.7, 10);
     expect(tokenListSimilarity(['ali', 'ali'], ['ali'])).toBeCloseTo(2 / 3, 10);
   });
 
@@ -165,7 +184,13 @@ describe('close and loose pairs (issue 21, decision 0055)', () => {
   it('counts a loose pair at LOOSE_PAIR_WEIGHT when no close pair of distinctive words anchors the names', () => {
     const s = tokenSimilarity('hardy', 'haraz');
     expect(s).toBeGreaterThanOrEqual(0.7);
-    expect(nameScore(1, 1, pairsOf(['hardy'], ['haraz'], () => true))).toBeCloseTo(s * LOOSE_PAIR_WEIGHT, 12);
+    expect(
+      nameScore(
+        1,
+        1,
+        pairsOf(['hardy'], ['haraz'], () => true),
+      ),
+    ).toBeCloseTo(s * LOOSE_PAIR_WEIGHT, 12);
     // a close pair of common words is no anchor: international weighs nothing here
     const common = (token: string) => token !== 'international';
     const international = nameScore(2, 2, pairsOf(['nfa', 'international'], ['nia', 'international'], common));
@@ -176,9 +201,21 @@ describe('close and loose pairs (issue 21, decision 0055)', () => {
     const a = ['muammar', 'gaddafi'];
     const b = ['qadhafi', 'muammar'];
     const expected = (2 * (1 + tokenSimilarity('gaddafi', 'qadhafi'))) / 4;
-    expect(nameScore(2, 2, pairsOf(a, b, () => true))).toBeCloseTo(expected, 12);
+    expect(
+      nameScore(
+        2,
+        2,
+        pairsOf(a, b, () => true),
+      ),
+    ).toBeCloseTo(expected, 12);
     // muammar common: no anchor left
-    expect(nameScore(2, 2, pairsOf(a, b, (token) => token !== 'muammar'))).toBeCloseTo((2 * (1 + tokenSimilarity('gaddafi', 'qadhafi') * LOOSE_PAIR_WEIGHT)) / 4, 12);
+    expect(
+      nameScore(
+        2,
+        2,
+        pairsOf(a, b, (token) => token !== 'muammar'),
+      ),
+    ).toBeCloseTo((2 * (1 + tokenSimilarity('gaddafi', 'qadhafi') * LOOSE_PAIR_WEIGHT)) / 4, 12);
   });
 
   it('tokenListSimilarity treats every word as distinctive (there is no list to count them in)', () => {

@@ -59,7 +59,15 @@ export const LOOSE_PAIR_WEIGHT = 0.5;
 
 /** Soundex's classes of consonants; vowels and h, w, y form one more class. */
 const INITIAL_CLASS: Readonly<Record<string, string>> = Object.fromEntries(
-  [['aeiouyhw', 'v'], ['bfpv', '1'], ['cgjkqsxz', '2'], ['dt', '3'], ['l', '4'], ['mn', '5'], ['r', '6']].flatMap(([letters, code]) => [...letters!].map((letter) => [letter, code!])),
+  [
+    ['aeiouyhw', 'v'],
+    ['bfpv', '1'],
+    ['cgjkqsxz', '2'],
+    ['dt', '3'],
+    ['l', '4'],
+    ['mn', '5'],
+    ['r', '6'],
+  ].flatMap(([letters, code]) => [...letters!].map((letter) => [letter, code!])),
 );
 
 /** Whether two tokens begin with the same letter or with letters of one Soundex class (Q/K, J/C, V/B). */

@@ -2,7 +2,6 @@
 // Pure: the same name always gives the same tokens.
 
 import anyAscii from 'any-ascii';
-
 import { LEGAL_FORM_ENTRIES, legalWord, writtenOutName } from './name-vocabulary.js';
 
 export { LEGAL_FORMS } from './name-vocabulary.js';
@@ -14,18 +13,21 @@ export { LEGAL_FORMS } from './name-vocabulary.js';
 export const CONNECTING_WORDS: ReadonlySet<string> = new Set(['and', 'the', 'of', 'for', 'und', 'et', 'y', 'de', 'del', 'la', 'le', 'du', 'des']);
 
 /** Every writing of every legal form, longest first, with the form it designates. */
-const LEGAL_FORM_WRITINGS: readonly { form: string; tokens: readonly string[] }[] = LEGAL_FORM_ENTRIES
-  .flatMap(({ form, writings }) => writings.map((tokens) => ({ form, tokens })))
-  .sort((a, b) => b.tokens.length - a.tokens.length);
+const LEGAL_FORM_WRITINGS: readonly { form: string; tokens: readonly string[] }[] = LEGAL_FORM_ENTRIES.flatMap(({ form, writings }) => writings.map((tokens) => ({ form, tokens }))).sort(
+  (a, b) => b.tokens.length - a.tokens.length,
+);
 
 function writtenAt(tokens: readonly string[], offset: number, writing: readonly string[]): boolean {
   return writing.every((word, i) => tokens[offset + i] === word);
 }
 
 /** Written-out legal forms of two or more words with the form they designate, by first word, longest first. */
-const SPELLED_OUT_FORMS: ReadonlyMap<string, readonly { tokens: readonly string[]; form: readonly string[] }[]> = LEGAL_FORM_WRITINGS
-  .filter(({ form, tokens }) => tokens.length > 1 && tokens.join(' ') !== form)
-  .reduce((byFirst, { form, tokens }) => byFirst.set(tokens[0]!, [...(byFirst.get(tokens[0]!) ?? []), { tokens, form: form.split(' ') }]), new Map<string, { tokens: readonly string[]; form: readonly string[] }[]>());
+const SPELLED_OUT_FORMS: ReadonlyMap<string, readonly { tokens: readonly string[]; form: readonly string[] }[]> = LEGAL_FORM_WRITINGS.filter(
+  ({ form, tokens }) => tokens.length > 1 && tokens.join(' ') !== form,
+).reduce(
+  (byFirst, { form, tokens }) => byFirst.set(tokens[0]!, [...(byFirst.get(tokens[0]!) ?? []), { tokens, form: form.split(' ') }]),
+  new Map<string, { tokens: readonly string[]; form: readonly string[] }[]>(),
+);
 
 /**
  * Legal wording in one spelling wherever it stands: each word through its abbreviation (limited →
@@ -35,7 +37,7 @@ const SPELLED_OUT_FORMS: ReadonlyMap<string, readonly { tokens: readonly string[
 export function canonicalLegalWording(input: readonly string[]): string[] {
   const tokens = input.map(legalWord);
   const out: string[] = [];
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     const spelled = SPELLED_OUT_FORMS.get(tokens[i]!)?.find(({ tokens: writing }) => writing.length <= tokens.length - i && writtenAt(tokens, i, writing));
     if (spelled) {
       out.push(...spelled.form);

@@ -59,6 +59,15 @@ export function addressKey(address: string): string {
 }
 
 /** Builds the name index over every entry's name and aliases, and the address table. */
+/**
+ * Whether the query reads as a wallet address rather than a name: one token of 25 or more letters
+ * and digits with at least one digit (EVM 0x…, Bitcoin base58 and bech32, Tron T…, Monero …). No
+ * entity name on the SDN list is such a token, so it is looked up as an address only.
+ */
+export function looksLikeWalletAddress(query: string): boolean {
+  return /^(0x)?[A-Za-z0-9]{25,}$/.test(query) && /[0-9]/.test(query.replace(/^0x/, ''));
+}
+
 export function buildSanctionsIndex(entries: readonly SdnEntry[]): SanctionsIndex {
   const names = new NameIndex<SdnEntry, SdnNameKind>(
     entries.map((entry) => ({

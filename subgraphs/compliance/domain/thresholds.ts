@@ -3,6 +3,12 @@
 
 /** Ownership-chain sanctions matches are those at 0.70 or above (Document 2, "Ownership chain result"). */
 export const SANCTIONS_MATCH_THRESHOLD = 0.7;
+/**
+ * A sanctions match this strong blocks; 0.70 up to it asks for review (decision 0018). The highest
+ * score of any name in the shipped GLEIF snapshot against an unrelated SDN entry is 0.942 (Roni
+ * Trading LLC against RONIN TRADING, an alias of RONIN MANAGEMENT B.V.): 0.95 keeps every such false alert a review, not a block.
+ */
+export const SANCTIONS_BLOCK_SCORE = 0.95;
 /** PEP matches are those at 0.60 or above (Document 2, "PEP screening result"). */
 export const PEP_MATCH_THRESHOLD = 0.6;
 
