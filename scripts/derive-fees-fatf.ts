@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseCommandLine } from '../platform/cli.js';
 
 const root = new URL('../', import.meta.url);
 /** The FATF lists, as compliance keeps them, and their entry in compliance's dataset provenance. */
@@ -49,6 +50,7 @@ export function derivedFeesFatf(): string {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  parseCommandLine({ usage: `usage: npm run data:derive\nWrites ${FEES_FATF} from ${FATF_SOURCE} and its provenance (a test fails while it is stale).` });
   writeFileSync(new URL(FEES_FATF, root), derivedFeesFatf());
   console.log(`wrote ${FEES_FATF} from ${FATF_SOURCE}`);
 }

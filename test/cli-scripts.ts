@@ -26,6 +26,8 @@ export const OUR_CLIS = [
   'docs:config',
   'mcp:forecast',
   'contracts:compile',
+  'data:refresh:compliance',
+  'data:derive',
 ] as const;
 
 /** Scripts that are not a CLI of ours (or not yet one), and why. */
@@ -36,6 +38,6 @@ export const OTHER_SCRIPTS: Readonly<Record<string, string>> = {
   'db:generate': "drizzle-kit's own CLI (npm run db:generate -- --help)",
   lint: "the linter's own CLI",
   format: "the formatter's own CLI",
-  'data:refresh:compliance':
-    'subgraphs/compliance/data/refresh.ts reads --base-url and --data-dir by hand; it takes parseCommandLine when the compliance subgraph is moved (issue 22), then moves to OUR_CLIS',
+  'deps:check': "dependency-cruiser's own CLI",
+  'format:check': "the formatter's own CLI",
 };

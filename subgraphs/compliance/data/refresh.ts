@@ -9,11 +9,12 @@
 //    sources.json last with the new as-of date.
 // Any failure before step 4 leaves the folder as it was, and says why.
 //
-// Options (for tests): --base-url <url> (default OFAC's), --data-dir <path> (default this folder).
+// Options (for tests): --base-url <url> (default OFAC's), --data-dir <path> (default this folder); --help.
 
 import { randomUUID } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { parseCommandLine } from '../../../platform/cli.js';
 import { formatDigitalCurrencyAddresses, type OfacFiles, parseOfacFiles } from './ofac.js';
 import { sourcesSchema } from './reference.js';
 
@@ -124,14 +125,16 @@ export async function refreshOfacFiles(options: RefreshOptions = {}): Promise<Re
   };
 }
 
-function argument(name: string): string | undefined {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-}
+const USAGE = `usage: npm run data:refresh:compliance [-- --base-url <url>] [-- --data-dir <path>]
+Replaces the shipped OFAC SDN files with the current release of OFAC's Sanctions List Service
+(needs a network). Any failure leaves the folder as it was.
+  --base-url <url>   where the exports are (default ${OFAC_EXPORTS_URL})
+  --data-dir <path>  the data folder to write (default subgraphs/compliance/data)`;
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const baseUrl = argument('--base-url');
-  const dataDir = argument('--data-dir');
+  const { values } = parseCommandLine({ usage: USAGE, options: { 'base-url': { type: 'string' }, 'data-dir': { type: 'string' } } });
+  const baseUrl = values['base-url'];
+  const dataDir = values['data-dir'];
   refreshOfacFiles({ ...(baseUrl ? { baseUrl } : {}), ...(dataDir ? { dataDir } : {}) }).then(
     (result) => {
       console.log(`OFAC SDN list refreshed: ${result.entries} entries, ${result.aliases} aliases, ${result.digitalCurrencyAddresses} digital-currency addresses, as of ${result.asOf}.`);
