@@ -1,4 +1,4 @@
-import { compare, graphQLProblem, progress, type Comparison } from './load.js';
+import { compare, type Comparison,graphQLProblem, progress } from './load.js';
 import type { Server } from './processes.js';
 import { FEE_QUOTE, graphQLLoad, HEAT_CHECK, HOSTILE_QUERY, PORTFOLIO_STRESS } from './workloads.js';
 

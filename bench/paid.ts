@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mnemonicToAccount, type HDAccount } from 'viem/accounts';
+import { type HDAccount,mnemonicToAccount } from 'viem/accounts';
 import { createPaymentHeader } from 'x402/client';
 import type { PaymentRequirements } from 'x402/types';
 import { DEVELOPMENT_ACCOUNT_COUNT, DEVELOPMENT_MNEMONIC } from '../platform/chain/embedded-chain.js';
-import { bench, CONNECTIONS, measureEach, progress, progressFigures, send, type Figures, type Load } from './load.js';
-import { collectLines, SIGNING_KEY, serverEnvironment, spawnTracked, startRail, startTarget, stopProcess, stopServers, tempFolder, type Server } from './processes.js';
+import { bench, CONNECTIONS, type Figures, type Load,measureEach, progress, progressFigures, send } from './load.js';
+import { collectLines, type Server,serverEnvironment, SIGNING_KEY, spawnTracked, startRail, startTarget, stopProcess, stopServers, tempFolder } from './processes.js';
 import type { BareRoute } from './targets.js';
 
 /**

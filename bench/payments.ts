@@ -8,12 +8,12 @@ import { getAddress } from 'viem';
 import { paymentCallbacks } from '../drizzle/schema.js';
 import { createApiKeys } from '../platform/access/api-keys.js';
 import { systemClock } from '../platform/clock.js';
-import { dropSchema, openDatabase, type DatabaseHandle } from '../platform/db.js';
+import { type DatabaseHandle,dropSchema, openDatabase } from '../platform/db.js';
 import { randomIds } from '../platform/ids.js';
 import { createHmacSigner } from '../platform/signing.js';
 import { leiRecords } from '../subgraphs/compliance/data/index.js';
-import { CONNECTIONS, progress, progressFigures, send, type Figures } from './load.js';
-import { startRail, stopServers, type Server } from './processes.js';
+import { CONNECTIONS, type Figures,progress, progressFigures, send } from './load.js';
+import { type Server,startRail, stopServers } from './processes.js';
 
 /**
  * Section 7: payments (issue 10), end to end on PostgreSQL, against one all-in-one rail

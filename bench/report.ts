@@ -1,15 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { COLD_START_TARGET_MS, type ColdStart, type MemoryFigures } from './cold-start.js';
-import { FEE_AMOUNT_USD, SCREEN_P99_TARGET_MS, WARM_PASSES, WARMUP_NAMES, type ComplianceFigures, type Latency } from './compliance.js';
+import { type ComplianceFigures, FEE_AMOUNT_USD, type Latency,SCREEN_P99_TARGET_MS, WARM_PASSES, WARMUP_NAMES } from './compliance.js';
 import type { HostileFigures } from './graphql.js';
-import { CONNECTIONS, SECONDS, WARMUP_SECONDS, type Comparison, type Figures } from './load.js';
-import { CLIMATE_PATH, MAX_PAYMENTS, type AccessFigures, type PaidRun } from './paid.js';
+import { type Comparison, CONNECTIONS, type Figures,SECONDS, WARMUP_SECONDS } from './load.js';
+import { type AccessFigures, CLIMATE_PATH, MAX_PAYMENTS, type PaidRun } from './paid.js';
 import {
-  CALLBACK_PAYMENTS, CALLBACK_WAIT_MS, FRESH_PAYMENTS, FRESH_TARGET_PER_SECOND, FRESH_WARMUP, REPLAY_TARGET_PER_SECOND, REPLAY_WARMUP, REPLAYS, paymentsPerTransaction, type PaymentRun, type PaymentsOutcome,
-} from './payments.js';
+  CALLBACK_PAYMENTS, CALLBACK_WAIT_MS, FRESH_PAYMENTS, FRESH_TARGET_PER_SECOND, FRESH_WARMUP, type PaymentRun, type PaymentsOutcome,
+paymentsPerTransaction, REPLAY_TARGET_PER_SECOND, REPLAY_WARMUP, REPLAYS, } from './payments.js';
 import { ROOT } from './processes.js';
-import { SPLIT_LAYOUT_NOTE, type GatewayRun, type SplitQuery } from './split-layout.js';
+import { type GatewayRun, SPLIT_LAYOUT_NOTE, type SplitQuery } from './split-layout.js';
 
 /** docs/benchmarks.md (and stdout): what ran where, then one table a section, each figure against its target. */
 

@@ -4,12 +4,12 @@ import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import mercuriusGateway from '@mercuriusjs/gateway';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { loadConfig } from '../platform/config.js';
 import { readSupergraph } from '../gateway/compose.js';
 import { createBaseServices, createPlatformServices } from '../gateway/platform-services.js';
 import { buildSubgraphs, SUBGRAPH_NAMES } from '../gateway/subgraphs.js';
-import { createRequestContext } from '../platform/request-context.js';
 import { systemClock } from '../platform/clock.js';
+import { loadConfig } from '../platform/config.js';
+import { createRequestContext } from '../platform/request-context.js';
 
 /**
  * The baselines, one per child process (bench/processes.ts spawns them, pinned to the server core),

@@ -1,5 +1,5 @@
-import { pino } from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { pino } from 'pino';
 import { systemClock } from '../platform/clock.js';
 import { loadConfig } from '../platform/config.js';
 import { createLogger } from '../platform/log.js';

@@ -1,15 +1,15 @@
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { MNEMONIC_FILE } from '../platform/chain/chain-mnemonic.js';
+import { EMBEDDED_CHAIN_FOLDER } from '../platform/chain/index.js';
+import { exitWithUsage, parseCommandLine, UsageError } from '../platform/cli.js';
+import type { Config } from '../platform/config.js';
 import { loadConfig } from '../platform/config.js';
 import { describeErrorForLog } from '../platform/log.js';
+import { forgetRunningServer, localUrlOf, recordRunningServer } from '../platform/running-server.js';
+import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../subgraphs/payments/index.js';
 import { buildServer, type BuiltServer, type ServerOptions } from './server.js';
 import { isSubgraphName, SUBGRAPH_NAMES } from './subgraphs.js';
-import type { AddressInfo } from 'node:net';
-import { exitWithUsage, parseCommandLine, UsageError } from '../platform/cli.js';
-import { forgetRunningServer, localUrlOf, recordRunningServer } from '../platform/running-server.js';
-import { join } from 'node:path';
-import { EMBEDDED_CHAIN_FOLDER } from '../platform/chain/index.js';
-import { MNEMONIC_FILE } from '../platform/chain/chain-mnemonic.js';
-import type { Config } from '../platform/config.js';
-import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../subgraphs/payments/index.js';
 
 /**
  * Entry point.

@@ -1,23 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { systemClock, type Clock } from '../platform/clock.js';
-import type { Config } from '../platform/config.js';
-import { createRailChain, type RailChain } from '../platform/chain/index.js';
 import { deployEmbeddedRail } from '../contracts/deploy.js';
-import { contractParameters } from '../subgraphs/fees/index.js';
+import type { Access } from '../platform/access/admission.js';
+import { createApiKeys } from '../platform/access/api-keys.js';
+import { type RateLimitStore,rateLimitStoreFor } from '../platform/access/rate-limit.js';
+import { createX402 } from '../platform/access/x402.js';
+import { createRailChain, type RailChain } from '../platform/chain/index.js';
+import { type Clock,systemClock } from '../platform/clock.js';
+import type { Config } from '../platform/config.js';
 import { claimDataDir, type DataDirClaim } from '../platform/data-dir.js';
-import { openDatabase, pgliteFolder, type DatabaseHandle } from '../platform/db.js';
+import { type DatabaseHandle,openDatabase, pgliteFolder } from '../platform/db.js';
 import { createHealth } from '../platform/health.js';
-import { randomIds, type IdSource } from '../platform/ids.js';
-import { rateLimitStoreFor, type RateLimitStore } from '../platform/access/rate-limit.js';
+import { type IdSource,randomIds } from '../platform/ids.js';
 import { createLogger, type Logger } from '../platform/log.js';
 import { createMetrics } from '../platform/metrics.js';
 import { createHmacSigner, loadOrCreateSigningKey } from '../platform/signing.js';
 import type { BaseServices, PlatformServices } from '../platform/subgraph.js';
 import { createSynthesiser } from '../platform/synthesis.js';
 import { createUpstream, type Injector } from '../platform/upstream.js';
-import type { Access } from '../platform/access/admission.js';
-import { createApiKeys } from '../platform/access/api-keys.js';
-import { createX402 } from '../platform/access/x402.js';
+import { contractParameters } from '../subgraphs/fees/index.js';
 
 /** What a test or a benchmark may supply instead of the defaults. */
 export interface PlatformOverrides {

@@ -1,4 +1,4 @@
-import { isAddressEqual, isHex, parseTransaction, recoverTransactionAddress, type Address, type Hex } from 'viem';
+import { type Address, type Hex,isAddressEqual, isHex, parseTransaction, recoverTransactionAddress } from 'viem';
 import { recoverAuthorizationAddress } from 'viem/utils';
 import { z } from 'zod';
 import { sameSecret } from '../platform/access/shared-secret.js';
@@ -10,11 +10,11 @@ import {
   checkRawTransactionGas,
   createRpcGate,
   createRpcRateLimiter,
-  LIMIT_EXCEEDED,
   INVALID_PARAMS,
-  RpcRefusal,
+  LIMIT_EXCEEDED,
   type RpcGate,
   type RpcLimits,
+  RpcRefusal,
 } from '../platform/chain/rpc-limits.js';
 import type { Clock } from '../platform/clock.js';
 import type { HttpServer } from '../platform/http.js';

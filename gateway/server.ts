@@ -1,12 +1,12 @@
-import type { Config } from '../platform/config.js';
 import { registerAdminKeyRoutes } from '../platform/access/keys-route.js';
+import type { Config } from '../platform/config.js';
 import { createHttpServer, type HttpServer } from '../platform/http.js';
 import type { BaseServices, PlatformServices, Subgraph } from '../platform/subgraph.js';
 import { mountGateway, mountSubgraphEndpoint } from './graphql-endpoints.js';
 import { registerOperationsRoutes } from './operations-routes.js';
+import { createBaseServices, createPlatformServices, type PlatformOverrides } from './platform-services.js';
 import { registerPrefixHealthRoutes } from './prefix-health.js';
 import { registerEmbeddedRpcRoute } from './rpc-route.js';
-import { createBaseServices, createPlatformServices, type PlatformOverrides } from './platform-services.js';
 import { buildSubgraphs, SUBGRAPH_NAMES, type SubgraphName } from './subgraphs.js';
 
 export interface ServerOptions extends PlatformOverrides {

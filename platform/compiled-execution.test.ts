@@ -1,4 +1,4 @@
-import { buildSchema, execute, parse, type GraphQLSchema } from 'graphql';
+import { buildSchema, execute, type GraphQLSchema,parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { createCompiledExecutor } from './compiled-execution.js';
 

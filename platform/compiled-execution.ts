@@ -1,7 +1,7 @@
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { GatewayExecutionResult, GatewayInterface } from '@apollo/server-gateway-interface';
+import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLSchema,parse, printSchema, validate } from 'graphql';
+import { type CompiledQuery,compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { ErrorCode } from './errors.js';
-import { GraphQLError, parse, printSchema, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 
 const MAX_COMPILED_OPERATIONS = 1000;
 

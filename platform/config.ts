@@ -1,8 +1,8 @@
-import { getAddress, isAddress } from 'viem';
 import { validateMnemonic } from '@scure/bip39';
+import { getAddress, isAddress } from 'viem';
 import { english } from 'viem/accounts';
 import { z } from 'zod';
-import { isP256Point, publicP256JwkShape, type PublicP256Jwk } from './credentials.js';
+import { isP256Point, type PublicP256Jwk,publicP256JwkShape } from './credentials.js';
 
 /**
  * The only place that reads the environment, and the only place a variable is declared: its name,

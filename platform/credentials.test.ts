@@ -1,16 +1,16 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync,readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyCredential } from 'did-jwt-vc';
-import { Resolver, type DIDDocument } from 'did-resolver';
+import { type DIDDocument,Resolver } from 'did-resolver';
 import { describe, expect, it } from 'vitest';
 import {
   createCredentialIssuer,
   didWebDocumentUrl,
   didWebOf,
   generateIssuerJwk,
-  issuerKeyFromJwk,
   IssuerKeyError,
+  issuerKeyFromJwk,
   jwkThumbprint,
   loadOrCreateIssuerKey,
   publicOrigin,

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { openTestPglite, startTestServer, type TestServer } from '../test/helpers.js';
 import type { DatabaseHandle } from './db.js';
-import { endpointMap, registerDiscoveryDocuments, type OpenApiDocument } from './discovery.js';
+import { endpointMap, type OpenApiDocument,registerDiscoveryDocuments } from './discovery.js';
 import { createHttpServer, httpRoutes, type HttpServer } from './http.js';
 import { createLogger } from './log.js';
 import { registerOpenApi } from './openapi.js';
-import { openTestPglite, startTestServer, type TestServer } from '../test/helpers.js';
 
 const info = { prefix: '/svc', nameForHuman: 'Test service', nameForModel: 'test_service', descriptionForHuman: 'For humans.', descriptionForModel: 'For models.', fullText: true };
 

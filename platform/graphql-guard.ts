@@ -4,20 +4,20 @@ import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import type { FastifyReply } from 'fastify';
 import {
+  type ASTNode,
+  BREAK,
+  type DocumentNode,
   getNullableType,
   GraphQLError,
-  isListType,
-  Kind,
-  visit,
-  BREAK,
-  type ASTNode,
-  type DocumentNode,
   type GraphQLFormattedError,
   type GraphQLSchema,
+  isListType,
+  Kind,
   type ValidationContext,
   type ValidationRule,
+  visit,
 } from 'graphql';
-import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
+import { type ComplexityEstimator,getComplexity } from 'graphql-query-complexity';
 import type { Config } from './config.js';
 import { errorCatalog, type ErrorCode } from './errors.js';
 import { formatGraphQLError } from './graphql.js';

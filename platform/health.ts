@@ -1,5 +1,5 @@
-import { withTimeout } from './timeout.js';
 import type { Logger } from './log.js';
+import { withTimeout } from './timeout.js';
 
 /** One part /health reports on; `check` throws (or times out) when the part is down. */
 export interface HealthCheck {

@@ -1,27 +1,27 @@
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse,STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, {
-  LogController,
   type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
   type FastifyPluginAsync,
   type FastifyReply,
   type FastifyRequest,
+  LogController,
   type RawServerDefault,
 } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { systemClock, type Clock } from './clock.js';
-import { AppError, InfrastructureError, type ErrorCode } from './errors.js';
+import { type Clock,systemClock } from './clock.js';
 import { clip, echo } from './echo.js';
-import type { Logger } from './log.js';
-import type { Metrics } from './metrics.js';
-import { createMethodIndex, type MethodIndex } from './method-index.js';
-import { compileResponseSerializer } from './serializer.js';
-import { addSecurityHeaders, type ServerWideHeaders } from './security-headers.js';
+import { AppError, type ErrorCode,InfrastructureError } from './errors.js';
 import { describeInputProblem, findInputProblem, type InputProblem } from './input-hygiene.js';
-import { createRequestContext, FORWARDED_HEADERS, REQUEST_ID_HEADER, requestIdFrom, type RequestContext } from './request-context.js';
+import type { Logger } from './log.js';
+import { createMethodIndex, type MethodIndex } from './method-index.js';
+import type { Metrics } from './metrics.js';
+import { createRequestContext, FORWARDED_HEADERS, REQUEST_ID_HEADER, type RequestContext,requestIdFrom } from './request-context.js';
+import { addSecurityHeaders, type ServerWideHeaders } from './security-headers.js';
+import { compileResponseSerializer } from './serializer.js';
 
 export { clip, echo };
 

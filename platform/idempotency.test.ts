@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeys } from '../drizzle/schema.js';
-import { testDatabases, TEST_NOW } from '../test/helpers.js';
+import { TEST_NOW,testDatabases } from '../test/helpers.js';
 import { canonicalSha256 } from './canonical-json.js';
 import { ManualClock } from './clock.js';
 import type { DatabaseHandle } from './db.js';
 import { AppError } from './errors.js';
-import { createIdempotency, readIdempotencyKey, type Idempotency } from './idempotency.js';
+import { createIdempotency, type Idempotency,readIdempotencyKey } from './idempotency.js';
 
 // Idempotency-Key (decision 0048) on PGlite, and on PostgreSQL when DATABASE_URL is set.
 

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode as JsonRpcErrorCode, type CallToolResult, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode as JsonRpcErrorCode, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { describeInputProblem, findInputProblem } from './input-hygiene.js';
 
 /** The body of a refused tool call in the server's own error shape (e.g. `{error, code}`, `{message, code}`). */

@@ -1,5 +1,10 @@
 import {
   getNullableType,
+  type GraphQLEnumType,
+  type GraphQLInterfaceType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
   isEnumType,
   isInterfaceType,
   isListType,
@@ -7,11 +12,6 @@ import {
   isObjectType,
   isScalarType,
   isUnionType,
-  type GraphQLEnumType,
-  type GraphQLInterfaceType,
-  type GraphQLNamedType,
-  type GraphQLObjectType,
-  type GraphQLOutputType,
 } from 'graphql';
 import { z } from 'zod';
 

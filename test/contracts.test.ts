@@ -1,14 +1,14 @@
 import { Big } from 'big.js';
 import fc from 'fast-check';
-import { getAddress, keccak256, parseEventLogs, parseUnits, toHex, type Address } from 'viem';
+import { type Address,getAddress, keccak256, parseEventLogs, parseUnits, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedChain, type EmbeddedChain } from '../platform/chain/embedded-chain.js';
+import { railUSDAbi } from '../contracts/artifacts/RailUSD.js';
+import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
+import { deployRailContracts, DEVELOPMENT_BALANCE, RAIL_TOKEN_NAME, RAIL_TOKEN_VERSION, type RailContracts,routerFeeArguments } from '../contracts/deploy.js';
+import { type EmbeddedChain,startEmbeddedChain } from '../platform/chain/embedded-chain.js';
 import { feeParameters } from '../subgraphs/fees/data/index.js';
 import { computeFees } from '../subgraphs/fees/domain/index.js';
 import { contractParameters } from '../subgraphs/fees/index.js';
-import { railUSDAbi } from '../contracts/artifacts/RailUSD.js';
-import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
-import { DEVELOPMENT_BALANCE, deployRailContracts, RAIL_TOKEN_NAME, RAIL_TOKEN_VERSION, routerFeeArguments, type RailContracts } from '../contracts/deploy.js';
 
 const baseUnits = (usd: number) => parseUnits(new Big(usd).toFixed(6), 6);
 

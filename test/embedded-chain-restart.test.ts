@@ -4,14 +4,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPublicClient, http, parseEventLogs, type Address, type Hash, type PublicClient, type TransactionReceipt } from 'viem';
+import { type Address, createPublicClient, type Hash, http, parseEventLogs, type PublicClient, type TransactionReceipt } from 'viem';
 import { base as baseChain } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
-import { ACTIVE_LEI_ENTRY } from './fixtures/lei-entries.js';
 import { freshWallet } from '../subgraphs/payments/integration/testing.js';
+import { ACTIVE_LEI_ENTRY } from './fixtures/lei-entries.js';
 import { TEST_SIGNING_KEY } from './helpers.js';
-import { spawnServer, type ServerProcess } from './server-process.js';
+import { type ServerProcess,spawnServer } from './server-process.js';
 
 // Issue 21, findings 4 and 5, through the real server as `npm start` runs it (gateway/main.ts, the
 // embedded rail, PGlite in a temporary DATA_DIR):

@@ -1,17 +1,17 @@
-import type { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RailChain } from '../platform/chain/index.js';
-import { ManualClock } from '../platform/clock.js';
-import { loadConfig, type Config } from '../platform/config.js';
+import type { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import type { Sql } from 'postgres';
 import * as schema from '../drizzle/schema.js';
-import { dropSchema, openDatabase, type Database, type DatabaseHandle } from '../platform/db.js';
 import { createConfiguredRailChain } from '../gateway/platform-services.js';
 import { buildServer, type BuiltServer, type ServerOptions } from '../gateway/server.js';
+import type { RailChain } from '../platform/chain/index.js';
+import { ManualClock } from '../platform/clock.js';
+import { type Config,loadConfig } from '../platform/config.js';
+import { type Database, type DatabaseHandle,dropSchema, openDatabase } from '../platform/db.js';
 
 export const TEST_SIGNING_KEY = 'test-signing-key-0123456789abcdef0123456789';
 export const TEST_NOW = '2026-11-22T12:00:00.000Z';

@@ -1,13 +1,13 @@
-import { parseEventLogs, type Abi, type ContractFunctionArgs, type ContractFunctionName, type Hash, type HDAccount } from 'viem';
+import { type Abi, type ContractFunctionArgs, type ContractFunctionName, type Hash, type HDAccount,parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedChain, type EmbeddedChain } from '../platform/chain/embedded-chain.js';
 import { basketPegAbi } from '../contracts/artifacts/BasketPeg.js';
 import { feeRedistributionAbi } from '../contracts/artifacts/FeeRedistribution.js';
 import { railEsgOracleAbi } from '../contracts/artifacts/RailEsgOracle.js';
 import { railUSDAbi } from '../contracts/artifacts/RailUSD.js';
 import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
 import { stabilityPIDAbi } from '../contracts/artifacts/StabilityPID.js';
-import { deployRailContracts, stabilityPidArguments, type RailContracts } from '../contracts/deploy.js';
+import { deployRailContracts, type RailContracts,stabilityPidArguments } from '../contracts/deploy.js';
+import { type EmbeddedChain,startEmbeddedChain } from '../platform/chain/embedded-chain.js';
 import { contractParameters } from '../subgraphs/fees/index.js';
 
 // The contracts of decision 0057 on the embedded chain, through viem as the router is tested:

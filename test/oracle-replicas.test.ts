@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oracleRuns } from '../drizzle/schema.js';
-import { dropSchema, openDatabase, type DatabaseHandle } from '../platform/db.js';
+import { type DatabaseHandle,dropSchema, openDatabase } from '../platform/db.js';
 import { startTestServer, TEST_NOW, type TestServer } from './helpers.js';
 
 /** PostgreSQL runs on every machine of the project and on CI (which sets DATABASE_URL to the same). */

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { parseEventLogs, type Address, type Hash } from 'viem';
+import { type Address, type Hash,parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
 import { createHttpServer, httpRoutes, type HttpServer } from '../platform/http.js';
 import { createLogger } from '../platform/log.js';
 import { leiCheckDigits, type LeiRecord } from '../subgraphs/compliance/domain/index.js';
-import { ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY } from './fixtures/lei-entries.js';
-import { COMPLIANCE_PREFIX, complianceErrorShape } from '../subgraphs/compliance/shared/error-shape.js';
 import { uboRoutes } from '../subgraphs/compliance/ownership/routes.js';
 import { createUboService, shippedUboData, type UboData } from '../subgraphs/compliance/ownership/service.js';
 import { createUboStore } from '../subgraphs/compliance/ownership/store.js';
-import { freshWallet, startIntegrationHarness, type IntegrationHarness } from '../subgraphs/payments/integration/testing.js';
+import { COMPLIANCE_PREFIX, complianceErrorShape } from '../subgraphs/compliance/shared/error-shape.js';
+import { freshWallet, type IntegrationHarness,startIntegrationHarness } from '../subgraphs/payments/integration/testing.js';
+import { ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY } from './fixtures/lei-entries.js';
 
 // How payments honour the screens (issue 21, acceptance), pinned through the all-in-one server
 // (compliance, fees and payments, the embedded rail) while the matchers change under them:

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { getAddress, parseEventLogs, type Address, type Hash } from 'viem';
+import { type Address, getAddress, type Hash,parseEventLogs } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../contracts/artifacts/RailUSD.js';
 import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
 import { payments } from '../drizzle/schema.js';
 import type { ChainConnection } from '../platform/chain/index.js';
-import { startTestServer, TEST_NOW, type TestServer } from './helpers.js';
-import { ACTIVE_LEI_ENTRY } from './fixtures/lei-entries.js';
 import { feeParameters } from '../subgraphs/fees/data/index.js';
 import { createFeeStore } from '../subgraphs/fees/quotes/store.js';
+import { ACTIVE_LEI_ENTRY } from './fixtures/lei-entries.js';
+import { startTestServer, TEST_NOW, type TestServer } from './helpers.js';
 
 // Decision 0026 through the all-in-one server (compliance, fees and payments in one process): the
 // FX rate of the fees subgraph on GET /integration/rates and in a non-USD payment, and a quoteId

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { createPublicClient, getAddress, http, parseEventLogs, toHex, type Address, type Hash, type PublicClient } from 'viem';
+import { type Address, createPublicClient, getAddress, type Hash, http, parseEventLogs, type PublicClient,toHex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { base as baseChain } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,12 +13,12 @@ import { paymentCallbacks, payments } from '../drizzle/schema.js';
 import { createApiKeys } from '../platform/access/api-keys.js';
 import { DEVELOPMENT_MNEMONIC } from '../platform/chain/embedded-chain.js';
 import { systemClock } from '../platform/clock.js';
-import { dropSchema, openDatabase, type DatabaseHandle } from '../platform/db.js';
+import { type DatabaseHandle,dropSchema, openDatabase } from '../platform/db.js';
 import { randomIds } from '../platform/ids.js';
-import { ACTIVE_LEI_ENTRY } from './fixtures/lei-entries.js';
 import { freshWallet } from '../subgraphs/payments/integration/testing.js';
+import { ACTIVE_LEI_ENTRY } from './fixtures/lei-entries.js';
 import { TEST_SIGNING_KEY } from './helpers.js';
-import { spawnServer, type ServerProcess } from './server-process.js';
+import { type ServerProcess,spawnServer } from './server-process.js';
 
 // Issue 10 acceptance point 2: 20 identical initiations at the same moment across two server
 // PROCESSES on one PostgreSQL schema give one payment and one transfer on chain. Process A is the

@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess,spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
 import { eq } from 'drizzle-orm';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimitWindows } from '../drizzle/schema.js';
-import { createApiKeys, type ApiKeys } from '../platform/access/api-keys.js';
+import { type ApiKeys,createApiKeys } from '../platform/access/api-keys.js';
 import { ManualClock } from '../platform/clock.js';
-import { dropSchema, openDatabase, type DatabaseHandle } from '../platform/db.js';
+import { type DatabaseHandle,dropSchema, openDatabase } from '../platform/db.js';
 import { randomIds } from '../platform/ids.js';
 
 /** PostgreSQL runs on every machine of the project and on CI (which sets DATABASE_URL to the same). */

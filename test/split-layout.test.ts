@@ -1,18 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess,spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo,createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { dropSchema } from '../platform/db.js';
-import { SUBGRAPH_NAMES } from '../gateway/subgraphs.js';
 import { createWalletClient, http } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { base as baseChain } from 'viem/chains';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
-import { settleResponseFromHeader, type PaymentRequirements } from 'x402/types';
+import { type PaymentRequirements,settleResponseFromHeader } from 'x402/types';
+import { SUBGRAPH_NAMES } from '../gateway/subgraphs.js';
 import { DEVELOPMENT_MNEMONIC } from '../platform/chain/embedded-chain.js';
+import { dropSchema } from '../platform/db.js';
 import { TEST_SIGNING_KEY } from './helpers.js';
 
 const mainScript = fileURLToPath(new URL('../gateway/main.ts', import.meta.url));

@@ -1,10 +1,10 @@
 import type { PaymentRequirements } from 'x402/types';
 import { AppError } from '../errors.js';
 import type { RequestContext } from '../request-context.js';
-import { presentedKey, type ApiKeyRecord, type ApiKeys, type KeyKind, type RateLimitState } from './api-keys.js';
+import { type ApiKeyRecord, type ApiKeys, type KeyKind, presentedKey, type RateLimitState } from './api-keys.js';
 import type { RateLimitStore } from './rate-limit.js';
 import { sameSecret } from './shared-secret.js';
-import { paymentRequiredBody, type AuthorizedPayment, type PaymentRefusal, type Price, type X402 } from './x402.js';
+import { type AuthorizedPayment, type PaymentRefusal, paymentRequiredBody, type Price, type X402 } from './x402.js';
 
 /** What a paid route or field sells: its price, and what the payer is told in the 402 besides the requirements. */
 export interface Offer {

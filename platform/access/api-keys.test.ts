@@ -1,16 +1,16 @@
 import { eq, notInArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeys, rateLimitWindows } from '../../drizzle/schema.js';
+import { loggedDatabase, TEST_NOW, testDatabases } from '../../test/helpers.js';
 import { ManualClock } from '../clock.js';
 import type { DatabaseHandle } from '../db.js';
 import { AppError } from '../errors.js';
-import { sequentialIds } from '../ids.js';
 import { createHttpServer, genericErrorBody } from '../http.js';
-import { apiKeys, rateLimitWindows } from '../../drizzle/schema.js';
+import { sequentialIds } from '../ids.js';
 import { createLogger } from '../log.js';
-import { loggedDatabase, TEST_NOW, testDatabases } from '../../test/helpers.js';
-import { admitInstitution, tenantOf } from './admission.js';
-import { createApiKeys, UnknownInstitution, type ApiKeys } from './api-keys.js';
 import { createRequestContext } from '../request-context.js';
+import { admitInstitution, tenantOf } from './admission.js';
+import { type ApiKeys,createApiKeys, UnknownInstitution } from './api-keys.js';
 import { requireKey } from './require-key.js';
 
 describe.each(testDatabases())('API keys on $driver', (testDatabase) => {

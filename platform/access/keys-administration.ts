@@ -6,9 +6,9 @@ import {
   createdKeySchema,
   institutionListSchema,
   keyListSchema,
+  type KeyRecordBody,
   keyRecordBody,
   revocationSchema,
-  type KeyRecordBody,
 } from './keys-route.js';
 
 /**

@@ -1,12 +1,12 @@
-import { parseCommandLine, exitWithUsage, UsageError } from '../cli.js';
+import { exitWithUsage, parseCommandLine, UsageError } from '../cli.js';
 import { systemClock } from '../clock.js';
-import { loadConfig, type Config } from '../config.js';
+import { type Config,loadConfig } from '../config.js';
 import { claimDataDir, DataDirInUseError } from '../data-dir.js';
 import { openDatabase, pgliteFolder } from '../db.js';
 import { randomIds } from '../ids.js';
 import { findRunningServer } from '../running-server.js';
 import { createApiKeys, DEFAULT_REQUESTS_PER_MINUTE, type KeyKind } from './api-keys.js';
-import { directAdministration, remoteAdministration, type KeyAdministration } from './keys-administration.js';
+import { directAdministration, type KeyAdministration,remoteAdministration } from './keys-administration.js';
 
 const USAGE = `usage:
   npm run keys -- create --kind api|bearer --label <text> [--institution <institution id>] [--limit <requests per minute>]

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import type { HttpServer } from '../http.js';
-import { DEFAULT_REQUESTS_PER_MINUTE, UnknownInstitution, type ApiKeyRecord, type ApiKeys, type InstitutionRecord } from './api-keys.js';
+import { type ApiKeyRecord, type ApiKeys, DEFAULT_REQUESTS_PER_MINUTE, type InstitutionRecord,UnknownInstitution } from './api-keys.js';
 import { requireAdminKey } from './shared-secret.js';
 
 /**

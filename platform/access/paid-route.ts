@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import { publicOriginOf, type HttpServer } from '../http.js';
 import { TOKEN_DECIMALS } from '../chain/token.js';
+import { type HttpServer,publicOriginOf } from '../http.js';
 import type { Offer } from './admission.js';
-import { x402DiscoverySchema } from './x402-schemas.js';
 import { X402_NETWORK, X402_VERSION } from './x402.js';
+import { x402DiscoverySchema } from './x402-schemas.js';
 
 /** The URL a client signs a payment for: the route at the server's public origin, without its query. */
 export function resourceOf(request: FastifyRequest): string {

@@ -2,16 +2,16 @@ import { createServer, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loggedDatabase, openTestPglite, testConfig, testDatabases } from '../../test/helpers.js';
+import { startTcpProxy } from '../../test/tcp-proxy.js';
 import { ManualClock } from '../clock.js';
 import type { DatabaseHandle } from '../db.js';
 import { AppError, InfrastructureError } from '../errors.js';
 import { createHttpServer, genericErrorBody } from '../http.js';
 import { sequentialIds } from '../ids.js';
 import { createLogger } from '../log.js';
-import { loggedDatabase, openTestPglite, testConfig, testDatabases } from '../../test/helpers.js';
-import { startTcpProxy } from '../../test/tcp-proxy.js';
-import { createApiKeys, type ApiKeys } from './api-keys.js';
-import { coalesceHits, createDatabaseRateLimitStore, createRedisRateLimitStore, rateLimitStoreFor, type RateLimitStore } from './rate-limit.js';
+import { type ApiKeys,createApiKeys } from './api-keys.js';
+import { coalesceHits, createDatabaseRateLimitStore, createRedisRateLimitStore, type RateLimitStore,rateLimitStoreFor } from './rate-limit.js';
 import { requireKey } from './require-key.js';
 
 /** The Redis every machine of the project runs (and CI); each run keeps its keys under a prefix of its own. */

@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
 import { sql } from 'drizzle-orm';
+import { Redis } from 'ioredis';
 import { rateLimitWindows } from '../../drizzle/schema.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db.js';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { decodeEventLog, keccak256, toHex, type Address } from 'viem';
+import { type Address,decodeEventLog, keccak256, toHex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentHeader } from 'x402/client';

@@ -1,12 +1,12 @@
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
-import { isErc6492Signature, parseAbi, parseErc6492Signature, parseSignature, type Address, type Hex } from 'viem';
+import { type Address, type Hex,isErc6492Signature, parseAbi, parseErc6492Signature, parseSignature } from 'viem';
 import { verify as verifyOnRail } from 'x402/facilitator';
 import { decodePayment } from 'x402/schemes';
-import { settleResponseHeader, type PaymentPayload, type PaymentRequirements, type SettleResponse, type VerifyResponse } from 'x402/types';
+import { type PaymentPayload, type PaymentRequirements, type SettleResponse, settleResponseHeader, type VerifyResponse } from 'x402/types';
 import { useFacilitator } from 'x402/verify';
 import { x402Payments } from '../../drizzle/schema.js';
 import type { ChainConnection, PaymentRail, RailChain } from '../chain/index.js';
-import { SendFailure, sendContractCall, sendQueueFor } from '../chain/send-queue.js';
+import { sendContractCall, SendFailure, sendQueueFor } from '../chain/send-queue.js';
 import type { Database } from '../db.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';

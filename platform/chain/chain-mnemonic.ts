@@ -1,6 +1,6 @@
-import { validateMnemonic } from '@scure/bip39';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { validateMnemonic } from '@scure/bip39';
 import { english, generateMnemonic } from 'viem/accounts';
 import { ChainJournalError } from './chain-journal.js';
 

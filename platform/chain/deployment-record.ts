@@ -1,4 +1,4 @@
-import { isAddressEqual, type Address } from 'viem';
+import { type Address,isAddressEqual } from 'viem';
 import type { EmbeddedChain } from './embedded-chain.js';
 
 /**

@@ -1,8 +1,8 @@
 import { createHardhatRuntimeEnvironment } from 'hardhat/hre';
-import { createPublicClient, createWalletClient, custom, numberToHex, type Chain, type EIP1193Provider, type Hash, type PublicClient, type Transport, type WalletClient } from 'viem';
-import { mnemonicToAccount, type HDAccount } from 'viem/accounts';
+import { type Chain, createPublicClient, createWalletClient, custom, type EIP1193Provider, type Hash, numberToHex, type PublicClient, type Transport, type WalletClient } from 'viem';
+import { type HDAccount,mnemonicToAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
-import { ChainJournalError, type ChainJournal, type JournaledBlock } from './chain-journal.js';
+import { type ChainJournal, ChainJournalError, type JournaledBlock } from './chain-journal.js';
 import { generateChainMnemonic } from './chain-mnemonic.js';
 import { journaledProvider, type RawRequest } from './journaled-provider.js';
 import { ownFirst } from './own-first.js';

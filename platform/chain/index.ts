@@ -1,14 +1,14 @@
-import { createPublicClient, createWalletClient, http, parseAbi, type Address, type Chain, type LocalAccount, type PublicClient, type Transport, type WalletClient } from 'viem';
+import { join } from 'node:path';
+import { type Address, type Chain, createPublicClient, createWalletClient, http, type LocalAccount, parseAbi, type PublicClient, type Transport, type WalletClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { getEip712Domain } from 'viem/actions';
 import { base } from 'viem/chains';
-import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { claimDataDir } from '../data-dir.js';
-import { openChainJournal, type ChainJournal } from './chain-journal.js';
+import { type ChainJournal,openChainJournal } from './chain-journal.js';
 import { loadOrCreateChainMnemonic } from './chain-mnemonic.js';
 import { decodeDeployment, encodeDeployment } from './deployment-record.js';
-import { startEmbeddedChain, type EmbeddedChain } from './embedded-chain.js';
+import { type EmbeddedChain,startEmbeddedChain } from './embedded-chain.js';
 
 const TOKEN_DOMAIN_ABI = parseAbi(['function name() view returns (string)', 'function version() view returns (string)']);
 

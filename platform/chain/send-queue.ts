@@ -1,4 +1,4 @@
-import { BaseError, ContractFunctionRevertedError, encodeFunctionData, keccak256, RpcError, RpcRequestError, UnknownRpcError, type Abi, type Address, type ContractFunctionArgs, type ContractFunctionName, type Hash, type LocalAccount, type PublicClient } from 'viem';
+import { type Abi, type Address, BaseError, type ContractFunctionArgs, type ContractFunctionName, ContractFunctionRevertedError, encodeFunctionData, type Hash, keccak256, type LocalAccount, type PublicClient,RpcError, RpcRequestError, UnknownRpcError } from 'viem';
 import type { ChainConnection } from './index.js';
 
 /**

@@ -1,6 +1,6 @@
 // The network step shared by every fetch.ts: one GET under a timeout, errors typed by what failed.
 
-import { SourceUnavailableError, type FeedId } from './errors.js';
+import { type FeedId,SourceUnavailableError } from './errors.js';
 import type { FeedOptions } from './options.js';
 
 export type HttpOptions = FeedOptions;

@@ -3,34 +3,28 @@
 // Subgraphs (fees, forecast, intelligence) map the neutral types onto their own domains.
 
 export { addDays, addMonths, isoDay, usDay } from './calendar.js';
-export { malformedBody, SourceUnavailableError, type FeedId, type SourceFailureKind } from './errors.js';
-export { bboxesIntersect, pointBbox, positionsBbox } from './geo.js';
-export { buildUrl, describeEndpoint, getJson, getText, parseJsonBody, publicUrl, type RawResponse } from './http.js';
-export { DEFAULT_FEED_BASE_URLS, type FeedBaseUrls, type FeedOptions, type FeedRequestOptions } from './options.js';
-export type { AlertCounts, Bbox, DatedObservation, GeoPoint } from './types.js';
-
 export { fetchDefillamaStablecoins } from './defillama/fetch.js';
 export { mapStablecoinQuotes, type StablecoinQuote } from './defillama/map.js';
-export { parseDefillamaStablecoins, type DefillamaAsset } from './defillama/parse.js';
-
+export { type DefillamaAsset,parseDefillamaStablecoins } from './defillama/parse.js';
 export { fetchEonetWildfires } from './eonet/fetch.js';
 export { mapActiveWildfires } from './eonet/map.js';
-export { parseEonetEvents, type EonetEvent, type EonetGeometry } from './eonet/parse.js';
-
+export { type EonetEvent, type EonetGeometry,parseEonetEvents } from './eonet/parse.js';
+export { type FeedId, malformedBody, type SourceFailureKind,SourceUnavailableError } from './errors.js';
 export { fetchFredObservations } from './fred/fetch.js';
 export { mapFredObservations } from './fred/map.js';
-export { parseFredObservations, type FredObservation, type FredObservations } from './fred/parse.js';
-
+export { type FredObservation, type FredObservations,parseFredObservations } from './fred/parse.js';
 export { fetchGdacsAlerts, GDACS_LOOKBACK_DAYS } from './gdacs/fetch.js';
 export { alertKind, mapRegionAlerts } from './gdacs/map.js';
-export { parseGdacsEvents, type GdacsFeature } from './gdacs/parse.js';
-
-export { fetchOpenMeteoDaily, MAX_POINTS_PER_REQUEST, NORMAL_PERIOD, RECENT_WINDOW_DAYS, recentWindow, type DayWindow } from './open-meteo/fetch.js';
+export { type GdacsFeature,parseGdacsEvents } from './gdacs/parse.js';
+export { bboxesIntersect, pointBbox, positionsBbox } from './geo.js';
+export { buildUrl, describeEndpoint, getJson, getText, parseJsonBody, publicUrl, type RawResponse } from './http.js';
+export { type DayWindow,fetchOpenMeteoDaily, MAX_POINTS_PER_REQUEST, NORMAL_PERIOD, RECENT_WINDOW_DAYS, recentWindow } from './open-meteo/fetch.js';
 export {
-  mapDailyNormals, mapPointAnomaly, mapTemperatureAnomaly, MIN_VALID_DAYS, pointKey, type ClimatologyCache, type DailyNormals,
-} from './open-meteo/map.js';
-export { parseOpenMeteoDaily, type OpenMeteoLocation } from './open-meteo/parse.js';
-
+type ClimatologyCache, type DailyNormals,
+  mapDailyNormals, mapPointAnomaly, mapTemperatureAnomaly, MIN_VALID_DAYS, pointKey, } from './open-meteo/map.js';
+export { type OpenMeteoLocation,parseOpenMeteoDaily } from './open-meteo/parse.js';
+export { DEFAULT_FEED_BASE_URLS, type FeedBaseUrls, type FeedOptions, type FeedRequestOptions } from './options.js';
+export type { AlertCounts, Bbox, DatedObservation, GeoPoint } from './types.js';
 export { fetchUsdmStateAreas } from './usdm/fetch.js';
 export { isoDate, mapDroughtIndex, type UsdmDrought } from './usdm/map.js';
 export { CATEGORICAL_STATISTICS, parseUsdmRows, type UsdmRow } from './usdm/parse.js';

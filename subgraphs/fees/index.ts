@@ -5,7 +5,7 @@ import { withTimeout } from '../../platform/timeout.js';
 import { createWriteBehind, type WriteBehind } from '../../platform/write-behind.js';
 import { feeParameters } from './data/index.js';
 import { stabilityParameters } from './data/signals.js';
-import { createEsgJob, esgReading, type EsgOutput } from './esg/job.js';
+import { createEsgJob, type EsgOutput,esgReading } from './esg/job.js';
 import { createEsgOracleService } from './esg/service.js';
 import type { Quote } from './quotes/domain/index.js';
 import { createFeesContext } from './quotes/resolvers.js';
@@ -18,7 +18,7 @@ import { createOraclePublisher, type OraclePublisher } from './runs/publication.
 import { createOracleRunStore } from './runs/store.js';
 import { BASE_NETWORK, ESG_PREFIX, STABILITY_PREFIX } from './shared/constants.js';
 import type { EndpointRegistry } from './shared/service-routes.js';
-import { createStabilityJob, stabilityReading, type StabilityOutput } from './stability/job.js';
+import { createStabilityJob, type StabilityOutput,stabilityReading } from './stability/job.js';
 import { createStabilityService } from './stability/service.js';
 import { COMPLIANCE_SERVICE, createEntityEsgClient } from './upstream/compliance.js';
 

@@ -8,7 +8,7 @@ import { esgQuoteRequestExample, quoteRequestExample } from './quotes/inputs.js'
 import { esgQuoteRoutes, stabilityQuoteRoutes } from './quotes/routes.js';
 import type { FeesService } from './quotes/service.js';
 import { ESG_PREFIX, STABILITY_PREFIX } from './shared/constants.js';
-import { serviceRoutes, type EndpointRegistry, type FeesRestService } from './shared/service-routes.js';
+import { type EndpointRegistry, type FeesRestService,serviceRoutes } from './shared/service-routes.js';
 import { stabilityOracleRoutes } from './stability/routes.js';
 import type { StabilityService } from './stability/service.js';
 import type { EntityEsgClient } from './upstream/compliance.js';

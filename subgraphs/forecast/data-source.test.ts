@@ -3,6 +3,7 @@ import { ManualClock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { createHttpServer } from '../../platform/http.js';
 import { createLogger } from '../../platform/log.js';
+import { fixtureFetch, unansweringFetch } from '../../platform/sources/testing/fixture-fetch.js';
 import { createRuleBasedSynthesiser } from '../../platform/synthesis.js';
 import { snapshotDataset } from './data/index.js';
 import {
@@ -10,7 +11,6 @@ import {
 } from './data-source.js';
 import { forecastRoutes } from './routes.js';
 import { createForecastService } from './service.js';
-import { fixtureFetch, unansweringFetch } from '../../platform/sources/testing/fixture-fetch.js';
 import { liveFixtureRoutes, testOptions } from './sources/testing.js';
 
 const logger = createLogger({ logLevel: 'silent' });

@@ -1,19 +1,19 @@
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/log.js';
-import { withLiveInputs } from './domain/index.js';
-import type { CommoditySymbol } from './domain/index.js';
-import type { RegionProfile } from './domain/index.js';
 import { latestSnapshotObservations, SNAPSHOT_DATA_QUALITY, snapshotDataset } from './data/index.js';
 import type { ForecastDataSource, VersionedLoad } from './dataset-load.js';
+import type { CommoditySymbol } from './domain/index.js';
+import type { RegionProfile } from './domain/index.js';
+import { withLiveInputs } from './domain/index.js';
 import {
+  type ClimatologyCache,
   hasLiveClimate,
   LIVE_SOURCE_RETRY_AFTER_SECONDS,
-  loadLiveClimate,
-  mergeWithSnapshot,
-  type ClimatologyCache,
   type LiveRegionSpec,
   type LiveSourceOptions,
+  loadLiveClimate,
+  mergeWithSnapshot,
 } from './sources/index.js';
 
 /** The newest observation of the shipped snapshot: the date its figures describe. */

@@ -1,9 +1,9 @@
 import { DateTimeResolver } from 'graphql-scalars';
-import { DecimalScalar } from '../../platform/scalars.js';
 import { parseGraphQLInput } from '../../platform/graphql.js';
+import { DecimalScalar } from '../../platform/scalars.js';
 import type { CommoditySymbol } from './domain/index.js';
 import { portfolioBodySchema, scenarioBodySchema, tcfdBodySchema } from './inputs.js';
-import { parseSupportedSymbol, type ForecastService } from './service.js';
+import { type ForecastService,parseSupportedSymbol } from './service.js';
 
 interface CommodityParent {
   symbol: CommoditySymbol;

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../platform/errors.js';
 import { httpRoutes, type ServiceErrorShape } from '../../platform/http.js';
 import { registerOpenApi } from '../../platform/openapi.js';
+import { portfolioBodySchema, scenarioBodySchema, symbolPathSchema, tcfdBodySchema } from './inputs.js';
 import { mountMcpEndpoint } from './mcp.js';
 import {
   calendarResponseSchema,
@@ -13,8 +14,7 @@ import {
   scenarioResponseSchema,
   tcfdResponseSchema,
 } from './responses.js';
-import { portfolioBodySchema, scenarioBodySchema, symbolPathSchema, tcfdBodySchema } from './inputs.js';
-import { parseSupportedSymbol, type ForecastService } from './service.js';
+import { type ForecastService,parseSupportedSymbol } from './service.js';
 
 /**
  * Forecast errors carry a plain-language `message` (Document 3 §7): 400 malformed symbol or body,

@@ -1,12 +1,12 @@
 import type { Clock } from '../../platform/clock.js';
-import { AppError } from '../../platform/errors.js';
 import { clip, echo } from '../../platform/echo.js';
+import { AppError } from '../../platform/errors.js';
 import type { Synthesiser } from '../../platform/synthesis.js';
 import type { ForecastDataSource } from './dataset-load.js';
-import { portfolioStressFrom, scenarioResultFrom, tcfdReportFrom, type CommodityOutlook } from './domain/index.js';
+import { type CommodityOutlook,portfolioStressFrom, scenarioResultFrom, tcfdReportFrom } from './domain/index.js';
 import { COMMODITY_SYMBOLS, type CommoditySymbol, type ScenarioId } from './domain/index.js';
 import type { PortfolioBody, ScenarioBody, TcfdBody } from './inputs.js';
-import { createLatestVersionCache, type Assess, type VersionAnswers } from './version-answers.js';
+import { type Assess, createLatestVersionCache, type VersionAnswers } from './version-answers.js';
 
 const DAY_MS = 86_400_000;
 

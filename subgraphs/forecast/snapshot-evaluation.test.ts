@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphql, startTestServer, TEST_NOW, type TestServer } from '../../test/helpers.js';
 import { ManualClock } from '../../platform/clock.js';
 import { createRuleBasedSynthesiser } from '../../platform/synthesis.js';
+import { graphql, startTestServer, TEST_NOW, type TestServer } from '../../test/helpers.js';
 import { snapshotDataset } from './data/index.js';
 import { SNAPSHOT_AS_OF } from './data-source.js';
 import { createForecastService } from './service.js';

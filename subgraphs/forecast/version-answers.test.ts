@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
 import { createLogger } from '../../platform/log.js';
+import { fixtureFetch } from '../../platform/sources/testing/fixture-fetch.js';
 import { createRuleBasedSynthesiser } from '../../platform/synthesis.js';
 import { latestSnapshotObservations, snapshotDataset } from './data/index.js';
 import { createLiveSource, LIVE_REFRESH_MS, SNAPSHOT_AS_OF, snapshotSource } from './data-source.js';
-import { assessDataset, withLiveInputs } from './domain/index.js';
 import type { ForecastDataSource, LoadedDataset, VersionedLoad } from './dataset-load.js';
+import { assessDataset, withLiveInputs } from './domain/index.js';
 import { createForecastService } from './service.js';
-import { fixtureFetch } from '../../platform/sources/testing/fixture-fetch.js';
 import { liveFixtureRoutes, testOptions } from './sources/testing.js';
 import type { Assess } from './version-answers.js';
 

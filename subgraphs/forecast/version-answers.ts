@@ -1,21 +1,21 @@
 // What requests on the same dataset version share, computed once per version (decision 0104).
 
+import type { DatasetVersion, LoadedDataset } from './dataset-load.js';
+import type { CommoditySymbol } from './domain/index.js';
 import {
   assessDataset,
   buildCalendar,
-  commodityOutlookFrom,
-  heatCheckFrom,
-  regionRankingFrom,
   type CalendarEntry,
   type CommodityOutlook,
+  commodityOutlookFrom,
   type DatasetAssessment,
   type ForecastContext,
   type ForecastDataset,
   type HeatCheck,
+  heatCheckFrom,
   type RegionEntry,
+  regionRankingFrom,
 } from './domain/index.js';
-import type { CommoditySymbol } from './domain/index.js';
-import type { DatasetVersion, LoadedDataset } from './dataset-load.js';
 
 /** The model's expensive part: assessDataset, or a stand-in that counts its calls in tests. */
 export type Assess = (dataset: ForecastDataset, context: ForecastContext) => DatasetAssessment;

@@ -1,8 +1,8 @@
 import { DateTimeResolver, JSONObjectResolver } from 'graphql-scalars';
-import type { SubgraphContext } from '../../platform/subgraph.js';
-import type { IntelligenceService } from './service.js';
 import { parseGraphQLInput } from '../../platform/graphql.js';
+import type { SubgraphContext } from '../../platform/subgraph.js';
 import { esgReportQuerySchema, esgSubjectOf } from './inputs.js';
+import type { IntelligenceService } from './service.js';
 
 /** The graph's reports: paid like their REST paths, the resource named by the public GraphQL URL. */
 export function createIntelligenceResolvers(service: IntelligenceService, graphqlUrl: string) {

@@ -1,7 +1,7 @@
-import { decodeEventLog, parseUnits, type Address } from 'viem';
+import { type Address,decodeEventLog, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
-import { settleResponseFromHeader, type PaymentRequirements } from 'x402/types';
+import { type PaymentRequirements,settleResponseFromHeader } from 'x402/types';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
 import { ManualClock } from '../../platform/clock.js';

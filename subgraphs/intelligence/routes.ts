@@ -5,9 +5,9 @@ import { X402_VERSION } from '../../platform/access/x402.js';
 import { httpRoutes, publicOriginOf } from '../../platform/http.js';
 import { registerOpenApi } from '../../platform/openapi.js';
 import { REPORT_PRODUCTS, reportOffer } from './data/catalog.js';
+import { esgReportQuerySchema, esgSubjectOf } from './inputs.js';
 import { agentCardSchema, reportPaymentRequiredSchema, reportResponseSchema, reportsErrorSchema, reportsHealthSchema } from './responses.js';
 import type { IntelligenceService } from './service.js';
-import { esgReportQuerySchema, esgSubjectOf } from './inputs.js';
 
 export const REPORTS_PREFIX = '/reports';
 export const REPORTS_VERSION = '1.0.0';

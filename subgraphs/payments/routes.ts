@@ -1,16 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { ApiKeys } from '../../platform/access/api-keys.js';
 import { httpRoutes } from '../../platform/http.js';
-import type { HeldSettlements } from './agent/holds.js';
+import type { Ap2CapabilityDocument } from './agent/domain/index.js';
 import type { AgentFundsService } from './agent/funds.js';
+import type { HeldSettlements } from './agent/holds.js';
 import { agentManifestRoutes } from './agent/manifest.js';
 import { agentRoutes } from './agent/routes.js';
 import type { SettlementAgent } from './agent/service.js';
-import type { Ap2CapabilityDocument } from './agent/domain/index.js';
 import type { IntegrationHealth } from './integration/health.js';
 import type { Initiations } from './integration/initiation.js';
 import { integrationRoutes } from './integration/routes.js';
 import type { Payments } from './integration/service.js';
-import type { ApiKeys } from '../../platform/access/api-keys.js';
 
 export interface PaymentsRouteDeps {
   integration: {

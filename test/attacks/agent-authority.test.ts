@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { getAddress, type Address } from 'viem';
+import { type Address,getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
-import { dropSchema, openDatabase, type DatabaseHandle } from '../../platform/db.js';
+import { type DatabaseHandle,dropSchema, openDatabase } from '../../platform/db.js';
+import { agentHeaders, bindFundingWallet, fundAgent, ownerWallet, registerTestAgent, type TestAgent,transferToTreasury, treasuryOf } from '../../subgraphs/payments/agent/testing.js';
 import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
-import { agentHeaders, bindFundingWallet, fundAgent, ownerWallet, registerTestAgent, transferToTreasury, treasuryOf, type TestAgent } from '../../subgraphs/payments/agent/testing.js';
 import { injectJson, startTestServer, type TestServer } from '../helpers.js';
 
 // Issue 21 findings 1 and 2, as a stranger would try them, on one server with two agent owners

@@ -2,15 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { SDJwtInstance } from '@sd-jwt/core';
 import { digest, ES256, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { eq } from 'drizzle-orm';
-import { getAddress, type Address, type Hash } from 'viem';
+import { type Address, getAddress, type Hash } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { payments } from '../../drizzle/schema.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
-import { dropSchema, openDatabase, type DatabaseHandle } from '../../platform/db.js';
-import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
+import { type DatabaseHandle,dropSchema, openDatabase } from '../../platform/db.js';
 import { bindFundingWallet, fundAgent, fundWallet, ownerWallet, registerTestAgent, transferToTreasury, treasuryOf } from '../../subgraphs/payments/agent/testing.js';
+import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
 import { injectJson, startTestServer, type TestServer } from '../helpers.js';
 
 // Issue 21 "What to build" 2, the AP2 path (decision 0049 §9): a settlement under an AP2 mandate

@@ -3,9 +3,9 @@
 // (institution B, agent Y, nobody) go after, the calls they make, and a snapshot of everything an
 // attack could move.
 
+import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { randomBytes } from 'node:crypto';
 import { count } from 'drizzle-orm';
 import type { Address, Hash } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
@@ -14,11 +14,11 @@ import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { agentDeposits, agentFundingWallets, agentHeldSettlements, idempotencyKeys, payments } from '../../drizzle/schema.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
 import type { DatabaseHandle } from '../../platform/db.js';
-import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
-import { bindFundingWallet, fundAgent, ownerWallet, registerTestAgent, transferToTreasury, treasuryOf, type TestAgent } from '../../subgraphs/payments/agent/testing.js';
 import { fundingWalletMessage } from '../../subgraphs/payments/agent/domain/index.js';
-import { freshWallet } from '../../subgraphs/payments/integration/testing.js';
+import { bindFundingWallet, fundAgent, ownerWallet, registerTestAgent, type TestAgent,transferToTreasury, treasuryOf } from '../../subgraphs/payments/agent/testing.js';
 import { MCP_PATH } from '../../subgraphs/payments/integration/manifest.js';
+import { freshWallet } from '../../subgraphs/payments/integration/testing.js';
+import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
 import { injectJson, startTestServer, type TestDatabase, type TestServer } from '../helpers.js';
 
 export const ADMIN_KEY = 'cross-owner-attack-admin-key-0123456789abcdef';

@@ -1,16 +1,16 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { encodeFunctionData, parseUnits, toHex, type Address, type Hex, type SignedAuthorization } from 'viem';
-import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { type Address, encodeFunctionData, type Hex, parseUnits, type SignedAuthorization,toHex } from 'viem';
+import { generatePrivateKey, mnemonicToAccount, type PrivateKeyAccount,privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { RAIL_TOKEN_NAME, RAIL_TOKEN_VERSION } from '../../contracts/deploy.js';
 import { DEVELOPMENT_MNEMONIC } from '../../platform/chain/embedded-chain.js';
-import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
 import { agentHeaders } from '../../subgraphs/payments/agent/testing.js';
-import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../../subgraphs/payments/rail/settlement.js';
-import { testDatabases } from '../helpers.js';
 import { freshWallet } from '../../subgraphs/payments/integration/testing.js';
-import { INTERNAL_KEY, openAttackWorld, type Answer, type AttackWorld } from './cross-owner-world.js';
+import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../../subgraphs/payments/rail/settlement.js';
+import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
+import { testDatabases } from '../helpers.js';
+import { type Answer, type AttackWorld,INTERNAL_KEY, openAttackWorld } from './cross-owner-world.js';
 
 // Issue 21, acceptance: an attacker suite against ONE running server (the all-in-one server: the
 // gateway's /graphql, every subgraph's endpoint, the REST prefixes, the MCP endpoint on a real

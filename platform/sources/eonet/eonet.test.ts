@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Bbox } from '../types.js';
 import { failureOf, fixtureFetch, pathIs, readFixture, testOptions } from '../testing/fixture-fetch.js';
+import type { Bbox } from '../types.js';
 import { fetchEonetWildfires } from './fetch.js';
 import { mapActiveWildfires } from './map.js';
-import { parseEonetEvents, type EonetEvent } from './parse.js';
+import { type EonetEvent,parseEonetEvents } from './parse.js';
 
 const CORN_BELT: Bbox = [-97.5, 36.0, -80.5, 49.5];
 const FIXTURE = readFixture('eonet', 'wildfires-open-corn-belt.json');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Bbox } from '../types.js';
 import { failureOf, fixtureFetch, pathIs, readFixture, testOptions } from '../testing/fixture-fetch.js';
+import type { Bbox } from '../types.js';
 import { fetchGdacsAlerts } from './fetch.js';
 import { alertKind, mapRegionAlerts } from './map.js';
-import { parseGdacsEvents, type GdacsFeature } from './parse.js';
+import { type GdacsFeature,parseGdacsEvents } from './parse.js';
 
 const NOW = new Date('2025-07-20T12:00:00Z');
 const CORN_BELT: Bbox = [-97.5, 36.0, -80.5, 49.5];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import feeParametersJson from './fee-parameters.json' with { type: 'json' };
-import competitiveJson from './competitive-benchmarks.json' with { type: 'json' };
 import type { CompetitiveBenchmark, FeeParameters } from '../domain/index.js';
+import competitiveJson from './competitive-benchmarks.json' with { type: 'json' };
+import feeParametersJson from './fee-parameters.json' with { type: 'json' };
 
 const feeParametersSchema = z.object({
   source: z.string(),

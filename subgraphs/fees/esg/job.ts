@@ -1,5 +1,5 @@
-import { feeParameters } from '../data/index.js';
 import { esgOracleParameters, loadRailEsgInputs } from '../data/esg-oracle.js';
+import { feeParameters } from '../data/index.js';
 import type { OracleReadings } from '../domain/index.js';
 import type { IntelligenceObject } from '../runs/domain/index.js';
 import { intelligenceOf, type IntelligenceSources } from '../runs/intelligence.js';

@@ -1,7 +1,7 @@
 import { parseUnits } from 'viem';
+import { settlementRouterAbi } from '../../../contracts/artifacts/SettlementRouter.js';
 import type { RailChain } from '../../../platform/chain/index.js';
 import { withTimeout } from '../../../platform/timeout.js';
-import { settlementRouterAbi } from '../../../contracts/artifacts/SettlementRouter.js';
 import { computeFees, type FeeBreakdown, type FeeParameters, type QuoteTerms } from '../domain/index.js';
 
 export const FEE_VERIFICATION_SCHEMA = 'srg-fee-verification/1.0';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { graphql, startTestServer, TEST_NOW, type TestServer } from '../../../test/helpers.js';
-import { computeFees } from '../domain/index.js';
 import { feeParameters } from '../data/index.js';
+import { computeFees } from '../domain/index.js';
 
 let server: TestServer;
 beforeAll(async () => {

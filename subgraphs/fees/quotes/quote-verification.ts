@@ -1,6 +1,6 @@
+import { feeParameters } from '../data/index.js';
 import { computeFees, type QuoteTerms } from '../domain/index.js';
 import type { Quote, QuoteIdCheck } from './domain/index.js';
-import { feeParameters } from '../data/index.js';
 import type { QuoteVerifyRequest } from './inputs.js';
 
 /**

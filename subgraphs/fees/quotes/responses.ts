@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestamp, type Assert, type MutuallyAssignable } from '../shared/responses.js';
+import { type Assert, type MutuallyAssignable,timestamp } from '../shared/responses.js';
 import type { EsgFeeSchedule, EsgQuote, FeeSchedule, Manifest, Quote } from './domain/index.js';
 import type { FeeVerification } from './fee-verification.js';
 import type { FxRateAnswer } from './fx-rates.js';

@@ -1,8 +1,8 @@
 import type { RailChain } from '../../../platform/chain/index.js';
 import type { Clock } from '../../../platform/clock.js';
-import { randomIds, type IdSource } from '../../../platform/ids.js';
+import { type IdSource,randomIds } from '../../../platform/ids.js';
 import { competitiveBenchmarks, feeParameters } from '../data/index.js';
-import { NO_ORACLE_READINGS, type EsgScoreSource, type OracleReadings, type QuoteTerms } from '../domain/index.js';
+import { type EsgScoreSource, NO_ORACLE_READINGS, type OracleReadings, type QuoteTerms } from '../domain/index.js';
 import { BASE_NETWORK } from '../shared/constants.js';
 import {
   buildEsgFeeSchedule,
@@ -12,21 +12,21 @@ import {
   buildManifest,
   buildQuote,
   checkQuoteId,
-  looksLikeQuoteId,
-  QUOTE_NONCE_HEX_LENGTH,
   type ContractAddresses,
   type EsgManifest,
   type EsgQuote,
+  looksLikeQuoteId,
   type Manifest,
   type Quote,
+  QUOTE_NONCE_HEX_LENGTH,
   type QuoteIdCheck,
   type QuoteSigner,
   type StabilityEndpoints,
 } from './domain/index.js';
-import { verifyFeesOnChain, type FeeVerification } from './fee-verification.js';
-import { fxRateOf, type FxRateAnswer } from './fx-rates.js';
+import { type FeeVerification,verifyFeesOnChain } from './fee-verification.js';
+import { type FxRateAnswer,fxRateOf } from './fx-rates.js';
 import type { EsgQuoteRequest, QuoteRequest, QuoteVerifyRequest, VerifyFeesRequest } from './inputs.js';
-import { quoteVerificationOf, termsToVerify, type QuoteVerification } from './quote-verification.js';
+import { type QuoteVerification,quoteVerificationOf, termsToVerify } from './quote-verification.js';
 import type { FeeStore } from './store.js';
 
 /** Where issued quotes go for the audit trail: accepted at once, written later (decision 0001). */

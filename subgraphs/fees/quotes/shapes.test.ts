@@ -1,8 +1,8 @@
 import { GraphQLNonNull, isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { compileResponseSerializer } from '../../../platform/serializer.js';
 import { ManualClock } from '../../../platform/clock.js';
+import { compileResponseSerializer } from '../../../platform/serializer.js';
 import { describeShapeDisagreements } from '../../../platform/shape-check.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../../platform/subgraph.js';
 import { TEST_NOW } from '../../../test/helpers.js';

@@ -11,8 +11,8 @@ import type { Database, DatabaseHandle } from '../../../platform/db.js';
 import { InfrastructureError } from '../../../platform/errors.js';
 import { createHmacSigner } from '../../../platform/signing.js';
 import { TEST_NOW, TEST_SIGNING_KEY, testDatabases } from '../../../test/helpers.js';
-import { createFeesService } from './service.js';
 import type { Quote } from './domain/index.js';
+import { createFeesService } from './service.js';
 import { createFeeStore } from './store.js';
 
 const contracts = { token: null, esgOracle: null, redistribution: null, stabilityPID: null, basketPeg: null };

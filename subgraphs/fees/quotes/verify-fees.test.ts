@@ -1,5 +1,5 @@
-import { parseUnits } from 'viem';
 import fc from 'fast-check';
+import { parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlementRouterAbi } from '../../../contracts/artifacts/SettlementRouter.js';
 import { routerFeeArguments } from '../../../contracts/deploy.js';

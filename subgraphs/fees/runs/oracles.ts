@@ -2,8 +2,8 @@ import { hostname } from 'node:os';
 import type { PlatformServices } from '../../../platform/subgraph.js';
 import type { OracleReadings } from '../domain/index.js';
 import { createOracleReadModel, type OracleReadModel } from './read-model.js';
-import type { OracleRunStore } from './store.js';
 import { createOracleScheduler, type OracleJob } from './scheduler.js';
+import type { OracleRunStore } from './store.js';
 
 /** How often a replica re-reads the runs it serves (another replica may have run the oracle). */
 const READ_MODEL_REFRESH_MS = 5_000;

@@ -4,7 +4,7 @@ import { basketPegAbi } from '../../../contracts/artifacts/BasketPeg.js';
 import { railEsgOracleAbi } from '../../../contracts/artifacts/RailEsgOracle.js';
 import { stabilityPIDAbi } from '../../../contracts/artifacts/StabilityPID.js';
 import type { ChainConnection, RailChain } from '../../../platform/chain/index.js';
-import { sendContractCall, sendQueueFor, type ContractCall } from '../../../platform/chain/send-queue.js';
+import { type ContractCall,sendContractCall, sendQueueFor } from '../../../platform/chain/send-queue.js';
 import type { Health } from '../../../platform/health.js';
 import type { Logger } from '../../../platform/log.js';
 import { withTimeout } from '../../../platform/timeout.js';

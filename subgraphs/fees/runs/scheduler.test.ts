@@ -3,8 +3,8 @@ import { ManualClock } from '../../../platform/clock.js';
 import type { DatabaseHandle } from '../../../platform/db.js';
 import { createLogger } from '../../../platform/log.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
-import { createOracleRunStore } from './store.js';
 import { createOracleScheduler, type OracleJob } from './scheduler.js';
+import { createOracleRunStore } from './store.js';
 
 const INTERVAL = 300;
 const logger = createLogger({ logLevel: 'silent' });

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { endpointMap, registerDiscoveryDocuments, type DiscoveryInfo, type OpenApiDocument } from '../../../platform/discovery.js';
+import { type DiscoveryInfo, endpointMap, type OpenApiDocument,registerDiscoveryDocuments } from '../../../platform/discovery.js';
 import { AppError } from '../../../platform/errors.js';
 import { httpRoutes, type ServiceErrorShape } from '../../../platform/http.js';
-import { registerOpenApi, type OpenApiInfo } from '../../../platform/openapi.js';
+import { type OpenApiInfo,registerOpenApi } from '../../../platform/openapi.js';
 
 /**
  * The quote services' documented error body is {error, example}; every error under their prefixes

@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../platform/db.js';
-import { openTestPglite, startTestServer, type TestServer } from '../../../test/helpers.js';
 import { readFixture } from '../../../platform/sources/testing/fixture-fetch.js';
+import { openTestPglite, startTestServer, type TestServer } from '../../../test/helpers.js';
 import { loadSignals } from './index.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');

@@ -1,7 +1,7 @@
 import {
+type DatedObservation, type FeedOptions,
   fetchDefillamaStablecoins, fetchFredObservations, mapFredObservations, mapStablecoinQuotes, parseDefillamaStablecoins,
-  parseFredObservations, SourceUnavailableError, type DatedObservation, type FeedOptions,
-} from '../../../platform/sources/index.js';
+  parseFredObservations, SourceUnavailableError, } from '../../../platform/sources/index.js';
 import { signalSnapshot, snapshotAsOf } from '../data/signals.js';
 import type { FeedState, SignalSeries, SignalSet, StablecoinPrices } from '../domain/index.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { oracleAsOf as asOf, oracleDataQuality as dataQuality, intelligenceSchema, oracleStateSchema as oracleState } from '../runs/responses.js';
-import { timestamp, type Assert, type MutuallyAssignable } from '../shared/responses.js';
+import { intelligenceSchema, oracleAsOf as asOf, oracleDataQuality as dataQuality, oracleStateSchema as oracleState } from '../runs/responses.js';
+import { type Assert, type MutuallyAssignable,timestamp } from '../shared/responses.js';
 import type { buildOracleHistory, buildOracleStatus, buildReliability, buildStabilityHealth } from './domain/index.js';
 
 /**

@@ -3,7 +3,7 @@
 // one stylesheet is allowed by its hash in the Content-Security-Policy.
 
 import { createHash } from 'node:crypto';
-import { h, type ComponentChildren } from 'preact';
+import { type ComponentChildren,h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { EntityEsg } from '../upstream/compliance.js';
 import type { Corridor } from './domain/index.js';

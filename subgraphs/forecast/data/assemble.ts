@@ -5,11 +5,11 @@ import type {
   CalendarMonth, CommodityProfile, ForecastDataset, ModelParameters, RegionProfile, Scenario,
 } from '../domain/index.js';
 import type { CommoditySymbol, Provenance, RegionClimateObservation, ScenarioId } from '../domain/index.js';
-import {
-  calendarFileSchema, commoditiesFileSchema, parametersFileSchema, regionsFileSchema, scenariosFileSchema,
-  type CommoditiesFile, type ParsedForecastFiles, type RegionsFile, type ScenariosFile,
-} from './schemas.js';
 import { findInconsistencies } from './consistency.js';
+import {
+  calendarFileSchema,   type CommoditiesFile, commoditiesFileSchema, parametersFileSchema, type ParsedForecastFiles, type RegionsFile, regionsFileSchema, type ScenariosFile,
+scenariosFileSchema,
+} from './schemas.js';
 
 /** The JSON of each file, as imported. */
 export interface RawForecastFiles {

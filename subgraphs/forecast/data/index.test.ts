@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { COMMODITY_SYMBOLS, SCENARIO_IDS } from '../domain/index.js';
 import calendar from './calendar.json' with { type: 'json' };
 import commodities from './commodities.json' with { type: 'json' };
+import {
+  ForecastDataError, latestSnapshotObservations, parseForecastFiles,   type RawForecastFiles,
+snapshotDataset, snapshotObservations, snapshotRegions,
+} from './index.js';
 import parameters from './model-parameters.json' with { type: 'json' };
 import regions from './regions.json' with { type: 'json' };
 import scenarios from './scenarios.json' with { type: 'json' };
-import {
-  ForecastDataError, latestSnapshotObservations, parseForecastFiles, snapshotDataset, snapshotObservations, snapshotRegions,
-  type RawForecastFiles,
-} from './index.js';
 
 interface ShippedFiles {
   commodities: typeof commodities;

@@ -2,12 +2,12 @@
 
 import type { ForecastDataset, RegionProfile } from '../domain/index.js';
 import type { RegionClimateObservation } from '../domain/index.js';
+import { parseForecastFiles } from './assemble.js';
 import calendar from './calendar.json' with { type: 'json' };
 import commodities from './commodities.json' with { type: 'json' };
 import parameters from './model-parameters.json' with { type: 'json' };
 import regions from './regions.json' with { type: 'json' };
 import scenarios from './scenarios.json' with { type: 'json' };
-import { parseForecastFiles } from './assemble.js';
 
 export { ForecastDataError, parseForecastFiles, type RawForecastFiles } from './assemble.js';
 export { pricePointSchema, provenanceSchema, regionClimateObservationSchema } from './schemas.js';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { snapshotDataset } from '../data/index.js';
 import { assessDataset } from './assess-dataset.js';
+import { tcfdReportFrom } from './build-tcfd-report.js';
 import { commodityOutlookFrom } from './commodity-outlook.js';
 import { heatCheckFrom } from './heat-check.js';
 import { measurePriceRisk, worstCaseLossFraction } from './price-risk.js';
 import { regionRankingFrom } from './rank-regions.js';
 import { scenarioResultFrom } from './run-scenario.js';
 import { portfolioStressFrom } from './stress-portfolio.js';
-import { tcfdReportFrom } from './build-tcfd-report.js';
-import { snapshotDataset } from '../data/index.js';
 import { CONTEXT } from './testing/fixtures.js';
 import { COMMODITY_SYMBOLS } from './types.js';
 

@@ -1,7 +1,7 @@
 // The model's expensive part: every region and commodity of a dataset assessed at one instant.
 
 import type { DrawdownParameters, ForecastContext, ForecastDataset } from './dataset.js';
-import { measurePriceRisk, worstCaseLossFraction, type PriceRisk } from './price-risk.js';
+import { measurePriceRisk, type PriceRisk,worstCaseLossFraction } from './price-risk.js';
 import { assessCommodities, type CommodityAssessment } from './score-commodity.js';
 import { assessRegions, type RegionAssessment } from './score-region.js';
 import type { CommoditySymbol } from './types.js';

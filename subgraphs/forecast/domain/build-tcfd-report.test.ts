@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildTcfdReport, DEFAULT_ENTITY_NAME } from './build-tcfd-report.js';
 import { snapshotDataset } from '../data/index.js';
+import { buildTcfdReport, DEFAULT_ENTITY_NAME } from './build-tcfd-report.js';
 import { CONTEXT } from './testing/fixtures.js';
 
 const POSITIONS = [

@@ -2,13 +2,13 @@
 
 import { assessDataset, type DatasetAssessment } from './assess-dataset.js';
 import type { ForecastContext, ForecastDataset, ModelParameters, PctRange, Position } from './dataset.js';
+import type { PortfolioEvaluation } from './portfolio-evaluation.js';
 import { fixed, presentConfidence, presentPct, presentScore, presentUsd } from './present.js';
 import { presentPortfolioImpact } from './run-scenario.js';
 import type { ScenarioEvaluation } from './scenario-evaluation.js';
-import type { PortfolioEvaluation } from './portfolio-evaluation.js';
 import { evaluatePortfolio, presentTiers } from './stress-portfolio.js';
 import { chooseTcfdScenarios } from './tcfd-scenarios.js';
-import { notionalAtRisk, physicalRiskOf, topRisksOf, type PhysicalRisk, type TopRisk } from './tcfd-sections.js';
+import { notionalAtRisk, type PhysicalRisk, physicalRiskOf, type TopRisk,topRisksOf } from './tcfd-sections.js';
 import type { CommoditySymbol, DataQuality, Provenance, RiskStatus, ScenarioId, SeverityLevel } from './types.js';
 
 export interface TcfdRequest {

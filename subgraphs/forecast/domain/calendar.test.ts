@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildCalendar, CALENDAR_LENGTH } from './calendar.js';
 import { snapshotDataset } from '../data/index.js';
+import { buildCalendar, CALENDAR_LENGTH } from './calendar.js';
 
 describe('buildCalendar', () => {
   it.each([

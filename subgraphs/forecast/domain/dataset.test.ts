@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { snapshotDataset } from '../data/index.js';
 import { withLiveInputs } from './dataset.js';
 import { pairObservations } from './observations.js';
 import { assessRegions } from './score-region.js';
-import { snapshotDataset } from '../data/index.js';
 import { CURRENT_AT, observation, PREVIOUS_AT } from './testing/fixtures.js';
 
 const GAP = { comparisonMinGapDays: 20, comparisonMaxGapDays: 45 };

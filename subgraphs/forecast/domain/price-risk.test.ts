@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { largestDrawdown, measurePriceRisk, riskScale, worstCaseLossFraction } from './price-risk.js';
 import { snapshotDataset } from '../data/index.js';
+import { largestDrawdown, measurePriceRisk, riskScale, worstCaseLossFraction } from './price-risk.js';
 
 // Shipped drawdown parameters: lookback 24 months, tailZ 2.326, horizon 3 months,
 // risk scale 0.5 at score 0 to 1.5 at score 100, loss capped at 95%.

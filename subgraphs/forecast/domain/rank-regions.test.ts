@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { snapshotDataset } from '../data/index.js';
 import { buildHeatCheck } from './heat-check.js';
 import { rankRegions } from './rank-regions.js';
-import { snapshotDataset } from '../data/index.js';
 import { CONTEXT } from './testing/fixtures.js';
 import { COMMODITY_SYMBOLS } from './types.js';
 

@@ -2,9 +2,9 @@
 
 import type { ModelParameters } from './dataset.js';
 import { compareText, sum } from './numeric.js';
+import type { PortfolioEvaluation } from './portfolio-evaluation.js';
 import { fixed, usd } from './present.js';
 import type { CommodityAssessment } from './score-commodity.js';
-import type { PortfolioEvaluation } from './portfolio-evaluation.js';
 import type { CommoditySymbol } from './types.js';
 
 interface Holding {

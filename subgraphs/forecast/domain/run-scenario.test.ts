@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runScenario } from './run-scenario.js';
 import { snapshotDataset } from '../data/index.js';
+import { runScenario } from './run-scenario.js';
 import { CONTEXT } from './testing/fixtures.js';
 import { SCENARIO_IDS } from './types.js';
 

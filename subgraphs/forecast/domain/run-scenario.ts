@@ -4,8 +4,8 @@ import { assessDataset, type DatasetAssessment } from './assess-dataset.js';
 import type { ForecastContext, ForecastDataset, HistoricalAnalog, PctRange, Position, ScenarioImpact } from './dataset.js';
 import { explainScenario } from './explain-outlook.js';
 import { presentPct, presentScore, presentUsd } from './present.js';
-import type { CommodityAssessment } from './score-commodity.js';
 import { evaluateScenario, type PositionScenarioImpact, type ScenarioEvaluation } from './scenario-evaluation.js';
+import type { CommodityAssessment } from './score-commodity.js';
 import type { CommoditySymbol, DataQuality, RiskStatus, ScenarioId } from './types.js';
 
 export interface ScenarioRequest {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { snapshotDataset } from '../data/index.js';
 import { buildCommodityOutlook } from './commodity-outlook.js';
 import { assessCommodity, classifyStatus, freshness } from './score-commodity.js';
 import { assessRegions } from './score-region.js';
-import { snapshotDataset } from '../data/index.js';
-import { CONTEXT, CURRENT_AT, NOW, PREVIOUS_AT, observation, withObservations, withProduction } from './testing/fixtures.js';
+import { CONTEXT, CURRENT_AT, NOW, observation, PREVIOUS_AT, withObservations, withProduction } from './testing/fixtures.js';
 import type { CommoditySymbol, RegionClimateObservation } from './types.js';
 
 const thresholds = snapshotDataset.parameters.status;

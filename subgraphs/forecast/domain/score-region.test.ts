@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { snapshotDataset } from '../data/index.js';
 import {
   assessRegions, choosePrimaryThreat, directionOf, regionDirection, scoreObservation,
 } from './score-region.js';
-import { snapshotDataset } from '../data/index.js';
 import { CURRENT_AT, observation } from './testing/fixtures.js';
 import type { PrimaryThreat } from './types.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { stressPortfolio } from './stress-portfolio.js';
 import { snapshotDataset } from '../data/index.js';
+import { stressPortfolio } from './stress-portfolio.js';
 import { CONTEXT, CURRENT_AT, observation, PREVIOUS_AT, withObservations } from './testing/fixtures.js';
 
 // Commodity scores pinned in score-commodity.test.ts: COCOA 14.186667, COFFEE 40.495667, SOYB 51.908183.

@@ -3,8 +3,8 @@
 import { assessDataset, type DatasetAssessment } from './assess-dataset.js';
 import type { ForecastContext, ForecastDataset, Position } from './dataset.js';
 import { sum, weightedMean } from './numeric.js';
-import { presentConfidence, presentPct, presentScore, presentUsd } from './present.js';
 import type { PortfolioEvaluation, PositionEvaluation } from './portfolio-evaluation.js';
+import { presentConfidence, presentPct, presentScore, presentUsd } from './present.js';
 import { recommend } from './recommend.js';
 import type { CommoditySymbol, DataQuality, Outlook, PrimaryThreat, RiskStatus } from './types.js';
 

@@ -2,9 +2,9 @@
 
 import type { ModelParameters, Position } from './dataset.js';
 import { compareText, sum } from './numeric.js';
+import type { PortfolioEvaluation } from './portfolio-evaluation.js';
 import { fixed, plural, presentScore, presentUsd, signed } from './present.js';
 import type { CommodityAssessment } from './score-commodity.js';
-import type { PortfolioEvaluation } from './portfolio-evaluation.js';
 import type { CommoditySymbol, PrimaryThreat, RiskStatus, SeverityLevel } from './types.js';
 
 export interface ExposureFacet {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { fixtureFetch, hangingFetch } from '../../../platform/sources/testing/fixture-fetch.js';
 import type { RegionClimateObservation } from '../domain/index.js';
-import { hasLiveClimate, loadLiveClimate, type ClimatologyCache, type LiveClimateObservation } from './live-dataset.js';
+import { type ClimatologyCache, hasLiveClimate, type LiveClimateObservation,loadLiveClimate } from './live-dataset.js';
 import { mergeWithSnapshot } from './merge-snapshot.js';
 import type { LiveRegionSpec } from './options.js';
-import { fixtureFetch, hangingFetch } from '../../../platform/sources/testing/fixture-fetch.js';
 import { liveFixtureRoutes, testOptions } from './testing.js';
 
 const NOW = new Date('2025-07-20T12:00:00Z');

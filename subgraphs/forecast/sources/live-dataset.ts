@@ -4,13 +4,13 @@ import type { ClimatologyCache } from '../../../platform/sources/index.js';
 import type { PricePoint, Provenance, RegionClimateObservation } from '../domain/index.js';
 import { mapBounded } from './concurrency.js';
 import {
-  alertsTask, droughtTask, priceTask, temperatureTask, wildfireTask,
-  type ClimateValues, type LiveFailure, type LiveTask, type TaskOutcome,
+  alertsTask,   type ClimateValues, droughtTask, type LiveFailure, type LiveTask, priceTask, type TaskOutcome,
+temperatureTask, wildfireTask,
 } from './live-tasks.js';
 import { FORECAST_USER_AGENT, type LiveRegionSpec, type LiveSourceOptions } from './options.js';
 
-export type { LiveFailure } from './live-tasks.js';
 export type { ClimatologyCache } from '../../../platform/sources/index.js';
+export type { LiveFailure } from './live-tasks.js';
 
 /** What the live sources said about one region; a missing field is for the snapshot to fill. */
 export type LiveClimateObservation = Pick<RegionClimateObservation, 'regionId' | 'observedAt'> & ClimateValues;

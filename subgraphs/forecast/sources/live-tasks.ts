@@ -1,14 +1,14 @@
 // One task per source and region: fetch, parse, map, and a failure record instead of a throw.
 
 import {
+  type AlertCounts, type ClimatologyCache, type DailyNormals, type FeedId,
   fetchEonetWildfires, fetchFredObservations, fetchGdacsAlerts, fetchOpenMeteoDaily, fetchUsdmStateAreas, isoDay,
   mapActiveWildfires, mapDailyNormals, mapDroughtIndex, mapRegionAlerts, mapTemperatureAnomaly, NORMAL_PERIOD,
   parseEonetEvents, parseFredObservations, parseGdacsEvents, parseOpenMeteoDaily, parseUsdmRows, pointKey, publicUrl,
   recentWindow, SourceUnavailableError,
-  type AlertCounts, type ClimatologyCache, type DailyNormals, type FeedId,
 } from '../../../platform/sources/index.js';
 import type { PricePoint, Provenance, RegionClimateObservation } from '../domain/index.js';
-import { MAX_POINTS_PER_REGION, type LiveRegionSpec, type LiveSourceOptions } from './options.js';
+import { type LiveRegionSpec, type LiveSourceOptions,MAX_POINTS_PER_REGION } from './options.js';
 import { mapPricePoints, priceHistoryStart } from './prices.js';
 
 export interface LiveFailure {

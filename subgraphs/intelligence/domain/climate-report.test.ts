@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildClimateReport, climateRiskLevel, type ClimateInputs } from './index.js';
+import { buildClimateReport, type ClimateInputs,climateRiskLevel } from './index.js';
 
 type Status = 'GREEN' | 'YELLOW' | 'RED';
 const statuses = (red: number, yellow: number, total = 11): Status[] =>

@@ -4,8 +4,8 @@ import { digest, ES256, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
 import type { PublicP256Jwk } from '../../../platform/credentials.js';
-import { Ap2MandateError, createAp2MandateVerifier, MAX_MANDATE_LENGTH, type Ap2VerificationRequest } from './ap2-verifier.js';
-import { RAIL_FEE_CAP_CONSTRAINT, type Ap2SettlementQuote, type Ap2SettlementTerms } from './domain/index.js';
+import { Ap2MandateError, type Ap2VerificationRequest,createAp2MandateVerifier, MAX_MANDATE_LENGTH } from './ap2-verifier.js';
+import { type Ap2SettlementQuote, type Ap2SettlementTerms,RAIL_FEE_CAP_CONSTRAINT } from './domain/index.js';
 
 // AP2 payment mandates signed in the test with ES256 keys through @sd-jwt/core, the library an
 // issuer (a wallet, a trusted surface) would use, then verified as POST /agent/settle does.

@@ -7,10 +7,6 @@ import { AppError } from '../../../platform/errors.js';
 import {
   AP2_SD_ALGORITHM,
   AP2_SIGNING_ALGORITHM,
-  checkDisclosures,
-  checkValidityWindow,
-  matchMandate,
-  readMandateContent,
   type Ap2Amount,
   type Ap2MandateFailure,
   type Ap2MandateFailureReason,
@@ -18,8 +14,12 @@ import {
   type Ap2Merchant,
   type Ap2SettlementQuote,
   type Ap2SettlementTerms,
+  checkDisclosures,
+  checkValidityWindow,
   type ConstraintOutcome,
+  matchMandate,
   type PresentedDisclosure,
+  readMandateContent,
 } from './domain/index.js';
 
 /**

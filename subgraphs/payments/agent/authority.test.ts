@@ -4,8 +4,8 @@ import { ManualClock } from '../../../platform/clock.js';
 import { AppError, errorCatalog } from '../../../platform/errors.js';
 import { createRequestContext } from '../../../platform/request-context.js';
 import type { UpstreamRequest, UpstreamResponse } from '../../../platform/upstream.js';
-import { requireAgentOwner } from './authority.js';
 import { createComplianceClient } from '../upstream/compliance.js';
+import { requireAgentOwner } from './authority.js';
 
 // How the settlement agent checks an owner's key against the compliance oracle (decision 0048 §4,
 // §5), over the client's transport seam: what the oracle answers, and what it is never asked.

@@ -2,9 +2,9 @@ import { eq, sql } from 'drizzle-orm';
 import { agentDeposits, agentFundingWallets, payments } from '../../../drizzle/schema.js';
 import type { Database } from '../../../platform/db.js';
 import { boundedCall } from '../../../platform/timeout.js';
-import type { Deposit } from './domain/index.js';
 import type { Funder } from '../domain/index.js';
 import { spendingOf } from '../integration/claim.js';
+import type { Deposit } from './domain/index.js';
 
 const STORE_TIMEOUT_MS = 5000;
 

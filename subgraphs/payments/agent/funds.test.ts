@@ -1,4 +1,4 @@
-import { encodeAbiParameters, encodeEventTopics, erc20Abi, getAddress, type Address, type Log } from 'viem';
+import { type Address, encodeAbiParameters, encodeEventTopics, erc20Abi, getAddress, type Log } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { transfersOf } from './funds.js';
 

@@ -1,12 +1,12 @@
-import { erc20Abi, getAddress, parseEventLogs, TransactionReceiptNotFoundError, type Address, type Hex, type Log, type PublicClient } from 'viem';
+import { type Address, erc20Abi, getAddress, type Hex, type Log, parseEventLogs, type PublicClient,TransactionReceiptNotFoundError } from 'viem';
 import { requireAdminKey } from '../../../platform/access/shared-secret.js';
 import { AppError } from '../../../platform/errors.js';
 import type { RequestContext } from '../../../platform/request-context.js';
-import { requireAgentOwner, type AgentAuthorityDeps } from './authority.js';
+import type { Funder } from '../domain/index.js';
+import { type AgentAuthorityDeps,requireAgentOwner } from './authority.js';
+import { type AgentFunds, agentFundsOf, type Deposit, depositsIn, fundingWalletMessage, type TransferLog } from './domain/index.js';
 import type { AgentFundsStore } from './funds-store.js';
 import type { DepositBody, FundingWalletBody, IssuerDepositBody } from './inputs.js';
-import { agentFundsOf, depositsIn, fundingWalletMessage, type AgentFunds, type Deposit, type TransferLog } from './domain/index.js';
-import type { Funder } from '../domain/index.js';
 
 /** The rail's chain as the funds see it: its client, token and treasury (the account settlements pay from). */
 export interface FundsRail {

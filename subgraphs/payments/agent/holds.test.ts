@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { getAddress, type Address } from 'viem';
+import { type Address,getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
 import { agentHeldSettlements, payments } from '../../../drizzle/schema.js';
-import { dropSchema, openDatabase, type DatabaseHandle } from '../../../platform/db.js';
-import { injectJson, startTestServer, type TestServer } from '../../../test/helpers.js';
+import { type DatabaseHandle,dropSchema, openDatabase } from '../../../platform/db.js';
 import { ACTIVE_LEI_ENTRY } from '../../../test/fixtures/lei-entries.js';
-import { fundAgent, registerTestAgent } from './testing.js';
+import { injectJson, startTestServer, type TestServer } from '../../../test/helpers.js';
 import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../rail/settlement.js';
+import { fundAgent, registerTestAgent } from './testing.js';
 
 // Held settlements (decision 0047) through the all-in-one server: agents registered with the
 // compliance oracle, a settlement held by their mandate, then released or dismissed by the

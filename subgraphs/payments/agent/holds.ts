@@ -1,13 +1,13 @@
 import { Big } from 'big.js';
 import { requireAdminKey } from '../../../platform/access/shared-secret.js';
+import { epochSeconds } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
 import type { RequestContext } from '../../../platform/request-context.js';
-import { requireCompliance, sendSettlement, sentAnswer, type AgentSettlementOrder, type SettlementAgentDeps, type SettlementAnswer } from './service.js';
-import type { HoldFilter, HoldRow, HoldStatus } from './store.js';
-import { agentVerdictOf, type RuleViolation } from './domain/index.js';
 import type { PaymentResult } from '../domain/index.js';
 import { newRailPaymentId } from '../integration/service.js';
-import { epochSeconds } from '../../../platform/clock.js';
+import { agentVerdictOf, type RuleViolation } from './domain/index.js';
+import { type AgentSettlementOrder, requireCompliance, sendSettlement, sentAnswer, type SettlementAgentDeps, type SettlementAnswer } from './service.js';
+import type { HoldFilter, HoldRow, HoldStatus } from './store.js';
 
 /** The most holds one list answers, most recent first. */
 export const MAX_LISTED_HOLDS = 100;

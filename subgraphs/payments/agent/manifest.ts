@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { httpRoutes, publicOriginOf } from '../../../platform/http.js';
-import { settleBodySchema, settleHeadersSchema } from './inputs.js';
 import { AGENT_PREFIX, INTEGRATION_API_VERSION } from '../shared/api.js';
+import { settleBodySchema, settleHeadersSchema } from './inputs.js';
 
 /**
  * GET {agent_url}/manifest (decision 0056): the settlement agent's discovery document, which

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { MAX_LISTED_HOLDS, type HeldSettlementView } from './holds.js';
-import { HOLD_STATUSES } from './inputs.js';
-import type { AgentFundsView, DepositAnswer, IssuerDepositAnswer, IssuerFundsView } from './funds.js';
-import type { SettlementAnswer } from './service.js';
-import { AGENT_MANDATE_RULES } from './domain/index.js';
 import { paymentResultSchema } from '../shared/responses.js';
+import { AGENT_MANDATE_RULES } from './domain/index.js';
+import type { AgentFundsView, DepositAnswer, IssuerDepositAnswer, IssuerFundsView } from './funds.js';
+import { type HeldSettlementView,MAX_LISTED_HOLDS } from './holds.js';
+import { HOLD_STATUSES } from './inputs.js';
+import type { SettlementAnswer } from './service.js';
 
 /** Response shapes of the settlement agent (decision 0027), checked against the service's types below. */
 

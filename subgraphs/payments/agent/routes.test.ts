@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { SDJwtInstance } from '@sd-jwt/core';
 import { digest, ES256, generateSalt } from '@sd-jwt/crypto-nodejs';
-import { getAddress, type Address } from 'viem';
+import { type Address,getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
 import type { ChainConnection } from '../../../platform/chain/index.js';
-import { injectJson, startTestServer, type TestServer } from '../../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY } from '../../../test/fixtures/lei-entries.js';
-import { fundAgent, registerTestAgent } from './testing.js';
+import { injectJson, startTestServer, type TestServer } from '../../../test/helpers.js';
 import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../rail/settlement.js';
+import { fundAgent, registerTestAgent } from './testing.js';
 
 // The settlement agent through the all-in-one server (compliance, fees, payments; payments calling
 // the other two in-process): AP2 mandates signed here with @sd-jwt/core by an issuer whose key is in

@@ -1,9 +1,12 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { requireAdminKey } from '../../../platform/access/shared-secret.js';
 import { z } from 'zod';
-import { httpRoutes, publicOriginOf, type HttpServer, type ServiceErrorShape } from '../../../platform/http.js';
-import { MAX_LISTED_HOLDS, type HeldSettlements } from './holds.js';
+import { requireAdminKey } from '../../../platform/access/shared-secret.js';
+import { httpRoutes, type HttpServer, publicOriginOf, type ServiceErrorShape } from '../../../platform/http.js';
+import { registerOpenApi } from '../../../platform/openapi.js';
+import { AGENT_PREFIX, asPaymentsError, INTEGRATION_API_VERSION } from '../shared/api.js';
+import type { Ap2CapabilityDocument } from './domain/index.js';
 import type { AgentFundsService } from './funds.js';
+import { type HeldSettlements,MAX_LISTED_HOLDS } from './holds.js';
 import {
   depositBodySchema,
   fundingWalletBodySchema,
@@ -27,9 +30,6 @@ import {
 } from './inputs.js';
 import { agentErrorSchema, agentFundsSchema, depositAnswerSchema, heldSettlementListSchema, heldSettlementSchema, issuerDepositAnswerSchema, issuerFundsSchema, settlementAnswerSchema } from './responses.js';
 import type { SettlementAgent } from './service.js';
-import type { Ap2CapabilityDocument } from './domain/index.js';
-import { registerOpenApi } from '../../../platform/openapi.js';
-import { AGENT_PREFIX, asPaymentsError, INTEGRATION_API_VERSION } from '../shared/api.js';
 
 /**
  * The settlement agent's errors are {error, code} like the integration API's, plus `reason` for a

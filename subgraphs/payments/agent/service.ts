@@ -2,20 +2,20 @@ import { createHash } from 'node:crypto';
 import type { RateLimitStore } from '../../../platform/access/rate-limit.js';
 import type { Clock } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
-import { readIdempotencyKey, type Idempotency } from '../../../platform/idempotency.js';
+import { type Idempotency,readIdempotencyKey } from '../../../platform/idempotency.js';
 import type { IdSource } from '../../../platform/ids.js';
 import type { RequestContext } from '../../../platform/request-context.js';
+import { type NativePayment, type PaymentResult, type PaymentStatus,usdcAmountAtUnitsPerUsd } from '../domain/index.js';
+import type { AgentSpendClaim, IssuerSpendClaim } from '../integration/claim.js';
+import { DailyCapReached, newRailPaymentId, type PaymentsService } from '../integration/service.js';
+import type { ComplianceClient, RegisteredEntityView } from '../upstream/compliance.js';
+import type { FeesClient } from '../upstream/fees.js';
+import { Ap2MandateError, type Ap2MandateVerifier, type VerifiedAp2Mandate } from './ap2-verifier.js';
 import { requireAgentOwner } from './authority.js';
+import { type AgentMandateRule, checkAgentMandate, fundsCover, type RuleViolation } from './domain/index.js';
 import type { AgentFundsService } from './funds.js';
 import type { SettleBody } from './inputs.js';
 import type { AgentSettlementStore } from './store.js';
-import { Ap2MandateError, type Ap2MandateVerifier, type VerifiedAp2Mandate } from './ap2-verifier.js';
-import { checkAgentMandate, fundsCover, type AgentMandateRule, type RuleViolation } from './domain/index.js';
-import { usdcAmountAtUnitsPerUsd, type NativePayment, type PaymentResult, type PaymentStatus } from '../domain/index.js';
-import { DailyCapReached, newRailPaymentId, type PaymentsService } from '../integration/service.js';
-import type { AgentSpendClaim, IssuerSpendClaim } from '../integration/claim.js';
-import type { ComplianceClient, RegisteredEntityView } from '../upstream/compliance.js';
-import type { FeesClient } from '../upstream/fees.js';
 
 export interface SettlementAgentDeps {
   /** The payment flow: a settlement is a native payment run through service.initiate (decision 0025). */

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payments } from '../../../drizzle/schema.js';
 import type { DatabaseHandle } from '../../../platform/db.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
-import { createAgentSettlementStore } from './store.js';
 import { createPaymentStore } from '../integration/store.js';
+import { createAgentSettlementStore } from './store.js';
 
 const T0 = new Date(TEST_NOW);
 const DAY_START = new Date(Date.UTC(T0.getUTCFullYear(), T0.getUTCMonth(), T0.getUTCDate()));

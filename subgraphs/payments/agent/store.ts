@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNull, notExists, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, notExists, type SQL,sql } from 'drizzle-orm';
 import { agentHeldSettlements, ap2MandateUses, payments } from '../../../drizzle/schema.js';
 import type { Database } from '../../../platform/db.js';
 import { boundedCall } from '../../../platform/timeout.js';

@@ -3,15 +3,15 @@
 // would (decisions 0048, 0049): a fresh wallet, funded by a development account, bound to the agent
 // by its own signature, transferring the rail's token to the treasury, the deposit then credited.
 
-import { expect } from 'vitest';
-import { createWalletClient, custom, parseEther, parseUnits, type Address, type Hash } from 'viem';
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { type Address, createWalletClient, custom, type Hash,parseEther, parseUnits } from 'viem';
+import { generatePrivateKey, type PrivateKeyAccount,privateKeyToAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
+import { expect } from 'vitest';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
 import type { ChainConnection } from '../../../platform/chain/index.js';
 import { injectJson, type TestServer } from '../../../test/helpers.js';
-import { fundingWalletMessage } from './domain/index.js';
 import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../rail/settlement.js';
+import { fundingWalletMessage } from './domain/index.js';
 
 /** The development account that funds the test owners' wallets (not one the rail sends from: #0 deploys and settles x402, #8 is the treasury, #9 takes fees). */
 const FUNDER_ACCOUNT_INDEX = 3;

@@ -5,8 +5,8 @@ import { eq } from 'drizzle-orm';
 import { getAddress } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { paymentCallbacks } from '../../../drizzle/schema.js';
-import { injectJson, startTestServer, type TestServer } from '../../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY } from '../../../test/fixtures/lei-entries.js';
+import { injectJson, startTestServer, type TestServer } from '../../../test/helpers.js';
 
 // The callback worker mounted in the all-in-one server (decision 0027): a payment with a callbackUrl
 // gets its signed PaymentResult POSTed by the running server's own worker, with nothing called by

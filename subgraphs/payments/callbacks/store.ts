@@ -3,7 +3,7 @@ import { and, asc, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import { paymentCallbacks } from '../../../drizzle/schema.js';
 import type { Database } from '../../../platform/db.js';
 import { boundedCall } from '../../../platform/timeout.js';
-import { checkCallbackUrl, nextCallbackStep, type CallbackAttemptOutcome, type CallbackStep } from './domain/index.js';
+import { type CallbackAttemptOutcome, type CallbackStep,checkCallbackUrl, nextCallbackStep } from './domain/index.js';
 
 const STORE_TIMEOUT_MS = 5000;
 

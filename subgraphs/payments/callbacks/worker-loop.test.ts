@@ -3,11 +3,11 @@ import { ManualClock } from '../../../platform/clock.js';
 import type { DatabaseHandle } from '../../../platform/db.js';
 import { createLogger } from '../../../platform/log.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
-import { createCallbackStore, type CallbackStore, type PaymentCallbackRow } from './store.js';
-import { samplePaymentResult, TEST_WEBHOOK_KEY } from './testing.js';
-import { createCallbackWorker, type CallbackFetch, type CallbackWorker } from './worker.js';
 import type { NativePayment } from '../domain/index.js';
 import { createPaymentStore } from '../integration/store.js';
+import { type CallbackStore, createCallbackStore, type PaymentCallbackRow } from './store.js';
+import { samplePaymentResult, TEST_WEBHOOK_KEY } from './testing.js';
+import { type CallbackFetch, type CallbackWorker,createCallbackWorker } from './worker.js';
 
 // The worker's loop (decision 0024 §12): it drains the outbox run after run while runs claim full
 // batches, and a wake() sends a just-committed callback at once. Every worker here is started with

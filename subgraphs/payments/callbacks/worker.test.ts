@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
-import { dropSchema, openDatabase, type DatabaseHandle } from '../../../platform/db.js';
+import { type DatabaseHandle,dropSchema, openDatabase } from '../../../platform/db.js';
 import { createLogger } from '../../../platform/log.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
-import { createCallbackStore, type CallbackStore } from './store.js';
-import { samplePaymentResult, startCallbackReceiver, TEST_WEBHOOK_KEY, type CallbackReceiver, type ReceivedCallback, type ReceiverAnswer } from './testing.js';
-import { createCallbackWorker, type CallbackWorkerOptions } from './worker.js';
+import { type CallbackStore,createCallbackStore } from './store.js';
+import { type CallbackReceiver, type ReceivedCallback, type ReceiverAnswer,samplePaymentResult, startCallbackReceiver, TEST_WEBHOOK_KEY } from './testing.js';
+import { type CallbackWorkerOptions,createCallbackWorker } from './worker.js';
 
 const logger = createLogger({ logLevel: 'silent' });
 const SECOND = 1000;

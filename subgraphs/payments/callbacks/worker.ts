@@ -6,8 +6,8 @@ import type { Clock } from '../../../platform/clock.js';
 import type { Config } from '../../../platform/config.js';
 import type { Logger } from '../../../platform/log.js';
 import { createHmacSigner, loadOrCreateSigningKey } from '../../../platform/signing.js';
+import { type CallbackAttemptOutcome, type CallbackState,checkCallbackUrl } from './domain/index.js';
 import type { CallbackStore, PaymentCallbackRow } from './store.js';
-import { checkCallbackUrl, type CallbackAttemptOutcome, type CallbackState } from './domain/index.js';
 
 /** What the worker needs of fetch; the global fetch and undici's both fit. */
 export type CallbackFetch = (

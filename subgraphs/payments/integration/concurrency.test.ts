@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { getAddress, type Address } from 'viem';
+import { type Address,getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlementRouterAbi } from '../../../contracts/artifacts/SettlementRouter.js';
 import { paymentCallbacks, payments } from '../../../drizzle/schema.js';
-import { dropSchema, openDatabase, type DatabaseHandle } from '../../../platform/db.js';
-import { startTestServer, type TestServer } from '../../../test/helpers.js';
+import { type DatabaseHandle,dropSchema, openDatabase } from '../../../platform/db.js';
 import { ACTIVE_LEI_ENTRY } from '../../../test/fixtures/lei-entries.js';
+import { startTestServer, type TestServer } from '../../../test/helpers.js';
 
 // Issue 10 item 3: 20 identical initiations at the same moment, split across two servers with
 // their own connection pools on one PostgreSQL schema (as two processes would be), give one

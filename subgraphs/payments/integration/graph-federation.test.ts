@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ACTIVE_LEI_ENTRY } from '../../../test/fixtures/lei-entries.js';
 import { fundAgent, registerTestAgent } from '../agent/testing.js';
 import { PARTY_PAYMENTS_LIMIT } from './graph-store.js';
-import { freshWallet, startIntegrationHarness, type IntegrationHarness } from './testing.js';
+import { freshWallet, type IntegrationHarness,startIntegrationHarness } from './testing.js';
 
 // Issue 10 item 8 through the gateway (/graphql of the all-in-one server): a Payment's parties
 // resolved by compliance (Wallet, LegalEntity, Agent references), and payments' lists on those

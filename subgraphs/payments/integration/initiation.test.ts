@@ -5,14 +5,14 @@ import { ManualClock } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
 import { randomIds } from '../../../platform/ids.js';
 import { createRequestContext } from '../../../platform/request-context.js';
-import { TEST_NOW } from '../../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY } from '../../../test/fixtures/lei-entries.js';
+import { TEST_NOW } from '../../../test/helpers.js';
 import { samplePaymentResult } from '../callbacks/testing.js';
-import { EXTENSION_PLACE } from './domain/index.js';
 import type { NativePayment } from '../domain/index.js';
+import { EXTENSION_PLACE } from './domain/index.js';
 import { createInitiation, MAX_REMEMBERED_TEXT_LENGTH } from './initiation.js';
-import { freshWallet, LEI, pain001Document, startIntegrationHarness, type IntegrationHarness } from './testing.js';
-import { requestDigestOf, type InitiateOptions, type Payments, type PaymentsService } from './service.js';
+import { type InitiateOptions, type Payments, type PaymentsService,requestDigestOf } from './service.js';
+import { freshWallet, type IntegrationHarness,LEI, pain001Document, startIntegrationHarness } from './testing.js';
 
 // pain.001 in, pacs.002 out, and the batch path, through the all-in-one server (compliance, fees and
 // payments in one process) on the worker's shared PGlite and the embedded rail. The fixture document

@@ -4,10 +4,10 @@ import { AppError } from '../../../platform/errors.js';
 import { toAppError } from '../../../platform/http.js';
 import type { IdSource } from '../../../platform/ids.js';
 import type { RequestContext } from '../../../platform/request-context.js';
-import { buildPacs002ForMapping, MAX_REPORT_MESSAGE_ID_LENGTH, type IsoIssue, type Pacs002Document } from './domain/index.js';
 import type { NativePayment, PaymentResult } from '../domain/index.js';
+import { buildPacs002ForMapping, type IsoIssue, MAX_REPORT_MESSAGE_ID_LENGTH, type Pacs002Document } from './domain/index.js';
 import { readBatch, readPaymentInitiation } from './inputs.js';
-import { requestDigestOf, type Payments, type PaymentsService } from './service.js';
+import { type Payments, type PaymentsService,requestDigestOf } from './service.js';
 import { FINAL_ROWS_CACHED } from './store.js';
 
 /**

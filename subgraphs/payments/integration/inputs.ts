@@ -1,11 +1,11 @@
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 import { checkCallbackUrl } from '../callbacks/domain/index.js';
-import {
-  amountProblem, controlSumProblem, exactJsonNumberText, MAX_140_TEXT, MAX_DECIMAL_TEXT_LENGTH, MAX_PAIN001_TRANSACTIONS, MAX_REMITTANCE_INFO_LENGTH, MAX_USTRD_LINES,
-  mapPain001, type IsoIssue, type Pain001Body, type Pain001Mapping, type Pain001Options,
-} from './domain/index.js';
 import { AGENT_REFERENCE_PROBLEM, isAgentReference, type NativePayment } from '../domain/index.js';
+import {
+  amountProblem, controlSumProblem, exactJsonNumberText, type IsoIssue,   mapPain001, MAX_140_TEXT, MAX_DECIMAL_TEXT_LENGTH, MAX_PAIN001_TRANSACTIONS, MAX_REMITTANCE_INFO_LENGTH, MAX_USTRD_LINES,
+type Pain001Body, type Pain001Mapping, type Pain001Options,
+} from './domain/index.js';
 
 /**
  * Edge validation of the payment-initiation bodies (spec §2, §4; decision 0022): the native payment,

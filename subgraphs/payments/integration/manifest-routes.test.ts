@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { settleBodySchema } from '../agent/inputs.js';
-import { startIntegrationHarness, type IntegrationHarness } from './testing.js';
 import { MCP_PATH } from './manifest.js';
+import { type IntegrationHarness,startIntegrationHarness } from './testing.js';
 
 // Issue 21, "clients of the real product" (decision 0056): the integration API's /manifest and
 // /health take the institution bearer key (only /rates is open), and GET /agent/manifest answers.

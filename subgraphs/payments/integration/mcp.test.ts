@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { nativePaymentBodySchema, paymentParamsSchema } from './inputs.js';
-import { freshWallet, startIntegrationHarness, type IntegrationHarness } from './testing.js';
 import { MCP_PATH } from './manifest.js';
+import { freshWallet, type IntegrationHarness,startIntegrationHarness } from './testing.js';
 
 // GET /integration/manifest and the MCP endpoint through the all-in-one server.
 

@@ -1,14 +1,14 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, type CallToolResult,ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { preValidationHookHandler } from 'fastify';
 import { tenantOf } from '../../../platform/access/admission.js';
-import { toAppError, type HttpServer } from '../../../platform/http.js';
+import { type HttpServer,toAppError } from '../../../platform/http.js';
 import { connectWithInputRule } from '../../../platform/mcp-hygiene.js';
 import type { RequestContext } from '../../../platform/request-context.js';
 import type { IntegrationHealth } from './health.js';
 import type { Initiations } from './initiation.js';
-import { MANIFEST_SERVER, MCP_PATH, manifestTools, toolNamed, type ToolDeps } from './manifest.js';
+import { MANIFEST_SERVER, manifestTools, MCP_PATH, type ToolDeps,toolNamed } from './manifest.js';
 import type { Payments } from './service.js';
 
 /**

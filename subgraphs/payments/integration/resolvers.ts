@@ -1,12 +1,12 @@
-import { withoutNulls } from '../../../platform/graphql.js';
 import DataLoader from 'dataloader';
-import type { ApiKeys } from '../../../platform/access/api-keys.js';
 import { admitInstitution, setHeaders, type Tenant } from '../../../platform/access/admission.js';
+import type { ApiKeys } from '../../../platform/access/api-keys.js';
 import { AppError } from '../../../platform/errors.js';
+import { withoutNulls } from '../../../platform/graphql.js';
 import type { RequestContext } from '../../../platform/request-context.js';
 import type { SubgraphContext } from '../../../platform/subgraph.js';
 import type { PaymentResult } from '../domain/index.js';
-import type { PaymentGraphStore, PartyKind, StoredPayment } from './graph-store.js';
+import type { PartyKind, PaymentGraphStore, StoredPayment } from './graph-store.js';
 import type { Initiations } from './initiation.js';
 import { readPaymentInitiation } from './inputs.js';
 import type { Payments } from './service.js';

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { getAddress, parseEventLogs, type Address, type Hash } from 'viem';
+import { type Address, getAddress, type Hash,parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
 import { settlementRouterAbi } from '../../../contracts/artifacts/SettlementRouter.js';
 import type { ChainConnection } from '../../../platform/chain/index.js';
-import { injectJson, startTestServer, type TestServer } from '../../../test/helpers.js';
 import { ACTIVE_LEI_ENTRY } from '../../../test/fixtures/lei-entries.js';
+import { injectJson, startTestServer, type TestServer } from '../../../test/helpers.js';
 import { createCallbackStore } from '../callbacks/store.js';
 import { finalResult, pendingResult } from '../domain/index.js';
-import { readPaymentInitiation } from './inputs.js';
 import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../rail/settlement.js';
+import { readPaymentInitiation } from './inputs.js';
 import { requestDigestOf } from './service.js';
 import { createPaymentStore } from './store.js';
 

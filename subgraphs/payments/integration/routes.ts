@@ -1,17 +1,17 @@
 import type { FastifyPluginAsync, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { tenantOf } from '../../../platform/access/admission.js';
-import { requireInstitution } from '../../../platform/access/require-key.js';
 import type { ApiKeys } from '../../../platform/access/api-keys.js';
+import { requireInstitution } from '../../../platform/access/require-key.js';
 import { httpRoutes, type HttpServer, type ServiceErrorShape } from '../../../platform/http.js';
 import { registerOpenApi } from '../../../platform/openapi.js';
-import { registerHealthRoute, type IntegrationHealth } from './health.js';
+import { asPaymentsError, INTEGRATION_API_VERSION, INTEGRATION_PREFIX } from '../shared/api.js';
+import { paymentResultSchema } from '../shared/responses.js';
+import { type IntegrationHealth,registerHealthRoute } from './health.js';
 import type { Initiations } from './initiation.js';
 import { batchBodySchema, paymentInitiationBodySchema, paymentParamsSchema, paymentQuerySchema, rateParamsSchema } from './inputs.js';
 import { registerManifestRoute } from './manifest.js';
 import { registerMcpEndpoint } from './mcp.js';
 import { batchResponseSchema, fxRateSchema, initiationResponseSchema, integrationErrorSchema } from './responses.js';
-import { asPaymentsError, INTEGRATION_API_VERSION, INTEGRATION_PREFIX } from '../shared/api.js';
-import { paymentResultSchema } from '../shared/responses.js';
 import type { Payments } from './service.js';
 
 /**

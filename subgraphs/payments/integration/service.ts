@@ -1,20 +1,20 @@
 import type { Logger } from 'pino';
-import { canonicalSha256, type JsonValue } from '../../../platform/canonical-json.js';
-import { epochSeconds, type Clock } from '../../../platform/clock.js';
 import { SETTLEMENT_AGENT_INSTITUTION } from '../../../drizzle/schema.js';
 import type { Tenant } from '../../../platform/access/admission.js';
+import { canonicalSha256, type JsonValue } from '../../../platform/canonical-json.js';
+import { type Clock,epochSeconds } from '../../../platform/clock.js';
 import { AppError, InfrastructureError } from '../../../platform/errors.js';
 import type { IdSource } from '../../../platform/ids.js';
 import type { RequestContext } from '../../../platform/request-context.js';
 import { UpstreamAnswerError } from '../../../platform/upstream.js';
 import type { AmlOutcome, FlowStep, NativePayment, PaymentResult, ResultFrame, VopOutcome } from '../domain/index.js';
-import { canonicalDecimal, sameDecimal } from './domain/index.js';
 import { finalResult, pendingResult, usdcAmountAtUnitsPerUsd, usdcTextOfUnits, usdcUnitsOf } from '../domain/index.js';
 import { RailError, type RailSettlement } from '../rail/settlement.js';
-import type { AgentClaim } from './claim.js';
-import type { PaymentRow, PaymentStore } from './store.js';
 import type { ComplianceClient } from '../upstream/compliance.js';
 import type { FeeQuote, FeesClient, FxRate } from '../upstream/fees.js';
+import type { AgentClaim } from './claim.js';
+import { canonicalDecimal, sameDecimal } from './domain/index.js';
+import type { PaymentRow, PaymentStore } from './store.js';
 
 export interface PaymentsServiceDeps {
   store: PaymentStore;

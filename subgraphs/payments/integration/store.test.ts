@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalSha256, type JsonValue } from '../../../platform/canonical-json.js';
 import { SETTLEMENT_AGENT_INSTITUTION } from '../../../drizzle/schema.js';
+import { canonicalSha256, type JsonValue } from '../../../platform/canonical-json.js';
 import type { DatabaseHandle } from '../../../platform/db.js';
 import { AppError, InfrastructureError } from '../../../platform/errors.js';
 import { testDatabases } from '../../../test/helpers.js';
 import { createCallbackStore } from '../callbacks/store.js';
-import { finalResult, pendingResult, type NativePayment, type ResultFrame } from '../domain/index.js';
-import { requestDigestOf } from './service.js';
+import { finalResult, type NativePayment, pendingResult, type ResultFrame } from '../domain/index.js';
 import type { PaymentToClaim } from './claim.js';
+import { requestDigestOf } from './service.js';
 import { createPaymentStore, type PaymentStore } from './store.js';
 
 // The payments store on each driver: claims by tmsReference, replays, and the final rows kept for

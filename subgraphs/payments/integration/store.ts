@@ -6,7 +6,7 @@ import { boundedCall } from '../../../platform/timeout.js';
 import type { CallbackStore } from '../callbacks/store.js';
 import type { PaymentResult, PaymentStatus, SettlingRecord } from '../domain/index.js';
 import { canTransition } from '../domain/index.js';
-import { claimPayment, preparePlainClaim, type Claim, type ClaimContext, type PaymentToClaim } from './claim.js';
+import { type Claim, type ClaimContext, claimPayment, type PaymentToClaim,preparePlainClaim } from './claim.js';
 
 const STORE_TIMEOUT_MS = 5000;
 /** About 10 MB of results at ~1 KB each: the last hour's payments of a busy institution. */

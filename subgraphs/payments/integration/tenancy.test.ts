@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVE_LEI_ENTRY } from '../../../test/fixtures/lei-entries.js';
-import { freshWallet, startIntegrationHarness, type IntegrationHarness } from './testing.js';
 import { MCP_PATH } from './manifest.js';
+import { freshWallet, type IntegrationHarness,startIntegrationHarness } from './testing.js';
 
 // Issue 21 finding 3 and decision 0050, against one all-in-one server with its gateway: two
 // institutions (bank A with two keys, bank B with one) and the admin. Every read path of REST,

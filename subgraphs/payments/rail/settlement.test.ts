@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { parseUnits, toHex, type Address, type EIP1193Provider, type Hash } from 'viem';
+import { type Address, type EIP1193Provider, type Hash,parseUnits, toHex } from 'viem';
 import type { HDAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
+import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
+import { settlementRouterAbi } from '../../../contracts/artifacts/SettlementRouter.js';
 import { createConfiguredRailChain } from '../../../gateway/platform-services.js';
 import { createX402 } from '../../../platform/access/x402.js';
 import type { ChainConnection, RailChain } from '../../../platform/chain/index.js';
@@ -10,8 +12,6 @@ import { FEE_READ_PERIOD_MS } from '../../../platform/chain/send-queue.js';
 import type { DatabaseHandle } from '../../../platform/db.js';
 import { openTestPglite, sharedTestChain, startTestServer, TEST_NOW, testConfig, type TestServer } from '../../../test/helpers.js';
 import { freshWallet } from '../integration/testing.js';
-import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
-import { settlementRouterAbi } from '../../../contracts/artifacts/SettlementRouter.js';
 import { createRailSettlement, MAX_SETTLEMENT_BATCH, RailError, railTreasuryOf, type SettlementOrder } from './settlement.js';
 
 // The treasury on RPC_URL is the RAIL_SETTLER_KEY account, whether or not x402 payments are taken:

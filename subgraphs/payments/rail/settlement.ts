@@ -1,10 +1,10 @@
 import DataLoader from 'dataloader';
-import { maxUint256, parseEventLogs, parseUnits, type Abi, type Address, type ContractFunctionName, type Hash, type LocalAccount } from 'viem';
+import { type Abi, type Address, type ContractFunctionName, type Hash, type LocalAccount,maxUint256, parseEventLogs, parseUnits } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
 import { settlementRouterAbi } from '../../../contracts/artifacts/SettlementRouter.js';
 import type { ChainConnection, RailChain } from '../../../platform/chain/index.js';
-import { SendFailure, sendContractCall, sendQueueFor, type ContractCall, type SentTransaction } from '../../../platform/chain/send-queue.js';
+import { type ContractCall, sendContractCall, SendFailure, sendQueueFor, type SentTransaction } from '../../../platform/chain/send-queue.js';
 import { withTimeout } from '../../../platform/timeout.js';
 import { USDC_DECIMALS } from '../domain/index.js';
 

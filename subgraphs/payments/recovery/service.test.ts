@@ -7,15 +7,15 @@ import { createLogger } from '../../../platform/log.js';
 import { createRequestContext } from '../../../platform/request-context.js';
 import { openTestPglite, startTestServer, type TestServer } from '../../../test/helpers.js';
 import { createCallbackStore } from '../callbacks/store.js';
-import { finalResult, pendingResult, usdcTextOfUnits, type NativePayment, type PaymentResult, type SettlingRecord } from '../domain/index.js';
-import { freshWallet } from '../integration/testing.js';
-import { createPaymentRecovery, type RecoverySummary } from './service.js';
-import { createRailLookup } from '../rail/lookup.js';
-import { createRailSettlement, RailError, type RailSettlement } from '../rail/settlement.js';
+import { finalResult, type NativePayment, type PaymentResult, pendingResult, type SettlingRecord,usdcTextOfUnits } from '../domain/index.js';
 import { createPaymentsService } from '../integration/service.js';
 import { createPaymentStore, type PaymentStore } from '../integration/store.js';
+import { freshWallet } from '../integration/testing.js';
+import { createRailLookup } from '../rail/lookup.js';
+import { createRailSettlement, RailError, type RailSettlement } from '../rail/settlement.js';
 import { COMPLIANCE_SERVICE, createComplianceClient } from '../upstream/compliance.js';
 import { createFeesClient, FEES_SERVICE } from '../upstream/fees.js';
+import { createPaymentRecovery, type RecoverySummary } from './service.js';
 
 // Issue 10: nothing is lost when the process running a payment stops. A payment left PENDING is
 // ended by the recovery (decision 0039) from what it recorded and from the chain: FAILED when

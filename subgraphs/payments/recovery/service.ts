@@ -1,9 +1,9 @@
-import { epochSeconds, type Clock } from '../../../platform/clock.js';
+import { type Clock,epochSeconds } from '../../../platform/clock.js';
 import type { Logger } from '../../../platform/log.js';
 import { finalResult, type NativePayment, type ResultFrame, type SettlementOnChain, type SettlingRecord } from '../domain/index.js';
-import { recoverableFrom, recoveredStep, type RecoveryDelays } from './domain/index.js';
-import type { RailLookup } from '../rail/lookup.js';
 import type { PaymentRow, PaymentStore } from '../integration/store.js';
+import type { RailLookup } from '../rail/lookup.js';
+import { recoverableFrom, recoveredStep, type RecoveryDelays } from './domain/index.js';
 
 /** How often each process looks for payments a stopped process left PENDING. */
 export const RECOVERY_INTERVAL_MS = 30_000;

@@ -1,4 +1,4 @@
-import { classifyEsgScore, esgBpsFor, interpolate, type FeeParameters, type ScorePoints } from '../../domain/index.js';
+import { classifyEsgScore, esgBpsFor, type FeeParameters, interpolate, type ScorePoints } from '../../domain/index.js';
 
 /**
  * The rail's ESG scores (methodology rail-esg/1; docs/esg-oracle-methodology.md): E, S and G of each

@@ -1,5 +1,5 @@
 import { Big } from 'big.js';
-import { computeFees, discountedCoreBps, esgBpsFor, type CompetitiveBenchmark, type EsgTierRule, type FeeParameters, type ScenarioExampleInput } from '../../domain/index.js';
+import { type CompetitiveBenchmark, computeFees, discountedCoreBps, esgBpsFor, type EsgTierRule, type FeeParameters, type ScenarioExampleInput } from '../../domain/index.js';
 
 export const FEE_SCHEDULE_SCHEMA = 'srg-fee-schedule/1.0';
 export const ESG_FEE_SCHEDULE_SCHEMA = 'srg-esg-fee-schedule/1.0';

@@ -1,4 +1,4 @@
-import { listPriceTotalBps, type FeeParameters } from '../../domain/index.js';
+import { type FeeParameters,listPriceTotalBps } from '../../domain/index.js';
 
 export const MANIFEST_SCHEMA = 'srg-manifest/1.0';
 export const STABILITY_API_VERSION = '2.1.0';

@@ -1,16 +1,16 @@
 import { Big } from 'big.js';
 import {
   classifyEsgScore,
+  type CompetitiveBenchmark,
   computeFees,
   esgBpsFor,
-  usdAtBps,
-  usdAtPct,
-  type CompetitiveBenchmark,
   type EsgScoreSource,
   type FeeBreakdown,
   type FeeParameters,
   type OracleReadings,
   type QuoteTerms,
+  usdAtBps,
+  usdAtPct,
 } from '../../domain/index.js';
 import { issueQuoteId, type QuoteSigner } from './quote-id.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { averageScore24h, humanDuration, slotOf, uptimeOf, type OracleRunRecord, type OracleRunStatus } from './runs.js';
+import { averageScore24h, humanDuration, type OracleRunRecord, type OracleRunStatus,slotOf, uptimeOf } from './runs.js';
 
 const INTERVAL = 300;
 const T0 = new Date('2026-11-22T12:00:00.000Z');

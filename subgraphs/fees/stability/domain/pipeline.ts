@@ -1,6 +1,6 @@
-import { interpolate, type FeedState, type SignalSet } from '../../domain/index.js';
+import { type FeedState, interpolate, type SignalSet } from '../../domain/index.js';
 import type { StabilityParameters } from './parameters.js';
-import { DAY_MS, latestOf, round, signalContext, type Context } from './signal-context.js';
+import { type Context,DAY_MS, latestOf, round, signalContext } from './signal-context.js';
 import { usdSignals } from './usd-signals.js';
 
 /**

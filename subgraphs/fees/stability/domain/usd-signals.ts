@@ -1,5 +1,5 @@
 import { interpolate, type Observation } from '../../domain/index.js';
-import { changePct, latestOf, record, round, trendOf, upTo, type Context } from './signal-context.js';
+import { changePct, type Context,latestOf, record, round, trendOf, upTo } from './signal-context.js';
 
 // The 12 USD structural-health signals of the stability pipeline (version 9.0; docs/stability-model.md),
 // each recorded in the context as it is read. Pure.

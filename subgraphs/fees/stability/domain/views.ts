@@ -8,12 +8,12 @@ import {
   epochSeconds,
   HISTORY_LENGTH,
   humanDuration,
-  oracleState,
-  withIntelligence,
   type IntelligenceObject,
   type OracleDataQuality,
   type OracleState,
+  oracleState,
   type RunsView,
+  withIntelligence,
 } from '../../runs/domain/index.js';
 
 export const RELIABILITY_SCHEMA = 'srg-reliability/1.0';

@@ -1,11 +1,5 @@
 import { Big } from 'big.js';
 import {
-  decimalOf,
-  fail,
-  isRecord,
-  ISO_DATE_PREFIX,
-  RAIL_FEE_CAP_CONSTRAINT,
-  toMinorUnits,
   type Ap2Constraint,
   type Ap2MandateContent,
   type Ap2MandateMatch,
@@ -13,7 +7,13 @@ import {
   type Ap2SettlementQuote,
   type Ap2SettlementTerms,
   type ConstraintOutcome,
+  decimalOf,
+  fail,
+  ISO_DATE_PREFIX,
+  isRecord,
+  RAIL_FEE_CAP_CONSTRAINT,
   type Result,
+  toMinorUnits,
 } from './ap2-mandate.js';
 
 // A verified AP2 payment mandate against the settlement it is presented for (Document 2 §4; AP2

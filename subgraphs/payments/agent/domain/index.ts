@@ -1,5 +1,7 @@
 // The settlement agent's pure rules: AP2 payment mandates (decision 0023), the agent mandate check,
 // the AP2 capability document, and whose money a settlement moves (decision 0049).
+export type { Ap2CapabilityData, Ap2CapabilityDocument } from './ap2-capabilities.js';
+export { buildAp2Capabilities } from './ap2-capabilities.js';
 export type {
   Ap2Amount,
   Ap2Constraint,
@@ -29,8 +31,6 @@ export {
 export { matchMandate } from './ap2-match.js';
 export type { AgentMandateDecision, AgentMandateRule, AgentRefusalReason, AgentSettlementRequest, RuleViolation } from './mandate-check.js';
 export { AGENT_MANDATE_RULES, agentVerdictOf, checkAgentMandate } from './mandate-check.js';
-export type { Ap2CapabilityData, Ap2CapabilityDocument } from './ap2-capabilities.js';
-export { buildAp2Capabilities } from './ap2-capabilities.js';
 // Whose money an agent settles (decision 0049): its owner's deposits.
 export type { AgentFunds, Deposit, DepositRules, TransferLog } from './funds.js';
 export { agentFundsOf, depositsIn, fundingWalletMessage, fundsCover } from './funds.js';

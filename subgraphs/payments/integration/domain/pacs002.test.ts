@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readPaymentInitiation } from '../inputs.js';
 import { PAIN001_TEXT } from '../testing.js';
 import {
-  additionalInfoOf, buildPacs002, buildPacs002ForMapping, groupStatusOf, rejectionCauseOf, transactionStatusOf,
-  type ReportedResult, type TransactionStatusCode,
+  additionalInfoOf, buildPacs002, buildPacs002ForMapping, groupStatusOf, rejectionCauseOf,   type ReportedResult, type TransactionStatusCode,
+transactionStatusOf,
 } from './pacs002.js';
 import type { Pain001Mapping } from './pain001.js';
 

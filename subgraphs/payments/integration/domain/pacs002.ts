@@ -1,6 +1,6 @@
+import type { NativePayment, PaymentResult } from '../../domain/index.js';
 import { sumDecimals } from './iso-decimal.js';
 import { PAIN001_MESSAGE_NAME, type Pain001Mapping, type Pain001TransferOrigin } from './pain001.js';
-import type { NativePayment, PaymentResult } from '../../domain/index.js';
 
 /**
  * The answer to a pain.001: a pacs.002 status report (FIToFIPaymentStatusReportV10, JSON encoding)

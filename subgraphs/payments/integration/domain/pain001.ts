@@ -1,5 +1,5 @@
-import { amountProblem, fractionDigitsOf, sameDecimal, sumDecimals } from './iso-decimal.js';
 import { AGENT_REFERENCE_PROBLEM, isAgentReference, type NativePayment } from '../../domain/index.js';
+import { amountProblem, fractionDigitsOf, sameDecimal, sumDecimals } from './iso-decimal.js';
 
 /**
  * pain.001 (CustomerCreditTransferInitiationV09, JSON encoding) to native payments: the mapping
