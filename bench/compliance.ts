@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { labelledNamePairs, leiRecords, pepMatcherEvaluation, pepRecords, sanctionsMatcherEvaluation, sdnList } from '../subgraphs/compliance/data/index.js';
-import {
-  buildSanctionsIndex, type MatcherEvaluation, nameTokens, type SanctionsIndex, type ScreenStatistics,
-} from '../subgraphs/compliance/domain/index.js';
+import { buildSanctionsIndex, type MatcherEvaluation, nameTokens, type SanctionsIndex, type ScreenStatistics } from '../subgraphs/compliance/domain/index.js';
 import { buildPepIndex } from '../subgraphs/compliance/pep/domain/index.js';
-import { bench, type Figures, graphQLProblem, type Load,progress, send } from './load.js';
+import { bench, type Figures, graphQLProblem, type Load, progress, send } from './load.js';
 import { createBenchKey } from './paid.js';
-import { type Server,serverEnvironment, SIGNING_KEY, startRail, stopServers, tempFolder } from './processes.js';
+import { type Server, serverEnvironment, SIGNING_KEY, startRail, stopServers, tempFolder } from './processes.js';
 
 /**
  * Section 6: compliance.
@@ -151,7 +149,13 @@ export function benchScreening(): ScreeningFigures {
   const leiNames = [...new Set(leiRecords().records.map((record) => record.legalName))].filter((name) => !pairNames.includes(name));
   const names = [...pairNames, ...leiNames];
 
-  screenAll(index, pepRecords().slice(0, WARMUP_NAMES).map((record) => record.name), 1);
+  screenAll(
+    index,
+    pepRecords()
+      .slice(0, WARMUP_NAMES)
+      .map((record) => record.name),
+    1,
+  );
   const first = screenAll(index, names, 1);
   const repeated = screenAll(index, names, WARM_PASSES);
   const [one] = first.statistics;
@@ -210,7 +214,8 @@ async function benchVendor(rail: Server, body: { name: string; lei: string; wall
     progress(request, `cannot serve: ${problem.slice(0, 120)}`);
     return [...runs, { request, problem }];
   }
-  const data = (JSON.parse((await send(rail.port, graphQL)).text) as { data: { vendorAssessment: { riskTier: string; vendorRiskScore: number; vop: { result: string } | null } } }).data.vendorAssessment;
+  const data = (JSON.parse((await send(rail.port, graphQL)).text) as { data: { vendorAssessment: { riskTier: string; vendorRiskScore: number; vop: { result: string } | null } } }).data
+    .vendorAssessment;
   const verdict = `${data.riskTier}, score ${data.vendorRiskScore}, VoP ${data.vop?.result ?? 'none'}`;
   return [...runs, { request, verdict, figures: await bench(`rail ${request} (${verdict})`, rail.port, graphQL) }];
 }
@@ -243,7 +248,10 @@ export async function benchCompliance(): Promise<ComplianceFigures> {
   const screening = benchScreening();
   const sanctions = sanctionsMatcherEvaluation(buildSanctionsIndex(sdnList().records));
   const pep = pepMatcherEvaluation(buildPepIndex(pepRecords()));
-  for (const [label, evaluation] of [['sanctions', sanctions], ['PEP', pep]] as const) {
+  for (const [label, evaluation] of [
+    ['sanctions', sanctions],
+    ['PEP', pep],
+  ] as const) {
     progress(`matcher at the ${label} threshold ${evaluation.threshold}, ${evaluation.pairs} pairs`, `precision ${evaluation.precision.toFixed(3)}   recall ${evaluation.recall.toFixed(3)}`);
   }
   return { screening, ...(await benchServer()), sanctions, pep };

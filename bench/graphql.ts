@@ -1,4 +1,4 @@
-import { compare, type Comparison,graphQLProblem, progress } from './load.js';
+import { compare, type Comparison, graphQLProblem, progress } from './load.js';
 import type { Server } from './processes.js';
 import { FEE_QUOTE, graphQLLoad, HEAT_CHECK, HOSTILE_QUERY, PORTFOLIO_STRESS } from './workloads.js';
 
@@ -9,7 +9,10 @@ export async function benchGraphQL(rail: Server, naive: Server): Promise<Compari
   for (const workload of [FEE_QUOTE, HEAT_CHECK, PORTFOLIO_STRESS]) {
     const railLoad = graphQLLoad(workload, '/graphql');
     const naiveLoad = graphQLLoad(workload, '/');
-    for (const [server, load] of [[rail, railLoad], [naive, naiveLoad]] as const) {
+    for (const [server, load] of [
+      [rail, railLoad],
+      [naive, naiveLoad],
+    ] as const) {
       const problem = await graphQLProblem(server.port, load);
       if (problem) throw new Error(`${server.name} does not answer ${workload.name}: ${problem}`);
     }
@@ -52,6 +55,9 @@ export async function benchHostileRequest(rail: Server): Promise<HostileFigures>
     healthMs: health.ms,
     healthStatus: health.status,
   };
-  progress(`9,000-field request (${figures.sizeKb} KB), refused`, `median ${figures.medianMs.toFixed(1)} ms, max ${figures.maxMs.toFixed(1)} ms, status ${statuses.join(',')}; /health meanwhile ${figures.healthMs.toFixed(1)} ms, ${figures.healthStatus}`);
+  progress(
+    `9,000-field request (${figures.sizeKb} KB), refused`,
+    `median ${figures.medianMs.toFixed(1)} ms, max ${figures.maxMs.toFixed(1)} ms, status ${statuses.join(',')}; /health meanwhile ${figures.healthMs.toFixed(1)} ms, ${figures.healthStatus}`,
+  );
   return figures;
 }

@@ -67,12 +67,7 @@ async function measure(port: number, load: Load, seconds: number): Promise<Figur
  * of such a run ends on its next one-second tick).
  * `unexpected`: the first answer of another status than the load expects, status and body.
  */
-export async function measureEach(
-  port: number,
-  load: Load,
-  eachRequest: ReadonlyArray<Readonly<Record<string, string>>>,
-  connections = CONNECTIONS,
-): Promise<Figures & { unexpected?: string }> {
+export async function measureEach(port: number, load: Load, eachRequest: ReadonlyArray<Readonly<Record<string, string>>>, connections = CONNECTIONS): Promise<Figures & { unexpected?: string }> {
   let next = 0;
   let unexpected: string | undefined;
   let lastAnswer = 0;
@@ -124,12 +119,7 @@ export interface Comparison {
 }
 
 /** Measures the rail, then the baseline, each under the same load (at its own path). */
-export async function compare(
-  label: string,
-  target: number | undefined,
-  rail: { name: string; port: number; load: Load },
-  baseline: { name: string; port: number; load: Load },
-): Promise<Comparison> {
+export async function compare(label: string, target: number | undefined, rail: { name: string; port: number; load: Load }, baseline: { name: string; port: number; load: Load }): Promise<Comparison> {
   const railFigures = await bench(`${rail.name} ${label}`, rail.port, rail.load);
   const baselineFigures = await bench(`${baseline.name} ${label}`, baseline.port, baseline.load);
   return { label, target, rail: railFigures, baseline: baselineFigures };

@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type HDAccount,mnemonicToAccount } from 'viem/accounts';
+import { type HDAccount, mnemonicToAccount } from 'viem/accounts';
 import { createPaymentHeader } from 'x402/client';
 import type { PaymentRequirements } from 'x402/types';
 import { DEVELOPMENT_ACCOUNT_COUNT, DEVELOPMENT_MNEMONIC } from '../platform/chain/embedded-chain.js';
-import { bench, CONNECTIONS, type Figures, type Load,measureEach, progress, progressFigures, send } from './load.js';
-import { collectLines, type Server,serverEnvironment, SIGNING_KEY, spawnTracked, startRail, startTarget, stopProcess, stopServers, tempFolder } from './processes.js';
+import { bench, CONNECTIONS, type Figures, type Load, measureEach, progress, progressFigures, send } from './load.js';
+import { collectLines, type Server, serverEnvironment, SIGNING_KEY, spawnTracked, startRail, startTarget, stopProcess, stopServers, tempFolder } from './processes.js';
 import type { BareRoute } from './targets.js';
 
 /**
@@ -103,7 +103,8 @@ async function readRequirements(rail: Server): Promise<PaymentRequirements> {
 /** One paid request (200 and X-PAYMENT-RESPONSE required): it fills the report cache; its JSON is the baseline's. */
 async function buyOnce(rail: Server, header: Record<string, string>): Promise<string> {
   const { status, text, headers } = await send(rail.port, { path: CLIMATE_PATH, headers: header });
-  if (status !== 200 || !headers.get('x-payment-response')) throw new Error(`a paid GET ${CLIMATE_PATH} answered ${status} (X-PAYMENT-RESPONSE ${headers.get('x-payment-response') ?? 'absent'}): ${text.slice(0, 300)}`);
+  if (status !== 200 || !headers.get('x-payment-response'))
+    throw new Error(`a paid GET ${CLIMATE_PATH} answered ${status} (X-PAYMENT-RESPONSE ${headers.get('x-payment-response') ?? 'absent'}): ${text.slice(0, 300)}`);
   return text;
 }
 

@@ -8,12 +8,12 @@ import { getAddress } from 'viem';
 import { paymentCallbacks } from '../drizzle/schema.js';
 import { createApiKeys } from '../platform/access/api-keys.js';
 import { systemClock } from '../platform/clock.js';
-import { type DatabaseHandle,dropSchema, openDatabase } from '../platform/db.js';
+import { type DatabaseHandle, dropSchema, openDatabase } from '../platform/db.js';
 import { randomIds } from '../platform/ids.js';
 import { createHmacSigner } from '../platform/signing.js';
 import { leiRecords } from '../subgraphs/compliance/data/index.js';
-import { CONNECTIONS, type Figures,progress, progressFigures, send } from './load.js';
-import { type Server,startRail, stopServers } from './processes.js';
+import { CONNECTIONS, type Figures, progress, progressFigures, send } from './load.js';
+import { type Server, startRail, stopServers } from './processes.js';
 
 /**
  * Section 7: payments (issue 10), end to end on PostgreSQL, against one all-in-one rail
@@ -284,7 +284,13 @@ async function railPaymentIds(port: number, headers: Record<string, string>, bod
   return ids;
 }
 
-async function benchCallbacks(rail: Server, database: DatabaseHandle, bearer: Record<string, string>, creditor: { name: string; lei: string; walletAddress: string }, signingKey: string): Promise<CallbackFigures> {
+async function benchCallbacks(
+  rail: Server,
+  database: DatabaseHandle,
+  bearer: Record<string, string>,
+  creditor: { name: string; lei: string; walletAddress: string },
+  signingKey: string,
+): Promise<CallbackFigures> {
   const receiver = await startReceiver(signingKey);
   try {
     const bodies = paymentBodies(creditor, 'callback', CALLBACK_PAYMENTS, receiver.url);
@@ -321,7 +327,10 @@ async function benchCallbacks(rail: Server, database: DatabaseHandle, bearer: Re
       `callback outbox: ${ids.length} rows, DELIVERED/FAILED/PENDING`,
       `${figures.delivered}/${figures.failed}/${figures.pending} after ${figures.seconds.toFixed(1)} s: ${figures.deliveriesPerSecond.toFixed(1)} deliveries/s${figures.waitedOut ? ' (WAIT BOUND REACHED)' : ''}`,
     );
-    progress('receiver: received, valid signatures, duplicates, first-to-last rate', `${figures.received}, ${figures.validSignatures}, ${figures.duplicates}, ${figures.receiverPerSecond.toFixed(1)}/s over ${figures.receiverSeconds.toFixed(1)} s`);
+    progress(
+      'receiver: received, valid signatures, duplicates, first-to-last rate',
+      `${figures.received}, ${figures.validSignatures}, ${figures.duplicates}, ${figures.receiverPerSecond.toFixed(1)}/s over ${figures.receiverSeconds.toFixed(1)} s`,
+    );
     return figures;
   } finally {
     await receiver.app.close();
@@ -350,7 +359,7 @@ async function settleOne(rail: Server, bearer: Record<string, string>, body: str
 
 async function serverVersion(database: DatabaseHandle): Promise<string> {
   const answer: unknown = await database.db.execute(sql`show server_version`);
-  const rows = (Array.isArray(answer) ? answer : (answer as { rows?: unknown[] }).rows ?? []) as Array<{ server_version?: string }>;
+  const rows = (Array.isArray(answer) ? answer : ((answer as { rows?: unknown[] }).rows ?? [])) as Array<{ server_version?: string }>;
   return `PostgreSQL ${rows[0]?.server_version ?? '(version unknown)'}`;
 }
 
@@ -381,8 +390,16 @@ async function runPayments(databaseUrl: string, schemaName: string): Promise<Pay
     const fresh = await postEachCountingTransactions(rail, bearer, freshBodies);
     progressRun(`rail POST ${INITIATE}, a fresh payment each, ${CONNECTIONS} connections`, fresh);
 
-    await postEach(rail, bearer, Array.from({ length: REPLAY_WARMUP }, () => replayBody!));
-    const replays = await postEach(rail, bearer, Array.from({ length: REPLAYS }, (_, index) => freshBodies[index % freshBodies.length]!));
+    await postEach(
+      rail,
+      bearer,
+      Array.from({ length: REPLAY_WARMUP }, () => replayBody!),
+    );
+    const replays = await postEach(
+      rail,
+      bearer,
+      Array.from({ length: REPLAYS }, (_, index) => freshBodies[index % freshBodies.length]!),
+    );
     progressRun(`rail POST ${INITIATE}, the fresh payments replayed in rotation, ${CONNECTIONS} connections`, replays);
 
     const callbacks = await benchCallbacks(rail, database, bearer, creditor, webhookKey);

@@ -1,13 +1,23 @@
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { COLD_START_TARGET_MS, type ColdStart, type MemoryFigures } from './cold-start.js';
-import { type ComplianceFigures, FEE_AMOUNT_USD, type Latency,SCREEN_P99_TARGET_MS, WARM_PASSES, WARMUP_NAMES } from './compliance.js';
+import { type ComplianceFigures, FEE_AMOUNT_USD, type Latency, SCREEN_P99_TARGET_MS, WARM_PASSES, WARMUP_NAMES } from './compliance.js';
 import type { HostileFigures } from './graphql.js';
-import { type Comparison, CONNECTIONS, type Figures,SECONDS, WARMUP_SECONDS } from './load.js';
+import { type Comparison, CONNECTIONS, type Figures, SECONDS, WARMUP_SECONDS } from './load.js';
 import { type AccessFigures, CLIMATE_PATH, MAX_PAYMENTS, type PaidRun } from './paid.js';
 import {
-  CALLBACK_PAYMENTS, CALLBACK_WAIT_MS, FRESH_PAYMENTS, FRESH_TARGET_PER_SECOND, FRESH_WARMUP, type PaymentRun, type PaymentsOutcome,
-paymentsPerTransaction, REPLAY_TARGET_PER_SECOND, REPLAY_WARMUP, REPLAYS, } from './payments.js';
+  CALLBACK_PAYMENTS,
+  CALLBACK_WAIT_MS,
+  FRESH_PAYMENTS,
+  FRESH_TARGET_PER_SECOND,
+  FRESH_WARMUP,
+  type PaymentRun,
+  type PaymentsOutcome,
+  paymentsPerTransaction,
+  REPLAY_TARGET_PER_SECOND,
+  REPLAY_WARMUP,
+  REPLAYS,
+} from './payments.js';
 import { ROOT } from './processes.js';
 import { type GatewayRun, SPLIT_LAYOUT_NOTE, type SplitQuery } from './split-layout.js';
 
@@ -109,11 +119,15 @@ function restSection(rows: readonly Comparison[], tally: Tally): string[] {
 }
 
 function graphQLSection(rows: readonly Comparison[], hostile: HostileFigures, tally: Tally): string[] {
-  return section('2. GraphQL through /graphql (all-in-one rail) vs naive Apollo', ['Naive Apollo: @apollo/server standalone + @apollo/gateway with Apollo defaults and LocalGraphQLDataSource over the same subgraph schemas, in one process.'], [
-    ...comparisonTable('query', 'naive Apollo', rows, tally),
-    '',
-    `Hostile request (issue 6) against the rail: the ${hostile.sizeKb} KB document of 9,000 \`commodities { outlook }\` fields is refused in median ${hostile.medianMs.toFixed(1)} ms (max ${hostile.maxMs.toFixed(1)} ms of 20, status ${hostile.statuses.join(', ')}); GET /health while 10 of them are in flight: ${hostile.healthMs.toFixed(1)} ms, status ${hostile.healthStatus}.`,
-  ]);
+  return section(
+    '2. GraphQL through /graphql (all-in-one rail) vs naive Apollo',
+    ['Naive Apollo: @apollo/server standalone + @apollo/gateway with Apollo defaults and LocalGraphQLDataSource over the same subgraph schemas, in one process.'],
+    [
+      ...comparisonTable('query', 'naive Apollo', rows, tally),
+      '',
+      `Hostile request (issue 6) against the rail: the ${hostile.sizeKb} KB document of 9,000 \`commodities { outlook }\` fields is refused in median ${hostile.medianMs.toFixed(1)} ms (max ${hostile.maxMs.toFixed(1)} ms of 20, status ${hostile.statuses.join(', ')}); GET /health while 10 of them are in flight: ${hostile.healthMs.toFixed(1)} ms, status ${hostile.healthStatus}.`,
+    ],
+  );
 }
 
 function gatewayCells(query: string, run: GatewayRun): string[] {
@@ -173,12 +187,21 @@ function startSection(coldStart: ColdStart, memory: MemoryFigures, tally: Tally)
     coldStart.ms === undefined
       ? [`did not answer: ${coldStart.problem ?? 'unknown'}`, target, tally.check(false)]
       : [`${(coldStart.ms / 1000).toFixed(2)} s${coldStart.selfReported ? ` (its own log: "${coldStart.selfReported}")` : ''}`, target, tally.check(coldStart.ms < COLD_START_TARGET_MS)];
-  const intro = ['The cold start ran first, with nothing else running (pinned to the server core like every server when pinning is on); tsx\'s transform cache and the OS file cache were as earlier runs left them.'];
-  return section('4. Cold start and memory', intro, table(['figure', 'value', 'target', 'result'], [
-    ['cold `npm start` (`tsx gateway/main.ts`, fresh DATA_DIR, NODE_ENV unset, key generated) to the first GET /health 200, polled every 50 ms', ...cold],
-    ['VmRSS of the all-in-one rail after start, before load', `${memory.idleMb.toFixed(0)} MB`, '—', '—'],
-    [`highest VmRSS of the all-in-one rail during sections 1-2 (sampled every 100 ms, ${memory.samples} samples)`, `${memory.maxMb.toFixed(0)} MB`, '—', '—'],
-  ]));
+  const intro = [
+    "The cold start ran first, with nothing else running (pinned to the server core like every server when pinning is on); tsx's transform cache and the OS file cache were as earlier runs left them.",
+  ];
+  return section(
+    '4. Cold start and memory',
+    intro,
+    table(
+      ['figure', 'value', 'target', 'result'],
+      [
+        ['cold `npm start` (`tsx gateway/main.ts`, fresh DATA_DIR, NODE_ENV unset, key generated) to the first GET /health 200, polled every 50 ms', ...cold],
+        ['VmRSS of the all-in-one rail after start, before load', `${memory.idleMb.toFixed(0)} MB`, '—', '—'],
+        [`highest VmRSS of the all-in-one rail during sections 1-2 (sampled every 100 ms, ${memory.samples} samples)`, `${memory.maxMb.toFixed(0)} MB`, '—', '—'],
+      ],
+    ),
+  );
 }
 
 const count = (value: number) => value.toLocaleString('en-US');
@@ -191,7 +214,14 @@ function paidLabel(run: PaidRun): string {
 export function accessSection(access: AccessFigures): string[] {
   // Two significant digits below 0.1x, where two decimals would read 0.00x.
   const ratio = (value: number) => (value >= 0.1 ? times(value) : `${value.toPrecision(2)}x`);
-  const row = (path: string, figures: Figures) => [path, rate(figures), String(figures.p50), String(figures.p99), String(figures.errors), ratio(figures.requestsPerSecond / access.baseline.requestsPerSecond)];
+  const row = (path: string, figures: Figures) => [
+    path,
+    rate(figures),
+    String(figures.p50),
+    String(figures.p99),
+    String(figures.errors),
+    ratio(figures.requestsPerSecond / access.baseline.requestsPerSecond),
+  ];
   const paidRuns = [access.paidSequential, access.paid];
   const intro = [
     `All against one all-in-one rail (embedded chain and PGlite, NODE_ENV=production) on GET ${CLIMATE_PATH}, whose report (${count(access.reportBytes)} bytes of JSON) one paid request put in the 60-minute cache first, so every 200 below is served from the cache. An error is a socket error or an answer of another status than the path's.`,
@@ -201,7 +231,9 @@ export function accessSection(access: AccessFigures): string[] {
     '- API key: X-API-Key of a key created with `npm run keys -- create` before the rail started, its limit (100,000,000 a minute) never reached: the key is looked up and counted per request, X-RateLimit-* set. Every answer must be 200.',
     `- Baseline, the same route unpriced: the product has no unpriced twin of this route, so the baseline is bare Fastify (bench/targets.ts \`bare-fastify\`) answering GET ${CLIMATE_PATH} with the report JSON captured from the paid answer (parsed once, serialised per request): no access control, no cache read, no database. Its ratio is the cost of the whole paid route (access control, the cache read in the database, the rail's plugins), not of access control alone.`,
   ];
-  const failures = paidRuns.filter((run) => run.unexpected).map((run) => `- ${paidLabel(run)}: ${count(run.figures.errors)} errors; the first answer that was not 200: \`${run.unexpected!.replace(/`/g, "'").slice(0, 160)}\``);
+  const failures = paidRuns
+    .filter((run) => run.unexpected)
+    .map((run) => `- ${paidLabel(run)}: ${count(run.figures.errors)} errors; the first answer that was not 200: \`${run.unexpected!.replace(/`/g, "'").slice(0, 160)}\``);
   return section('5. Access control on a paid route vs the same JSON unpriced', intro, [
     ...table(
       ['path', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs baseline req/s'],
@@ -223,13 +255,29 @@ const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 export function complianceSection(figures: ComplianceFigures, tally = new Tally()): string[] {
   const { screening: s } = figures;
   const latencyRow = (label: string, latency: Latency) => [
-    label, count(latency.screens), percent(latency.cachedShare), count(Math.round(latency.namesPerSecond)), ms(latency.p50), ms(latency.p99), ms(latency.max),
-    ms(latency.cpuP50), ms(latency.cpuP99), tally.check(latency.p99 < SCREEN_P99_TARGET_MS),
+    label,
+    count(latency.screens),
+    percent(latency.cachedShare),
+    count(Math.round(latency.namesPerSecond)),
+    ms(latency.p50),
+    ms(latency.p99),
+    ms(latency.max),
+    ms(latency.cpuP50),
+    ms(latency.cpuP99),
+    tally.check(latency.p99 < SCREEN_P99_TARGET_MS),
   ];
   const work = (label: string, spread: { mean: number; max: number }, of: number) => [label, spread.mean.toFixed(1), count(spread.max), count(of), percent(spread.mean / of)];
   const served = (label: string, of: Figures) => [label, rate(of), String(of.p50), String(of.p99), String(of.errors)];
   const evaluation = (label: string, e: typeof figures.sanctions) => [
-    label, String(e.threshold), String(e.pairs), String(e.truePositives), String(e.falsePositives), String(e.falseNegatives), String(e.trueNegatives), e.precision.toFixed(3), e.recall.toFixed(3),
+    label,
+    String(e.threshold),
+    String(e.pairs),
+    String(e.truePositives),
+    String(e.falsePositives),
+    String(e.falseNegatives),
+    String(e.trueNegatives),
+    e.precision.toFixed(3),
+    e.recall.toFixed(3),
   ];
   const queries = s.queries.pairNames + s.queries.leiNames;
   const intro = [
@@ -241,25 +289,31 @@ export function complianceSection(figures: ComplianceFigures, tally = new Tally(
     `The vendor query, for \`${figures.vendorBody}\`: POST /compliance/vendor-risk with that body (SDN names and addresses, PEP, FATF, the ownership chain, VoP of the wallet, the entity ESG score), and the \`vendorAssessment\` query through /graphql with those variables, asking for the score, the PEP screen, the VoP (paid by the API key, so recorded too), and the legal entity's ownership chain, ESG score and the fee of a ${count(FEE_AMOUNT_USD)} USD payment to it (fees' \`paymentFee\`: one request planned over compliance and fees).`,
   ];
   return section('6. Compliance: sanctions screening, VoP, the vendor query, the matcher', intro, [
-    ...table(['screens', 'names', 'query tokens from the cache', 'names/s', 'p50 ms', 'p99 ms', 'max ms', 'CPU p50 ms', 'CPU p99 ms', `target p99 < ${SCREEN_P99_TARGET_MS} ms (wall)`], [
-      latencyRow('first screen of each name', s.first),
-      latencyRow(`repeated (${WARM_PASSES} passes)`, s.repeated),
-    ]),
+    ...table(
+      ['screens', 'names', 'query tokens from the cache', 'names/s', 'p50 ms', 'p99 ms', 'max ms', 'CPU p50 ms', 'CPU p99 ms', `target p99 < ${SCREEN_P99_TARGET_MS} ms (wall)`],
+      [latencyRow('first screen of each name', s.first), latencyRow(`repeated (${WARM_PASSES} passes)`, s.repeated)],
+    ),
     '',
     'The index at work, per first screen: what was compared against what the list holds.',
     '',
-    ...table(['per screen', 'mean', 'max', 'of', 'mean share'], [
-      work('names reached (holding a token similar to a query token)', s.namesReached, s.indexedNames),
-      work('names scored in full (their upper bound reaches 0.70)', s.namesScored, s.indexedNames),
-      work('token comparisons (Jaro-Winkler, after bigram blocking)', s.tokenComparisons, s.vocabularyTokens),
-    ]),
+    ...table(
+      ['per screen', 'mean', 'max', 'of', 'mean share'],
+      [
+        work('names reached (holding a token similar to a query token)', s.namesReached, s.indexedNames),
+        work('names scored in full (their upper bound reaches 0.70)', s.namesScored, s.indexedNames),
+        work('token comparisons (Jaro-Winkler, after bigram blocking)', s.tokenComparisons, s.vocabularyTokens),
+      ],
+    ),
     '',
     ...server,
     '',
-    ...table(['request', 'req/s', 'p50 ms', 'p99 ms', 'errors'], [
-      ...figures.vop.map((run) => served(`POST /compliance/vop/verify, X-API-Key, submittedName "${run.submittedName}": ${run.result}`, run.figures)),
-      ...figures.vendor.map((run) => (run.figures ? served(`${run.request}: ${run.verdict ?? ''}`, run.figures) : [run.request, `cannot serve: ${run.problem ?? 'unknown'}`, '', '', ''])),
-    ]),
+    ...table(
+      ['request', 'req/s', 'p50 ms', 'p99 ms', 'errors'],
+      [
+        ...figures.vop.map((run) => served(`POST /compliance/vop/verify, X-API-Key, submittedName "${run.submittedName}": ${run.result}`, run.figures)),
+        ...figures.vendor.map((run) => (run.figures ? served(`${run.request}: ${run.verdict ?? ''}`, run.figures) : [run.request, `cannot serve: ${run.problem ?? 'unknown'}`, '', '', ''])),
+      ],
+    ),
     '',
     'Precision and recall of the name matcher (nameSimilarity) on the labelled pairs, a pair predicted a match at or above the threshold.',
     '',
@@ -275,7 +329,11 @@ export function paymentsSection(outcome: PaymentsOutcome, tally = new Tally()): 
   const { callbacks: c } = figures;
   const runCells = (label: string, run: PaymentRun, target?: number) => [
     `${label} (${count(run.answered)} of ${count(run.requests)} answered${run.cut ? ', cut at the run bound' : ''})`,
-    rate(run.figures), String(run.figures.p50), String(run.figures.p99), String(run.figures.errors), `${count(run.settled)} (${percent(run.settled / Math.max(1, run.answered))})`,
+    rate(run.figures),
+    String(run.figures.p50),
+    String(run.figures.p99),
+    String(run.figures.errors),
+    `${count(run.settled)} (${percent(run.settled / Math.max(1, run.answered))})`,
     run.railCpuMsPerAnswer === undefined ? '—' : run.railCpuMsPerAnswer.toFixed(2),
     run.railCpuMsPerAnswer === undefined || run.railCpuMsPerAnswer === 0 ? '—' : count(Math.round(1000 / run.railCpuMsPerAnswer)),
     target === undefined ? '—' : `>= ${count(target)}/s`,
@@ -291,22 +349,36 @@ export function paymentsSection(outcome: PaymentsOutcome, tally = new Tally()): 
     'Every run is bounded: a fixed number of requests, each cut after 30 s, the run stopped after 180 s. Req/s is the answers over the time from the start to the last answer; an error is a socket error or an answer other than 200. The target is held against req/s, with no error. "Rail CPU ms per answer" is the CPU time (user + system, /proc/<pid>/stat) the rail\'s process used during the run over its answers: it leaves out the time spent waiting for a core on a loaded machine, and PostgreSQL\'s own CPU (another process); "1000 / CPU ms" is the rate that CPU cost alone would allow on one free core, an upper bound and not a measurement.',
   ];
   return section(title, intro, [
-    ...table(['request', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'SETTLED', 'rail CPU ms per answer', '1000 / CPU ms', 'target', 'result'], [
-      runCells('fresh native payment, end to end', figures.fresh, FRESH_TARGET_PER_SECOND),
-      runCells('replay of a settled payment', figures.replays, REPLAY_TARGET_PER_SECOND),
-      runCells('fresh payment with a callbackUrl (the callback run)', c.initiation),
-    ]),
-    ...(figures.fresh.transactions ? ['', `During the fresh run the embedded chain mined ${count(figures.fresh.transactions)} blocks, one per settlement transaction: ${paymentsPerTransaction(figures.fresh)} payments a transaction (decision 0041: under load a transaction leaves at most every SETTLEMENT_LINGER_MS, with the payments ready by then).`] : []),
+    ...table(
+      ['request', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'SETTLED', 'rail CPU ms per answer', '1000 / CPU ms', 'target', 'result'],
+      [
+        runCells('fresh native payment, end to end', figures.fresh, FRESH_TARGET_PER_SECOND),
+        runCells('replay of a settled payment', figures.replays, REPLAY_TARGET_PER_SECOND),
+        runCells('fresh payment with a callbackUrl (the callback run)', c.initiation),
+      ],
+    ),
+    ...(figures.fresh.transactions
+      ? [
+          '',
+          `During the fresh run the embedded chain mined ${count(figures.fresh.transactions)} blocks, one per settlement transaction: ${paymentsPerTransaction(figures.fresh)} payments a transaction (decision 0041: under load a transaction leaves at most every SETTLEMENT_LINGER_MS, with the payments ready by then).`,
+        ]
+      : []),
     ...(figures.fresh.unexpected ? ['', `First fresh answer other than 200: \`${figures.fresh.unexpected.replace(/`/g, "'").slice(0, 160)}\``] : []),
     ...(figures.replays.unexpected ? ['', `First replay answer other than 200: \`${figures.replays.unexpected.replace(/`/g, "'").slice(0, 160)}\``] : []),
     '',
-    ...table(['callback outbox', 'value'], [
-      ['rows DELIVERED / FAILED / PENDING at the end', `${count(c.delivered)} / ${count(c.failed)} / ${count(c.pending)} of ${count(c.payments)}${c.waitedOut ? ` (the ${CALLBACK_WAIT_MS / 1000} s wait ran out)` : ''}`],
-      ['first initiation to the last row delivered', `${c.seconds.toFixed(1)} s`],
-      ['deliveries per second (rows delivered / that time)', c.deliveriesPerSecond.toFixed(1)],
-      ['at the receiver: deliveries, valid signatures, repeats', `${count(c.received)}, ${count(c.validSignatures)}, ${count(c.duplicates)}`],
-      ['at the receiver: first to last delivery', `${c.receiverSeconds.toFixed(1)} s, ${c.receiverPerSecond.toFixed(1)}/s`],
-    ]),
+    ...table(
+      ['callback outbox', 'value'],
+      [
+        [
+          'rows DELIVERED / FAILED / PENDING at the end',
+          `${count(c.delivered)} / ${count(c.failed)} / ${count(c.pending)} of ${count(c.payments)}${c.waitedOut ? ` (the ${CALLBACK_WAIT_MS / 1000} s wait ran out)` : ''}`,
+        ],
+        ['first initiation to the last row delivered', `${c.seconds.toFixed(1)} s`],
+        ['deliveries per second (rows delivered / that time)', c.deliveriesPerSecond.toFixed(1)],
+        ['at the receiver: deliveries, valid signatures, repeats', `${count(c.received)}, ${count(c.validSignatures)}, ${count(c.duplicates)}`],
+        ['at the receiver: first to last delivery', `${c.receiverSeconds.toFixed(1)} s, ${c.receiverPerSecond.toFixed(1)}/s`],
+      ],
+    ),
   ]);
 }
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compare, type Comparison,send } from './load.js';
-import { type Server,startTarget, tempFolder } from './processes.js';
+import { compare, type Comparison, send } from './load.js';
+import { type Server, startTarget, tempFolder } from './processes.js';
 import type { BareRoute } from './targets.js';
 import { REST_WORKLOADS } from './workloads.js';
 

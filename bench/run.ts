@@ -9,7 +9,7 @@ import { CONNECTIONS, SECONDS, WARMUP_SECONDS } from './load.js';
 import { benchAccess } from './paid.js';
 import { benchPayments } from './payments.js';
 import { killAllNow, pinLoadGeneratorAndServers, removeTempFolders, ROOT, startRail, startTarget, stopAll, stopServers } from './processes.js';
-import { accessSection, type BenchResults,complianceSection, paymentsSection, renderReport, REPORT_PATH } from './report.js';
+import { accessSection, type BenchResults, complianceSection, paymentsSection, renderReport, REPORT_PATH } from './report.js';
 import { benchRest, startBareFastify } from './rest.js';
 import { benchSplitLayout, SPLIT_LAYOUT_NOTE } from './split-layout.js';
 

@@ -1,7 +1,7 @@
 import { SUBGRAPH_NAMES } from '../gateway/subgraphs.js';
-import { bench, type Figures,graphQLProblem, progress } from './load.js';
-import { type Server,startRail, startTarget, stopServers } from './processes.js';
-import { FEE_QUOTE, graphQLLoad, type GraphQLWorkload,HEAT_CHECK } from './workloads.js';
+import { bench, type Figures, graphQLProblem, progress } from './load.js';
+import { type Server, startRail, startTarget, stopServers } from './processes.js';
+import { FEE_QUOTE, graphQLLoad, type GraphQLWorkload, HEAT_CHECK } from './workloads.js';
 
 /**
  * Section 3: the split layout. The fees and forecast subgraphs each in a process of their own

@@ -40,7 +40,8 @@ export interface GraphQLWorkload {
 export const FEE_QUOTE: GraphQLWorkload = {
   name: 'feeQuote',
   body: JSON.stringify({
-    query: '{ feeQuote(input: {amountUsd: 10000, hasFx: true, esgScore: 75}) { quoteId volumeTier fees { core { bps usd } fx { bps usd } esg { bps pct usd score tier } license { bps usd } total { bps pct usd } } settlement { netUsd grossUsd } } }',
+    query:
+      '{ feeQuote(input: {amountUsd: 10000, hasFx: true, esgScore: 75}) { quoteId volumeTier fees { core { bps usd } fx { bps usd } esg { bps pct usd score tier } license { bps usd } total { bps pct usd } } settlement { netUsd grossUsd } } }',
   }),
   subgraph: 'fees',
   target: 3.5,
@@ -56,7 +57,8 @@ export const HEAT_CHECK: GraphQLWorkload = {
 export const PORTFOLIO_STRESS: GraphQLWorkload = {
   name: 'portfolioStress (10 positions)',
   body: JSON.stringify({
-    query: 'query ($input: PortfolioInput!) { portfolioStress(input: $input) { portfolioRiskScore exposureByTier { GREEN YELLOW RED } worstCaseDrawdown { usd pct } positions { symbol climateRiskScore status } recommendations } }',
+    query:
+      'query ($input: PortfolioInput!) { portfolioStress(input: $input) { portfolioRiskScore exposureByTier { GREEN YELLOW RED } worstCaseDrawdown { usd pct } positions { symbol climateRiskScore status } recommendations } }',
     variables: { input: PORTFOLIO },
   }),
   subgraph: 'forecast',

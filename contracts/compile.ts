@@ -1,4 +1,4 @@
-import { mkdirSync,readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +19,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 /** The deployable contracts, one artifact each; the other sources of src (abstract bases) are compiled as their imports. */
 const CONTRACTS = ['RailUSD', 'SettlementRouter', 'RailEsgOracle', 'FeeRedistribution', 'StabilityPID', 'BasketPeg'] as const;
-const SOURCES = readdirSync(join(here, 'src')).filter((file) => file.endsWith('.sol')).sort();
+const SOURCES = readdirSync(join(here, 'src'))
+  .filter((file) => file.endsWith('.sol'))
+  .sort();
 
 interface SolcOutput {
   errors?: Array<{ severity: string; formattedMessage: string }>;

@@ -1,4 +1,4 @@
-import { type Address,getAddress, parseUnits } from 'viem';
+import { type Address, getAddress, parseUnits } from 'viem';
 import type { EmbeddedChain } from '../platform/chain/embedded-chain.js';
 import { TOKEN_DECIMALS } from '../platform/chain/token.js';
 import { basketPegAbi, basketPegBytecode } from './artifacts/BasketPeg.js';

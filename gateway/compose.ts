@@ -17,9 +17,7 @@ export function readSubgraphSdl(name: string): string {
 
 /** Composes every SDL in schema/ with @apollo/composition; throws with the composition errors. */
 export function composeSupergraph(names: readonly string[] = SUBGRAPH_NAMES): string {
-  const result = composeServices(
-    names.map((name) => ({ name, url: defaultSubgraphUrl(name), typeDefs: parse(readSubgraphSdl(name)) })),
-  );
+  const result = composeServices(names.map((name) => ({ name, url: defaultSubgraphUrl(name), typeDefs: parse(readSubgraphSdl(name)) })));
   if (result.errors) {
     throw new Error(`Supergraph composition failed:\n${result.errors.map((error) => `- ${error.message}`).join('\n')}`);
   }

@@ -29,12 +29,7 @@ export function createGraphQLServerOptions<Context extends BaseContext>(
     // mid-drain; gateway/main.ts owns shutdown.
     stopOnTerminationSignals: false,
     // Inline traces (ftv1) would hand every caller of a subgraph endpoint its resolver timings.
-    plugins: [
-      fastifyApolloDrainPlugin(app),
-      errorReportingPlugin(base.logger, role),
-      ...limitPlugins(limits),
-      ...(role === 'subgraph' ? [ApolloServerPluginInlineTraceDisabled()] : []),
-    ],
+    plugins: [fastifyApolloDrainPlugin(app), errorReportingPlugin(base.logger, role), ...limitPlugins(limits), ...(role === 'subgraph' ? [ApolloServerPluginInlineTraceDisabled()] : [])],
   } as Omit<ApolloServerOptions<Context>, 'schema' | 'gateway' | 'typeDefs' | 'resolvers'>;
 }
 

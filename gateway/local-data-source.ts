@@ -1,7 +1,7 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { GraphQLError } from 'graphql';
-import { type CompiledExecutor,createCompiledExecutor } from '../platform/compiled-execution.js';
+import { type CompiledExecutor, createCompiledExecutor } from '../platform/compiled-execution.js';
 import { formatGraphQLError } from '../platform/graphql.js';
 import type { Logger } from '../platform/log.js';
 import type { Subgraph } from '../platform/subgraph.js';

@@ -68,7 +68,7 @@ function describeFailure(error: unknown, what = 'could not start'): string {
 /** What the rail does with each of its accounts (contracts/deploy.ts, decisions 0008 and 0049); index 0 and the last are fixed there. */
 function accountRole(index: number, count: number): string {
   if (index === 0) return 'owns the token and the contracts, feeds the oracles, settles x402 payments';
-  if (index === EMBEDDED_TREASURY_ACCOUNT_INDEX) return 'the payments treasury (agent owners\' and AP2 issuers\' deposits)';
+  if (index === EMBEDDED_TREASURY_ACCOUNT_INDEX) return "the payments treasury (agent owners' and AP2 issuers' deposits)";
   if (index === count - 1) return 'the operator: x402 payTo and the fee share';
   return 'held by the rail';
 }

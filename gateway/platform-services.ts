@@ -2,15 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { deployEmbeddedRail } from '../contracts/deploy.js';
 import type { Access } from '../platform/access/admission.js';
 import { createApiKeys } from '../platform/access/api-keys.js';
-import { type RateLimitStore,rateLimitStoreFor } from '../platform/access/rate-limit.js';
+import { type RateLimitStore, rateLimitStoreFor } from '../platform/access/rate-limit.js';
 import { createX402 } from '../platform/access/x402.js';
 import { createRailChain, type RailChain } from '../platform/chain/index.js';
-import { type Clock,systemClock } from '../platform/clock.js';
+import { type Clock, systemClock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
 import { claimDataDir, type DataDirClaim } from '../platform/data-dir.js';
-import { type DatabaseHandle,openDatabase, pgliteFolder } from '../platform/db.js';
+import { type DatabaseHandle, openDatabase, pgliteFolder } from '../platform/db.js';
 import { createHealth } from '../platform/health.js';
-import { type IdSource,randomIds } from '../platform/ids.js';
+import { type IdSource, randomIds } from '../platform/ids.js';
 import { createLogger, type Logger } from '../platform/log.js';
 import { createMetrics } from '../platform/metrics.js';
 import { createHmacSigner, loadOrCreateSigningKey } from '../platform/signing.js';
@@ -125,7 +125,11 @@ function createAccess(services: Omit<PlatformServices, 'access'>, rateLimits: Ra
 
 async function openConfiguredDatabase(config: Config, progress: (message: string) => void): Promise<DatabaseHandle> {
   const { url, schema, poolSize, connectTimeoutMs, statementTimeoutMs } = config.database;
-  progress(url ? 'connecting to PostgreSQL (DATABASE_URL) and applying migrations' : `opening PGlite in ${pgliteFolder(config.database.dataDir)} and applying migrations (the first start creates the database)`);
+  progress(
+    url
+      ? 'connecting to PostgreSQL (DATABASE_URL) and applying migrations'
+      : `opening PGlite in ${pgliteFolder(config.database.dataDir)} and applying migrations (the first start creates the database)`,
+  );
   return openDatabase({
     databaseUrl: url,
     schemaName: schema,

@@ -20,9 +20,7 @@ export const prefixHealthSchema = z.object({
 
 /** The prefixes of these subgraphs that no route of theirs answers GET <prefix>/health for. */
 export function prefixesWithoutHealth(app: HttpServer, subgraphs: readonly Subgraph[]): Array<{ prefix: string; subgraph: string }> {
-  return subgraphs.flatMap((subgraph) =>
-    subgraph.restPrefixes.filter((prefix) => !app.hasRoute({ method: 'GET', url: `${prefix}/health` })).map((prefix) => ({ prefix, subgraph: subgraph.name })),
-  );
+  return subgraphs.flatMap((subgraph) => subgraph.restPrefixes.filter((prefix) => !app.hasRoute({ method: 'GET', url: `${prefix}/health` })).map((prefix) => ({ prefix, subgraph: subgraph.name })));
 }
 
 export function registerPrefixHealthRoutes(app: HttpServer, base: BaseServices, subgraphs: readonly Subgraph[]): void {

@@ -1,4 +1,4 @@
-import { type Address, type Hex,isAddressEqual, isHex, parseTransaction, recoverTransactionAddress } from 'viem';
+import { type Address, type Hex, isAddressEqual, isHex, parseTransaction, recoverTransactionAddress } from 'viem';
 import { recoverAuthorizationAddress } from 'viem/utils';
 import { z } from 'zod';
 import { sameSecret } from '../platform/access/shared-secret.js';
@@ -27,10 +27,24 @@ import type { HttpServer } from '../platform/http.js';
  * call is bounded (decision 0051: platform/chain/rpc-limits.ts).
  */
 const ALLOWED_METHODS = new Set([
-  'eth_chainId', 'net_version', 'eth_blockNumber', 'eth_getBlockByNumber', 'eth_getBlockByHash', 'eth_call',
-  'eth_estimateGas', 'eth_gasPrice', 'eth_maxPriorityFeePerGas', 'eth_feeHistory', 'eth_getBalance', 'eth_getCode',
-  'eth_getStorageAt', 'eth_getTransactionCount', 'eth_sendRawTransaction', 'eth_getTransactionByHash',
-  'eth_getTransactionReceipt', 'eth_getLogs',
+  'eth_chainId',
+  'net_version',
+  'eth_blockNumber',
+  'eth_getBlockByNumber',
+  'eth_getBlockByHash',
+  'eth_call',
+  'eth_estimateGas',
+  'eth_gasPrice',
+  'eth_maxPriorityFeePerGas',
+  'eth_feeHistory',
+  'eth_getBalance',
+  'eth_getCode',
+  'eth_getStorageAt',
+  'eth_getTransactionCount',
+  'eth_sendRawTransaction',
+  'eth_getTransactionByHash',
+  'eth_getTransactionReceipt',
+  'eth_getLogs',
 ]);
 
 const rpcRequest = z.object({
@@ -116,7 +130,11 @@ async function answer(chain: RailChain, gate: RpcGate, limits: RpcLimits, intern
   try {
     const { embedded } = await chain.connect();
     const { provider, quiet } = embedded!.outside;
-    if (method === 'eth_sendRawTransaction' && !internal) await refuseRailSignatures(params, embedded!.accounts.map((account) => account.address));
+    if (method === 'eth_sendRawTransaction' && !internal)
+      await refuseRailSignatures(
+        params,
+        embedded!.accounts.map((account) => account.address),
+      );
     const request: Request = (call) => provider.request(call as Parameters<typeof provider.request>[0]) as Promise<unknown>;
     const result = await gate.run(async (abandoned) => {
       // The rail's own requests first: this call waits until they leave the node alone.
@@ -142,7 +160,10 @@ export function registerEmbeddedRpcRoute(app: HttpServer, chain: RailChain, limi
     const { admitted, retryAfterSeconds } = rateLimiter.admit(request.ip, calls);
     if (!admitted) {
       const message = `rate limit: at most ${limits.requestsPerMinute} calls a minute from one address; retry in ${retryAfterSeconds} s`;
-      return reply.code(429).header('retry-after', String(retryAfterSeconds)).send({ jsonrpc: '2.0', id: null, error: { code: LIMIT_EXCEEDED, message } });
+      return reply
+        .code(429)
+        .header('retry-after', String(retryAfterSeconds))
+        .send({ jsonrpc: '2.0', id: null, error: { code: LIMIT_EXCEEDED, message } });
     }
     const presented = request.headers['x-internal-key'];
     const internal = sameSecret(typeof presented === 'string' ? presented : undefined, internalKey);

@@ -1,4 +1,4 @@
-import { buildSchema, execute, type GraphQLSchema,parse } from 'graphql';
+import { buildSchema, execute, type GraphQLSchema, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { createCompiledExecutor } from './compiled-execution.js';
 
@@ -7,7 +7,10 @@ function sampleSchema(): GraphQLSchema {
     type Query { item(id: ID!): Item items: [Item!]! failing: Int }
     type Item { id: ID! price: Float! tags: [String!]! }
   `);
-  const items = [{ id: 'a', price: 1.5, tags: ['x'] }, { id: 'b', price: 2, tags: [] }];
+  const items = [
+    { id: 'a', price: 1.5, tags: ['x'] },
+    { id: 'b', price: 2, tags: [] },
+  ];
   const fields = schema.getQueryType()!.getFields();
   fields.item!.resolve = (_: unknown, args: { id: string }) => items.find((item) => item.id === args.id) ?? null;
   fields.items!.resolve = async () => items;
@@ -59,7 +62,7 @@ describe('compiled execution (graphql-jit)', () => {
 });
 
 describe('compiled execution: refused variables', () => {
-  it('codes variables of the wrong type as the caller\'s input error, keeping their location', async () => {
+  it("codes variables of the wrong type as the caller's input error, keeping their location", async () => {
     const result = await createCompiledExecutor(sampleSchema()).execute({ query: 'query ($id: ID!) { item(id: $id) { id } }', variables: { id: { nested: true } }, contextValue: {} });
     expect(result.data).toBeUndefined();
     expect(result.errors?.[0]?.extensions).toEqual({ code: 'GQL_ERR_BAD_USER_INPUT' });

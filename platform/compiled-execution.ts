@@ -1,6 +1,6 @@
 import type { GatewayExecutionResult, GatewayInterface } from '@apollo/server-gateway-interface';
-import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLSchema,parse, printSchema, validate } from 'graphql';
-import { type CompiledQuery,compileQuery, isCompiledQuery } from 'graphql-jit';
+import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLSchema, parse, printSchema, validate } from 'graphql';
+import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { ErrorCode } from './errors.js';
 
 const MAX_COMPILED_OPERATIONS = 1000;

@@ -45,7 +45,11 @@ describe('AP2_TRUSTED_ISSUERS', () => {
     { why: 'one wallet for two issuers', raw: JSON.stringify({ i: { jwk, fundingWallets: [wallet] }, j: { jwk, fundingWallets: [wallet.toLowerCase()] } }), message: /funds issuer "i" already/ },
     { why: 'an unknown member beside jwk', raw: JSON.stringify({ i: { jwk, fundingWallets: [], limitUsd: 5 } }), message: /AP2_TRUSTED_ISSUERS/ },
     { why: 'a private key in jwk', raw: JSON.stringify({ i: { jwk: { ...jwk, d: x } } }), message: /AP2_TRUSTED_ISSUERS/ },
-    { why: 'more than 20 wallets', raw: JSON.stringify({ i: { jwk, fundingWallets: Array.from({ length: 21 }, (_, index) => `0x${index.toString(16).padStart(40, '0')}`) } }), message: /at most 20 wallets/ },
+    {
+      why: 'more than 20 wallets',
+      raw: JSON.stringify({ i: { jwk, fundingWallets: Array.from({ length: 21 }, (_, index) => `0x${index.toString(16).padStart(40, '0')}`) } }),
+      message: /at most 20 wallets/,
+    },
   ])('a malformed object form is a start error: $why', ({ raw, message }) => {
     expect(() => loadConfig({ AP2_TRUSTED_ISSUERS: raw })).toThrow(ConfigError);
     expect(() => loadConfig({ AP2_TRUSTED_ISSUERS: raw })).toThrow(message);

@@ -57,7 +57,9 @@ describe('chain and contract configuration', () => {
     expect(loadConfig({ EMBEDDED_CHAIN_MNEMONIC: ` ${mnemonic.replaceAll(' ', '  ')}\n` }).chain.embeddedMnemonic).toBe(mnemonic);
     expect(loadConfig({}).chain.embeddedMnemonic).toBeUndefined();
     for (const given of ['test test test test test test test test test test test test', 'test test test test test test test test test test test junky']) {
-      expect(() => loadConfig({ EMBEDDED_CHAIN_MNEMONIC: given })).toThrow('Invalid configuration: EMBEDDED_CHAIN_MNEMONIC: must be a BIP-39 mnemonic of the english wordlist (12 to 24 words, checksum valid)');
+      expect(() => loadConfig({ EMBEDDED_CHAIN_MNEMONIC: given })).toThrow(
+        'Invalid configuration: EMBEDDED_CHAIN_MNEMONIC: must be a BIP-39 mnemonic of the english wordlist (12 to 24 words, checksum valid)',
+      );
     }
   });
 });

@@ -2,7 +2,7 @@ import { validateMnemonic } from '@scure/bip39';
 import { getAddress, isAddress } from 'viem';
 import { english } from 'viem/accounts';
 import { z } from 'zod';
-import { isP256Point, type PublicP256Jwk,publicP256JwkShape } from './credentials.js';
+import { isP256Point, type PublicP256Jwk, publicP256JwkShape } from './credentials.js';
 
 /**
  * The only place that reads the environment, and the only place a variable is declared: its name,
@@ -27,7 +27,10 @@ const booleanText = z.enum(['true', 'false', '1', '0']).transform((value) => val
 const milliseconds = (fallback: number) => z.coerce.number().int().positive().max(3_600_000).default(fallback);
 const positiveCount = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 /** An EVM address: 0x and 40 hex digits; a mixed-case one must carry a valid EIP-55 checksum. */
-const evmAddress = z.string().refine((value) => isAddress(value, { strict: true }), 'must be an EVM address (0x + 40 hex digits, EIP-55 checksum when mixed-case)').transform((value) => getAddress(value));
+const evmAddress = z
+  .string()
+  .refine((value) => isAddress(value, { strict: true }), 'must be an EVM address (0x + 40 hex digits, EIP-55 checksum when mixed-case)')
+  .transform((value) => getAddress(value));
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hex digits');
 /** A BIP-39 mnemonic of the english wordlist, its checksum right (a mistyped word would derive other accounts); words split by any whitespace. */
 const bip39Mnemonic = z
@@ -42,7 +45,10 @@ const subgraphUrlList = z
   .optional()
   .transform((raw, context) => {
     const urls: Record<string, string> = {};
-    for (const entry of (raw ?? '').split(',').map((pair) => pair.trim()).filter(Boolean)) {
+    for (const entry of (raw ?? '')
+      .split(',')
+      .map((pair) => pair.trim())
+      .filter(Boolean)) {
       const [name, url] = entry.split('=', 2);
       if (!name || !url || !/^[a-z][a-z0-9-]*$/.test(name) || !z.url().safeParse(url).success) {
         context.addIssue({ code: 'custom', message: `entry "${entry.slice(0, 80)}" must be <subgraph>=<url>` });
@@ -125,14 +131,13 @@ export const configVariables = {
   server: {
     port: variable('PORT', z.coerce.number().int().min(0).max(65_535).default(4000), 'listening port'),
     host: variable('HOST', z.string().default('127.0.0.1'), 'listening address (`0.0.0.0` to expose)'),
-    logLevel: variable(
-      'LOG_LEVEL',
-      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-      'pino level (`silent` in tests)',
-    ),
+    logLevel: variable('LOG_LEVEL', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), 'pino level (`silent` in tests)'),
     production: variable(
       'NODE_ENV',
-      z.string().optional().transform((value) => value === 'production'),
+      z
+        .string()
+        .optional()
+        .transform((value) => value === 'production'),
       'the production switch: `production` turns off GraphQL introspection, schema suggestions in errors and `_service` on subgraph endpoints',
       'unset (development)',
     ),
@@ -141,14 +146,22 @@ export const configVariables = {
     shutdownGraceMs: variable('SHUTDOWN_GRACE_MS', milliseconds(10_000), 'on SIGTERM, how long in-flight requests may finish before the process exits'),
   },
   database: {
-    dataDir: variable('DATA_DIR', z.string().min(1).default('./data'), 'PGlite data, the generated signing keys and the embedded chain (`chain/journal.jsonl` and its secret `chain/mnemonic`, decision 0052); one process at a time'),
+    dataDir: variable(
+      'DATA_DIR',
+      z.string().min(1).default('./data'),
+      'PGlite data, the generated signing keys and the embedded chain (`chain/journal.jsonl` and its secret `chain/mnemonic`, decision 0052); one process at a time',
+    ),
     url: variable('DATABASE_URL', z.url().optional(), 'PostgreSQL connection string; migrations run at start', 'unset (PGlite)'),
     schema: variable('DATABASE_SCHEMA', sqlIdentifier.optional(), 'Postgres schema for our tables'),
     poolSize: variable('DATABASE_POOL_SIZE', positiveCount(10), 'connections in the PostgreSQL pool'),
     connectTimeoutMs: variable('DATABASE_CONNECT_TIMEOUT_MS', milliseconds(5_000), 'longest wait for a PostgreSQL connection'),
     statementTimeoutMs: variable('DATABASE_STATEMENT_TIMEOUT_MS', milliseconds(5_000), 'longest a query may run or wait (server statement_timeout and client bound)'),
     writeBehindFlushMs: variable('WRITE_BEHIND_FLUSH_MS', milliseconds(100), 'how long an audit record (an issued quote) waits to be written with others; a crash loses at most this window'),
-    writeBehindMaxQueued: variable('WRITE_BEHIND_MAX_QUEUED', positiveCount(50_000), 'most audit records held while the database is slow or down; more are dropped and counted in `write_behind_dropped_total`'),
+    writeBehindMaxQueued: variable(
+      'WRITE_BEHIND_MAX_QUEUED',
+      positiveCount(50_000),
+      'most audit records held while the database is slow or down; more are dropped and counted in `write_behind_dropped_total`',
+    ),
   },
   signing: {
     quoteSigningKey: variable(
@@ -160,13 +173,13 @@ export const configVariables = {
     issuerSigningJwk: variable(
       'ISSUER_SIGNING_JWK',
       z.string().min(1).optional(),
-      'private P-256 JWK (JSON: kty, crv, x, y, d) signing the agents\' verifiable credentials (ES256), published in the issuer\'s did:web document; give every replica the same',
+      "private P-256 JWK (JSON: kty, crv, x, y, d) signing the agents' verifiable credentials (ES256), published in the issuer's did:web document; give every replica the same",
       'generated in `DATA_DIR`',
     ),
     webhookSigningKey: variable(
       'WEBHOOK_SIGNING_KEY',
       z.string().min(32, 'must hold at least 32 characters').optional(),
-      'HMAC key of the payment callbacks\' X-Rail-Signature (at least 32 characters), issued by the operator to receivers (docs/webhooks.md); give every replica the same',
+      "HMAC key of the payment callbacks' X-Rail-Signature (at least 32 characters), issued by the operator to receivers (docs/webhooks.md); give every replica the same",
       'generated in `DATA_DIR` (`webhook-signing.key`)',
     ),
   },
@@ -187,13 +200,17 @@ export const configVariables = {
     embeddedMnemonic: variable(
       'EMBEDDED_CHAIN_MNEMONIC',
       bip39Mnemonic.optional(),
-      'secret BIP-39 mnemonic the embedded rail\'s accounts are derived from (decision 0052): anyone holding it signs for the rail\'s treasury and contracts. Set it only where another process must sign as those accounts (tests, benches); must be the mnemonic the chain in `DATA_DIR` was made with',
+      "secret BIP-39 mnemonic the embedded rail's accounts are derived from (decision 0052): anyone holding it signs for the rail's treasury and contracts. Set it only where another process must sign as those accounts (tests, benches); must be the mnemonic the chain in `DATA_DIR` was made with",
       'generated in `DATA_DIR` (`chain/mnemonic`)',
     ),
   },
   /** The embedded chain's public POST /rpc (decision 0051): what one caller may make the rail's node do. */
   embeddedRpc: {
-    gasCap: variable('EMBEDDED_RPC_GAS_CAP', positiveCount(2_000_000), 'most gas an eth_call or eth_estimateGas at /rpc may burn, and the highest gas limit of a transaction sent there (a token transfer takes about 50,000, a contract deployment about 1 million, a settleBatch of 25 payments about 1.7 million)'),
+    gasCap: variable(
+      'EMBEDDED_RPC_GAS_CAP',
+      positiveCount(2_000_000),
+      'most gas an eth_call or eth_estimateGas at /rpc may burn, and the highest gas limit of a transaction sent there (a token transfer takes about 50,000, a contract deployment about 1 million, a settleBatch of 25 payments about 1.7 million)',
+    ),
     timeoutMs: variable('EMBEDDED_RPC_TIMEOUT_MS', milliseconds(2_000), 'longest a call at /rpc waits for its turn and its answer before it is answered with an error'),
     maxBlockRange: variable('EMBEDDED_RPC_MAX_BLOCK_RANGE', positiveCount(1_000), 'most blocks one eth_getLogs at /rpc may cover'),
     maxLogs: variable('EMBEDDED_RPC_MAX_LOGS', positiveCount(10_000), 'most logs one eth_getLogs at /rpc may answer'),
@@ -204,18 +221,58 @@ export const configVariables = {
   contracts: {
     token: variable('CONTRACT_TOKEN', evmAddress.optional(), 'address of the rail token (USDC on Base); embedded: the deployed token', 'unset (null, or the embedded deployment)'),
     router: variable('CONTRACT_ROUTER', evmAddress.optional(), 'address of the settlement router; embedded: the deployed router', 'unset (null, or the embedded deployment)'),
-    esgOracle: variable('CONTRACT_ESG_ORACLE', evmAddress.optional(), 'address of the RailEsgOracle contract (decision 0057): each ESG oracle run publishes its scores there from the RAIL_SETTLER_KEY account, which must be its oracle; embedded: the deployed one', 'unset (null, or the embedded deployment)'),
-    redistribution: variable('CONTRACT_REDISTRIBUTION', evmAddress.optional(), 'address of the FeeRedistribution contract, the settlement router\'s fee recipient splitting the fees (decision 0057); embedded: the deployed one', 'unset (null, or the embedded deployment)'),
-    stabilityPID: variable('CONTRACT_STABILITY_PID', evmAddress.optional(), 'address of the StabilityPID controller fed by each stability oracle run (decision 0057); embedded: the deployed one', 'unset (null, or the embedded deployment)'),
-    basketPeg: variable('CONTRACT_BASKET_PEG', evmAddress.optional(), 'address of the BasketPeg reference (basket weights, peg deviation) fed by each stability oracle run (decision 0057); embedded: the deployed one', 'unset (null, or the embedded deployment)'),
+    esgOracle: variable(
+      'CONTRACT_ESG_ORACLE',
+      evmAddress.optional(),
+      'address of the RailEsgOracle contract (decision 0057): each ESG oracle run publishes its scores there from the RAIL_SETTLER_KEY account, which must be its oracle; embedded: the deployed one',
+      'unset (null, or the embedded deployment)',
+    ),
+    redistribution: variable(
+      'CONTRACT_REDISTRIBUTION',
+      evmAddress.optional(),
+      "address of the FeeRedistribution contract, the settlement router's fee recipient splitting the fees (decision 0057); embedded: the deployed one",
+      'unset (null, or the embedded deployment)',
+    ),
+    stabilityPID: variable(
+      'CONTRACT_STABILITY_PID',
+      evmAddress.optional(),
+      'address of the StabilityPID controller fed by each stability oracle run (decision 0057); embedded: the deployed one',
+      'unset (null, or the embedded deployment)',
+    ),
+    basketPeg: variable(
+      'CONTRACT_BASKET_PEG',
+      evmAddress.optional(),
+      'address of the BasketPeg reference (basket weights, peg deviation) fed by each stability oracle run (decision 0057); embedded: the deployed one',
+      'unset (null, or the embedded deployment)',
+    ),
   },
   access: {
     redisUrl: variable('REDIS_URL', z.url().optional(), 'Redis holding the per-key rate-limit windows, shared by every replica', 'unset (the database holds them)'),
-    facilitatorUrl: variable('FACILITATOR_URL', z.url().optional(), 'an x402 facilitator whose /verify and /settle handle payments instead of the rail account', 'unset (verified and settled on the rail)'),
-    settlerKey: variable('RAIL_SETTLER_KEY', privateKey.optional(), 'private key (0x + 64 hex digits) of the account that settles x402 payments (with PAY_TO) and, funded by the institution, native payments through the settlement router on RPC_URL; the embedded rail uses its account #0 for x402 and #8 as the payments treasury', 'unset'),
+    facilitatorUrl: variable(
+      'FACILITATOR_URL',
+      z.url().optional(),
+      'an x402 facilitator whose /verify and /settle handle payments instead of the rail account',
+      'unset (verified and settled on the rail)',
+    ),
+    settlerKey: variable(
+      'RAIL_SETTLER_KEY',
+      privateKey.optional(),
+      'private key (0x + 64 hex digits) of the account that settles x402 payments (with PAY_TO) and, funded by the institution, native payments through the settlement router on RPC_URL; the embedded rail uses its account #0 for x402 and #8 as the payments treasury',
+      'unset',
+    ),
     payTo: variable('PAY_TO', evmAddress.optional(), 'address paid by x402 payments on RPC_URL; the embedded rail uses its operator account (the last, #9)', 'unset'),
-    internalKey: variable('INTERNAL_KEY', z.string().min(32, 'must hold at least 32 characters').optional(), 'the X-Internal-Key of calls between subgraphs, of internal endpoints (AML) and of transactions signed by the embedded rail\'s own accounts at /rpc (a process on RPC_URL=<server>/rpc sends it); every process of a split layout needs the same one', 'unset: a key made per process, known only to its own subgraphs (internal endpoints closed to everyone else)'),
-    adminKey: variable('ADMIN_KEY', z.string().min(32, 'must hold at least 32 characters').optional(), 'the operator key (the compliance oracle signing key), presented as Authorization: Bearer for registry administration, for the held agent settlements (/agent/holds, decision 0047) and for key administration (/admin/keys, which `npm run keys` calls while a server holds DATA_DIR, decision 0058); unset closes all three', 'unset'),
+    internalKey: variable(
+      'INTERNAL_KEY',
+      z.string().min(32, 'must hold at least 32 characters').optional(),
+      "the X-Internal-Key of calls between subgraphs, of internal endpoints (AML) and of transactions signed by the embedded rail's own accounts at /rpc (a process on RPC_URL=<server>/rpc sends it); every process of a split layout needs the same one",
+      'unset: a key made per process, known only to its own subgraphs (internal endpoints closed to everyone else)',
+    ),
+    adminKey: variable(
+      'ADMIN_KEY',
+      z.string().min(32, 'must hold at least 32 characters').optional(),
+      'the operator key (the compliance oracle signing key), presented as Authorization: Bearer for registry administration, for the held agent settlements (/agent/holds, decision 0047) and for key administration (/admin/keys, which `npm run keys` calls while a server holds DATA_DIR, decision 0058); unset closes all three',
+      'unset',
+    ),
   },
   agent: {
     ap2TrustedIssuers: variable(
@@ -229,13 +286,13 @@ export const configVariables = {
     serviceUrls: variable(
       'SERVICE_URLS',
       subgraphUrlList,
-      '`name=url,...`: subgraphs this process calls over HTTP in the split layout (payments calls `compliance` and `fees`; intelligence calls `fees`, `compliance` and `forecast`); any other is called in-process through the server\'s own routes',
+      "`name=url,...`: subgraphs this process calls over HTTP in the split layout (payments calls `compliance` and `fees`; intelligence calls `fees`, `compliance` and `forecast`); any other is called in-process through the server's own routes",
       'unset (in-process)',
     ),
     timeoutMs: variable('UPSTREAM_TIMEOUT_MS', milliseconds(5_000), 'longest one call from a subgraph to another (in-process or over HTTP) may take'),
   },
   callbacks: {
-    timeoutMs: variable('CALLBACK_TIMEOUT_MS', milliseconds(10_000), 'longest a payment callback attempt may wait for the receiver\'s answer before it is cut and retried'),
+    timeoutMs: variable('CALLBACK_TIMEOUT_MS', milliseconds(10_000), "longest a payment callback attempt may wait for the receiver's answer before it is cut and retried"),
     allowPrivateTargets: variable(
       'CALLBACK_ALLOW_PRIVATE_TARGETS',
       booleanText.default(false),
@@ -253,15 +310,15 @@ export const configVariables = {
       z.coerce.number().int().min(10).max(86_400).default(300),
       'seconds between scheduled runs of the stability and ESG oracles; one replica runs each interval (decision 0035)',
     ),
-    scheduler: variable(
-      'ORACLE_SCHEDULER',
-      booleanText.default(true),
-      'run the oracles on schedule in this process; false: serve only the runs other replicas record (decision 0035)',
-    ),
+    scheduler: variable('ORACLE_SCHEDULER', booleanText.default(true), 'run the oracles on schedule in this process; false: serve only the runs other replicas record (decision 0035)'),
     runTimeoutMs: variable('ORACLE_RUN_TIMEOUT_MS', milliseconds(60_000), 'longest an oracle run may take before it is recorded FAILED'),
-    live: variable('ORACLE_LIVE', booleanText.default(false), 'read the stability signal feeds live (FRED with FRED_API_KEY, DefiLlama stablecoins, ...) instead of the shipped snapshot; a feed that fails falls back to the snapshot and says so'),
+    live: variable(
+      'ORACLE_LIVE',
+      booleanText.default(false),
+      'read the stability signal feeds live (FRED with FRED_API_KEY, DefiLlama stablecoins, ...) instead of the shipped snapshot; a feed that fails falls back to the snapshot and says so',
+    ),
     fredUrl: variable('ORACLE_FRED_URL', z.url().default('https://api.stlouisfed.org/fred'), 'base URL of the FRED API for the live stability feeds (key: FRED_API_KEY)'),
-    defillamaUrl: variable('ORACLE_DEFILLAMA_URL', z.url().default('https://stablecoins.llama.fi'), 'base URL of DefiLlama\'s stablecoins API for the live supply and price feed'),
+    defillamaUrl: variable('ORACLE_DEFILLAMA_URL', z.url().default('https://stablecoins.llama.fi'), "base URL of DefiLlama's stablecoins API for the live supply and price feed"),
     liveTimeoutMs: variable('ORACLE_LIVE_TIMEOUT_MS', milliseconds(5_000), 'timeout of each live signal feed call'),
   },
   synthesis: {
@@ -305,7 +362,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
 function describeDefault(item: Variable<z.ZodType>): string {
   if (item.defaultDoc) return item.defaultDoc;
   const parsed = item.schema.safeParse(undefined);
-  if (!parsed.success || parsed.data === undefined || parsed.data === false && item.env === 'NODE_ENV') return 'unset';
+  if (!parsed.success || parsed.data === undefined || (parsed.data === false && item.env === 'NODE_ENV')) return 'unset';
   return `\`${String(parsed.data)}\``;
 }
 

@@ -1,20 +1,10 @@
-import { existsSync, mkdtempSync, readdirSync,readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyCredential } from 'did-jwt-vc';
-import { type DIDDocument,Resolver } from 'did-resolver';
+import { type DIDDocument, Resolver } from 'did-resolver';
 import { describe, expect, it } from 'vitest';
-import {
-  createCredentialIssuer,
-  didWebDocumentUrl,
-  didWebOf,
-  generateIssuerJwk,
-  IssuerKeyError,
-  issuerKeyFromJwk,
-  jwkThumbprint,
-  loadOrCreateIssuerKey,
-  publicOrigin,
-} from './credentials.js';
+import { createCredentialIssuer, didWebDocumentUrl, didWebOf, generateIssuerJwk, IssuerKeyError, issuerKeyFromJwk, jwkThumbprint, loadOrCreateIssuerKey, publicOrigin } from './credentials.js';
 
 const freshDir = () => mkdtempSync(join(tmpdir(), 'srg-issuer-'));
 

@@ -35,7 +35,9 @@ export function isP256Point(jwk: PublicP256Jwk): boolean {
 
 /** RFC 7638 JWK thumbprint (SHA-256 over the required members in lexicographic order), base64url. */
 export function jwkThumbprint(jwk: PublicP256Jwk): string {
-  return createHash('sha256').update(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y })).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y }))
+    .digest('base64url');
 }
 
 export class IssuerKeyError extends Error {
@@ -213,8 +215,7 @@ export function createCredentialIssuer(options: { key: IssuerSigningKey; baseUrl
     did,
     baseUrl,
     verificationMethod,
-    issue: (claims) =>
-      createVerifiableCredentialJwt({ ...claims, iss: did }, { did, signer: options.key.signer, alg: 'ES256' }, { header: { alg: 'ES256', typ: 'JWT', kid: verificationMethod.id } }),
+    issue: (claims) => createVerifiableCredentialJwt({ ...claims, iss: did }, { did, signer: options.key.signer, alg: 'ES256' }, { header: { alg: 'ES256', typ: 'JWT', kid: verificationMethod.id } }),
     didDocument: (services = []) => ({
       '@context': [...DID_CONTEXTS],
       id: did,

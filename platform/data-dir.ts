@@ -88,10 +88,7 @@ export async function claimDataDir(dataDir: string, log: (message: string) => vo
     const owner = readOwner(dataDir);
     if (!owner || (owner.host === hostname() && isAlive(owner.pid))) {
       const who = owner ? `process ${owner.pid} (started ${owner.startedAt})` : 'another process';
-      throw new DataDirInUseError(
-        `The data folder ${dataDir} is in use by ${who}. Stop it, or give this process its own DATA_DIR (or DATABASE_URL for a shared PostgreSQL).`,
-        { cause: error },
-      );
+      throw new DataDirInUseError(`The data folder ${dataDir} is in use by ${who}. Stop it, or give this process its own DATA_DIR (or DATABASE_URL for a shared PostgreSQL).`, { cause: error });
     }
     log(`the previous owner of ${dataDir} (pid ${owner.pid}) is gone; waiting up to ${STALE_MS / 1000} s for its lock to expire`);
     release = await lockFolder(dataDir, Math.ceil(STALE_MS / 1000) + 2);

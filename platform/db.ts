@@ -48,7 +48,6 @@ export interface DatabaseOptions {
 
 const DEFAULT_TIMEOUT_MS = 5000;
 
-
 const migrationsFolder = resolve(fileURLToPath(new URL('../drizzle/migrations', import.meta.url)));
 
 function quoteIdentifier(identifier: string): string {
@@ -133,9 +132,7 @@ function pgliteHandle(client: PGlite, options: DatabaseOptions): DatabaseHandle 
  */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   try {
-    return options.databaseUrl
-      ? await openPostgres({ ...options, databaseUrl: options.databaseUrl })
-      : await openPglite(options);
+    return options.databaseUrl ? await openPostgres({ ...options, databaseUrl: options.databaseUrl }) : await openPglite(options);
   } catch (error) {
     throw new InfrastructureError(`opening the ${options.databaseUrl ? 'postgres' : 'pglite'} database`, error);
   }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openTestPglite, startTestServer, type TestServer } from '../test/helpers.js';
 import type { DatabaseHandle } from './db.js';
-import { endpointMap, type OpenApiDocument,registerDiscoveryDocuments } from './discovery.js';
+import { endpointMap, type OpenApiDocument, registerDiscoveryDocuments } from './discovery.js';
 import { createHttpServer, httpRoutes, type HttpServer } from './http.js';
 import { createLogger } from './log.js';
 import { registerOpenApi } from './openapi.js';
@@ -14,12 +14,23 @@ async function service(routes: string[]): Promise<HttpServer> {
   const app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), handlerTimeoutMs: 1000 });
   await app.register(
     httpRoutes(async (scoped) => {
-    await registerOpenApi(scoped, { prefix: '/svc', title: 'Test', version: '9.9.9', description: 'd' });
-    for (const route of routes) {
-      scoped.get(`/svc${route}`, { schema: { summary: `Summary of ${route}`, querystring: z.object({ amount: z.coerce.number().describe('an amount') }), response: { 200: z.object({ value: z.number().describe('the value') }) } } }, async () => ({ value: 1 }));
-    }
-    registerDiscoveryDocuments(scoped, info, 'https://rail.example');
-  }));
+      await registerOpenApi(scoped, { prefix: '/svc', title: 'Test', version: '9.9.9', description: 'd' });
+      for (const route of routes) {
+        scoped.get(
+          `/svc${route}`,
+          {
+            schema: {
+              summary: `Summary of ${route}`,
+              querystring: z.object({ amount: z.coerce.number().describe('an amount') }),
+              response: { 200: z.object({ value: z.number().describe('the value') }) },
+            },
+          },
+          async () => ({ value: 1 }),
+        );
+      }
+      registerDiscoveryDocuments(scoped, info, 'https://rail.example');
+    }),
+  );
   await app.ready();
   return app;
 }
@@ -38,7 +49,11 @@ describe('discovery documents generated from the routes (decision 0033)', () => 
       expect(llms.startsWith('# Test service\n\n> For humans.\n')).toBe(true);
       expect(full).toContain('- amount (query, number, required)');
       expect(full).toContain('- value (number): the value');
-      expect(Object.values(endpointMap(document, info)).filter((entry) => !/openapi|ai-plugin|llms/.test(entry)).sort()).toEqual(routes.map((route) => `GET ${route}`).sort());
+      expect(
+        Object.values(endpointMap(document, info))
+          .filter((entry) => !/openapi|ai-plugin|llms/.test(entry))
+          .sort(),
+      ).toEqual(routes.map((route) => `GET ${route}`).sort());
       if (routes.length === 2) expect(endpointMap(document, info).betaGamma).toBe('GET /beta-gamma');
       await app.close();
     }
@@ -56,7 +71,7 @@ describe('discovery documents generated from the routes (decision 0033)', () => 
   });
 });
 
-describe('the stability and ESG oracles\' discovery documents', () => {
+describe("the stability and ESG oracles' discovery documents", () => {
   let database: DatabaseHandle;
   let server: TestServer;
   beforeAll(async () => {
@@ -74,16 +89,33 @@ describe('the stability and ESG oracles\' discovery documents', () => {
     expect(document.openapi).toMatch(/^3\.0\./);
     expect(document.info.version).toBe('2.1.0');
     const llms = await text('/stability/llms.txt');
-    for (const path of ['/manifest', '/fee-schedule', '/quote', '/verify-fees', '/reliability', '/health', '/api/status', '/api/history']) expect(llms).toContain(`https://rail.example/stability${path})`);
+    for (const path of ['/manifest', '/fee-schedule', '/quote', '/verify-fees', '/reliability', '/health', '/api/status', '/api/history'])
+      expect(llms).toContain(`https://rail.example/stability${path})`);
     expect(await text('/stability/llms-full.txt')).toContain('## GET /reliability');
     expect(JSON.parse(await text('/stability/.well-known/ai-plugin.json'))).toMatchObject({ api: { url: 'https://rail.example/stability/openapi.json' } });
     expect(JSON.parse(await text('/esg/.well-known/ai-plugin.json'))).toMatchObject({ api: { url: 'https://rail.example/esg/openapi.json' } });
     expect(await text('/esg/llms.txt')).toContain('https://rail.example/esg/esg-score)');
   });
 
-  it('GET /esg/manifest: the stability manifest\'s conventions, endpoints from the routes', async () => {
+  it("GET /esg/manifest: the stability manifest's conventions, endpoints from the routes", async () => {
     const manifest = JSON.parse(await text('/esg/manifest'));
-    expect(manifest).toMatchObject({ schema: 'srg-esg-manifest/1.0', version: '2.1.0', network: 'base', chainId: 8453, fee: { esgMaxBps: 50, esgFormula: '(100 - esgScore) / 200' }, onboarding: { humanRequired: false } });
-    expect(manifest.endpoints).toMatchObject({ esgScore: 'GET /esg-score', feeSchedule: 'GET /fee-schedule', quote: 'GET /quote', quotePost: 'POST /quote', reliability: 'GET /reliability', health: 'GET /health', manifest: 'GET /manifest', llms: 'GET /llms.txt' });
+    expect(manifest).toMatchObject({
+      schema: 'srg-esg-manifest/1.0',
+      version: '2.1.0',
+      network: 'base',
+      chainId: 8453,
+      fee: { esgMaxBps: 50, esgFormula: '(100 - esgScore) / 200' },
+      onboarding: { humanRequired: false },
+    });
+    expect(manifest.endpoints).toMatchObject({
+      esgScore: 'GET /esg-score',
+      feeSchedule: 'GET /fee-schedule',
+      quote: 'GET /quote',
+      quotePost: 'POST /quote',
+      reliability: 'GET /reliability',
+      health: 'GET /health',
+      manifest: 'GET /manifest',
+      llms: 'GET /llms.txt',
+    });
   });
 });

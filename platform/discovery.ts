@@ -96,7 +96,8 @@ export function renderLlmsFullTxt(info: DiscoveryInfo, document: OpenApiDocument
     const parameters = operation.parameters ?? [];
     if (parameters.length > 0) {
       lines.push('Parameters:');
-      for (const parameter of parameters) lines.push(`- ${parameter.name} (${parameter.in}, ${parameter.schema?.type ?? 'string'}${parameter.required ? ', required' : ''})${parameter.description ? `: ${parameter.description}` : ''}`);
+      for (const parameter of parameters)
+        lines.push(`- ${parameter.name} (${parameter.in}, ${parameter.schema?.type ?? 'string'}${parameter.required ? ', required' : ''})${parameter.description ? `: ${parameter.description}` : ''}`);
       lines.push('');
     }
     const body = operation.requestBody?.content?.['application/json']?.schema;

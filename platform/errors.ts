@@ -55,10 +55,16 @@ export const errorCatalog = {
     status: 401,
     message: "Acting for an agent needs its owner's proof: the header X-Agent-Key with the agentKey issued at its registration (decision 0048). The agentId alone proves nothing.",
   },
-  CMP_ERR_AML_PAYMENT_CONFLICT: { status: 409, message: 'This paymentId was already screened for this wallet with other terms (counterparty, amount, currency or direction); a paymentId screens one payment.' },
+  CMP_ERR_AML_PAYMENT_CONFLICT: {
+    status: 409,
+    message: 'This paymentId was already screened for this wallet with other terms (counterparty, amount, currency or direction); a paymentId screens one payment.',
+  },
   CMP_ERR_ESG_NAME_REQUIRED: { status: 400, message: 'The LEI is not in the LEI registry snapshot nor registered to a wallet: give the legal name (query name).' },
   CMP_ERR_WALLET_HAS_NO_LEI: { status: 404, message: 'The wallet is registered without an LEI, so it has no entity ESG score.' },
-  CMP_ERR_STREAM_AMOUNT_NOT_WHOLE_UNITS: { status: 400, message: 'A streaming session is funded with a whole number of units: amountUsdc must be a positive multiple of the unit price of its unitType.' },
+  CMP_ERR_STREAM_AMOUNT_NOT_WHOLE_UNITS: {
+    status: 400,
+    message: 'A streaming session is funded with a whole number of units: amountUsdc must be a positive multiple of the unit price of its unitType.',
+  },
   CMP_ERR_STREAM_TOKEN_REQUIRED: { status: 401, message: 'A streaming session is used with its token: Authorization: Bearer <token returned by POST /stream/open>.' },
   CMP_ERR_STREAM_INSUFFICIENT_BALANCE: { status: 402, message: 'The session balance does not cover these units; nothing was charged. Open a new session for more.' },
   CMP_ERR_STREAM_NOT_FOUND: { status: 404, message: 'No streaming session has this sessionId and this token.' },
@@ -69,7 +75,8 @@ export const errorCatalog = {
   },
   PAY_ERR_MANDATE_INVALID: {
     status: 400,
-    message: 'The AP2 payment mandate (body.mandate) failed verification or does not match the settlement: see reason. It must be an ES256 SD-JWT of type mandate.payment.1 or mandate.payment.open.1 from a trusted issuer, unexpired, with payee and payment_amount equal to the settlement and terms that agree with its quote.',
+    message:
+      'The AP2 payment mandate (body.mandate) failed verification or does not match the settlement: see reason. It must be an ES256 SD-JWT of type mandate.payment.1 or mandate.payment.open.1 from a trusted issuer, unexpired, with payee and payment_amount equal to the settlement and terms that agree with its quote.',
   },
   PAY_ERR_AGENT_REFUSED: {
     status: 403,
@@ -78,7 +85,8 @@ export const errorCatalog = {
   PAY_ERR_INVALID_REQUEST: { status: 400, message: 'The payment request is malformed: see the fields named.' },
   PAY_ERR_IDEMPOTENCY_CONFLICT: {
     status: 409,
-    message: 'This tmsReference was already used for a payment with a different body; a tmsReference identifies one payment. Resend the same body to read its result, or use a new tmsReference (decision 0025).',
+    message:
+      'This tmsReference was already used for a payment with a different body; a tmsReference identifies one payment. Resend the same body to read its result, or use a new tmsReference (decision 0025).',
   },
   PAY_ERR_PAYMENT_NOT_FOUND: { status: 404, message: 'No payment with this railPaymentId or tmsReference.' },
   PAY_ERR_RATE_UNAVAILABLE: { status: 404, message: 'No FX rate against USD is available for this currency.' },
@@ -94,23 +102,26 @@ export const errorCatalog = {
   },
   PAY_ERR_NOT_AN_INSTITUTION: {
     status: 403,
-    message: 'Only an institution initiates payments: the admin key reads every institution\'s payments but owns none. Use an institution\'s bearer key (decision 0050).',
+    message: "Only an institution initiates payments: the admin key reads every institution's payments but owns none. Use an institution's bearer key (decision 0050).",
   },
   PAY_ERR_AGENT_UNAUTHORIZED: {
     status: 401,
-    message: "Settling as an agent, and the agent's funds, need X-Agent-Id and its owner's proof, the header X-Agent-Key with the agentKey issued at registration; a settlement without X-Agent-Id needs body.mandate (decisions 0048, 0049).",
+    message:
+      "Settling as an agent, and the agent's funds, need X-Agent-Id and its owner's proof, the header X-Agent-Key with the agentKey issued at registration; a settlement without X-Agent-Id needs body.mandate (decisions 0048, 0049).",
   },
   PAY_ERR_INSUFFICIENT_FUNDS: {
     status: 409,
-    message: "The funds paying this settlement do not cover it: nothing was sent. An agent's owner deposits more (POST /agent/deposits) first; for an AP2 mandate alone, its issuer's deposits pay, credited by the operator (decision 0049).",
+    message:
+      "The funds paying this settlement do not cover it: nothing was sent. An agent's owner deposits more (POST /agent/deposits) first; for an AP2 mandate alone, its issuer's deposits pay, credited by the operator (decision 0049).",
   },
   PAY_ERR_DEPOSIT_INVALID: {
     status: 400,
-    message: "The transaction holds no transfer of the rail's token to its treasury from a wallet bound to this agent (or configured for this AP2 issuer), or it did not succeed on the rail's chain (decision 0049).",
+    message:
+      "The transaction holds no transfer of the rail's token to its treasury from a wallet bound to this agent (or configured for this AP2 issuer), or it did not succeed on the rail's chain (decision 0049).",
   },
   PAY_ERR_FUNDING_WALLET_INVALID: {
     status: 400,
-    message: 'The funding wallet was not bound: the signature must be the wallet\'s own (EIP-191) over the message given in the documentation, naming this agent (decision 0049).',
+    message: "The funding wallet was not bound: the signature must be the wallet's own (EIP-191) over the message given in the documentation, naming this agent (decision 0049).",
   },
   PAY_ERR_FUNDING_WALLET_TAKEN: { status: 409, message: 'This wallet already funds another agent or a trusted AP2 issuer; a wallet funds one (decision 0049).' },
   FCT_ERR_INVALID_SYMBOL: { status: 400, message: 'The commodity symbol is malformed.' },
@@ -162,9 +173,7 @@ export class InfrastructureError extends Error {
 }
 
 export function renderErrorCatalogMarkdown(): string {
-  const rows = Object.entries(errorCatalog).map(
-    ([code, entry]) => `| \`${code}\` | ${entry.status} | ${entry.message} |`,
-  );
+  const rows = Object.entries(errorCatalog).map(([code, entry]) => `| \`${code}\` | ${entry.status} | ${entry.message} |`);
   return [
     '# Error codes',
     '',

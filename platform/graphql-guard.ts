@@ -17,7 +17,7 @@ import {
   type ValidationRule,
   visit,
 } from 'graphql';
-import { type ComplexityEstimator,getComplexity } from 'graphql-query-complexity';
+import { type ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
 import type { Config } from './config.js';
 import { errorCatalog, type ErrorCode } from './errors.js';
 import { formatGraphQLError } from './graphql.js';
@@ -110,7 +110,10 @@ function findUncleanLiteral(document: DocumentNode): string | undefined {
  * looked at once: Apollo hands the same parsed document to every request that sends the same text.
  */
 function refuseUncleanInput(variables: unknown, extensions: unknown, document: DocumentNode, literals: WeakMap<DocumentNode, string | null>): void {
-  for (const [root, value] of [['variables', variables], ['extensions', extensions]] as const) {
+  for (const [root, value] of [
+    ['variables', variables],
+    ['extensions', extensions],
+  ] as const) {
     const problem = findInputProblem(value ?? {}, root);
     if (problem) throw limitError(isSizeProblem(problem) ? 'GQL_ERR_VARIABLES_TOO_LARGE' : 'GQL_ERR_BAD_USER_INPUT', `${describeInputProblem(problem)}.`);
   }

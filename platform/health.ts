@@ -73,7 +73,9 @@ export function createHealth(options: HealthOptions): Health {
         if (Date.now() - failure.lastAt > failureMemoryMs) failures.delete(part);
         else parts[part] = { status: 'down', reason: `failing since ${failure.since}: ${failure.reason}` };
       }
-      const down = Object.keys(parts).filter((name) => parts[name]?.status === 'down').sort();
+      const down = Object.keys(parts)
+        .filter((name) => parts[name]?.status === 'down')
+        .sort();
       if (down.length > 0) options.logger.warn({ down }, 'health check: parts down');
       return { healthy: down.length === 0, parts, down };
     },

@@ -15,25 +15,26 @@ beforeAll(async () => {
   app = createHttpServer({ logger: createLogger({ logLevel: 'silent' }), handlerTimeoutMs: 300 });
   await app.register(
     httpRoutes(async (service) => {
-    service.errorShapes.register({ prefix: '/svc', body: (error) => ({ message: error.message }) });
-    service.get('/svc/items/:id', { schema: { params: z.object({ id: z.string().max(12) }) } }, async (request) => {
-      seenContext = request.requestContext;
-      return { id: request.params.id };
-    });
-    service.post('/svc/items', { schema: { body: z.strictObject({ name: z.string().max(20) }) } }, async (request) => request.body);
-    service.get('/svc/slow', async () => new Promise((resolve) => setTimeout(() => resolve({ late: true }), 2000)));
-    service.get('/svc/watched', async (request) => {
-      watchedSignal = request.requestContext.abandoned;
-      sawRequest();
-      return new Promise((resolve) => setTimeout(() => resolve({ late: true }), 250));
-    });
-    service.get('/svc/broken', async () => {
-      throw new Error('/home/app/secret/path.ts: boom');
-    });
-    service.get('/svc/refused', async () => {
-      throw new AppError('GEN_ERR_NOT_FOUND', { message: 'x'.repeat(2000) });
-    });
-  }));
+      service.errorShapes.register({ prefix: '/svc', body: (error) => ({ message: error.message }) });
+      service.get('/svc/items/:id', { schema: { params: z.object({ id: z.string().max(12) }) } }, async (request) => {
+        seenContext = request.requestContext;
+        return { id: request.params.id };
+      });
+      service.post('/svc/items', { schema: { body: z.strictObject({ name: z.string().max(20) }) } }, async (request) => request.body);
+      service.get('/svc/slow', async () => new Promise((resolve) => setTimeout(() => resolve({ late: true }), 2000)));
+      service.get('/svc/watched', async (request) => {
+        watchedSignal = request.requestContext.abandoned;
+        sawRequest();
+        return new Promise((resolve) => setTimeout(() => resolve({ late: true }), 250));
+      });
+      service.get('/svc/broken', async () => {
+        throw new Error('/home/app/secret/path.ts: boom');
+      });
+      service.get('/svc/refused', async () => {
+        throw new AppError('GEN_ERR_NOT_FOUND', { message: 'x'.repeat(2000) });
+      });
+    }),
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -55,7 +56,7 @@ describe('one error shape per service, for Fastify and Node errors too', () => {
     expect((await inject({ method: 'GET', url: '/elsewhere' })).json()).toEqual({ error: 'No route for GET /elsewhere', code: 'GEN_ERR_NOT_FOUND' });
   });
 
-  it('finding: bad percent-encoding answered FST_ERR_BAD_URL in Fastify\'s shape; now 400 in the service shape', async () => {
+  it("finding: bad percent-encoding answered FST_ERR_BAD_URL in Fastify's shape; now 400 in the service shape", async () => {
     const response = await inject({ method: 'GET', url: '/svc/items/%E0%A4%A' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ message: 'The URL holds an invalid percent-encoding.' });
@@ -88,7 +89,7 @@ describe('one error shape per service, for Fastify and Node errors too', () => {
     expect(long.json().message.length).toBeLessThanOrEqual(401);
   });
 
-  it('finding: long headers got Node\'s own 431 body; now a JSON body in the generic shape', async () => {
+  it("finding: long headers got Node's own 431 body; now a JSON body in the generic shape", async () => {
     const address = app.server.address() as { port: number };
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const request = httpRequest({ host: '127.0.0.1', port: address.port, path: '/svc/items/a', headers: { 'x-filler': 'f'.repeat(40_000) } }, (response) => {

@@ -1,4 +1,4 @@
-import { type IncomingMessage, type ServerResponse,STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, {
   type FastifyBaseLogger,
@@ -12,14 +12,14 @@ import Fastify, {
 } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { type Clock,systemClock } from './clock.js';
+import { type Clock, systemClock } from './clock.js';
 import { clip, echo } from './echo.js';
-import { AppError, type ErrorCode,InfrastructureError } from './errors.js';
+import { AppError, type ErrorCode, InfrastructureError } from './errors.js';
 import { describeInputProblem, findInputProblem, type InputProblem } from './input-hygiene.js';
 import type { Logger } from './log.js';
 import { createMethodIndex, type MethodIndex } from './method-index.js';
 import type { Metrics } from './metrics.js';
-import { createRequestContext, FORWARDED_HEADERS, REQUEST_ID_HEADER, type RequestContext,requestIdFrom } from './request-context.js';
+import { createRequestContext, FORWARDED_HEADERS, REQUEST_ID_HEADER, type RequestContext, requestIdFrom } from './request-context.js';
 import { addSecurityHeaders, type ServerWideHeaders } from './security-headers.js';
 import { compileResponseSerializer } from './serializer.js';
 
@@ -112,7 +112,7 @@ export function toAppError(error: unknown, validationCode: ErrorCode = 'GEN_ERR_
     return new AppError(validationCode, { message: `Invalid ${fastifyError.validationContext ?? 'request'}: ${message}` });
   }
   const mapped = fastifyError.code ? fastifyCodeToAppCode[fastifyError.code] : undefined;
-  if (mapped) return new AppError(mapped.code, { ...(mapped.message ? { message: mapped.message } : {}), cause: error, });
+  if (mapped) return new AppError(mapped.code, { ...(mapped.message ? { message: mapped.message } : {}), cause: error });
   if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     return new AppError('GEN_ERR_BAD_REQUEST', { cause: error });
   }
@@ -162,8 +162,7 @@ export interface ErrorShapes {
 
 function createErrorShapes(): ErrorShapes {
   const shapes: ServiceErrorShape[] = [];
-  const shapeFor = (url: string) =>
-    shapes.find((shape) => url === shape.prefix || url.startsWith(`${shape.prefix}/`) || url.startsWith(`${shape.prefix}?`)) ?? genericShape;
+  const shapeFor = (url: string) => shapes.find((shape) => url === shape.prefix || url.startsWith(`${shape.prefix}/`) || url.startsWith(`${shape.prefix}?`)) ?? genericShape;
   return {
     register(shape) {
       shapes.push(shape);

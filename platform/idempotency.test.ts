@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeys } from '../drizzle/schema.js';
-import { TEST_NOW,testDatabases } from '../test/helpers.js';
+import { TEST_NOW, testDatabases } from '../test/helpers.js';
 import { canonicalSha256 } from './canonical-json.js';
 import { ManualClock } from './clock.js';
 import type { DatabaseHandle } from './db.js';
 import { AppError } from './errors.js';
-import { createIdempotency, type Idempotency,readIdempotencyKey } from './idempotency.js';
+import { createIdempotency, type Idempotency, readIdempotencyKey } from './idempotency.js';
 
 // Idempotency-Key (decision 0048) on PGlite, and on PostgreSQL when DATABASE_URL is set.
 
@@ -40,7 +40,10 @@ describe.each(testDatabases())('idempotency keys on $driver', (testDatabase) => 
     const first = await idempotency.once(where, 'k1', { amount: 1, memo: undefined }, work);
     // An omitted member and an undefined one are the same request, as on the wire.
     const again = await idempotency.once(where, 'k1', { amount: 1 }, work);
-    expect([first, again]).toEqual([{ statusCode: 201, body: { run: 1 } }, { statusCode: 201, body: { run: 1 } }]);
+    expect([first, again]).toEqual([
+      { statusCode: 201, body: { run: 1 } },
+      { statusCode: 201, body: { run: 1 } },
+    ]);
     expect(runs.count).toBe(1);
     await expect(idempotency.once(where, 'k1', { amount: 2 }, work)).rejects.toMatchObject({ code: 'GEN_ERR_IDEMPOTENCY_CONFLICT', status: 409 });
     // Another scope (another agent or route) is another key.

@@ -62,8 +62,20 @@ describe('findInputProblem', () => {
 
   it('counts values, containers included, and stops past maxValues', () => {
     // 1 array + 9 numbers = 10 values: at the limit; one more is past it.
-    expect(findInputProblem(Array.from({ length: 9 }, () => 0), 'v', { maxDepth: 5, maxValues: 10 })).toBeUndefined();
-    expect(findInputProblem(Array.from({ length: 10 }, () => 0), 'v', { maxDepth: 5, maxValues: 10 })).toEqual({ kind: 'too-large', field: 'v', limit: 10 });
+    expect(
+      findInputProblem(
+        Array.from({ length: 9 }, () => 0),
+        'v',
+        { maxDepth: 5, maxValues: 10 },
+      ),
+    ).toBeUndefined();
+    expect(
+      findInputProblem(
+        Array.from({ length: 10 }, () => 0),
+        'v',
+        { maxDepth: 5, maxValues: 10 },
+      ),
+    ).toEqual({ kind: 'too-large', field: 'v', limit: 10 });
   });
 
   it('skips binary bodies (a Buffer is not text)', () => {

@@ -19,7 +19,11 @@ const customerName = 'Jane Q. Customer';
 const failedInsert = () =>
   new InfrastructureError(
     'insert into fee_quotes (500 rows)',
-    new DrizzleQueryError('insert into "fee_quotes" ("quote_id", "body") values ($1, $2)', ['srq-1-abc', `{"payer":"${customerName}"}`], Object.assign(new Error('connection terminated'), { code: '57P01' })),
+    new DrizzleQueryError(
+      'insert into "fee_quotes" ("quote_id", "body") values ($1, $2)',
+      ['srq-1-abc', `{"payer":"${customerName}"}`],
+      Object.assign(new Error('connection terminated'), { code: '57P01' }),
+    ),
   );
 
 describe('log lines', () => {

@@ -1,4 +1,4 @@
-import { type DestinationStream, type Logger,pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 
 export type { Logger };
 
@@ -56,7 +56,10 @@ export function describeErrorForLog(error: unknown, depth = 0): Record<string, u
 }
 
 function stackFrames(stack: string | undefined): string | undefined {
-  const frames = stack?.split('\n').filter((line) => /^\s+at /.test(line)).slice(0, MAX_STACK_FRAMES);
+  const frames = stack
+    ?.split('\n')
+    .filter((line) => /^\s+at /.test(line))
+    .slice(0, MAX_STACK_FRAMES);
   return frames?.length ? frames.map((frame) => frame.trim()).join('\n') : undefined;
 }
 

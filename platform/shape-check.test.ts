@@ -105,9 +105,19 @@ describe('describeShapeDisagreements', () => {
       value: number;
       next: Linked | null;
     }
-    const linked: z.ZodType<Linked> = z.object({ value: z.number().int(), get next() { return linked.nullable(); } });
+    const linked: z.ZodType<Linked> = z.object({
+      value: z.number().int(),
+      get next() {
+        return linked.nullable();
+      },
+    });
     expect(describeShapeDisagreements(linked, node)).toEqual([]);
-    const broken: z.ZodType<Linked> = z.object({ value: z.string() as unknown as z.ZodNumber, get next() { return broken.nullable(); } });
+    const broken: z.ZodType<Linked> = z.object({
+      value: z.string() as unknown as z.ZodNumber,
+      get next() {
+        return broken.nullable();
+      },
+    });
     expect(describeShapeDisagreements(broken, node)).toContain('value: zod string, GraphQL scalar Int');
   });
 

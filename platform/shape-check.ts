@@ -98,11 +98,7 @@ const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
  *    Float/Int/Decimal, string against String/ID/DateTime/Decimal, boolean against Boolean, enum
  *    values against a GraphQL enum); a zod `unknown` against a typed GraphQL field.
  */
-export function describeShapeDisagreements(
-  zodSchema: z.ZodType,
-  graphQLOutputType: GraphQLOutputType,
-  options: ShapeCheckOptions = {},
-): string[] {
+export function describeShapeDisagreements(zodSchema: z.ZodType, graphQLOutputType: GraphQLOutputType, options: ShapeCheckOptions = {}): string[] {
   const root = z.toJSONSchema(zodSchema, { io: 'output', unrepresentable: 'any' }) as JsonSchemaNode;
   const scalars = { ...DEFAULT_SCALAR_KINDS, ...options.scalars };
   const problems: string[] = [];

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { FastifyPluginAsync } from 'fastify';
-import { type DocumentNode, type GraphQLSchema,parse } from 'graphql';
+import { type DocumentNode, type GraphQLSchema, parse } from 'graphql';
 import type { Access } from './access/admission.js';
 import type { RailChain } from './chain/index.js';
 import type { Clock } from './clock.js';

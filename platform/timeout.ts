@@ -19,10 +19,7 @@ export function withTimeout<T>(work: Promise<T>, milliseconds: number, what: str
 export function boundedCall<T>(work: Promise<T>, timeoutMs: number, operation: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new InfrastructureError(`${operation} (no answer within ${timeoutMs} ms)`, new Error(`timed out after ${timeoutMs} ms`))),
-      timeoutMs,
-    );
+    timer = setTimeout(() => reject(new InfrastructureError(`${operation} (no answer within ${timeoutMs} ms)`, new Error(`timed out after ${timeoutMs} ms`))), timeoutMs);
   });
   const wrapped = work.catch((error: unknown) => {
     throw error instanceof InfrastructureError || error instanceof AppError ? error : new InfrastructureError(operation, error);

@@ -11,7 +11,12 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 /** `npm run --silent <script> -- <args>` as a person types it; resolves with the exit code and both streams. */
 function npmRun(script: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   // A data folder of the run's own: a CLI that ignored --help would find nothing of the project's to change.
-  const env = { PATH: `${join(projectRoot, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? '', DATA_DIR: join(mkdtempSync(join(tmpdir(), 'srg-help-')), 'data'), LOG_LEVEL: 'silent' };
+  const env = {
+    PATH: `${join(projectRoot, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
+    HOME: process.env.HOME ?? '',
+    DATA_DIR: join(mkdtempSync(join(tmpdir(), 'srg-help-')), 'data'),
+    LOG_LEVEL: 'silent',
+  };
   return new Promise((resolve) => {
     execFile('npm', ['run', '--silent', script, '--', ...args], { cwd: projectRoot, env, encoding: 'utf8', timeout: 120_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });

@@ -1,11 +1,11 @@
 import { Big } from 'big.js';
 import fc from 'fast-check';
-import { type Address,getAddress, keccak256, parseEventLogs, parseUnits, toHex } from 'viem';
+import { type Address, getAddress, keccak256, parseEventLogs, parseUnits, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../contracts/artifacts/RailUSD.js';
 import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
-import { deployRailContracts, DEVELOPMENT_BALANCE, RAIL_TOKEN_NAME, RAIL_TOKEN_VERSION, type RailContracts,routerFeeArguments } from '../contracts/deploy.js';
-import { type EmbeddedChain,startEmbeddedChain } from '../platform/chain/embedded-chain.js';
+import { deployRailContracts, DEVELOPMENT_BALANCE, RAIL_TOKEN_NAME, RAIL_TOKEN_VERSION, type RailContracts, routerFeeArguments } from '../contracts/deploy.js';
+import { type EmbeddedChain, startEmbeddedChain } from '../platform/chain/embedded-chain.js';
 import { feeParameters } from '../subgraphs/fees/data/index.js';
 import { computeFees } from '../subgraphs/fees/domain/index.js';
 import { contractParameters } from '../subgraphs/fees/index.js';
@@ -68,7 +68,14 @@ describe('SettlementRouter.previewFees', () => {
   it('takes its parameters from the owner only', async () => {
     const stranger = chain.walletFor(chain.accounts[3]!);
     await expect(
-      stranger.writeContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'setFeeParameters', args: routerFeeArguments(feeParameters), account: chain.accounts[3]!, chain: stranger.chain }),
+      stranger.writeContract({
+        address: contracts.router,
+        abi: settlementRouterAbi,
+        functionName: 'setFeeParameters',
+        args: routerFeeArguments(feeParameters),
+        account: chain.accounts[3]!,
+        chain: stranger.chain,
+      }),
     ).rejects.toThrow(/OwnableUnauthorizedAccount/);
   });
 });
@@ -91,7 +98,9 @@ describe('SettlementRouter.settle', () => {
     expect((await balanceOf(payee)) - payeeBefore).toBe(parseUnits('9861.5', 6));
     expect((await balanceOf(contracts.feeRecipient)) - feesBefore).toBe(parseUnits('138.5', 6));
     expect(await chain.publicClient.readContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'settledQuotes', args: [keccak256(toHex(quoteId))] })).toBe(true);
-    await expect(wallet.writeContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'settle', args, account: payer, chain: wallet.chain })).rejects.toThrow(/QuoteAlreadySettled/);
+    await expect(wallet.writeContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'settle', args, account: payer, chain: wallet.chain })).rejects.toThrow(
+      /QuoteAlreadySettled/,
+    );
   });
 });
 
@@ -99,7 +108,14 @@ describe('SettlementRouter.settleBatch', () => {
   it('settles every order as settle() would, each with its own Settled fee, the fees in one transfer; one refused order refuses the whole batch', async () => {
     const payer = chain.accounts[3]!;
     const wallet = chain.walletFor(payer);
-    const approve = await wallet.writeContract({ address: contracts.token, abi: railUSDAbi, functionName: 'approve', args: [contracts.router, parseUnits('1000000', 6)], account: payer, chain: wallet.chain });
+    const approve = await wallet.writeContract({
+      address: contracts.token,
+      abi: railUSDAbi,
+      functionName: 'approve',
+      args: [contracts.router, parseUnits('1000000', 6)],
+      account: payer,
+      chain: wallet.chain,
+    });
     await chain.publicClient.waitForTransactionReceipt({ hash: approve });
     const quoteId = (label: string) => `srq-batch-${label}-${Date.now()}`;
     // Two orders of the settle() test's terms and one without FX at another score and volume tier.
@@ -108,7 +124,11 @@ describe('SettlementRouter.settleBatch', () => {
       { payee: '0x00000000000000000000000000000000000b0002', amount: parseUnits('10000', 6), hasFx: true, esgScore: 75_000_000n, monthlyVolume: 0n, quoteId: quoteId('b') },
       { payee: '0x00000000000000000000000000000000000b0003', amount: parseUnits('250.5', 6), hasFx: false, esgScore: 12_345_678n, monthlyVolume: parseUnits('2000000', 6), quoteId: quoteId('c') },
     ] as const;
-    const previews = await Promise.all(orders.map((order) => chain.publicClient.readContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'previewFees', args: [order.amount, order.hasFx, order.esgScore, order.monthlyVolume] })));
+    const previews = await Promise.all(
+      orders.map((order) =>
+        chain.publicClient.readContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'previewFees', args: [order.amount, order.hasFx, order.esgScore, order.monthlyVolume] }),
+      ),
+    );
     const before = await Promise.all([...orders.map((order) => balanceOf(order.payee)), balanceOf(contracts.feeRecipient)]);
     const hash = await wallet.writeContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'settleBatch', args: [contracts.token, orders], account: payer, chain: wallet.chain });
     const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
@@ -125,9 +145,13 @@ describe('SettlementRouter.settleBatch', () => {
     expect(feeTransfers).toHaveLength(1);
     // A batch holding an order already settled is refused whole: nothing of it moves.
     const again = [{ ...orders[2], quoteId: quoteId('d') }, orders[0]] as const;
-    await expect(wallet.writeContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'settleBatch', args: [contracts.token, again], account: payer, chain: wallet.chain })).rejects.toThrow(/QuoteAlreadySettled/);
+    await expect(
+      wallet.writeContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'settleBatch', args: [contracts.token, again], account: payer, chain: wallet.chain }),
+    ).rejects.toThrow(/QuoteAlreadySettled/);
     expect(await chain.publicClient.readContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'settledQuotes', args: [keccak256(toHex(again[0].quoteId))] })).toBe(false);
-    await expect(wallet.writeContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'settleBatch', args: [contracts.token, []], account: payer, chain: wallet.chain })).rejects.toThrow(/EmptyBatch/);
+    await expect(
+      wallet.writeContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'settleBatch', args: [contracts.token, []], account: payer, chain: wallet.chain }),
+    ).rejects.toThrow(/EmptyBatch/);
   });
 });
 

@@ -11,7 +11,7 @@ import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js'
 import { freshWallet } from '../subgraphs/payments/integration/testing.js';
 import { ACTIVE_LEI_ENTRY } from './fixtures/lei-entries.js';
 import { TEST_SIGNING_KEY } from './helpers.js';
-import { type ServerProcess,spawnServer } from './server-process.js';
+import { type ServerProcess, spawnServer } from './server-process.js';
 
 // Issue 21, findings 4 and 5, through the real server as `npm start` runs it (gateway/main.ts, the
 // embedded rail, PGlite in a temporary DATA_DIR):
@@ -53,11 +53,16 @@ function killNow(server: ServerProcess | undefined): Promise<void> {
 /** An institution key made in the folder's PGlite before the server holds it (npm run keys). */
 function createBearerKey(dataDir: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', keysScript, 'create', '--kind', 'bearer', '--label', 'restart test', '--limit', '100000'], { env: environmentFor(dataDir), encoding: 'utf8', timeout: 120_000 }, (error, stdout, stderr) => {
-      const key = /key \(shown once, store it now\): (\S+)/.exec(stdout)?.[1];
-      if (error || !key) reject(new Error(`npm run keys failed: ${stderr}${stdout}`, { cause: error }));
-      else resolve(key);
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', keysScript, 'create', '--kind', 'bearer', '--label', 'restart test', '--limit', '100000'],
+      { env: environmentFor(dataDir), encoding: 'utf8', timeout: 120_000 },
+      (error, stdout, stderr) => {
+        const key = /key \(shown once, store it now\): (\S+)/.exec(stdout)?.[1];
+        if (error || !key) reject(new Error(`npm run keys failed: ${stderr}${stdout}`, { cause: error }));
+        else resolve(key);
+      },
+    );
   });
 }
 
@@ -165,11 +170,15 @@ describe('the embedded rail under a flooded /rpc and across kill -9 (issue 21, f
     }
     // Read through /rpc once the flood is over: an outside reader waits its turn like any other.
     await keepSettled(server!, duringFlood);
-    const huge = await fetch(`${server!.base}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: '0xffffffffffffffff' }] }) });
+    const huge = await fetch(`${server!.base}/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: '0xffffffffffffffff' }] }),
+    });
     expect(await huge.json()).toMatchObject({ id: 1, error: { code: -32005 } });
   }, 300_000);
 
-  it('finding 5: after kill -9 and a start on the same DATA_DIR, every SETTLED payment\'s transaction is on the chain in its block, and the rail goes on', async () => {
+  it("finding 5: after kill -9 and a start on the same DATA_DIR, every SETTLED payment's transaction is on the chain in its block, and the rail goes on", async () => {
     // The last payments are answered, and the process is killed at once.
     await keepSettled(server!, await pay(server!, ['30.00', '31.00']));
     const rpcBefore = rpcOf(server!);

@@ -22,13 +22,18 @@ describe('POST /rpc: the embedded chain for outside wallets', () => {
 
   const call = async (body: unknown) => (await server.app.inject({ method: 'POST', url: '/rpc', payload: body as object })).json();
 
-  it('answers the standard methods as Base and refuses the node\'s control and signing methods', async () => {
+  it("answers the standard methods as Base and refuses the node's control and signing methods", async () => {
     expect(await call({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })).toEqual({ jsonrpc: '2.0', id: 1, result: '0x2105' });
     for (const method of ['hardhat_setBalance', 'evm_mine', 'eth_sendTransaction', 'eth_sign', 'eth_accounts']) {
       expect(await call({ jsonrpc: '2.0', id: 2, method, params: [] })).toMatchObject({ id: 2, error: { code: -32601 } });
     }
     expect(await call({ id: 3, method: 'eth_chainId' })).toMatchObject({ id: null, error: { code: -32600 } });
-    expect(await call([{ jsonrpc: '2.0', id: 'a', method: 'eth_chainId' }, { jsonrpc: '2.0', id: 'b', method: 'net_version' }])).toEqual([
+    expect(
+      await call([
+        { jsonrpc: '2.0', id: 'a', method: 'eth_chainId' },
+        { jsonrpc: '2.0', id: 'b', method: 'net_version' },
+      ]),
+    ).toEqual([
       { jsonrpc: '2.0', id: 'a', result: '0x2105' },
       { jsonrpc: '2.0', id: 'b', result: '8453' },
     ]);
@@ -73,7 +78,7 @@ const countedLoop = (count: number) => `0x62${count.toString(16).padStart(6, '0'
 /** JUMPDEST; PUSH1 0; JUMP: never ends. */
 const INFINITE_LOOP = '0x5b600056';
 
-describe('POST /rpc is bounded: one caller cannot hold the rail\'s node (decision 0051)', () => {
+describe("POST /rpc is bounded: one caller cannot hold the rail's node (decision 0051)", () => {
   let server: TestServer;
   const GAS_CAP = 1_000_000;
   beforeAll(async () => {
@@ -116,7 +121,10 @@ describe('POST /rpc is bounded: one caller cannot hold the rail\'s node (decisio
     const expected = await publicClient.request({ method: 'eth_getLogs', params: [{ fromBlock: numberToHex(latest - 2n), toBlock: numberToHex(latest) }] });
     expect(expected.length).toBeGreaterThan(0);
     expect(recent.body).toEqual({ jsonrpc: '2.0', id: 4, result: expected });
-    expect((await call({ jsonrpc: '2.0', id: 5, method: 'eth_getLogs', params: [{ fromBlock: 'pending', toBlock: 'zzz' }] })).body).toMatchObject({ id: 5, error: { code: -32602, message: 'toBlock must be a hex quantity' } });
+    expect((await call({ jsonrpc: '2.0', id: 5, method: 'eth_getLogs', params: [{ fromBlock: 'pending', toBlock: 'zzz' }] })).body).toMatchObject({
+      id: 5,
+      error: { code: -32602, message: 'toBlock must be a hex quantity' },
+    });
   });
 
   it('finding 4: eth_estimateGas and eth_call run at most EMBEDDED_RPC_GAS_CAP gas, whatever gas they ask for; an infinite loop is cut there', async () => {
@@ -132,7 +140,10 @@ describe('POST /rpc is bounded: one caller cannot hold the rail\'s node (decisio
     const light = await call({ jsonrpc: '2.0', id: 3, method: 'eth_estimateGas', params: [{ data: countedLoop(10_000) }] });
     expect(Number(light.body.result)).toBeGreaterThan(260_000);
     expect(Number(light.body.result)).toBeLessThan(GAS_CAP);
-    expect((await call({ jsonrpc: '2.0', id: 4, method: 'eth_call', params: [{ data: INFINITE_LOOP }, 'latest'] })).body).toMatchObject({ id: 4, error: { message: expect.stringMatching(/out of gas/i) } });
+    expect((await call({ jsonrpc: '2.0', id: 4, method: 'eth_call', params: [{ data: INFINITE_LOOP }, 'latest'] })).body).toMatchObject({
+      id: 4,
+      error: { message: expect.stringMatching(/out of gas/i) },
+    });
     // State overrides would let a call run code of its own choosing at any address: not accepted.
     expect((await call({ jsonrpc: '2.0', id: 5, method: 'eth_call', params: [{ data: '0x' }, 'latest', {}] })).body).toMatchObject({ id: 5, error: { code: -32602 } });
   });
@@ -187,7 +198,12 @@ describe('POST /rpc is bounded: one caller cannot hold the rail\'s node (decisio
   });
 
   it('refuses a body over EMBEDDED_RPC_MAX_BODY_BYTES with 413 in the documented error shape', async () => {
-    const response = await server.app.inject({ method: 'POST', url: '/rpc', payload: { jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [`0x${'00'.repeat(200_000)}`] }, remoteAddress: '10.0.1.1' });
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/rpc',
+      payload: { jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [`0x${'00'.repeat(200_000)}`] },
+      remoteAddress: '10.0.1.1',
+    });
     expect(response.statusCode).toBe(413);
     expect(response.json()).toMatchObject({ code: 'GEN_ERR_PAYLOAD_TOO_LARGE' });
   });

@@ -61,9 +61,37 @@ describe('gateway across two subgraphs and the MCP tools', () => {
   it('one gateway query returns a commodity outlook next to a fee quote', async () => {
     const result = await graphql<Record<string, any>>(
       server,
-      `{ commodity(symbol: "COFFEE") { symbol outlook { status climateRiskScore dataQuality } calendar { month } }
-         heatCheck { commodities { symbol status } }
-         feeQuote(input: { amountUsd: 10000, hasFx: true, esgScore: 75 }) { fees { total { bps } } settlement { netUsd } } }`,
+      `
+        {
+          commodity(symbol: "COFFEE") {
+            symbol
+            outlook {
+              status
+              climateRiskScore
+              dataQuality
+            }
+            calendar {
+              month
+            }
+          }
+          heatCheck {
+            commodities {
+              symbol
+              status
+            }
+          }
+          feeQuote(input: { amountUsd: 10000, hasFx: true, esgScore: 75 }) {
+            fees {
+              total {
+                bps
+              }
+            }
+            settlement {
+              netUsd
+            }
+          }
+        }
+      `,
     );
     expect(result.errors).toBeUndefined();
     const rest = (await server.app.inject({ method: 'GET', url: '/forecast/commodity/COFFEE' })).json();
@@ -147,7 +175,7 @@ describe('MCP hygiene', () => {
     }
   });
 
-  it('finding: npm run mcp:forecast printed npm\'s banner on stdout; the README command speaks clean JSON-RPC on stdio', async () => {
+  it("finding: npm run mcp:forecast printed npm's banner on stdout; the README command speaks clean JSON-RPC on stdio", async () => {
     const projectRoot = fileURLToPath(new URL('..', import.meta.url));
     const transport = new StdioClientTransport({
       command: 'npm',
@@ -167,4 +195,3 @@ describe('MCP hygiene', () => {
     }
   });
 });
-

@@ -30,11 +30,9 @@ describe('supergraph', () => {
 
 describe('fee quote through the gateway', () => {
   it('returns the same numbers as REST: 138.5 bps, net 9861.5', async () => {
-    const result = await graphql<{ feeQuote: Record<string, any> }>(
-      server,
-      `query ($input: FeeQuoteInput!) { feeQuote(input: $input) { ${QUOTE_FIELDS} } }`,
-      { input: { amountUsd: 10000, hasFx: true, esgScore: 75 } },
-    );
+    const result = await graphql<{ feeQuote: Record<string, any> }>(server, `query ($input: FeeQuoteInput!) { feeQuote(input: $input) { ${QUOTE_FIELDS} } }`, {
+      input: { amountUsd: 10000, hasFx: true, esgScore: 75 },
+    });
     expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
     const quote = result.data!.feeQuote;
     expect(quote).toMatchObject({
@@ -66,7 +64,22 @@ describe('fee quote through the gateway', () => {
     const lookup = () =>
       graphql<{ found: Record<string, any> | null; missing: null }>(
         server,
-        `query ($id: ID!) { found: quote(quoteId: $id) { quoteId fees { total { bps usd } } } missing: quote(quoteId: "srq-1-000000000000000000000000") { quoteId } }`,
+        `
+          query ($id: ID!) {
+            found: quote(quoteId: $id) {
+              quoteId
+              fees {
+                total {
+                  bps
+                  usd
+                }
+              }
+            }
+            missing: quote(quoteId: "srq-1-000000000000000000000000") {
+              quoteId
+            }
+          }
+        `,
         { id: issued.quoteId },
       );
     const result = await vi.waitFor(async () => {
@@ -80,7 +93,16 @@ describe('fee quote through the gateway', () => {
   });
 
   it('refuses invalid input with the catalog code in extensions', async () => {
-    const result = await graphql(server, `{ feeQuote(input: { amountUsd: -1, esgScore: 120 }) { quoteId } }`);
+    const result = await graphql(
+      server,
+      `
+        {
+          feeQuote(input: { amountUsd: -1, esgScore: 120 }) {
+            quoteId
+          }
+        }
+      `,
+    );
     expect(result.data).toEqual({ feeQuote: null });
     expect(result.errors?.[0]).toMatchObject({
       message: expect.stringMatching(/amountUsd: must be greater than 0; esgScore: must be between 0 and 100/),
@@ -91,10 +113,39 @@ describe('fee quote through the gateway', () => {
   it('serves the manifest, the fee schedule and the ESG quote from the same functions as REST', async () => {
     const result = await graphql<Record<string, any>>(
       server,
-      `{ stabilityManifest { schema chainId fees { typicalTotalBps bestCaseTotalBps worstCaseTotalBps } }
-         feeSchedule { volumeTiers { tier coreBps } }
-         esgFeeQuote(input: { amountUsd: 10000, esgScore: 75 }) { fee { bps usd tier } }
-         esgFeeSchedule { tiers { tier minFeeBps maxFeeBps } } }`,
+      `
+        {
+          stabilityManifest {
+            schema
+            chainId
+            fees {
+              typicalTotalBps
+              bestCaseTotalBps
+              worstCaseTotalBps
+            }
+          }
+          feeSchedule {
+            volumeTiers {
+              tier
+              coreBps
+            }
+          }
+          esgFeeQuote(input: { amountUsd: 10000, esgScore: 75 }) {
+            fee {
+              bps
+              usd
+              tier
+            }
+          }
+          esgFeeSchedule {
+            tiers {
+              tier
+              minFeeBps
+              maxFeeBps
+            }
+          }
+        }
+      `,
     );
     expect(result.errors).toBeUndefined();
     expect(result.data!.stabilityManifest).toEqual({ schema: 'srg-manifest/1.0', chainId: 8453, fees: { typicalTotalBps: 138.5, bestCaseTotalBps: 86, worstCaseTotalBps: 176 } });

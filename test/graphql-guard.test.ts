@@ -106,14 +106,21 @@ describe('GraphQL limits at the gateway (defaults)', () => {
     const response = await post(server, `{"query":"{ __typename }","variables":{"x":${nested(5000)}}}`, path);
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
-      errors: [{ message: `The GraphQL variables nest deeper or hold more values than allowed. variables.x${'.0'.repeat(31)}: nests deeper than 32 levels.`, extensions: { code: 'GQL_ERR_VARIABLES_TOO_LARGE' } }],
+      errors: [
+        {
+          message: `The GraphQL variables nest deeper or hold more values than allowed. variables.x${'.0'.repeat(31)}: nests deeper than 32 levels.`,
+          extensions: { code: 'GQL_ERR_VARIABLES_TOO_LARGE' },
+        },
+      ],
     });
   });
 
   it('refuses variables of more than 20,000 values with 400, and lets 32 levels through', async () => {
     const wide = await post(server, { query: '{ __typename }', variables: { x: Array.from({ length: 25_000 }, () => 0) } });
     expect(wide.status).toBe(400);
-    expect(wide.body.errors).toEqual([{ message: 'The GraphQL variables nest deeper or hold more values than allowed. variables: holds more than 20000 values.', extensions: { code: 'GQL_ERR_VARIABLES_TOO_LARGE' } }]);
+    expect(wide.body.errors).toEqual([
+      { message: 'The GraphQL variables nest deeper or hold more values than allowed. variables: holds more than 20000 values.', extensions: { code: 'GQL_ERR_VARIABLES_TOO_LARGE' } },
+    ]);
     const deepEnough = await post(server, `{"query":"{ __typename }","variables":{"x":${nested(31)}}}`);
     expect(deepEnough.status).toBe(200);
     expect(deepEnough.body).toEqual({ data: { __typename: 'Query' } });
@@ -201,7 +208,10 @@ describe('GraphQL error hygiene', () => {
       const query = { query: '{ quote(quoteId: "srq-1-000000000000000000000000") { quoteId } }' };
       // 1. At a subgraph endpoint (the split layout's subgraph): its Apollo server logs the error behind the code.
       // 2. Through the gateway to the in-process subgraph: the fetch logs it, since the gateway only sees the code.
-      for (const [path, requestId] of [['/subgraphs/fees/graphql', 'cause-subgraph'], ['/graphql', 'cause-gateway']] as const) {
+      for (const [path, requestId] of [
+        ['/subgraphs/fees/graphql', 'cause-subgraph'],
+        ['/graphql', 'cause-gateway'],
+      ] as const) {
         const response = await post(server, query, path, { 'x-request-id': requestId });
         expect(codes(response.body)).toEqual(['GEN_ERR_UNAVAILABLE']);
         expect(JSON.stringify(response.body)).not.toMatch(/cause|stack|InfrastructureError|Failed query|\.ts:|node_modules/);

@@ -10,8 +10,8 @@ import { createConfiguredRailChain } from '../gateway/platform-services.js';
 import { buildServer, type BuiltServer, type ServerOptions } from '../gateway/server.js';
 import type { RailChain } from '../platform/chain/index.js';
 import { ManualClock } from '../platform/clock.js';
-import { type Config,loadConfig } from '../platform/config.js';
-import { type Database, type DatabaseHandle,dropSchema, openDatabase } from '../platform/db.js';
+import { type Config, loadConfig } from '../platform/config.js';
+import { type Database, type DatabaseHandle, dropSchema, openDatabase } from '../platform/db.js';
 
 export const TEST_SIGNING_KEY = 'test-signing-key-0123456789abcdef0123456789';
 export const TEST_NOW = '2026-11-22T12:00:00.000Z';
@@ -147,12 +147,7 @@ export async function graphql<T = Record<string, unknown>>(
  * One request through inject: `payload` as JSON, or `raw` text sent as application/json (bad JSON,
  * keys such as __proto__ written by hand); the answer's status, parsed body and headers.
  */
-export async function injectJson(
-  server: BuiltServer,
-  method: 'GET' | 'POST' | 'DELETE',
-  url: string,
-  options: { payload?: unknown; headers?: Record<string, string>; raw?: string } = {},
-) {
+export async function injectJson(server: BuiltServer, method: 'GET' | 'POST' | 'DELETE', url: string, options: { payload?: unknown; headers?: Record<string, string>; raw?: string } = {}) {
   const response = await server.app.inject({
     method,
     url,

@@ -26,6 +26,8 @@ describe('npm run keys (the admin CLI)', () => {
     expect(listed).toEqual(expect.arrayContaining([`${id}\tbearer\t${institution}\t50/min\tactive\tExample Bank`, `${secondId}\tbearer\t${institution}\t1000/min\tactive\tExample Bank hub`]));
     // 4. No key joins an institution that does not exist, and an API key joins none (refused before the database is opened).
     await expect(keys('create', '--kind', 'bearer', '--label', 'Typo Bank', '--institution', 'inst_nosuch')).rejects.toMatchObject({ stderr: expect.stringContaining('no institution inst_nosuch') });
-    await expect(keys('create', '--kind', 'api', '--label', 'Dashboard', '--institution', institution!)).rejects.toMatchObject({ stderr: expect.stringContaining('an API key belongs to no institution') });
+    await expect(keys('create', '--kind', 'api', '--label', 'Dashboard', '--institution', institution!)).rejects.toMatchObject({
+      stderr: expect.stringContaining('an API key belongs to no institution'),
+    });
   });
 });

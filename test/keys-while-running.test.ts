@@ -46,7 +46,11 @@ describe('npm run keys beside a running server, then after it stopped', () => {
       // 4. Refusals: a wrong admin key through the CLI; a stranger and the institution's own key at the route.
       await expect(keys({ ADMIN_KEY: `${ADMIN_KEY}-wrong` }, 'list')).rejects.toMatchObject({ stderr: expect.stringContaining('refused ADMIN_KEY') });
       for (const headers of [{}, { authorization: `Bearer ${key}` }] as Array<Record<string, string>>) {
-        const refused = await fetch(`${server.base}/admin/keys`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'bearer', label: 'Intruder' }) });
+        const refused = await fetch(`${server.base}/admin/keys`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ kind: 'bearer', label: 'Intruder' }),
+        });
         expect(refused.status).toBe(401);
       }
 
@@ -75,7 +79,11 @@ describe('npm run keys beside a running server, then after it stopped', () => {
 
 describe('npm run reset where no one can answer (decision 0059)', () => {
   const reset = (dataDir: string, ...args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'platform/reset-cli.ts', ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir }, encoding: 'utf8', timeout: 60_000 });
+    run(process.execPath, ['--import', 'tsx', 'platform/reset-cli.ts', ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
 
   it('asks nothing and deletes nothing without --yes (a usage error, exit 2); never deletes a folder that is not a data folder', { timeout: 120_000 }, async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'srg-reset-')), 'data');

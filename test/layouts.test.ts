@@ -115,18 +115,16 @@ describe('the gateway alone', () => {
   const everyUrl = SUBGRAPH_NAMES.map((name) => `${name}=http://127.0.0.1:9/${name}`).join(',');
 
   it('finding: a subgraph missing from SUBGRAPH_URLS silently went to localhost:4000; now the start fails naming it', async () => {
-    const allButForecast = SUBGRAPH_NAMES.filter((name) => name !== 'forecast').map((name) => `${name}=http://127.0.0.1:9/${name}`).join(',');
+    const allButForecast = SUBGRAPH_NAMES.filter((name) => name !== 'forecast')
+      .map((name) => `${name}=http://127.0.0.1:9/${name}`)
+      .join(',');
     const start = buildServer({ config: testConfig({ SUBGRAPH_URLS: allButForecast }), subgraphs: [], gateway: true });
     await expect(start).rejects.toBeInstanceOf(GatewayConfigError);
-    await expect(buildServer({ config: testConfig({ SUBGRAPH_URLS: allButForecast }), subgraphs: [], gateway: true })).rejects.toThrow(
-      /no way to reach forecast: name it in SUBGRAPH_URLS/,
-    );
+    await expect(buildServer({ config: testConfig({ SUBGRAPH_URLS: allButForecast }), subgraphs: [], gateway: true })).rejects.toThrow(/no way to reach forecast: name it in SUBGRAPH_URLS/);
   });
 
   it('refuses a SUBGRAPH_URLS name no subgraph has', async () => {
-    await expect(
-      buildServer({ config: testConfig({ SUBGRAPH_URLS: `${everyUrl},billing=http://127.0.0.1:9/c` }), subgraphs: [], gateway: true }),
-    ).rejects.toThrow(/unknown subgraphs: billing/);
+    await expect(buildServer({ config: testConfig({ SUBGRAPH_URLS: `${everyUrl},billing=http://127.0.0.1:9/c` }), subgraphs: [], gateway: true })).rejects.toThrow(/unknown subgraphs: billing/);
   });
 
   it('finding: the gateway alone opened PGlite and wrote a key into its data folder; it keeps nothing now', async () => {
@@ -144,7 +142,12 @@ describe('the gateway alone', () => {
 
   it('an all-in-one server with the database override and both keys configured claims no data folder', async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'srg-owned-')), 'data');
-    const server = await buildServer({ config: testConfig({ DATA_DIR: dataDir, ISSUER_SIGNING_JWK: generateIssuerJwk() }), database: await sharedTestDatabase(), subgraphs: ['forecast'], gateway: false });
+    const server = await buildServer({
+      config: testConfig({ DATA_DIR: dataDir, ISSUER_SIGNING_JWK: generateIssuerJwk() }),
+      database: await sharedTestDatabase(),
+      subgraphs: ['forecast'],
+      gateway: false,
+    });
     await server.close();
     expect(existsSync(dataDir)).toBe(false);
   });

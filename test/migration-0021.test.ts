@@ -18,7 +18,18 @@ const quote = (name: string) => `srq-backfill-${run}-${name}`;
 function paymentRow(id: string, day: number, quoteIdGiven: string | null, quoteIdRecorded: string | null) {
   const at = new Date(Date.UTC(2026, 0, day));
   const railPaymentId = `pay_backfill_${run}_${id}`;
-  return { railPaymentId, tmsReference: railPaymentId, requestSha256: 'x', request: quoteIdGiven ? { quoteId: quoteIdGiven } : {}, status: 'FAILED' as const, result: {}, quoteId: quoteIdRecorded, submittedAt: at, createdAt: at, updatedAt: at };
+  return {
+    railPaymentId,
+    tmsReference: railPaymentId,
+    requestSha256: 'x',
+    request: quoteIdGiven ? { quoteId: quoteIdGiven } : {},
+    status: 'FAILED' as const,
+    result: {},
+    quoteId: quoteIdRecorded,
+    submittedAt: at,
+    createdAt: at,
+    updatedAt: at,
+  };
 }
 
 describe.each(testDatabases())('migration 0021 fills payment_quote_uses on $driver', (testDatabase) => {

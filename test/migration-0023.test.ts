@@ -42,20 +42,45 @@ describe.each(testDatabases())('migration 0023 gives existing keys and payments 
     await handle.db.execute(sql`alter table api_keys drop constraint api_keys_institution`);
     const rows = [paymentRow('plain', 'TMS-OLD-', null), paymentRow('agent', 'AGT-', 'agt_old'), paymentRow('ap2', 'AP2-', null), paymentRow('hold', 'AGT-HLD-', null)];
     await handle.db.insert(payments).values(rows);
-    await handle.db.execute(sql`update payments set institution_id = null where rail_payment_id in (${sql.join(rows.map((row) => sql`${row.railPaymentId}`), sql`, `)})`);
-    const keyRow = (id: string, kind: 'api' | 'bearer') => ({ id: `key_${run}_${id}`, kind, keyHash: `${run}-${id}`, label: id, requestsPerMinute: 10, createdAt: new Date(), revokedAt: null, institutionId: null });
+    await handle.db.execute(
+      sql`update payments set institution_id = null where rail_payment_id in (${sql.join(
+        rows.map((row) => sql`${row.railPaymentId}`),
+        sql`, `,
+      )})`,
+    );
+    const keyRow = (id: string, kind: 'api' | 'bearer') => ({
+      id: `key_${run}_${id}`,
+      kind,
+      keyHash: `${run}-${id}`,
+      label: id,
+      requestsPerMinute: 10,
+      createdAt: new Date(),
+      revokedAt: null,
+      institutionId: null,
+    });
     await handle.db.insert(apiKeys).values([keyRow('bearer', 'bearer'), keyRow('api', 'api')]);
     // 2. The backfill, twice (it may run again over rows it filled).
     for (let round = 0; round < 2; round += 1) for (const statement of backfill) await handle.db.execute(sql.raw(statement));
     // 3. Every row has its owner.
-    const owners = await handle.db.select({ id: payments.railPaymentId, institutionId: payments.institutionId }).from(payments).where(inArray(payments.railPaymentId, rows.map((row) => row.railPaymentId)));
+    const owners = await handle.db
+      .select({ id: payments.railPaymentId, institutionId: payments.institutionId })
+      .from(payments)
+      .where(
+        inArray(
+          payments.railPaymentId,
+          rows.map((row) => row.railPaymentId),
+        ),
+      );
     expect(Object.fromEntries(owners.map((row) => [row.id, row.institutionId]))).toEqual({
       [rows[0]!.railPaymentId]: LEGACY_INSTITUTION,
       [rows[1]!.railPaymentId]: SETTLEMENT_AGENT_INSTITUTION,
       [rows[2]!.railPaymentId]: SETTLEMENT_AGENT_INSTITUTION,
       [rows[3]!.railPaymentId]: SETTLEMENT_AGENT_INSTITUTION,
     });
-    const keys = await handle.db.select({ kind: apiKeys.kind, institutionId: apiKeys.institutionId }).from(apiKeys).where(inArray(apiKeys.id, [`key_${run}_bearer`, `key_${run}_api`]));
+    const keys = await handle.db
+      .select({ kind: apiKeys.kind, institutionId: apiKeys.institutionId })
+      .from(apiKeys)
+      .where(inArray(apiKeys.id, [`key_${run}_bearer`, `key_${run}_api`]));
     expect(keys.sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
       { kind: 'api', institutionId: null },
       { kind: 'bearer', institutionId: LEGACY_INSTITUTION },

@@ -1,4 +1,4 @@
-import { type Abi, type ContractFunctionArgs, type ContractFunctionName, type Hash, type HDAccount,parseEventLogs } from 'viem';
+import { type Abi, type ContractFunctionArgs, type ContractFunctionName, type Hash, type HDAccount, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basketPegAbi } from '../contracts/artifacts/BasketPeg.js';
 import { feeRedistributionAbi } from '../contracts/artifacts/FeeRedistribution.js';
@@ -6,8 +6,8 @@ import { railEsgOracleAbi } from '../contracts/artifacts/RailEsgOracle.js';
 import { railUSDAbi } from '../contracts/artifacts/RailUSD.js';
 import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
 import { stabilityPIDAbi } from '../contracts/artifacts/StabilityPID.js';
-import { deployRailContracts, type RailContracts,stabilityPidArguments } from '../contracts/deploy.js';
-import { type EmbeddedChain,startEmbeddedChain } from '../platform/chain/embedded-chain.js';
+import { deployRailContracts, type RailContracts, stabilityPidArguments } from '../contracts/deploy.js';
+import { type EmbeddedChain, startEmbeddedChain } from '../platform/chain/embedded-chain.js';
 import { contractParameters } from '../subgraphs/fees/index.js';
 
 // The contracts of decision 0057 on the embedded chain, through viem as the router is tested:
@@ -91,11 +91,19 @@ describe('StabilityPID', () => {
 
   it('updates its state from the oracle account only, computing P, I and D as documented; the owner alone sets its parameters', async () => {
     await expect(update(stranger, 1n, 50_000_000n)).rejects.toThrow(/NotOracle/);
-    await expect(write(stranger, { address: contracts.stabilityPID, abi: stabilityPIDAbi, functionName: 'setParameters', args: [{ ...stabilityPidArguments(contractParameters.stability), kp: 0n }] })).rejects.toThrow(/OwnableUnauthorizedAccount/);
+    await expect(
+      write(stranger, { address: contracts.stabilityPID, abi: stabilityPIDAbi, functionName: 'setParameters', args: [{ ...stabilityPidArguments(contractParameters.stability), kp: 0n }] }),
+    ).rejects.toThrow(/OwnableUnauthorizedAccount/);
 
     // 1. First run, score 72.4: error 90 - 72.4 = 17.6 points; no interval before it, so no I or D: output = 1.0 x 17.6.
     const first = await update(owner, 1_800_000_000n, 72_400_000n);
-    expect(parseEventLogs({ abi: stabilityPIDAbi, eventName: 'Updated', logs: first })[0]!.args).toEqual({ runId: 1_800_000_000n, measurement: 72_400_000n, error: 17_600_000n, integral: 0n, output: 17_600_000n });
+    expect(parseEventLogs({ abi: stabilityPIDAbi, eventName: 'Updated', logs: first })[0]!.args).toEqual({
+      runId: 1_800_000_000n,
+      measurement: 72_400_000n,
+      error: 17_600_000n,
+      integral: 0n,
+      output: 17_600_000n,
+    });
 
     // 2. 300 s later, score 80: error 10 points; integral 10,000,000 x 300 = 3,000,000,000;
     //    output = (1e18 x 10,000,000 + 11,574,074,074,074 x 3,000,000,000) / 1e18 = 10,000,000 + 34,722.2 -> 10,034,722;
@@ -119,7 +127,11 @@ describe('BasketPeg', () => {
   const pegAlert = () => chain.publicClient.readContract({ address: contracts.basketPeg, abi: basketPegAbi, functionName: 'pegAlert' });
 
   it('holds the reference value (1 USD), the 50 bps threshold and the 60 s cycle; the owner alone changes them', async () => {
-    const values = await Promise.all((['referenceValue', 'deviationThresholdBps', 'verificationCycleSeconds'] as const).map((functionName) => chain.publicClient.readContract({ address: contracts.basketPeg, abi: basketPegAbi, functionName })));
+    const values = await Promise.all(
+      (['referenceValue', 'deviationThresholdBps', 'verificationCycleSeconds'] as const).map((functionName) =>
+        chain.publicClient.readContract({ address: contracts.basketPeg, abi: basketPegAbi, functionName }),
+      ),
+    );
     expect(values).toEqual([1_000_000n, 50n, 60n]);
     await expect(write(stranger, { address: contracts.basketPeg, abi: basketPegAbi, functionName: 'setPegParameters', args: [2_000_000n, 1n, 1n] })).rejects.toThrow(/OwnableUnauthorizedAccount/);
   });
@@ -131,8 +143,20 @@ describe('BasketPeg', () => {
 
     // 12.34 bps: below the threshold.
     const logs = await publish(owner, 1_800_000_000n, [50_000, 600_000, 350_000], true, 1_234);
-    expect(parseEventLogs({ abi: basketPegAbi, eventName: 'BasketPublished', logs })[0]!.args).toEqual({ runId: 1_800_000_000n, measured: true, deviationCentiBps: 1_234, assets: ['DAI', 'USDC', 'USDT'], weights: [50_000, 600_000, 350_000] });
-    expect(await chain.publicClient.readContract({ address: contracts.basketPeg, abi: basketPegAbi, functionName: 'basket' })).toMatchObject({ runId: 1_800_000_000n, measured: true, deviationCentiBps: 1_234, assets: ['DAI', 'USDC', 'USDT'], weights: [50_000, 600_000, 350_000] });
+    expect(parseEventLogs({ abi: basketPegAbi, eventName: 'BasketPublished', logs })[0]!.args).toEqual({
+      runId: 1_800_000_000n,
+      measured: true,
+      deviationCentiBps: 1_234,
+      assets: ['DAI', 'USDC', 'USDT'],
+      weights: [50_000, 600_000, 350_000],
+    });
+    expect(await chain.publicClient.readContract({ address: contracts.basketPeg, abi: basketPegAbi, functionName: 'basket' })).toMatchObject({
+      runId: 1_800_000_000n,
+      measured: true,
+      deviationCentiBps: 1_234,
+      assets: ['DAI', 'USDC', 'USDT'],
+      weights: [50_000, 600_000, 350_000],
+    });
     expect(await pegAlert()).toBe(false);
     // 50.00 bps: at the threshold, the alert is on (settlement held).
     await publish(owner, 1_800_000_300n, [50_000, 600_000, 350_000], true, 5_000);
@@ -148,13 +172,20 @@ describe('FeeRedistribution', () => {
   const balanceOf = (address: `0x${string}`) => chain.publicClient.readContract({ address: contracts.token, abi: railUSDAbi, functionName: 'balanceOf', args: [address] });
   const distribute = (account: HDAccount) => write(account, { address: contracts.redistribution, abi: feeRedistributionAbi, functionName: 'distribute', args: [contracts.token] });
 
-  it('receives the router\'s fees and pays them all to the operator, its one recipient at deployment; anyone may distribute', async () => {
+  it("receives the router's fees and pays them all to the operator, its one recipient at deployment; anyone may distribute", async () => {
     expect(await chain.publicClient.readContract({ address: contracts.router, abi: settlementRouterAbi, functionName: 'feeRecipient' })).toBe(contracts.redistribution);
-    expect(await chain.publicClient.readContract({ address: contracts.redistribution, abi: feeRedistributionAbi, functionName: 'recipients' })).toEqual([{ account: contracts.operator, shareBps: 10_000n }]);
+    expect(await chain.publicClient.readContract({ address: contracts.redistribution, abi: feeRedistributionAbi, functionName: 'recipients' })).toEqual([
+      { account: contracts.operator, shareBps: 10_000n },
+    ]);
     const payer = chain.accounts[1]!;
     const amount = 10_000_000_000n;
     await write(payer, { address: contracts.token, abi: railUSDAbi, functionName: 'approve', args: [contracts.router, amount] });
-    await write(payer, { address: contracts.router, abi: settlementRouterAbi, functionName: 'settle', args: [contracts.token, chain.accounts[2]!.address, amount, true, 75_000_000n, 0n, `srq-redistribution-${Date.now()}`] });
+    await write(payer, {
+      address: contracts.router,
+      abi: settlementRouterAbi,
+      functionName: 'settle',
+      args: [contracts.token, chain.accounts[2]!.address, amount, true, 75_000_000n, 0n, `srq-redistribution-${Date.now()}`],
+    });
     // 138.5 bps of 10,000 USD = 138.5 USD, held by the redistribution contract.
     expect(await balanceOf(contracts.redistribution)).toBe(138_500_000n);
     const before = await balanceOf(contracts.operator);
@@ -167,16 +198,26 @@ describe('FeeRedistribution', () => {
 
   it('splits by share, rounding down, the last recipient taking the remainder; the owner alone sets whole shares', async () => {
     const [a, b, c] = [chain.accounts[2]!.address, chain.accounts[3]!.address, chain.accounts[4]!.address];
-    const split = [{ account: a, shareBps: 5_000n }, { account: b, shareBps: 3_000n }, { account: c, shareBps: 2_000n }] as const;
+    const split = [
+      { account: a, shareBps: 5_000n },
+      { account: b, shareBps: 3_000n },
+      { account: c, shareBps: 2_000n },
+    ] as const;
     await expect(write(stranger, { address: contracts.redistribution, abi: feeRedistributionAbi, functionName: 'setRecipients', args: [split] })).rejects.toThrow(/OwnableUnauthorizedAccount/);
-    await expect(write(owner, { address: contracts.redistribution, abi: feeRedistributionAbi, functionName: 'setRecipients', args: [[{ account: a, shareBps: 9_999n }]] })).rejects.toThrow(/SharesNotWhole/);
+    await expect(write(owner, { address: contracts.redistribution, abi: feeRedistributionAbi, functionName: 'setRecipients', args: [[{ account: a, shareBps: 9_999n }]] })).rejects.toThrow(
+      /SharesNotWhole/,
+    );
     await write(owner, { address: contracts.redistribution, abi: feeRedistributionAbi, functionName: 'setRecipients', args: [split] });
     await write(chain.accounts[1]!, { address: contracts.token, abi: railUSDAbi, functionName: 'transfer', args: [contracts.redistribution, 1_000_001n] });
     const before = await Promise.all([a, b, c].map(balanceOf));
     const logs = await distribute(stranger);
     // 1,000,001 x 50 % = 500,000 (500,000.5 rounded down); x 30 % = 300,000; the last: 1,000,001 - 800,000 = 200,001.
     const paid = parseEventLogs({ abi: feeRedistributionAbi, eventName: 'Paid', logs }).map((event) => [event.args.recipient, event.args.amount]);
-    expect(paid).toEqual([[a, 500_000n], [b, 300_000n], [c, 200_001n]]);
+    expect(paid).toEqual([
+      [a, 500_000n],
+      [b, 300_000n],
+      [c, 200_001n],
+    ]);
     const after = await Promise.all([a, b, c].map(balanceOf));
     expect(after.map((balance, index) => balance - before[index]!)).toEqual([500_000n, 300_000n, 200_001n]);
     await write(owner, { address: contracts.redistribution, abi: feeRedistributionAbi, functionName: 'setRecipients', args: [[{ account: contracts.operator, shareBps: 10_000n }]] });

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oracleRuns } from '../drizzle/schema.js';
-import { type DatabaseHandle,dropSchema, openDatabase } from '../platform/db.js';
+import { type DatabaseHandle, dropSchema, openDatabase } from '../platform/db.js';
 import { startTestServer, TEST_NOW, type TestServer } from './helpers.js';
 
 /** PostgreSQL runs on every machine of the project and on CI (which sets DATABASE_URL to the same). */
@@ -29,7 +29,9 @@ describe('oracle runs with two servers on one PostgreSQL database', () => {
     // Both start at the same moment: both try the first interval in start().
     servers.push(
       ...(await Promise.all(
-        handles.map((database) => startTestServer({ database, subgraphs: ['fees'], gateway: false, environment: { ORACLE_SCHEDULER: 'true', ORACLE_UPDATE_FREQUENCY_SECONDS: String(INTERVAL_SECONDS) } })),
+        handles.map((database) =>
+          startTestServer({ database, subgraphs: ['fees'], gateway: false, environment: { ORACLE_SCHEDULER: 'true', ORACLE_UPDATE_FREQUENCY_SECONDS: String(INTERVAL_SECONDS) } }),
+        ),
       )),
     );
   }, 60_000);
@@ -68,7 +70,10 @@ describe('oracle runs with two servers on one PostgreSQL database', () => {
     const answers = await until(read, (both) => new Set(withoutTime(both)).size === 1, 'both servers to read the same runs');
     const [first] = answers;
     expect(first).toMatchObject({ oracle: { status: 'SUCCESS', uptimePct: 100, updateFrequencySeconds: INTERVAL_SECONDS } });
-    const stability = await handles[1]!.db.select().from(oracleRuns).where(and(eq(oracleRuns.oracle, 'stability'), eq(oracleRuns.status, 'SUCCESS')));
+    const stability = await handles[1]!.db
+      .select()
+      .from(oracleRuns)
+      .where(and(eq(oracleRuns.oracle, 'stability'), eq(oracleRuns.status, 'SUCCESS')));
     expect(stability).toHaveLength(3);
   });
 });

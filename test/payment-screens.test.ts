@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Address, type Hash,parseEventLogs } from 'viem';
+import { type Address, type Hash, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
 import { createHttpServer, httpRoutes, type HttpServer } from '../platform/http.js';
@@ -9,7 +9,7 @@ import { uboRoutes } from '../subgraphs/compliance/ownership/routes.js';
 import { createUboService, shippedUboData, type UboData } from '../subgraphs/compliance/ownership/service.js';
 import { createUboStore } from '../subgraphs/compliance/ownership/store.js';
 import { COMPLIANCE_PREFIX, complianceErrorShape } from '../subgraphs/compliance/shared/error-shape.js';
-import { freshWallet, type IntegrationHarness,startIntegrationHarness } from '../subgraphs/payments/integration/testing.js';
+import { freshWallet, type IntegrationHarness, startIntegrationHarness } from '../subgraphs/payments/integration/testing.js';
 import { ACTIVE_LEI_ENTRY, LAPSED_LEI_ENTRY } from './fixtures/lei-entries.js';
 
 // How payments honour the screens (issue 21, acceptance), pinned through the all-in-one server
@@ -100,23 +100,43 @@ describe('verification of payee: only BLOCKED stops a payment (Document 2 §3)',
   const grayZone = [
     {
       // shell, catalysts of 3 words: 2 · 2 / (2 + 3) = 0.80
-      result: 'PROCEED_HIGH_CONFIDENCE', submitted: 'Shell Catalysts Pte Ltd', registered: ACTIVE_LEI_ENTRY, submittedLei: undefined,
-      score: 80, resolvedBy: 'LEGAL_NAME_MATCH', confirmed: true,
+      result: 'PROCEED_HIGH_CONFIDENCE',
+      submitted: 'Shell Catalysts Pte Ltd',
+      registered: ACTIVE_LEI_ENTRY,
+      submittedLei: undefined,
+      score: 80,
+      resolvedBy: 'LEGAL_NAME_MATCH',
+      confirmed: true,
     },
     {
       // shell, catalysts shared, asia and technology unmatched: 2 · 2 / (3 + 3) = 0.6667
-      result: 'PROCEED_FLAGGED', submitted: 'Shell Catalysts Asia Pte Ltd', registered: ACTIVE_LEI_ENTRY, submittedLei: undefined,
-      score: 66.67, resolvedBy: 'LEGAL_NAME_MATCH', confirmed: false,
+      result: 'PROCEED_FLAGGED',
+      submitted: 'Shell Catalysts Asia Pte Ltd',
+      registered: ACTIVE_LEI_ENTRY,
+      submittedLei: undefined,
+      score: 66.67,
+      resolvedBy: 'LEGAL_NAME_MATCH',
+      confirmed: false,
     },
     {
       // shell shared, chemicals unmatched: 2 · 1 / (2 + 3) = 0.40
-      result: 'PROCEED_UNVERIFIED', submitted: 'Shell Chemicals Pte Ltd', registered: ACTIVE_LEI_ENTRY, submittedLei: undefined,
-      score: 40, resolvedBy: 'LEGAL_NAME_MATCH', confirmed: false,
+      result: 'PROCEED_UNVERIFIED',
+      submitted: 'Shell Chemicals Pte Ltd',
+      registered: ACTIVE_LEI_ENTRY,
+      submittedLei: undefined,
+      score: 40,
+      resolvedBy: 'LEGAL_NAME_MATCH',
+      confirmed: false,
     },
     {
       // The lapsed LEI matches the registration: LEI_INACTIVE at 100, whatever the name (alfa, rey of 3 words would be 80).
-      result: 'LEI_INACTIVE', submitted: 'Alfa Rey Slovakia', registered: LAPSED_LEI_ENTRY, submittedLei: LAPSED_LEI_ENTRY.lei,
-      score: 100, resolvedBy: 'LEI_EXACT_MATCH', confirmed: true,
+      result: 'LEI_INACTIVE',
+      submitted: 'Alfa Rey Slovakia',
+      registered: LAPSED_LEI_ENTRY,
+      submittedLei: LAPSED_LEI_ENTRY.lei,
+      score: 100,
+      resolvedBy: 'LEI_EXACT_MATCH',
+      confirmed: true,
     },
   ];
 
@@ -129,7 +149,11 @@ describe('verification of payee: only BLOCKED stops a payment (Document 2 §3)',
     expect({ result: body.vop.result, score: body.vop.score }, `VoP of "${row.submitted}" against "${row.registered.legalName}"`).toEqual({ result: row.result, score: row.score });
 
     // 2. It settled, and the transfer is on chain to the creditor.
-    expect(body).toMatchObject({ status: 'SETTLED', settledAt: Math.floor(harness.server.clock.now().getTime() / 1000), settlement: { txHash: expect.stringMatching(TX_HASH), amount: '250', currency: 'USD', asset: 'USDC', exchangeRate: '1' } });
+    expect(body).toMatchObject({
+      status: 'SETTLED',
+      settledAt: Math.floor(harness.server.clock.now().getTime() / 1000),
+      settlement: { txHash: expect.stringMatching(TX_HASH), amount: '250', currency: 'USD', asset: 'USDC', exchangeRate: '1' },
+    });
     await expectTransferOnChain(body, creditor, '250');
 
     // 3. The PaymentResult's vop (spec §2) and its attestation carry the result and its score.
@@ -143,7 +167,14 @@ describe('verification of payee: only BLOCKED stops a payment (Document 2 §3)',
     // 4. The compliance oracle's VoP history of the creditor's wallet holds the same check.
     const history = await harness.call('GET', `/compliance/vop/history/${creditor}`);
     expect(history.body.checks).toEqual([
-      expect.objectContaining({ requestId: body.vop.requestId, result: row.result, score: row.score, resolvedBy: row.resolvedBy, submittedName: row.submitted, submittedLei: row.submittedLei ?? null }),
+      expect.objectContaining({
+        requestId: body.vop.requestId,
+        result: row.result,
+        score: row.score,
+        resolvedBy: row.resolvedBy,
+        submittedName: row.submitted,
+        submittedLei: row.submittedLei ?? null,
+      }),
     ]);
 
     // 5. Read back: the stored result is the one answered.
@@ -247,11 +278,26 @@ describe('a name at exactly 0.70 against the shipped SDN list is a sanctions mat
     function dataWithBoundaryRecords(): UboData {
       const shipped = shippedUboData();
       const made = (lei: string, legalName: string): LeiRecord => ({
-        lei, legalName, otherNames: [], status: 'ACTIVE', entityStatus: 'ACTIVE', registrationStatus: 'ISSUED', jurisdiction: 'GB', country: 'GB',
-        directParent: null, ultimateParent: null, directParentLink: 'REPORTING_EXCEPTION', ultimateParentLink: 'REPORTING_EXCEPTION',
-        directParentException: 'NATURAL_PERSONS', ultimateParentException: 'NATURAL_PERSONS', asOf: '2026-01-01',
+        lei,
+        legalName,
+        otherNames: [],
+        status: 'ACTIVE',
+        entityStatus: 'ACTIVE',
+        registrationStatus: 'ISSUED',
+        jurisdiction: 'GB',
+        country: 'GB',
+        directParent: null,
+        ultimateParent: null,
+        directParentLink: 'REPORTING_EXCEPTION',
+        ultimateParentLink: 'REPORTING_EXCEPTION',
+        directParentException: 'NATURAL_PERSONS',
+        ultimateParentException: 'NATURAL_PERSONS',
+        asOf: '2026-01-01',
       });
-      const extra = new Map([[AT_LEI, made(AT_LEI, AT_070)], [BELOW_LEI, made(BELOW_LEI, BELOW)]]);
+      const extra = new Map([
+        [AT_LEI, made(AT_LEI, AT_070)],
+        [BELOW_LEI, made(BELOW_LEI, BELOW)],
+      ]);
       return { ...shipped, findRecord: (lei) => extra.get(lei) ?? shipped.findRecord(lei) };
     }
 
@@ -294,7 +340,9 @@ describe('a name at exactly 0.70 against the shipped SDN list is a sanctions mat
       // NFA INTERNATIONAL (335800CCCPHKUOXPC332, GLEIF) against NIA INTERNATIONAL (ent_num 17273): one
       // word equal, the other a loose pair (decision 0055), scored 0.70 exactly: the threshold, inclusive.
       const chain = await chainOf(harness.server.app, '335800CCCPHKUOXPC332');
-      expect(chain.sanctionsMatches).toEqual([expect.objectContaining({ uid: 17273, name: 'NIA INTERNATIONAL', screenedName: 'NFA INTERNATIONAL', score: 0.7, lei: '335800CCCPHKUOXPC332', role: 'SUBJECT' })]);
+      expect(chain.sanctionsMatches).toEqual([
+        expect.objectContaining({ uid: 17273, name: 'NIA INTERNATIONAL', screenedName: 'NFA INTERNATIONAL', score: 0.7, lei: '335800CCCPHKUOXPC332', role: 'SUBJECT' }),
+      ]);
       expect(chain.chain[0].sanctions).toMatchObject({ hit: true, bestScore: 0.7 });
       expect(chain.result).toBe('REVIEW_REQUIRED');
     });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { type Address, getAddress, type Hash,parseEventLogs } from 'viem';
+import { type Address, getAddress, type Hash, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../contracts/artifacts/RailUSD.js';
 import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
@@ -78,8 +78,7 @@ async function issueQuote(terms: Record<string, unknown>) {
   return body as { quoteId: string; fees: { total: { usd: number } } };
 }
 
-const storedRow = async (tmsReference: string) =>
-  (await server.platform!.database.db.select().from(payments).where(eq(payments.tmsReference, tmsReference)))[0];
+const storedRow = async (tmsReference: string) => (await server.platform!.database.db.select().from(payments).where(eq(payments.tmsReference, tmsReference)))[0];
 
 /** The ledger is written behind the request (decision 0001): wait until it holds the quote. */
 async function untilInLedger(quoteId: string): Promise<void> {
@@ -143,15 +142,23 @@ describe('a quoteId given with a payment (issue 10 item 9)', () => {
   });
 
   it.each([
-    ['expired', async () => {
-      const quote = await issueQuote({ amountUsd: 1250.5, hasFx: false });
-      server.clock.advance(feeParameters.quoteValiditySeconds * 1000);
-      return quote.quoteId;
-    }, 'it has expired'],
-    ['forged', async () => {
-      const { quoteId } = await issueQuote({ amountUsd: 1250.5, hasFx: false });
-      return quoteId.slice(0, -1) + (quoteId.endsWith('0') ? '1' : '0');
-    }, 'it was not issued for 1250.5 USD'],
+    [
+      'expired',
+      async () => {
+        const quote = await issueQuote({ amountUsd: 1250.5, hasFx: false });
+        server.clock.advance(feeParameters.quoteValiditySeconds * 1000);
+        return quote.quoteId;
+      },
+      'it has expired',
+    ],
+    [
+      'forged',
+      async () => {
+        const { quoteId } = await issueQuote({ amountUsd: 1250.5, hasFx: false });
+        return quoteId.slice(0, -1) + (quoteId.endsWith('0') ? '1' : '0');
+      },
+      'it was not issued for 1250.5 USD',
+    ],
     ['issued for another amount', async () => (await issueQuote({ amountUsd: 1250.49, hasFx: false })).quoteId, 'it was not issued for 1250.5 USD'],
     ['issued with FX for a USD payment', async () => (await issueQuote({ amountUsd: 1250.5, hasFx: true })).quoteId, 'it was not issued for 1250.5 USD'],
   ])('%s: 400 PAY_ERR_QUOTE_INVALID, nothing stored or sent', async (_name, quoteIdOf, why) => {

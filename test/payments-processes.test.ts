@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { type Address, createPublicClient, getAddress, type Hash, http, parseEventLogs, type PublicClient,toHex } from 'viem';
+import { type Address, createPublicClient, getAddress, type Hash, http, parseEventLogs, type PublicClient, toHex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { base as baseChain } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,12 +13,12 @@ import { paymentCallbacks, payments } from '../drizzle/schema.js';
 import { createApiKeys } from '../platform/access/api-keys.js';
 import { DEVELOPMENT_MNEMONIC } from '../platform/chain/embedded-chain.js';
 import { systemClock } from '../platform/clock.js';
-import { type DatabaseHandle,dropSchema, openDatabase } from '../platform/db.js';
+import { type DatabaseHandle, dropSchema, openDatabase } from '../platform/db.js';
 import { randomIds } from '../platform/ids.js';
 import { freshWallet } from '../subgraphs/payments/integration/testing.js';
 import { ACTIVE_LEI_ENTRY } from './fixtures/lei-entries.js';
 import { TEST_SIGNING_KEY } from './helpers.js';
-import { type ServerProcess,spawnServer } from './server-process.js';
+import { type ServerProcess, spawnServer } from './server-process.js';
 
 // Issue 10 acceptance point 2: 20 identical initiations at the same moment across two server
 // PROCESSES on one PostgreSQL schema give one payment and one transfer on chain. Process A is the
@@ -41,19 +41,23 @@ const settlerKeyB = toHex(settlerB.getHdKey().privateKey!);
 
 /** Starts the all-in-one server (gateway/main.ts) as its own OS process on a free loopback port; resolves once it printed `ready in`. */
 function startServer(label: string, environment: Record<string, string>): Promise<ServerProcess> {
-  return spawnServer(label, {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: join(mkdtempSync(join(tmpdir(), `srg-payproc-${label}-`)), 'data'),
-    QUOTE_SIGNING_KEY: TEST_SIGNING_KEY,
-    WEBHOOK_SIGNING_KEY,
-    ADMIN_KEY,
-    INTERNAL_KEY,
-    ...environment,
-  }, 120_000);
+  return spawnServer(
+    label,
+    {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: join(mkdtempSync(join(tmpdir(), `srg-payproc-${label}-`)), 'data'),
+      QUOTE_SIGNING_KEY: TEST_SIGNING_KEY,
+      WEBHOOK_SIGNING_KEY,
+      ADMIN_KEY,
+      INTERNAL_KEY,
+      ...environment,
+    },
+    120_000,
+  );
 }
 
 /** SIGTERM, then SIGKILL if it has not exited within 15 s. */
@@ -157,7 +161,7 @@ describe.runIf(databaseUrl)('identical initiations across two server processes o
     return chainA.getContractEvents({ address: rail.token, abi: railUSDAbi, eventName: 'Transfer', args: { to: creditor }, fromBlock: 0n });
   }
 
-  it('process B settles on A\'s chain through RPC_URL, from its RAIL_SETTLER_KEY account', async () => {
+  it("process B settles on A's chain through RPC_URL, from its RAIL_SETTLER_KEY account", async () => {
     const creditor = await registeredCreditor();
     const payment = paymentTo(creditor, '12.5');
     const answer = await post(b!.base, '/integration/payments/initiate', bearer, payment);
@@ -173,9 +177,7 @@ describe.runIf(databaseUrl)('identical initiations across two server processes o
   it(`of ${CONCURRENT} identical initiations at once, alternately at A and B: one payment row, one callback row, one Settled event and one transfer; every answer is that payment`, async () => {
     const creditor = await registeredCreditor();
     const payment = paymentTo(creditor, '77.25');
-    const answers = await Promise.all(
-      Array.from({ length: CONCURRENT }, (_, index) => post((index % 2 === 0 ? a! : b!).base, '/integration/payments/initiate', bearer, payment)),
-    );
+    const answers = await Promise.all(Array.from({ length: CONCURRENT }, (_, index) => post((index % 2 === 0 ? a! : b!).base, '/integration/payments/initiate', bearer, payment)));
     for (const answer of answers) {
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
       expect(['SETTLED', 'PENDING'], JSON.stringify(answer.body)).toContain(answer.body.status);

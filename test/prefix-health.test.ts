@@ -30,7 +30,15 @@ describe('each service prefix answers its own /health', () => {
   it('the spec documents four bodies, answered as documented: stability, ESG, reports and integration', async () => {
     const stability = await injectJson(server, 'GET', '/stability/health');
     // Document 1 "Health (stability)": status healthy, oracle SUCCESS, uptimeSeconds, uptimeHuman, network, chainId, timestamp.
-    expect(stability.body).toMatchObject({ status: 'healthy', oracle: 'SUCCESS', uptimeSeconds: expect.any(Number), uptimeHuman: expect.any(String), network: expect.any(String), chainId: 8453, timestamp: expect.any(String) });
+    expect(stability.body).toMatchObject({
+      status: 'healthy',
+      oracle: 'SUCCESS',
+      uptimeSeconds: expect.any(Number),
+      uptimeHuman: expect.any(String),
+      network: expect.any(String),
+      chainId: 8453,
+      timestamp: expect.any(String),
+    });
     // Document 1 ESG oracle: status (healthy) and esgOracle (SUCCESS).
     expect((await injectJson(server, 'GET', '/esg/health')).body).toMatchObject({ status: 'healthy', esgOracle: 'SUCCESS' });
     // Document 1 reports service: status (ok), service, version.
@@ -42,7 +50,11 @@ describe('each service prefix answers its own /health', () => {
   });
 
   it('finding: /forecast/health, /compliance/health and /agent/health were 404; each answers the generic body from the process checks, open', async () => {
-    for (const [prefix, subgraph] of [['forecast', 'forecast'], ['compliance', 'compliance'], ['agent', 'payments']] as const) {
+    for (const [prefix, subgraph] of [
+      ['forecast', 'forecast'],
+      ['compliance', 'compliance'],
+      ['agent', 'payments'],
+    ] as const) {
       const answer = await injectJson(server, 'GET', `/${prefix}/health`);
       expect(answer.status).toBe(200);
       expect(answer.headers['cache-control']).toBe('no-store');
@@ -50,8 +62,12 @@ describe('each service prefix answers its own /health', () => {
     }
   });
 
-  it('the generic health routes stay out of the services\' OpenAPI documents', async () => {
-    for (const [document, path] of [['/compliance/openapi.json', '/health'], ['/agent/openapi.json', '/health'], ['/forecast/openapi.json', '/forecast/health']] as const) {
+  it("the generic health routes stay out of the services' OpenAPI documents", async () => {
+    for (const [document, path] of [
+      ['/compliance/openapi.json', '/health'],
+      ['/agent/openapi.json', '/health'],
+      ['/forecast/openapi.json', '/forecast/health'],
+    ] as const) {
       const response = await server.app.inject({ method: 'GET', url: document });
       expect(response.statusCode).toBe(200);
       expect(Object.keys(response.json<{ paths: Record<string, unknown> }>().paths)).not.toContain(path);
@@ -69,7 +85,7 @@ describe('each service prefix answers its own /health', () => {
   });
 });
 
-describe('a subgraph served alone answers its prefixes\' health too', () => {
+describe("a subgraph served alone answers its prefixes' health too", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ subgraphs: ['forecast'], gateway: false });

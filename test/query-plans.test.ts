@@ -3,8 +3,8 @@
 // of test/query-plans/*.txt (regenerate with `npx vitest run test/query-plans.test.ts -u`).
 
 import { readFileSync } from 'node:fs';
-import { operationFromDocument,Supergraph } from '@apollo/federation-internals';
-import { prettyFormatQueryPlan,QueryPlanner } from '@apollo/query-planner';
+import { operationFromDocument, Supergraph } from '@apollo/federation-internals';
+import { prettyFormatQueryPlan, QueryPlanner } from '@apollo/query-planner';
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 

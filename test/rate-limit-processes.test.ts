@@ -1,12 +1,12 @@
-import { type ChildProcess,spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimitWindows } from '../drizzle/schema.js';
-import { type ApiKeys,createApiKeys } from '../platform/access/api-keys.js';
+import { type ApiKeys, createApiKeys } from '../platform/access/api-keys.js';
 import { ManualClock } from '../platform/clock.js';
-import { type DatabaseHandle,dropSchema, openDatabase } from '../platform/db.js';
+import { type DatabaseHandle, dropSchema, openDatabase } from '../platform/db.js';
 import { randomIds } from '../platform/ids.js';
 
 /** PostgreSQL runs on every machine of the project and on CI (which sets DATABASE_URL to the same). */
@@ -97,12 +97,7 @@ describe('one rate limit across two server processes', () => {
     // The test migrates the schema before the replicas open it (theirs then find nothing to do).
     handle = await openDatabase({ databaseUrl: DATABASE_URL, schemaName, poolSize: 2 });
     keys = createApiKeys({ db: handle.db, clock: new ManualClock(NOW), ids: randomIds });
-    const started = await Promise.allSettled([
-      startReplica(database),
-      startReplica(database),
-      startReplica({ ...database, REDIS_URL }),
-      startReplica({ ...database, REDIS_URL }),
-    ]);
+    const started = await Promise.allSettled([startReplica(database), startReplica(database), startReplica({ ...database, REDIS_URL }), startReplica({ ...database, REDIS_URL })]);
     const replicas = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     const failed = started.find((result) => result.status === 'rejected');
     if (failed) {

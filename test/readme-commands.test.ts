@@ -52,7 +52,10 @@ function shellWords(line: string): string[] {
 /** The curl commands of the README's sh blocks, continuation lines joined. */
 function curlCommands(): string[][] {
   const blocks = every(/```sh\n([\s\S]*?)```/g).map((match) => match[1]!.replace(/\\\n\s*/g, ' '));
-  return blocks.flatMap((block) => block.split('\n')).filter((line) => line.startsWith('curl ')).map(shellWords);
+  return blocks
+    .flatMap((block) => block.split('\n'))
+    .filter((line) => line.startsWith('curl '))
+    .map(shellWords);
 }
 
 describe('the README shows only commands that work', () => {
@@ -98,7 +101,9 @@ describe('the README shows only commands that work', () => {
   });
 
   it('the files and links it names exist', () => {
-    const links = every(/\]\(([^)#]+)\)/g).map((match) => match[1]!).filter((target) => !/^[a-z]+:/.test(target));
+    const links = every(/\]\(([^)#]+)\)/g)
+      .map((match) => match[1]!)
+      .filter((target) => !/^[a-z]+:/.test(target));
     const paths = every(/`([A-Za-z.][\w.-]*\/[\w./-]*)`/g)
       .map((match) => match[1]!)
       // Paths under a top-level entry of the repository (not ./data, DATA_DIR/..., ../shared).
@@ -126,7 +131,12 @@ describe('the README examples against the all-in-one server', () => {
       expect(target, words.join(' ')).toBeDefined();
       const headers = Object.fromEntries(words.flatMap((word, at) => (words[at - 1] === '-H' ? [word.split(/:\s*/, 2) as [string, string]] : [])));
       const body = words[words.indexOf('-d') + 1];
-      const response = await server.app.inject({ method: words.includes('-d') ? 'POST' : 'GET', url: target!.slice('localhost:4000'.length), headers, ...(words.includes('-d') ? { payload: body } : {}) });
+      const response = await server.app.inject({
+        method: words.includes('-d') ? 'POST' : 'GET',
+        url: target!.slice('localhost:4000'.length),
+        headers,
+        ...(words.includes('-d') ? { payload: body } : {}),
+      });
       expect({ command: words.slice(0, 3).join(' '), status: response.statusCode }).toEqual({ command: words.slice(0, 3).join(' '), status: 200 });
       if (target!.endsWith('/graphql')) {
         const answer = response.json<{ data?: unknown; errors?: unknown }>();

@@ -1,4 +1,4 @@
-import { type ChildProcess,spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 // Test support (not a test file): the all-in-one server (gateway/main.ts) as an OS process of its

@@ -1,6 +1,6 @@
-import { type ChildProcess,spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { type AddressInfo,createServer } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { base as baseChain } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
-import { type PaymentRequirements,settleResponseFromHeader } from 'x402/types';
+import { type PaymentRequirements, settleResponseFromHeader } from 'x402/types';
 import { SUBGRAPH_NAMES } from '../gateway/subgraphs.js';
 import { DEVELOPMENT_MNEMONIC } from '../platform/chain/embedded-chain.js';
 import { dropSchema } from '../platform/db.js';
@@ -93,10 +93,7 @@ describe('split layout: subgraphs and the gateway as separate processes on loopb
       serve(others.join(','), { ...databaseFor('fees'), ...rail, SERVICE_URLS: `forecast=http://127.0.0.1:${forecastPort}` }),
       serve('forecast', { ...databaseFor('forecast'), PORT: String(forecastPort) }),
     ]);
-    const urls = [
-      ...others.map((name) => `${name}=${fees.base}/subgraphs/${name}/graphql`),
-      `forecast=${forecast.base}/subgraphs/forecast/graphql`,
-    ];
+    const urls = [...others.map((name) => `${name}=${fees.base}/subgraphs/${name}/graphql`), `forecast=${forecast.base}/subgraphs/forecast/graphql`];
     gateway = await serve('gateway', { SUBGRAPH_URLS: urls.join(',') });
   }, 60_000);
   afterAll(async () => {
@@ -131,7 +128,7 @@ describe('split layout: subgraphs and the gateway as separate processes on loopb
     expect(settleResponseFromHeader(String(paid.headers.get('x-payment-response')))).toMatchObject({ success: true, payer: payer.account.address });
   });
 
-  it('finding: a stopped subgraph gave GEN_ERR_INTERNAL 500 with no log line; now the other subgraph\'s data, SUBGRAPH_UNAVAILABLE, no trace, a log line, and /health 503 naming it', async () => {
+  it("finding: a stopped subgraph gave GEN_ERR_INTERNAL 500 with no log line; now the other subgraph's data, SUBGRAPH_UNAVAILABLE, no trace, a log line, and /health 503 naming it", async () => {
     const healthy = await fetch(`${gateway.base}/health`);
     expect(healthy.status).toBe(200);
 

@@ -57,7 +57,10 @@ async function fetchesBySubgraph(): Promise<Record<string, number>> {
 
 async function vendorView(variables: Record<string, unknown>, headers: Record<string, string> = {}) {
   const response = await server.app.inject({ method: 'POST', url: '/graphql', headers, payload: { query: VENDOR_QUERY, variables } });
-  return { status: response.statusCode, body: response.json() as { data?: { vendorAssessment: Record<string, any> | null }; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } };
+  return {
+    status: response.statusCode,
+    body: response.json() as { data?: { vendorAssessment: Record<string, any> | null }; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> },
+  };
 }
 
 describe('vendorAssessment through the gateway', () => {

@@ -24,5 +24,9 @@ export async function admitAgentKey(store: RateLimitStore, request: RequestConte
     exceeded: used > AGENT_REQUESTS_PER_MINUTE,
   };
   setHeaders(request, rateLimitHeaders(state));
-  if (state.exceeded) throw new AppError('GEN_ERR_RATE_LIMITED', { retryAfterSeconds: state.resetSeconds, message: `An agent's key is limited to ${AGENT_REQUESTS_PER_MINUTE} settlements, mandate changes and revocations a minute.` });
+  if (state.exceeded)
+    throw new AppError('GEN_ERR_RATE_LIMITED', {
+      retryAfterSeconds: state.resetSeconds,
+      message: `An agent's key is limited to ${AGENT_REQUESTS_PER_MINUTE} settlements, mandate changes and revocations a minute.`,
+    });
 }

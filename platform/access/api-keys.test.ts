@@ -10,7 +10,7 @@ import { sequentialIds } from '../ids.js';
 import { createLogger } from '../log.js';
 import { createRequestContext } from '../request-context.js';
 import { admitInstitution, tenantOf } from './admission.js';
-import { type ApiKeys,createApiKeys, UnknownInstitution } from './api-keys.js';
+import { type ApiKeys, createApiKeys, UnknownInstitution } from './api-keys.js';
 import { requireKey } from './require-key.js';
 
 describe.each(testDatabases())('API keys on $driver', (testDatabase) => {
@@ -138,7 +138,15 @@ describe.each(testDatabases())('API keys on $driver', (testDatabase) => {
     expect(statements).toHaveLength(3);
     expect(await windowsOf(record.id)).toEqual([{ windowStart: '2026-11-22T12:32:00.000Z', requests: 1 }]);
     expect(await windowsOf(bearer.record.id)).toEqual([]);
-    const unknownCounted = await handle.db.select().from(rateLimitWindows).where(notInArray(rateLimitWindows.keyId, (await keys.list()).map((entry) => entry.id)));
+    const unknownCounted = await handle.db
+      .select()
+      .from(rateLimitWindows)
+      .where(
+        notInArray(
+          rateLimitWindows.keyId,
+          (await keys.list()).map((entry) => entry.id),
+        ),
+      );
     expect(unknownCounted).toEqual([]);
   });
 

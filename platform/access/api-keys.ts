@@ -87,12 +87,7 @@ function stateOf({ record, used }: NonNullable<Counted>, windowStart: Date, nowM
  * No row: no such active key, nothing counted.
  */
 function prepareAdmission(db: Database) {
-  const activeKey = db.$with('active_key').as(
-    db
-      .select(recordColumns)
-      .from(apiKeys)
-      .where(presentedActiveKey()),
-  );
+  const activeKey = db.$with('active_key').as(db.select(recordColumns).from(apiKeys).where(presentedActiveKey()));
   const counted = db.$with('counted').as(
     db
       .insert(rateLimitWindows)
@@ -109,12 +104,7 @@ function prepareAdmission(db: Database) {
       .onConflictDoUpdate({ target: [rateLimitWindows.keyId, rateLimitWindows.windowStart], set: { requests: sql`${rateLimitWindows.requests} + excluded.requests` } })
       .returning({ requests: rateLimitWindows.requests }),
   );
-  return db
-    .with(activeKey, counted)
-    .select()
-    .from(activeKey)
-    .crossJoin(counted)
-    .prepare('api_keys_admit');
+  return db.with(activeKey, counted).select().from(activeKey).crossJoin(counted).prepare('api_keys_admit');
 }
 
 /**
@@ -208,7 +198,11 @@ export function createApiKeys(deps: { db: Database; clock: Clock; ids: IdSource;
     },
     /** Revokes a key by id; false when no active key has that id. */
     async revoke(id: string): Promise<boolean> {
-      const rows = await deps.db.update(apiKeys).set({ revokedAt: deps.clock.now() }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).returning({ id: apiKeys.id });
+      const rows = await deps.db
+        .update(apiKeys)
+        .set({ revokedAt: deps.clock.now() })
+        .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+        .returning({ id: apiKeys.id });
       return rows.length === 1;
     },
     async list(): Promise<ApiKeyRecord[]> {

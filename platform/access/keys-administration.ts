@@ -1,15 +1,6 @@
 import type { z } from 'zod';
 import type { ApiKeys, KeyKind } from './api-keys.js';
-import {
-  ADMIN_INSTITUTIONS_PATH,
-  ADMIN_KEYS_PATH,
-  createdKeySchema,
-  institutionListSchema,
-  keyListSchema,
-  type KeyRecordBody,
-  keyRecordBody,
-  revocationSchema,
-} from './keys-route.js';
+import { ADMIN_INSTITUTIONS_PATH, ADMIN_KEYS_PATH, createdKeySchema, institutionListSchema, keyListSchema, type KeyRecordBody, keyRecordBody, revocationSchema } from './keys-route.js';
 
 /**
  * The four commands of `npm run keys`, on the database (directAdministration) or through a running
@@ -56,8 +47,7 @@ async function call<S extends z.ZodType>(baseUrl: string, adminKey: string, meth
 
 export function remoteAdministration(baseUrl: string, adminKey: string): KeyAdministration {
   return {
-    create: (kind, label, limit, institution) =>
-      call(baseUrl, adminKey, 'POST', ADMIN_KEYS_PATH, createdKeySchema, { kind, label, limit, ...(institution === undefined ? {} : { institution }) }),
+    create: (kind, label, limit, institution) => call(baseUrl, adminKey, 'POST', ADMIN_KEYS_PATH, createdKeySchema, { kind, label, limit, ...(institution === undefined ? {} : { institution }) }),
     revoke: async (id) => (await call(baseUrl, adminKey, 'DELETE', `${ADMIN_KEYS_PATH}/${encodeURIComponent(id)}`, revocationSchema)).revoked,
     list: async () => (await call(baseUrl, adminKey, 'GET', ADMIN_KEYS_PATH, keyListSchema)).keys,
     institutions: async () => (await call(baseUrl, adminKey, 'GET', ADMIN_INSTITUTIONS_PATH, institutionListSchema)).institutions,

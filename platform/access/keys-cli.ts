@@ -1,12 +1,12 @@
 import { exitWithUsage, parseCommandLine, UsageError } from '../cli.js';
 import { systemClock } from '../clock.js';
-import { type Config,loadConfig } from '../config.js';
+import { type Config, loadConfig } from '../config.js';
 import { claimDataDir, DataDirInUseError } from '../data-dir.js';
 import { openDatabase, pgliteFolder } from '../db.js';
 import { randomIds } from '../ids.js';
 import { findRunningServer } from '../running-server.js';
 import { createApiKeys, DEFAULT_REQUESTS_PER_MINUTE, type KeyKind } from './api-keys.js';
-import { directAdministration, type KeyAdministration,remoteAdministration } from './keys-administration.js';
+import { directAdministration, type KeyAdministration, remoteAdministration } from './keys-administration.js';
 
 const USAGE = `usage:
   npm run keys -- create --kind api|bearer --label <text> [--institution <institution id>] [--limit <requests per minute>]
@@ -19,11 +19,7 @@ It works on DATABASE_URL, or on the PGlite of DATA_DIR (default ./data). While a
 folder, the command goes to the server instead (its admin routes): give it the server's ADMIN_KEY
 (decision 0058).`;
 
-type Command =
-  | { name: 'create'; kind: KeyKind; label: string; limit: number; institutionId: string | undefined }
-  | { name: 'revoke'; id: string }
-  | { name: 'list' }
-  | { name: 'institutions' };
+type Command = { name: 'create'; kind: KeyKind; label: string; limit: number; institutionId: string | undefined } | { name: 'revoke'; id: string } | { name: 'list' } | { name: 'institutions' };
 
 type Flags = { kind?: string | undefined; label?: string | undefined; limit?: string | undefined; institution?: string | undefined };
 
@@ -100,7 +96,10 @@ async function main(): Promise<void> {
     if (!server) throw error;
     const adminKey = config.access.adminKey;
     if (adminKey === undefined) {
-      throw new Error(`${error.message}\nThat server (pid ${server.pid}) issues keys at ${server.url}/admin/keys to its admin key: run this command with ADMIN_KEY set to the server's (decision 0058).`, { cause: error });
+      throw new Error(
+        `${error.message}\nThat server (pid ${server.pid}) issues keys at ${server.url}/admin/keys to its admin key: run this command with ADMIN_KEY set to the server's (decision 0058).`,
+        { cause: error },
+      );
     }
     console.error(`(through the server that holds ${dataDir}: pid ${server.pid}, ${server.url})`);
     return run(command, remoteAdministration(server.url, adminKey));

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import type { HttpServer } from '../http.js';
-import { type ApiKeyRecord, type ApiKeys, DEFAULT_REQUESTS_PER_MINUTE, type InstitutionRecord,UnknownInstitution } from './api-keys.js';
+import { type ApiKeyRecord, type ApiKeys, DEFAULT_REQUESTS_PER_MINUTE, type InstitutionRecord, UnknownInstitution } from './api-keys.js';
 import { requireAdminKey } from './shared-secret.js';
 
 /**
@@ -93,15 +93,28 @@ export function registerAdminKeyRoutes(app: HttpServer, keys: ApiKeys, adminKey:
     },
   };
   const refused = { 400: refusalSchema, 401: refusalSchema };
-  app.post(ADMIN_KEYS_PATH, { ...admin, schema: { summary: 'Issue an API key or an institution bearer key (admin)', body: keyCreationSchema, response: { 201: createdKeySchema, ...refused } } }, async (request, reply) =>
-    reply.code(201).header('cache-control', 'no-store').send(await createKey(keys, request.body)),
+  app.post(
+    ADMIN_KEYS_PATH,
+    { ...admin, schema: { summary: 'Issue an API key or an institution bearer key (admin)', body: keyCreationSchema, response: { 201: createdKeySchema, ...refused } } },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send(await createKey(keys, request.body)),
   );
   app.get(ADMIN_KEYS_PATH, { ...admin, schema: { summary: 'Every key, active and revoked, oldest first (admin)', response: { 200: keyListSchema, 401: refusalSchema } } }, async () => ({
     keys: (await keys.list()).map(keyRecordBody),
   }));
   app.delete(
     `${ADMIN_KEYS_PATH}/:id`,
-    { ...admin, schema: { summary: 'Revoke a key (admin); revoked is false when no active key has this id', params: z.strictObject({ id: z.string().min(1).max(128) }), response: { 200: revocationSchema, ...refused } } },
+    {
+      ...admin,
+      schema: {
+        summary: 'Revoke a key (admin); revoked is false when no active key has this id',
+        params: z.strictObject({ id: z.string().min(1).max(128) }),
+        response: { 200: revocationSchema, ...refused },
+      },
+    },
     async (request) => ({ id: request.params.id, revoked: await keys.revoke(request.params.id) }),
   );
   app.get(ADMIN_INSTITUTIONS_PATH, { ...admin, schema: { summary: 'Every institution, oldest first (admin)', response: { 200: institutionListSchema, 401: refusalSchema } } }, async () => ({

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { TOKEN_DECIMALS } from '../chain/token.js';
-import { type HttpServer,publicOriginOf } from '../http.js';
+import { type HttpServer, publicOriginOf } from '../http.js';
 import type { Offer } from './admission.js';
 import { X402_NETWORK, X402_VERSION } from './x402.js';
 import { x402DiscoverySchema } from './x402-schemas.js';

@@ -10,8 +10,8 @@ import { AppError, InfrastructureError } from '../errors.js';
 import { createHttpServer, genericErrorBody } from '../http.js';
 import { sequentialIds } from '../ids.js';
 import { createLogger } from '../log.js';
-import { type ApiKeys,createApiKeys } from './api-keys.js';
-import { coalesceHits, createDatabaseRateLimitStore, createRedisRateLimitStore, type RateLimitStore,rateLimitStoreFor } from './rate-limit.js';
+import { type ApiKeys, createApiKeys } from './api-keys.js';
+import { coalesceHits, createDatabaseRateLimitStore, createRedisRateLimitStore, type RateLimitStore, rateLimitStoreFor } from './rate-limit.js';
 import { requireKey } from './require-key.js';
 
 /** The Redis every machine of the project runs (and CI); each run keeps its keys under a prefix of its own. */
@@ -107,7 +107,12 @@ describe('the Redis rate-limit store (127.0.0.1:6379)', () => {
     expect(states.filter((state) => !state.exceeded)).toHaveLength(20);
     expect(states.filter((state) => state.exceeded)).toHaveLength(30);
     // Every admitted request saw its own count: remaining 19, 18, ... 0 once each.
-    expect(states.filter((state) => !state.exceeded).map((state) => state.remaining).toSorted((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index));
+    expect(
+      states
+        .filter((state) => !state.exceeded)
+        .map((state) => state.remaining)
+        .toSorted((a, b) => a - b),
+    ).toEqual(Array.from({ length: 20 }, (_, index) => index));
     expect(states.every((state) => state.limit === 20 && state.resetSeconds === 45)).toBe(true);
     expect(await admin.get(`${keyPrefix}${record.id}:${Date.parse('2026-11-22T12:20:00.000Z')}`)).toBe('50');
   });

@@ -165,10 +165,7 @@ export function rateLimitStoreFor(config: Config, db: Database, logger: Logger):
  * A failed count fails every hit of its increment (each answered 503), none of the next.
  */
 export function coalesceHits(store: RateLimitStore): RateLimitStore {
-  const hitInLane = coalesce(
-    (window: { keyId: string; windowStart: Date; windowMs: number }, n: number) => store.hit(window.keyId, window.windowStart, window.windowMs, n),
-    placeIn,
-  );
+  const hitInLane = coalesce((window: { keyId: string; windowStart: Date; windowMs: number }, n: number) => store.hit(window.keyId, window.windowStart, window.windowMs, n), placeIn);
   return {
     kind: store.kind,
     ...(store.database ? { database: store.database } : {}),

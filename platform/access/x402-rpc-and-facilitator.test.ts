@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { type Address,decodeEventLog, keccak256, toHex } from 'viem';
+import { type Address, decodeEventLog, keccak256, toHex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
@@ -42,9 +42,7 @@ const signer = (addressIndex: number) => embedded.embedded!.walletFor(embedded.e
 describe('x402 on RPC_URL, settled by RAIL_SETTLER_KEY', () => {
   it('reads the token domain from the token, and settles the transfer to PAY_TO from its own account', async () => {
     const payTo = privateKeyToAddress(keccak256(toHex('a treasury address for RPC payments')));
-    const chain = createConfiguredRailChain(
-      testConfig({ RPC_URL: rpcUrl, CONTRACT_TOKEN: embedded.payment!.token, PAY_TO: payTo, RAIL_SETTLER_KEY: railKey(0), INTERNAL_KEY }),
-    );
+    const chain = createConfiguredRailChain(testConfig({ RPC_URL: rpcUrl, CONTRACT_TOKEN: embedded.payment!.token, PAY_TO: payTo, RAIL_SETTLER_KEY: railKey(0), INTERNAL_KEY }));
     const connection = await chain.connect();
     expect(connection.mode).toBe('rpc');
     expect(connection.payment).toMatchObject({ token: embedded.payment!.token, payTo, tokenDomain: { name: 'Settlement Rail USD', version: '1' } });
@@ -113,14 +111,21 @@ describe('x402 through FACILITATOR_URL (a facilitator answering as recorded)', (
     const x402 = createX402({ chain: server.platform!.chain, db: database.db, clock, facilitatorUrl });
     const requirements = await x402.requirementsFor(PRICE, 'http://127.0.0.1/paid');
     const header = await createPaymentHeader(signer(7) as never, 1, requirements);
-    const before = await embedded.publicClient.readContract({ address: embedded.payment!.token, abi: railUSDAbi, functionName: 'balanceOf', args: [embedded.embedded!.accounts[7]!.address as Address] });
+    const before = await embedded.publicClient.readContract({
+      address: embedded.payment!.token,
+      abi: railUSDAbi,
+      functionName: 'balanceOf',
+      args: [embedded.embedded!.accounts[7]!.address as Address],
+    });
     const outcome = await x402.pay(header, PRICE, 'http://127.0.0.1/paid');
     expect(outcome).toMatchObject({ ok: true, transaction });
     if (outcome.ok) expect(settleResponseFromHeader(outcome.header)).toMatchObject({ success: true, transaction });
     expect(calls.map((call) => call.path)).toEqual(['/verify', '/settle']);
     expect(calls[0]!.body.paymentRequirements.payTo).toBe(embedded.payment!.payTo);
     // The facilitator settled, not the rail's account: nothing moved on the embedded chain.
-    expect(await embedded.publicClient.readContract({ address: embedded.payment!.token, abi: railUSDAbi, functionName: 'balanceOf', args: [embedded.embedded!.accounts[7]!.address as Address] })).toBe(before);
+    expect(await embedded.publicClient.readContract({ address: embedded.payment!.token, abi: railUSDAbi, functionName: 'balanceOf', args: [embedded.embedded!.accounts[7]!.address as Address] })).toBe(
+      before,
+    );
     const replay = await x402.pay(header, PRICE, 'http://127.0.0.1/paid');
     expect(replay).toMatchObject({ ok: false, reason: expect.stringMatching(/^payment_already_used/) });
   });

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { type Address,keccak256, parseUnits, toHex } from 'viem';
+import { type Address, keccak256, parseUnits, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
-import { type PaymentRequirements,settleResponseFromHeader } from 'x402/types';
+import { type PaymentRequirements, settleResponseFromHeader } from 'x402/types';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { x402Payments } from '../../drizzle/schema.js';
 import { openTestPglite, sharedTestChain, TEST_NOW, testDatabases } from '../../test/helpers.js';
@@ -52,8 +52,7 @@ describe('x402 on the embedded rail', () => {
   const balanceOf = (address: Address) => connection.publicClient.readContract({ address: connection.payment!.token, abi: railUSDAbi, functionName: 'balanceOf', args: [address] });
   const requirements = async () => (await get()).json<{ accepts: PaymentRequirements[] }>().accepts[0]!;
   const payer = (index: number) => connection.embedded!.walletFor(connection.embedded!.accounts[index]!);
-  const signed = async (index: number, overrides: Partial<PaymentRequirements> = {}) =>
-    createPaymentHeader(payer(index) as never, 1, { ...(await requirements()), ...overrides });
+  const signed = async (index: number, overrides: Partial<PaymentRequirements> = {}) => createPaymentHeader(payer(index) as never, 1, { ...(await requirements()), ...overrides });
 
   it('answers 402 with the documented descriptor when no payment is sent', async () => {
     const response = await get();
@@ -168,7 +167,14 @@ describe('x402 on the embedded rail', () => {
   async function payerHolding(seed: string, amount: bigint) {
     const account = privateKeyToAccount(keccak256(toHex(seed)));
     const funder = payer(9);
-    const hash = await funder.writeContract({ address: connection.payment!.token, abi: railUSDAbi, functionName: 'transfer', args: [account.address, amount], account: funder.account!, chain: funder.chain });
+    const hash = await funder.writeContract({
+      address: connection.payment!.token,
+      abi: railUSDAbi,
+      functionName: 'transfer',
+      args: [account.address, amount],
+      account: funder.account!,
+      chain: funder.chain,
+    });
     await connection.publicClient.waitForTransactionReceipt({ hash });
     return { account, wallet: connection.embedded!.walletFor(account as never) };
   }
@@ -195,7 +201,14 @@ describe('x402 on the embedded rail', () => {
     // The payer moves its funds away while the work runs, so the transfer reverts.
     const own = paidServer(chain, database.db, async () => {
       workDone += 1;
-      const hash = await wallet.writeContract({ address: connection.payment!.token, abi: railUSDAbi, functionName: 'transfer', args: [connection.embedded!.accounts[9]!.address as Address, PRICE.amount], account: wallet.account!, chain: wallet.chain });
+      const hash = await wallet.writeContract({
+        address: connection.payment!.token,
+        abi: railUSDAbi,
+        functionName: 'transfer',
+        args: [connection.embedded!.accounts[9]!.address as Address, PRICE.amount],
+        account: wallet.account!,
+        chain: wallet.chain,
+      });
       await connection.publicClient.waitForTransactionReceipt({ hash });
       return { delivered: true };
     });
@@ -211,7 +224,14 @@ describe('x402 on the embedded rail', () => {
       const [row] = await database.db.select().from(x402Payments).where(eq(x402Payments.payer, account.address.toLowerCase()));
       expect(row).toMatchObject({ state: 'FAILED' });
       // Funded again, the payer would pass verification: only the kept claim refuses the spent authorization.
-      const refund = await payer(9).writeContract({ address: connection.payment!.token, abi: railUSDAbi, functionName: 'transfer', args: [account.address, PRICE.amount], account: payer(9).account!, chain: payer(9).chain });
+      const refund = await payer(9).writeContract({
+        address: connection.payment!.token,
+        abi: railUSDAbi,
+        functionName: 'transfer',
+        args: [account.address, PRICE.amount],
+        account: payer(9).account!,
+        chain: payer(9).chain,
+      });
       await connection.publicClient.waitForTransactionReceipt({ hash: refund });
       const again = await own.inject({ method: 'GET', url: '/paid', headers: { 'x-payment': header } });
       expect(again.statusCode).toBe(402);

@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
-import { type Address, type Hex,isErc6492Signature, parseAbi, parseErc6492Signature, parseSignature } from 'viem';
+import { type Address, type Hex, isErc6492Signature, parseAbi, parseErc6492Signature, parseSignature } from 'viem';
 import { verify as verifyOnRail } from 'x402/facilitator';
 import { decodePayment } from 'x402/schemes';
 import { type PaymentPayload, type PaymentRequirements, type SettleResponse, settleResponseHeader, type VerifyResponse } from 'x402/types';
@@ -85,10 +85,7 @@ const TRANSFER_WITH_AUTHORIZATION_ABI = parseAbi([
 ]);
 
 /** What the token says of a payer before a claim: its balance, and whether this authorization was already used on chain. */
-const AUTHORIZATION_STATE_ABI = parseAbi([
-  'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
-  'function balanceOf(address account) view returns (uint256)',
-]);
+const AUTHORIZATION_STATE_ABI = parseAbi(['function authorizationState(address authorizer, bytes32 nonce) view returns (bool)', 'function balanceOf(address account) view returns (uint256)']);
 
 /** A settlement whose outcome is unknown: the transfer may have been sent and may still be mined. */
 class UncertainSettlement extends Error {}
@@ -278,7 +275,7 @@ async function authorizePayment(context: X402Context, header: string | undefined
   if (chainState.used) return refuse('payment_already_used: the token has already used this authorization');
   const outcome = await claim(context, payload, resource, chainState.balance);
   if (outcome === 'used') return refuse('payment_already_used: this authorization was presented before');
-  if (outcome === 'overcommitted') return refuse('insufficient_funds: the payer\'s balance does not cover this payment with its payments still being settled');
+  if (outcome === 'overcommitted') return refuse("insufficient_funds: the payer's balance does not cover this payment with its payments still being settled");
   const payment: ClaimedPayment = { context, payload, requirements, facilitator, connection, rail };
   return {
     ok: true,
@@ -346,9 +343,14 @@ async function resolveUncertain(payment: ClaimedPayment, error: unknown): Promis
   const { logger } = context.options;
   const { from, nonce } = payment.payload.payload.authorization;
   logger?.error({ err: error, payer: from, nonce }, 'x402 settlement outcome unknown; checking the token');
-  const used = await onChainState(context, connection, rail, from as Address, nonce as Hex).then((state) => state.used, () => undefined);
+  const used = await onChainState(context, connection, rail, from as Address, nonce as Hex).then(
+    (state) => state.used,
+    () => undefined,
+  );
   if (used !== true) return refusalOf(payment, 'settlement_unconfirmed: the transfer was not confirmed; this authorization stays reserved and must not be presented again');
-  const [row] = await boundedCall(context.db.select({ transaction: x402Payments.transaction }).from(x402Payments).where(claimed(from, nonce)), context.databaseTimeoutMs, 'read an x402 payment').catch(() => []);
+  const [row] = await boundedCall(context.db.select({ transaction: x402Payments.transaction }).from(x402Payments).where(claimed(from, nonce)), context.databaseTimeoutMs, 'read an x402 payment').catch(
+    () => [],
+  );
   const transaction = row?.transaction ?? '';
   await mark(context, from, nonce, { state: 'SETTLED' }).catch((markError: unknown) => logger?.error({ err: markError, payer: from, nonce }, 'x402 payment settled but not marked'));
   return succeeded(payment, transaction, { success: true, transaction, network: X402_NETWORK, payer: from });

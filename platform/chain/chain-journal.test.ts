@@ -112,7 +112,11 @@ describe('the embedded chain kept in DATA_DIR (decision 0052)', () => {
     const third = railIn(dataDir);
     const fresh = await third.connect();
     expect(fresh.contracts.token).toBe(contracts.token);
-    expect(readFileSync(journal, 'utf8').split('\n').filter((line) => line.startsWith('{"deployment"'))).toHaveLength(1);
+    expect(
+      readFileSync(journal, 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('{"deployment"')),
+    ).toHaveLength(1);
     await third.close();
   }, 120_000);
 

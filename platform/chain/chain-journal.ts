@@ -1,4 +1,4 @@
-import { type FileHandle,open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import type { Hash, Hex } from 'viem';
 
 /**

@@ -1,4 +1,4 @@
-import { type Address,isAddressEqual } from 'viem';
+import { type Address, isAddressEqual } from 'viem';
 import type { EmbeddedChain } from './embedded-chain.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createHardhatRuntimeEnvironment } from 'hardhat/hre';
 import { type Chain, createPublicClient, createWalletClient, custom, type EIP1193Provider, type Hash, numberToHex, type PublicClient, type Transport, type WalletClient } from 'viem';
-import { type HDAccount,mnemonicToAccount } from 'viem/accounts';
+import { type HDAccount, mnemonicToAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
 import { type ChainJournal, ChainJournalError, type JournaledBlock } from './chain-journal.js';
 import { generateChainMnemonic } from './chain-mnemonic.js';
@@ -99,7 +99,10 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions = {}): Pr
     const request: Request = (call) => edr.request(call as Parameters<EIP1193Provider['request']>[0]) as Promise<unknown>;
     const genesis = (await request({ method: 'eth_getBlockByNumber', params: ['0x0', false] })) as BlockHeader;
     if (journal && kept?.genesis) {
-      if (genesis.hash !== kept.genesis.hash) throw new ChainJournalError(`the chain journal ${journal.path} starts from genesis ${kept.genesis.hash}, this EVM from ${genesis.hash} (another Hardhat version, or another EMBEDDED_CHAIN_MNEMONIC than the chain was made with?)`);
+      if (genesis.hash !== kept.genesis.hash)
+        throw new ChainJournalError(
+          `the chain journal ${journal.path} starts from genesis ${kept.genesis.hash}, this EVM from ${genesis.hash} (another Hardhat version, or another EMBEDDED_CHAIN_MNEMONIC than the chain was made with?)`,
+        );
       await replay(request, kept.blocks);
     } else if (journal) {
       await journal.append([{ genesis: { timestamp: Number(genesis.timestamp), hash: genesis.hash } }]);

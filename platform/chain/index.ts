@@ -5,10 +5,10 @@ import { getEip712Domain } from 'viem/actions';
 import { base } from 'viem/chains';
 import type { Config } from '../config.js';
 import { claimDataDir } from '../data-dir.js';
-import { type ChainJournal,openChainJournal } from './chain-journal.js';
+import { type ChainJournal, openChainJournal } from './chain-journal.js';
 import { loadOrCreateChainMnemonic } from './chain-mnemonic.js';
 import { decodeDeployment, encodeDeployment } from './deployment-record.js';
-import { type EmbeddedChain,startEmbeddedChain } from './embedded-chain.js';
+import { type EmbeddedChain, startEmbeddedChain } from './embedded-chain.js';
 
 const TOKEN_DOMAIN_ABI = parseAbi(['function name() view returns (string)', 'function version() view returns (string)']);
 
@@ -199,7 +199,14 @@ async function connectRpc(config: Config, url: string): Promise<ChainConnection>
   const transport = http(url, { timeout: config.chain.timeoutMs, retryCount: 0, ...internalKeyFor(url, config.access.internalKey) });
   const publicClient = createPublicClient({ chain: base, transport }) as PublicClient;
   const { token, router, esgOracle, redistribution, stabilityPID, basketPeg } = config.contracts;
-  const contracts = { token: token ?? null, router: router ?? null, esgOracle: esgOracle ?? null, redistribution: redistribution ?? null, stabilityPID: stabilityPID ?? null, basketPeg: basketPeg ?? null };
+  const contracts = {
+    token: token ?? null,
+    router: router ?? null,
+    esgOracle: esgOracle ?? null,
+    redistribution: redistribution ?? null,
+    stabilityPID: stabilityPID ?? null,
+    basketPeg: basketPeg ?? null,
+  };
   // A token that cannot be read takes payments away, not the chain: verify-fees and the rest still work.
   const payment = await rpcPaymentRail(config, publicClient, transport).then(
     (rail) => ({ rail, error: undefined }),

@@ -1,4 +1,4 @@
-import { type EIP1193Provider, type Hash, type Hex,keccak256, numberToHex } from 'viem';
+import { type EIP1193Provider, type Hash, type Hex, keccak256, numberToHex } from 'viem';
 import type { ChainJournal, JournalLine } from './chain-journal.js';
 
 /**

@@ -17,7 +17,7 @@ describe('the /rpc gate: one call at a time, a small queue, a bounded wait', () 
   beforeEach(() => void vi.useFakeTimers());
   afterEach(() => void vi.useRealTimers());
 
-  it('refuses at once beyond the queue, answers a timeout, and keeps the turn until the node\'s work ends', async () => {
+  it("refuses at once beyond the queue, answers a timeout, and keeps the turn until the node's work ends", async () => {
     const gate = createRpcGate({ queueSize: 1, timeoutMs: 1000 });
     const first = heldWork();
     const second = heldWork();
@@ -49,7 +49,10 @@ describe('the caps of one call', () => {
     { asked: '0x1c9c380', sent: '0x1e8480' },
     { asked: '0x5208', sent: '0x5208' },
   ])('eth_call gas $asked is sent as $sent under a cap of 2,000,000 (0x1e8480)', ({ asked, sent }) => {
-    expect(capCallGas([{ to: '0x0000000000000000000000000000000000000001', ...(asked ? { gas: asked } : {}) }, 'latest'], 2_000_000)).toEqual([{ to: '0x0000000000000000000000000000000000000001', gas: sent }, 'latest']);
+    expect(capCallGas([{ to: '0x0000000000000000000000000000000000000001', ...(asked ? { gas: asked } : {}) }, 'latest'], 2_000_000)).toEqual([
+      { to: '0x0000000000000000000000000000000000000001', gas: sent },
+      'latest',
+    ]);
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { type Hex,hexToBigInt, isHex, numberToHex, parseTransaction } from 'viem';
+import { type Hex, hexToBigInt, isHex, numberToHex, parseTransaction } from 'viem';
 
 /**
  * What one outside caller may make the embedded chain's node do through POST /rpc (decision

@@ -1,4 +1,19 @@
-import { type Abi, type Address, BaseError, type ContractFunctionArgs, type ContractFunctionName, ContractFunctionRevertedError, encodeFunctionData, type Hash, keccak256, type LocalAccount, type PublicClient,RpcError, RpcRequestError, UnknownRpcError } from 'viem';
+import {
+  type Abi,
+  type Address,
+  BaseError,
+  type ContractFunctionArgs,
+  type ContractFunctionName,
+  ContractFunctionRevertedError,
+  encodeFunctionData,
+  type Hash,
+  keccak256,
+  type LocalAccount,
+  type PublicClient,
+  RpcError,
+  RpcRequestError,
+  UnknownRpcError,
+} from 'viem';
 import type { ChainConnection } from './index.js';
 
 /**

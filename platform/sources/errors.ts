@@ -15,12 +15,7 @@ export class SourceUnavailableError extends Error {
   /** The message without the source's name in front. */
   readonly detail: string;
 
-  constructor(
-    source: FeedId,
-    kind: SourceFailureKind,
-    message: string,
-    details: { cause?: unknown; status?: number } = {},
-  ) {
+  constructor(source: FeedId, kind: SourceFailureKind, message: string, details: { cause?: unknown; status?: number } = {}) {
     super(`${source}: ${message}`, { cause: details.cause });
     this.source = source;
     this.kind = kind;

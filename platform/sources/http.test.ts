@@ -46,9 +46,7 @@ describe('getJson', () => {
 describe('secrets in errors', () => {
   it('never puts the FRED api key in an error message', async () => {
     const { fetch, requests } = fixtureFetch([{ matches: () => true, status: 400, body: '{}' }]);
-    const error = await failureOf(
-      fetchFredObservations(testOptions(fetch), 'k3y-s3cr3t', 'PWHEAMTUSDM', '2023-07-20'),
-    );
+    const error = await failureOf(fetchFredObservations(testOptions(fetch), 'k3y-s3cr3t', 'PWHEAMTUSDM', '2023-07-20'));
     expect(requests[0]?.searchParams.get('api_key')).toBe('k3y-s3cr3t');
     expect(error.message).toBe('fred: HTTP 400 from api.stlouisfed.org/fred/series/observations');
   });

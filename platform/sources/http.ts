@@ -1,6 +1,6 @@
 // The network step shared by every fetch.ts: one GET under a timeout, errors typed by what failed.
 
-import { type FeedId,SourceUnavailableError } from './errors.js';
+import { type FeedId, SourceUnavailableError } from './errors.js';
 import type { FeedOptions } from './options.js';
 
 export type HttpOptions = FeedOptions;
@@ -31,12 +31,7 @@ export function buildUrl(base: string, path: string, params: Record<string, stri
   return url;
 }
 
-export async function getText(
-  source: FeedId,
-  url: URL,
-  options: HttpOptions,
-  accept = 'application/json',
-): Promise<RawResponse> {
+export async function getText(source: FeedId, url: URL, options: HttpOptions, accept = 'application/json'): Promise<RawResponse> {
   const signal = AbortSignal.timeout(options.timeoutMs);
   const headers: Record<string, string> = options.userAgent === undefined ? { accept } : { accept, 'user-agent': options.userAgent };
   let response: Response;
@@ -71,13 +66,7 @@ export function parseJsonBody(source: FeedId, url: URL, text: string): unknown {
   }
 }
 
-function transportFailure(
-  source: FeedId,
-  url: URL,
-  options: HttpOptions,
-  signal: AbortSignal,
-  cause: unknown,
-): SourceUnavailableError {
+function transportFailure(source: FeedId, url: URL, options: HttpOptions, signal: AbortSignal, cause: unknown): SourceUnavailableError {
   // Our own signal being aborted is the only reliable timeout test: fetch implementations
   // reject with different error types (DOMException TimeoutError, AbortError, TypeError).
   if (signal.aborted) {

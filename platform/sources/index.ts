@@ -5,24 +5,22 @@
 export { addDays, addMonths, isoDay, usDay } from './calendar.js';
 export { fetchDefillamaStablecoins } from './defillama/fetch.js';
 export { mapStablecoinQuotes, type StablecoinQuote } from './defillama/map.js';
-export { type DefillamaAsset,parseDefillamaStablecoins } from './defillama/parse.js';
+export { type DefillamaAsset, parseDefillamaStablecoins } from './defillama/parse.js';
 export { fetchEonetWildfires } from './eonet/fetch.js';
 export { mapActiveWildfires } from './eonet/map.js';
-export { type EonetEvent, type EonetGeometry,parseEonetEvents } from './eonet/parse.js';
-export { type FeedId, malformedBody, type SourceFailureKind,SourceUnavailableError } from './errors.js';
+export { type EonetEvent, type EonetGeometry, parseEonetEvents } from './eonet/parse.js';
+export { type FeedId, malformedBody, type SourceFailureKind, SourceUnavailableError } from './errors.js';
 export { fetchFredObservations } from './fred/fetch.js';
 export { mapFredObservations } from './fred/map.js';
-export { type FredObservation, type FredObservations,parseFredObservations } from './fred/parse.js';
+export { type FredObservation, type FredObservations, parseFredObservations } from './fred/parse.js';
 export { fetchGdacsAlerts, GDACS_LOOKBACK_DAYS } from './gdacs/fetch.js';
 export { alertKind, mapRegionAlerts } from './gdacs/map.js';
-export { type GdacsFeature,parseGdacsEvents } from './gdacs/parse.js';
+export { type GdacsFeature, parseGdacsEvents } from './gdacs/parse.js';
 export { bboxesIntersect, pointBbox, positionsBbox } from './geo.js';
 export { buildUrl, describeEndpoint, getJson, getText, parseJsonBody, publicUrl, type RawResponse } from './http.js';
-export { type DayWindow,fetchOpenMeteoDaily, MAX_POINTS_PER_REQUEST, NORMAL_PERIOD, RECENT_WINDOW_DAYS, recentWindow } from './open-meteo/fetch.js';
-export {
-type ClimatologyCache, type DailyNormals,
-  mapDailyNormals, mapPointAnomaly, mapTemperatureAnomaly, MIN_VALID_DAYS, pointKey, } from './open-meteo/map.js';
-export { type OpenMeteoLocation,parseOpenMeteoDaily } from './open-meteo/parse.js';
+export { type DayWindow, fetchOpenMeteoDaily, MAX_POINTS_PER_REQUEST, NORMAL_PERIOD, RECENT_WINDOW_DAYS, recentWindow } from './open-meteo/fetch.js';
+export { type ClimatologyCache, type DailyNormals, mapDailyNormals, mapPointAnomaly, mapTemperatureAnomaly, MIN_VALID_DAYS, pointKey } from './open-meteo/map.js';
+export { type OpenMeteoLocation, parseOpenMeteoDaily } from './open-meteo/parse.js';
 export { DEFAULT_FEED_BASE_URLS, type FeedBaseUrls, type FeedOptions, type FeedRequestOptions } from './options.js';
 export type { AlertCounts, Bbox, DatedObservation, GeoPoint } from './types.js';
 export { fetchUsdmStateAreas } from './usdm/fetch.js';

@@ -5,7 +5,7 @@ import { withTimeout } from '../../platform/timeout.js';
 import { createWriteBehind, type WriteBehind } from '../../platform/write-behind.js';
 import { feeParameters } from './data/index.js';
 import { stabilityParameters } from './data/signals.js';
-import { createEsgJob, type EsgOutput,esgReading } from './esg/job.js';
+import { createEsgJob, type EsgOutput, esgReading } from './esg/job.js';
 import { createEsgOracleService } from './esg/service.js';
 import type { Quote } from './quotes/domain/index.js';
 import { createFeesContext } from './quotes/resolvers.js';
@@ -18,7 +18,7 @@ import { createOraclePublisher, type OraclePublisher } from './runs/publication.
 import { createOracleRunStore } from './runs/store.js';
 import { BASE_NETWORK, ESG_PREFIX, STABILITY_PREFIX } from './shared/constants.js';
 import type { EndpointRegistry } from './shared/service-routes.js';
-import { createStabilityJob, type StabilityOutput,stabilityReading } from './stability/job.js';
+import { createStabilityJob, type StabilityOutput, stabilityReading } from './stability/job.js';
 import { createStabilityService } from './stability/service.js';
 import { COMPLIANCE_SERVICE, createEntityEsgClient } from './upstream/compliance.js';
 
@@ -85,7 +85,13 @@ function createOracles(platform: PlatformServices): { oracles: FeesOracles<Stabi
   const { oracles: oracleConfig, forecast } = platform.config;
   const store = createOracleRunStore(platform.database.db, platform.config.database.statementTimeoutMs);
   // Each recorded run's figures copied to the rail's oracle contracts, never failing the run (decision 0057).
-  const publisher = createOraclePublisher({ chain: platform.chain, settlerKey: platform.config.access.settlerKey, timeoutMs: platform.config.chain.timeoutMs, logger: platform.logger, health: platform.health });
+  const publisher = createOraclePublisher({
+    chain: platform.chain,
+    settlerKey: platform.config.access.settlerKey,
+    timeoutMs: platform.config.chain.timeoutMs,
+    logger: platform.logger,
+    health: platform.health,
+  });
   const sources = { store, synthesiser: platform.synthesiser, publisher };
   const feeds = { live: oracleConfig.live, fredApiKey: forecast.fredApiKey, baseUrls: { fred: oracleConfig.fredUrl, defillama: oracleConfig.defillamaUrl }, timeoutMs: oracleConfig.liveTimeoutMs };
   const oracles = createFeesOracles<StabilityOutput, EsgOutput>(platform, store, {

@@ -34,7 +34,21 @@ describe('the stability and ESG oracles over REST and GraphQL', () => {
     // Snapshot mode: the peg cannot be measured without live prices, so the data is PARTIAL.
     expect(body.dataQuality).toBe('PARTIAL');
     expect(Object.keys(body.usdHealth)).toEqual(
-      expect.arrayContaining(['score', 'structuralOutlook', 'confidenceInOfficialData', 'usdStrengthConsensus', 'tradeWeightedUsd', 'yieldCurve', 'breakevenInflation', 'fedBalanceSheet', 'gold', 'stablecoinHealth', 'indepInflationVsOfficial', 'divergenceAlerts', 'alerts']),
+      expect.arrayContaining([
+        'score',
+        'structuralOutlook',
+        'confidenceInOfficialData',
+        'usdStrengthConsensus',
+        'tradeWeightedUsd',
+        'yieldCurve',
+        'breakevenInflation',
+        'fedBalanceSheet',
+        'gold',
+        'stablecoinHealth',
+        'indepInflationVsOfficial',
+        'divergenceAlerts',
+        'alerts',
+      ]),
     );
     expect(body.usdHealth.independentSignals).toBe(12);
     // The shipped 10y-2y spread of 2026-10-07 is 0.51: NORMAL (flat below 0.5).

@@ -8,7 +8,7 @@ import { esgQuoteRequestExample, quoteRequestExample } from './quotes/inputs.js'
 import { esgQuoteRoutes, stabilityQuoteRoutes } from './quotes/routes.js';
 import type { FeesService } from './quotes/service.js';
 import { ESG_PREFIX, STABILITY_PREFIX } from './shared/constants.js';
-import { type EndpointRegistry, type FeesRestService,serviceRoutes } from './shared/service-routes.js';
+import { type EndpointRegistry, type FeesRestService, serviceRoutes } from './shared/service-routes.js';
 import { stabilityOracleRoutes } from './stability/routes.js';
 import type { StabilityService } from './stability/service.js';
 import type { EntityEsgClient } from './upstream/compliance.js';
@@ -30,7 +30,7 @@ const ESG_DISCOVERY: DiscoveryInfo = {
   prefix: ESG_PREFIX,
   nameForHuman: 'Settlement rail ESG oracle',
   nameForModel: 'settlement_rail_esg',
-  descriptionForHuman: "Live E, S and G scores of the rail and the ESG fee derived from them.",
+  descriptionForHuman: 'Live E, S and G scores of the rail and the ESG fee derived from them.',
   descriptionForModel: 'GET /esg-score gives scores.average: use it as the esgScore of the stability quote. GET /quote prices the ESG fee of one transaction; GET /fee-schedule lists every tier.',
   fullText: false,
 };
@@ -74,12 +74,22 @@ export function feesRoutes(deps: FeesRouteDeps): FastifyPluginAsync {
   const { publicBaseUrl, registry } = deps;
   return async (app) => {
     const stabilityRoutes = [stabilityOracleRoutes(deps.stability, deps.esg), corridorsWidgetRoute(deps.readings), stabilityQuoteRoutes(deps.quotes)];
-    await app.register(serviceRoutes(STABILITY_SERVICE, stabilityRoutes, { publicBaseUrl, onEndpoints: (endpoints) => {
-      registry.stability = endpoints;
-    } }));
+    await app.register(
+      serviceRoutes(STABILITY_SERVICE, stabilityRoutes, {
+        publicBaseUrl,
+        onEndpoints: (endpoints) => {
+          registry.stability = endpoints;
+        },
+      }),
+    );
     const esgRoutes = [esgOracleRoutes(deps.esg), esgWidgetRoute(deps.entityEsg), esgQuoteRoutes(deps.quotes)];
-    await app.register(serviceRoutes(ESG_SERVICE, esgRoutes, { publicBaseUrl, onEndpoints: (endpoints) => {
-      registry.esg = endpoints;
-    } }));
+    await app.register(
+      serviceRoutes(ESG_SERVICE, esgRoutes, {
+        publicBaseUrl,
+        onEndpoints: (endpoints) => {
+          registry.esg = endpoints;
+        },
+      }),
+    );
   };
 }

@@ -6,9 +6,7 @@ import { createLogger } from '../../platform/log.js';
 import { fixtureFetch, unansweringFetch } from '../../platform/sources/testing/fixture-fetch.js';
 import { createRuleBasedSynthesiser } from '../../platform/synthesis.js';
 import { snapshotDataset } from './data/index.js';
-import {
-  createLiveSource, LIVE_FAILURE_WINDOW_MS, LIVE_REFRESH_MS, SNAPSHOT_AS_OF, SNAPSHOT_VERSION, snapshotSource,
-} from './data-source.js';
+import { createLiveSource, LIVE_FAILURE_WINDOW_MS, LIVE_REFRESH_MS, SNAPSHOT_AS_OF, SNAPSHOT_VERSION, snapshotSource } from './data-source.js';
 import { forecastRoutes } from './routes.js';
 import { createForecastService } from './service.js';
 import { liveFixtureRoutes, testOptions } from './sources/testing.js';
@@ -120,7 +118,10 @@ describe('live sources: a failure window after an outage', () => {
 
     // Within the window a source asked would never answer: the request settles all the same.
     state.current = unansweringFetch;
-    for (const [elapsedMs, retryAfter] of [[10 * SECOND_MS, '50'], [59.5 * SECOND_MS, '1']] as const) {
+    for (const [elapsedMs, retryAfter] of [
+      [10 * SECOND_MS, '50'],
+      [59.5 * SECOND_MS, '1'],
+    ] as const) {
       clock.set(new Date(Date.parse(START) + elapsedMs));
       const refused = await app.inject({ method: 'GET', url: '/forecast/commodity/WHEAT' });
       expect(refused.statusCode).toBe(503);

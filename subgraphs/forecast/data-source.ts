@@ -6,15 +6,7 @@ import type { ForecastDataSource, VersionedLoad } from './dataset-load.js';
 import type { CommoditySymbol } from './domain/index.js';
 import type { RegionProfile } from './domain/index.js';
 import { withLiveInputs } from './domain/index.js';
-import {
-  type ClimatologyCache,
-  hasLiveClimate,
-  LIVE_SOURCE_RETRY_AFTER_SECONDS,
-  type LiveRegionSpec,
-  type LiveSourceOptions,
-  loadLiveClimate,
-  mergeWithSnapshot,
-} from './sources/index.js';
+import { type ClimatologyCache, hasLiveClimate, LIVE_SOURCE_RETRY_AFTER_SECONDS, type LiveRegionSpec, type LiveSourceOptions, loadLiveClimate, mergeWithSnapshot } from './sources/index.js';
 
 /** The newest observation of the shipped snapshot: the date its figures describe. */
 export const SNAPSHOT_AS_OF = new Date(Math.max(...latestSnapshotObservations().map((observation) => Date.parse(observation.observedAt))));
@@ -66,9 +58,7 @@ export function createLiveSource(options: LiveSourceOptions, logger: Logger): Fo
 /** One load of every live source laid over the snapshot; 503 when not one climate value came live. */
 function liveRefresh(options: LiveSourceOptions, logger: Logger): LiveRefresh {
   const regions = snapshotDataset.regions.map(toLiveRegionSpec);
-  const priceSeries = Object.fromEntries(
-    Object.entries(snapshotDataset.commodities).map(([symbol, profile]) => [symbol, profile.benchmark.seriesId]),
-  );
+  const priceSeries = Object.fromEntries(Object.entries(snapshotDataset.commodities).map(([symbol, profile]) => [symbol, profile.benchmark.seriesId]));
   const climatology: ClimatologyCache = new Map();
   return async (now) => {
     const live = await loadLiveClimate(options, regions, now, { priceSeries, climatology });

@@ -24,15 +24,15 @@ describe('inherited object keys are not scenarios', () => {
 });
 
 describe('prototype keys in a JSON body', () => {
-  it.each([
-    '{"__proto__":{"polluted":true},"scenario":"baseline"}',
-    '{"constructor":{"prototype":{"polluted":true}},"scenario":"baseline"}',
-  ])('refuses %s with 400 in the forecast shape, and pollutes nothing', async (payload) => {
-    const response = await server.app.inject({ method: 'POST', url: '/forecast/scenario', headers: { 'content-type': 'application/json' }, payload });
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: expect.stringContaining('__proto__'), code: 'FCT_ERR_INVALID_BODY' });
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  });
+  it.each(['{"__proto__":{"polluted":true},"scenario":"baseline"}', '{"constructor":{"prototype":{"polluted":true}},"scenario":"baseline"}'])(
+    'refuses %s with 400 in the forecast shape, and pollutes nothing',
+    async (payload) => {
+      const response = await server.app.inject({ method: 'POST', url: '/forecast/scenario', headers: { 'content-type': 'application/json' }, payload });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ message: expect.stringContaining('__proto__'), code: 'FCT_ERR_INVALID_BODY' });
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    },
+  );
 });
 
 describe('caller input is never echoed at length', () => {

@@ -21,10 +21,7 @@ export const typeDefs = loadSubgraphTypeDefs(name);
 export function dataSourceFor(config: Config, logger: Logger): ForecastDataSource {
   const { live, liveTimeoutMs, fredApiKey } = config.forecast;
   if (!live) return snapshotSource;
-  return createLiveSource(
-    { enabled: true, timeoutMs: liveTimeoutMs, ...(fredApiKey ? { fredApiKey } : {}), baseUrls: DEFAULT_LIVE_BASE_URLS, fetch: globalThis.fetch },
-    logger,
-  );
+  return createLiveSource({ enabled: true, timeoutMs: liveTimeoutMs, ...(fredApiKey ? { fredApiKey } : {}), baseUrls: DEFAULT_LIVE_BASE_URLS, fetch: globalThis.fetch }, logger);
 }
 
 /**

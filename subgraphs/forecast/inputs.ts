@@ -17,10 +17,7 @@ export const symbolSchema = z
 
 export const positionSchema = z.strictObject({
   symbol: symbolSchema,
-  notionalUsd: z
-    .number({ error: 'must be a number' })
-    .positive('must be greater than 0')
-    .max(MAX_NOTIONAL_USD, `must be at most ${MAX_NOTIONAL_USD}`),
+  notionalUsd: z.number({ error: 'must be a number' }).positive('must be greater than 0').max(MAX_NOTIONAL_USD, `must be at most ${MAX_NOTIONAL_USD}`),
 });
 
 const positionsSchema = z

@@ -13,30 +13,20 @@ const asToolResult = (value: unknown) => ({
 /** The five forecast MCP tools, each calling the same service function as its REST path. */
 export function createForecastMcpServer(service: ForecastService): McpServer {
   const server = new McpServer({ name: 'commodity-climate-forecast', version: '1.0.0' });
-  server.registerTool(
-    'commodity.heat_check',
-    { description: 'All 11 commodities with status GREEN/YELLOW/RED and a one-line signal.', inputSchema: {} },
-    async () => asToolResult(await service.heatCheck()),
+  server.registerTool('commodity.heat_check', { description: 'All 11 commodities with status GREEN/YELLOW/RED and a one-line signal.', inputSchema: {} }, async () =>
+    asToolResult(await service.heatCheck()),
   );
-  server.registerTool(
-    'commodity.forecast',
-    { description: 'Full climate outlook for one commodity symbol.', inputSchema: { symbol: symbolSchema } },
-    async ({ symbol }) => asToolResult(await service.commodityOutlook(symbol)),
+  server.registerTool('commodity.forecast', { description: 'Full climate outlook for one commodity symbol.', inputSchema: { symbol: symbolSchema } }, async ({ symbol }) =>
+    asToolResult(await service.commodityOutlook(symbol)),
   );
-  server.registerTool(
-    'commodity.portfolio',
-    { description: 'Climate stress test of positions [{symbol, notionalUsd}].', inputSchema: portfolioBodySchema.shape },
-    async (input) => asToolResult(await service.portfolio(input)),
+  server.registerTool('commodity.portfolio', { description: 'Climate stress test of positions [{symbol, notionalUsd}].', inputSchema: portfolioBodySchema.shape }, async (input) =>
+    asToolResult(await service.portfolio(input)),
   );
-  server.registerTool(
-    'commodity.scenario',
-    { description: 'Apply one of the 9 built-in climate scenarios to positions.', inputSchema: scenarioBodySchema.shape },
-    async (input) => asToolResult(await service.scenario(input)),
+  server.registerTool('commodity.scenario', { description: 'Apply one of the 9 built-in climate scenarios to positions.', inputSchema: scenarioBodySchema.shape }, async (input) =>
+    asToolResult(await service.scenario(input)),
   );
-  server.registerTool(
-    'commodity.tcfd',
-    { description: 'Climate-related financial disclosure report (TCFD template) for positions.', inputSchema: tcfdBodySchema.shape },
-    async (input) => asToolResult(await service.tcfdReport(input)),
+  server.registerTool('commodity.tcfd', { description: 'Climate-related financial disclosure report (TCFD template) for positions.', inputSchema: tcfdBodySchema.shape }, async (input) =>
+    asToolResult(await service.tcfdReport(input)),
   );
   return server;
 }

@@ -3,7 +3,7 @@ import { parseGraphQLInput } from '../../platform/graphql.js';
 import { DecimalScalar } from '../../platform/scalars.js';
 import type { CommoditySymbol } from './domain/index.js';
 import { portfolioBodySchema, scenarioBodySchema, tcfdBodySchema } from './inputs.js';
-import { type ForecastService,parseSupportedSymbol } from './service.js';
+import { type ForecastService, parseSupportedSymbol } from './service.js';
 
 interface CommodityParent {
   symbol: CommoditySymbol;
@@ -26,8 +26,7 @@ export function createForecastResolvers(service: ForecastService) {
     Commodity: {
       __resolveReference: (reference: { symbol: string }): CommodityParent => ({ symbol: parseSupportedSymbol(reference.symbol) }),
       outlook: (parent: CommodityParent) => service.commodityOutlook(parent.symbol),
-      calendar: async (parent: CommodityParent) =>
-        (await service.calendar()).filter((entry) => (entry.commoditiesAtRisk as readonly string[]).includes(parent.symbol)),
+      calendar: async (parent: CommodityParent) => (await service.calendar()).filter((entry) => (entry.commoditiesAtRisk as readonly string[]).includes(parent.symbol)),
     },
   };
 }

@@ -47,9 +47,7 @@ export const commodityOutlookResponseSchema = z.object({
   reasoning: z.string(),
   reasoningModel: z.string(),
   confidence: z.number(),
-  productionRegions: z.array(
-    z.object({ region: z.string(), regionId: z.string(), share: z.number(), climateRiskScore: z.number(), primaryThreat, outlook: regionOutlook }),
-  ),
+  productionRegions: z.array(z.object({ region: z.string(), regionId: z.string(), share: z.number(), climateRiskScore: z.number(), primaryThreat, outlook: regionOutlook })),
   ...dataAge,
 });
 
@@ -65,9 +63,7 @@ export const regionsResponseSchema = z.array(
   }),
 );
 
-export const calendarResponseSchema = z.array(
-  z.object({ month: z.string(), monthName: z.string(), events: z.array(z.string()), commoditiesAtRisk: z.array(symbol), historicalSeverity: severity }),
-);
+export const calendarResponseSchema = z.array(z.object({ month: z.string(), monthName: z.string(), events: z.array(z.string()), commoditiesAtRisk: z.array(symbol), historicalSeverity: severity }));
 
 export const portfolioResponseSchema = z.object({
   label: z.string().optional(),
@@ -101,18 +97,12 @@ export const scenarioResponseSchema = z.object({
   probability: z.number(),
   probabilityBasis: z.object({ text: z.string(), url: z.string() }),
   horizonMonths: z.number(),
-  affectedCommodities: z.array(
-    z.object({ symbol, priceImpactPct: pctRange, supplyReductionPct: z.number(), currentStatus: riskStatus, climateRiskScore: z.number() }),
-  ),
+  affectedCommodities: z.array(z.object({ symbol, priceImpactPct: pctRange, supplyReductionPct: z.number(), currentStatus: riskStatus, climateRiskScore: z.number() })),
   priceImpactPct: pctRange,
   supplyReductionPct: pctRange,
   historicalAnalogs: z.array(z.object({ event: z.string(), period: z.string(), observed: z.string() })),
-  positions: z.array(
-    z.object({ symbol, notionalUsd: z.number(), affected: z.boolean(), priceImpactPct: pctRange, priceImpactUsd: pctRange, supplyReductionPct: z.number() }),
-  ),
-  portfolio: z
-    .object({ totalNotionalUsd: z.number(), affectedNotionalUsd: z.number(), priceImpactUsd: pctRange, priceImpactPct: pctRange })
-    .optional(),
+  positions: z.array(z.object({ symbol, notionalUsd: z.number(), affected: z.boolean(), priceImpactPct: pctRange, priceImpactUsd: pctRange, supplyReductionPct: z.number() })),
+  portfolio: z.object({ totalNotionalUsd: z.number(), affectedNotionalUsd: z.number(), priceImpactUsd: pctRange, priceImpactPct: pctRange }).optional(),
   reasoning: z.string(),
   asOf: z.string(),
   dataQuality,

@@ -14,7 +14,7 @@ import {
   scenarioResponseSchema,
   tcfdResponseSchema,
 } from './responses.js';
-import { type ForecastService,parseSupportedSymbol } from './service.js';
+import { type ForecastService, parseSupportedSymbol } from './service.js';
 
 /**
  * Forecast errors carry a plain-language `message` (Document 3 §7): 400 malformed symbol or body,
@@ -58,23 +58,17 @@ export function forecastRoutes(service: ForecastService, options: ForecastRouteO
     app.get('/forecast/regions', { schema: { summary: 'Production regions ranked by climate risk', response: { 200: regionsResponseSchema, 503: forecastErrorSchema } } }, async () =>
       service.regions(),
     );
-    app.get('/forecast/calendar', { schema: { summary: '12-month seasonal risk calendar', response: { 200: calendarResponseSchema, 503: forecastErrorSchema } } }, async () =>
-      service.calendar(),
-    );
-    app.post(
-      '/forecast/portfolio',
-      { schema: { summary: 'Climate stress test of positions', body: portfolioBodySchema, response: { 200: portfolioResponseSchema, ...errors } } },
-      async (request) => service.portfolio(request.body),
+    app.get('/forecast/calendar', { schema: { summary: '12-month seasonal risk calendar', response: { 200: calendarResponseSchema, 503: forecastErrorSchema } } }, async () => service.calendar());
+    app.post('/forecast/portfolio', { schema: { summary: 'Climate stress test of positions', body: portfolioBodySchema, response: { 200: portfolioResponseSchema, ...errors } } }, async (request) =>
+      service.portfolio(request.body),
     );
     app.post(
       '/forecast/scenario',
       { schema: { summary: 'One of the 9 built-in scenarios applied to positions', body: scenarioBodySchema, response: { 200: scenarioResponseSchema, ...errors } } },
       async (request) => service.scenario(request.body),
     );
-    app.post(
-      '/forecast/tcfd-report',
-      { schema: { summary: 'Disclosure report in the TCFD template', body: tcfdBodySchema, response: { 200: tcfdResponseSchema, ...errors } } },
-      async (request) => service.tcfdReport(request.body),
+    app.post('/forecast/tcfd-report', { schema: { summary: 'Disclosure report in the TCFD template', body: tcfdBodySchema, response: { 200: tcfdResponseSchema, ...errors } } }, async (request) =>
+      service.tcfdReport(request.body),
     );
     mountMcpEndpoint(app, service, options.mcpHostnames);
   });

@@ -3,7 +3,7 @@ import { clip, echo } from '../../platform/echo.js';
 import { AppError } from '../../platform/errors.js';
 import type { Synthesiser } from '../../platform/synthesis.js';
 import type { ForecastDataSource } from './dataset-load.js';
-import { type CommodityOutlook,portfolioStressFrom, scenarioResultFrom, tcfdReportFrom } from './domain/index.js';
+import { type CommodityOutlook, portfolioStressFrom, scenarioResultFrom, tcfdReportFrom } from './domain/index.js';
 import { COMMODITY_SYMBOLS, type CommoditySymbol, type ScenarioId } from './domain/index.js';
 import type { PortfolioBody, ScenarioBody, TcfdBody } from './inputs.js';
 import { type Assess, createLatestVersionCache, type VersionAnswers } from './version-answers.js';
@@ -64,9 +64,7 @@ async function withSynthesis(synthesiser: Synthesiser, outlook: CommodityOutlook
     facts: { ...outlook, reasoning: undefined },
     ruleBasedText: outlook.reasoning,
   });
-  return synthesis
-    ? { ...outlook, reasoning: synthesis.text, reasoningModel: synthesis.model }
-    : { ...outlook, reasoningModel: synthesiser.model };
+  return synthesis ? { ...outlook, reasoning: synthesis.text, reasoningModel: synthesis.model } : { ...outlook, reasoningModel: synthesiser.model };
 }
 
 /** The forecast capabilities, called alike by routes.ts, resolvers.ts and the MCP tools. */

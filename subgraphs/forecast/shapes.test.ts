@@ -1,4 +1,4 @@
-import { GraphQLList, GraphQLNonNull, type GraphQLOutputType,isObjectType } from 'graphql';
+import { GraphQLList, GraphQLNonNull, type GraphQLOutputType, isObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { describeShapeDisagreements } from '../../platform/shape-check.js';

@@ -26,7 +26,10 @@ describe('GET /reports/report/macro and /reports/report/esg', () => {
   };
 
   it('without payment: 402 with the descriptor and the preview, at 1.00 USDC', async () => {
-    for (const [path, type] of [['/reports/report/macro', 'macro'], [`/reports/report/esg?lei=${LEI}`, 'esg']] as const) {
+    for (const [path, type] of [
+      ['/reports/report/macro', 'macro'],
+      [`/reports/report/esg?lei=${LEI}`, 'esg'],
+    ] as const) {
       const { status, body } = await get(path, {});
       expect(status).toBe(402);
       expect(body.accepts[0]).toMatchObject({ scheme: 'exact', network: 'base', maxAmountRequired: '1000000' });
@@ -49,7 +52,7 @@ describe('GET /reports/report/macro and /reports/report/esg', () => {
     expect((await get('/reports/report/macro')).body.generatedAt).toBe(TEST_NOW);
   });
 
-  it('esg: the entity\'s score by LEI beside the rail\'s', async () => {
+  it("esg: the entity's score by LEI beside the rail's", async () => {
     const { status, body } = await get(`/reports/report/esg?lei=${LEI.toLowerCase()}`);
     expect(status).toBe(200);
     expect(body.data.subject).toEqual({ lei: LEI });
@@ -68,7 +71,12 @@ describe('GET /reports/report/macro and /reports/report/esg', () => {
   });
 
   it('the graph serves both, and the agent card lists them as skills', async () => {
-    const response = await server.app.inject({ method: 'POST', url: '/graphql', headers: { 'x-api-key': key }, payload: { query: `{ macroReport { reportType } esgReport(lei: "${LEI}") { reportType data } }` } });
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'x-api-key': key },
+      payload: { query: `{ macroReport { reportType } esgReport(lei: "${LEI}") { reportType data } }` },
+    });
     expect(response.json().data).toMatchObject({ macroReport: { reportType: 'macro' }, esgReport: { reportType: 'esg' } });
     const card = (await server.app.inject({ method: 'GET', url: '/reports/.well-known/agent.json' })).json();
     expect(card.skills.map((skill: { id: string }) => skill.id)).toEqual(['climate-report', 'macro-report', 'esg-report']);

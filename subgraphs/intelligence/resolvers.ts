@@ -13,7 +13,11 @@ export function createIntelligenceResolvers(service: IntelligenceService, graphq
       climateReport: (_: unknown, __: unknown, context: SubgraphContext) => service.climateReport(context.request, `${graphqlUrl}#climateReport`),
       macroReport: (_: unknown, __: unknown, context: SubgraphContext) => service.macroReport(context.request, `${graphqlUrl}#macroReport`),
       esgReport: (_: unknown, args: { lei?: string | null; address?: string | null }, context: SubgraphContext) =>
-        service.esgReport(context.request, `${graphqlUrl}#esgReport`, esgSubjectOf(parseGraphQLInput(esgReportQuerySchema, { ...(args.lei ? { lei: args.lei } : {}), ...(args.address ? { address: args.address } : {}) }, 'GEN_ERR_BAD_REQUEST'))),
+        service.esgReport(
+          context.request,
+          `${graphqlUrl}#esgReport`,
+          esgSubjectOf(parseGraphQLInput(esgReportQuerySchema, { ...(args.lei ? { lei: args.lei } : {}), ...(args.address ? { address: args.address } : {}) }, 'GEN_ERR_BAD_REQUEST')),
+        ),
     },
   };
 }

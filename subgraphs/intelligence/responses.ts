@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { paymentRequiredSchema, paymentRequirementsSchema } from '../../platform/access/x402-schemas.js';
-import { type Report,RISK_LEVELS } from './domain/index.js';
+import { type Report, RISK_LEVELS } from './domain/index.js';
 
 /**
  * Response shapes of the reports service (Document 1 §2, §4): Fastify's compiled serialisers and

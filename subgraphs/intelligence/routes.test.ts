@@ -1,7 +1,7 @@
-import { type Address,decodeEventLog, parseUnits } from 'viem';
+import { type Address, decodeEventLog, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
-import { type PaymentRequirements,settleResponseFromHeader } from 'x402/types';
+import { type PaymentRequirements, settleResponseFromHeader } from 'x402/types';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
 import { ManualClock } from '../../platform/clock.js';
@@ -41,7 +41,11 @@ async function transfersOf(transaction: string) {
 
 async function graphqlOver(headers: Record<string, string>, query = '{ climateReport { reportType period generatedAt synthesis { riskLevel dataQuality model summary narrative } sources } }') {
   const response = await fetch(`${baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as { data?: { climateReport: Record<string, unknown> | null }; errors?: Array<{ extensions: Record<string, unknown> }> } };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as { data?: { climateReport: Record<string, unknown> | null }; errors?: Array<{ extensions: Record<string, unknown> }> },
+  };
 }
 
 describe('GET /reports/report/climate, paid with the x402 client against the running server', () => {
@@ -145,7 +149,14 @@ describe('climateReport in the graph, paid through the gateway', () => {
 
 describe('hostile payments', () => {
   const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
-  const authorization = { from: '0x976EA74026E726554dB657fA54763abd0C3a0aa9', to: '0x976EA74026E726554dB657fA54763abd0C3a0aa9', value: '2000000', validAfter: '0', validBefore: '99999999999', nonce: `0x${'11'.repeat(32)}` };
+  const authorization = {
+    from: '0x976EA74026E726554dB657fA54763abd0C3a0aa9',
+    to: '0x976EA74026E726554dB657fA54763abd0C3a0aa9',
+    value: '2000000',
+    validAfter: '0',
+    validBefore: '99999999999',
+    nonce: `0x${'11'.repeat(32)}`,
+  };
 
   it.each([
     ['not base64', '%%%'],
@@ -154,10 +165,18 @@ describe('hostile payments', () => {
     ['another scheme', encode({ x402Version: 1, scheme: 'upto', network: 'base', payload: { signature: '0x00', authorization } })],
     ['another network', encode({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: { signature: '0x00', authorization } })],
     ['x402 version 2', encode({ x402Version: 2, scheme: 'exact', network: 'base', payload: { signature: '0x00', authorization } })],
-    ['numbers that are not numbers', encode({ x402Version: 1, scheme: 'exact', network: 'base', payload: { signature: `0x${'00'.repeat(65)}`, authorization: { ...authorization, value: 'lots', validBefore: '-1' } } })],
+    [
+      'numbers that are not numbers',
+      encode({ x402Version: 1, scheme: 'exact', network: 'base', payload: { signature: `0x${'00'.repeat(65)}`, authorization: { ...authorization, value: 'lots', validBefore: '-1' } } }),
+    ],
     ['a forged signature', encode({ x402Version: 1, scheme: 'exact', network: 'base', payload: { signature: `0x${'00'.repeat(65)}`, authorization } })],
     // Written by hand: an object literal's __proto__ sets its prototype, and JSON.stringify would drop it.
-    ['a __proto__ key', Buffer.from(`{"__proto__":{"polluted":true},"x402Version":1,"scheme":"exact","network":"base","payload":{"signature":"0x00","authorization":${JSON.stringify(authorization)}}}`).toString('base64')],
+    [
+      'a __proto__ key',
+      Buffer.from(`{"__proto__":{"polluted":true},"x402Version":1,"scheme":"exact","network":"base","payload":{"signature":"0x00","authorization":${JSON.stringify(authorization)}}}`).toString(
+        'base64',
+      ),
+    ],
   ])('%s: a 402 with a reason, never a 500', async (_name, header) => {
     const response = await server.app.inject({ method: 'GET', url: CLIMATE, headers: { 'x-payment': header } });
     expect(response.statusCode).toBe(402);

@@ -56,7 +56,11 @@ export function reportsRoutes(service: IntelligenceService, options: ReportsRout
       esgPath,
       {
         exposeHeadRoute: false,
-        schema: { summary: 'ESG report of a wallet (address) or an LEI (lei), exactly one (1.00 USDC)', querystring: esgReportQuerySchema, response: { 200: reportResponseSchema, 400: reportsErrorSchema, ...errors } },
+        schema: {
+          summary: 'ESG report of a wallet (address) or an LEI (lei), exactly one (1.00 USDC)',
+          querystring: esgReportQuerySchema,
+          response: { 200: reportResponseSchema, 400: reportsErrorSchema, ...errors },
+        },
       },
       async (request) => service.esgReport(request.requestContext, resourceOf(request), esgSubjectOf(request.query)),
     );
@@ -80,7 +84,7 @@ async function agentCard(origin: string, access: Access) {
   return {
     protocolVersion: '0.3.0',
     name: 'Settlement rail reports',
-    description: 'Paid intelligence reports for treasury agents, synthesised from the rail\'s oracles. Pay per call with x402 (X-PAYMENT).',
+    description: "Paid intelligence reports for treasury agents, synthesised from the rail's oracles. Pay per call with x402 (X-PAYMENT).",
     url: `${origin}${REPORTS_PREFIX}`,
     version: REPORTS_VERSION,
     provider: { organization: 'Settlement rail', url: origin },

@@ -1,4 +1,4 @@
-import { type Access,paidWork } from '../../platform/access/admission.js';
+import { type Access, paidWork } from '../../platform/access/admission.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import type { RequestContext } from '../../platform/request-context.js';

@@ -11,18 +11,18 @@ import { createHeldSettlements } from './agent/holds.js';
 import { createSettlementAgent } from './agent/service.js';
 import { createAgentSettlementStore } from './agent/store.js';
 import { fundsRail, treasuryWallet } from './agent/treasury.js';
-import { type CallbackDelivery,createCallbackDelivery } from './callbacks/delivery.js';
+import { type CallbackDelivery, createCallbackDelivery } from './callbacks/delivery.js';
 import { createPaymentGraphStore } from './integration/graph-store.js';
 import { createIntegrationHealth } from './integration/health.js';
 import { createInitiation } from './integration/initiation.js';
 import { createPaymentsContext } from './integration/resolvers.js';
-import { createPaymentsService, type PaymentsService,SETTLEMENT_AGENT_TENANT } from './integration/service.js';
+import { createPaymentsService, type PaymentsService, SETTLEMENT_AGENT_TENANT } from './integration/service.js';
 import { createPaymentStore } from './integration/store.js';
 import { createRailLookup } from './rail/lookup.js';
 import { createRailSettlement, type RailSettlement } from './rail/settlement.js';
 import { createPaymentRecovery, createRecoveryLoop, recoveryDelaysFor } from './recovery/service.js';
 import { createPaymentsResolvers } from './resolvers.js';
-import { type PaymentsRouteDeps,paymentsRoutes } from './routes.js';
+import { type PaymentsRouteDeps, paymentsRoutes } from './routes.js';
 import { AGENT_PREFIX, INTEGRATION_PREFIX } from './shared/api.js';
 import { COMPLIANCE_SERVICE, createComplianceClient } from './upstream/compliance.js';
 import { createFeesClient, FEES_SERVICE } from './upstream/fees.js';
@@ -121,7 +121,13 @@ function buildSettlementAgent(platform: PlatformServices, service: PaymentsServi
     clock: platform.clock,
   };
   const { adminKey } = config.access;
-  const funds = createAgentFunds({ ...authority, store: createAgentFundsStore(db, { timeoutMs: config.database.statementTimeoutMs }), rail: () => fundsRail(platform), issuers: trustedIssuers, adminKey });
+  const funds = createAgentFunds({
+    ...authority,
+    store: createAgentFundsStore(db, { timeoutMs: config.database.statementTimeoutMs }),
+    rail: () => fundsRail(platform),
+    issuers: trustedIssuers,
+    adminKey,
+  });
   const deps = {
     ...authority,
     payments: service,

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { type Address,getAddress } from 'viem';
+import { type Address, getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
-import { type DatabaseHandle,dropSchema, openDatabase } from '../../platform/db.js';
-import { agentHeaders, bindFundingWallet, fundAgent, ownerWallet, registerTestAgent, type TestAgent,transferToTreasury, treasuryOf } from '../../subgraphs/payments/agent/testing.js';
+import { type DatabaseHandle, dropSchema, openDatabase } from '../../platform/db.js';
+import { agentHeaders, bindFundingWallet, fundAgent, ownerWallet, registerTestAgent, type TestAgent, transferToTreasury, treasuryOf } from '../../subgraphs/payments/agent/testing.js';
 import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
 import { injectJson, startTestServer, type TestServer } from '../helpers.js';
 
@@ -31,7 +31,8 @@ describe.each(drivers)('agent authority and funds on %s', (driver) => {
 
   const call = async (method: 'GET' | 'POST' | 'DELETE', url: string, options: { payload?: unknown; headers?: Record<string, string> } = {}) => injectJson(server, method, url, options);
   const balanceOf = (address: Address) => rail.publicClient.readContract({ address: rail.contracts.token!, abi: railUSDAbi, functionName: 'balanceOf', args: [address] });
-  const settle = (headers: Record<string, string>, amount = 100) => call('POST', '/agent/settle', { headers, payload: { amount, sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: recipient } });
+  const settle = (headers: Record<string, string>, amount = 100) =>
+    call('POST', '/agent/settle', { headers, payload: { amount, sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: recipient } });
 
   async function graphql(query: string, variables: Record<string, unknown>, headers: Record<string, string>) {
     const response = await server.app.inject({ method: 'POST', url: '/subgraphs/compliance/graphql', headers, payload: { query, variables } });
@@ -51,7 +52,10 @@ describe.each(drivers)('agent authority and funds on %s', (driver) => {
     recipient = await registeredRecipient();
     alice = await registerTestAgent(server, { name: 'Alice treasury bot', ownerEntity: 'Alice Ltd', ownerEmail: 'ops@alice.example', discoverable: true });
     mallory = await registerTestAgent(server, { name: 'Mallory bot', ownerEntity: 'Mallory Ltd', ownerEmail: 'ops@mallory.example' });
-    const mandate = await call('POST', '/compliance/agent/mandate', { headers: alice.headers, payload: { agentId: alice.agentId, maxNotionalUsd: 5000, dailyCapUsd: 10000, counterpartyWhitelist: [ACTIVE_LEI_ENTRY.lei] } });
+    const mandate = await call('POST', '/compliance/agent/mandate', {
+      headers: alice.headers,
+      payload: { agentId: alice.agentId, maxNotionalUsd: 5000, dailyCapUsd: 10000, counterpartyWhitelist: [ACTIVE_LEI_ENTRY.lei] },
+    });
     expect(mandate.status).toBe(201);
   }, 300_000);
   afterAll(async () => {
@@ -117,7 +121,11 @@ describe.each(drivers)('agent authority and funds on %s', (driver) => {
       expect(stranger.errors?.[0]?.extensions?.code, JSON.stringify(stranger)).toBe('CMP_ERR_AGENT_UNAUTHORIZED');
       const revoke = await graphql('mutation($id: ID!) { revokeAgent(id: $id) { status } }', { id: alice.agentId }, {});
       expect(revoke.errors?.[0]?.extensions?.code).toBe('CMP_ERR_AGENT_UNAUTHORIZED');
-      const owner = await graphql(setMandate, { input: { agentId: alice.agentId, maxNotionalUsd: 5000, dailyCapUsd: 10000, counterpartyWhitelist: [ACTIVE_LEI_ENTRY.lei] } }, { 'x-agent-key': alice.agentKey });
+      const owner = await graphql(
+        setMandate,
+        { input: { agentId: alice.agentId, maxNotionalUsd: 5000, dailyCapUsd: 10000, counterpartyWhitelist: [ACTIVE_LEI_ENTRY.lei] } },
+        { 'x-agent-key': alice.agentKey },
+      );
       expect(owner.errors).toBeUndefined();
       expect(owner.data).toEqual({ setMandate: { agentId: alice.agentId, maxNotionalUsd: 5000 } });
       expect((await call('GET', `/compliance/agent/${alice.agentId}`)).body.status).toBe('ACTIVE');
@@ -126,11 +134,24 @@ describe.each(drivers)('agent authority and funds on %s', (driver) => {
     it("offers a stranger no agent capability over MCP: no tool touches agents, and an agent's payment reference is refused there", async () => {
       const bearer = `Bearer ${(await server.platform!.access.keys.create('bearer', 'mcp stranger', 1000)).key}`;
       const rpc = async (id: number, method: string, params: Record<string, unknown>) =>
-        (await server.app.inject({ method: 'POST', url: '/integration/mcp', headers: { authorization: bearer, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: JSON.stringify({ jsonrpc: '2.0', id, method, params }) })).json() as { result: Record<string, any> };
+        (
+          await server.app.inject({
+            method: 'POST',
+            url: '/integration/mcp',
+            headers: { authorization: bearer, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            payload: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+          })
+        ).json() as { result: Record<string, any> };
       const tools = (await rpc(1, 'tools/list', {})).result.tools as Array<{ name: string; description: string }>;
       expect(tools.map((tool) => tool.name).sort()).toEqual(['integration.health', 'payments.batch', 'payments.find', 'payments.get', 'payments.initiate', 'rates.get']);
       // A stranger cannot take the reference an idempotent settlement of Alice's agent would claim.
-      const payment = { tmsReference: 'AGT-IK-taken-first', amount: '1.00', currency: 'USD', creditor: { name: 'Mallory Ltd', walletAddress: recipient }, debtor: { name: 'Mallory Ltd', walletAddress: recipient } };
+      const payment = {
+        tmsReference: 'AGT-IK-taken-first',
+        amount: '1.00',
+        currency: 'USD',
+        creditor: { name: 'Mallory Ltd', walletAddress: recipient },
+        debtor: { name: 'Mallory Ltd', walletAddress: recipient },
+      };
       const refused = (await rpc(2, 'tools/call', { name: 'payments.initiate', arguments: payment })).result;
       expect(refused.isError).toBe(true);
       expect(JSON.parse(refused.content[0].text)).toMatchObject({ code: 'PAY_ERR_INVALID_REQUEST', error: expect.stringContaining('AGT-') });
@@ -232,7 +253,10 @@ describe.each(drivers)('agent authority and funds on %s', (driver) => {
       const taken = await bindFundingWallet(server, rail, dave, owner);
       expect(taken.status).toBe(409);
       expect(taken.body.code).toBe('PAY_ERR_FUNDING_WALLET_TAKEN');
-      const forged = await call('POST', '/agent/funding-wallets', { headers: dave.headers, payload: { walletAddress: getAddress(`0x${randomBytes(20).toString('hex')}`), signature: `0x${'11'.repeat(65)}` } });
+      const forged = await call('POST', '/agent/funding-wallets', {
+        headers: dave.headers,
+        payload: { walletAddress: getAddress(`0x${randomBytes(20).toString('hex')}`), signature: `0x${'11'.repeat(65)}` },
+      });
       expect(forged.status).toBe(400);
       expect(forged.body.code).toBe('PAY_ERR_FUNDING_WALLET_INVALID');
     });

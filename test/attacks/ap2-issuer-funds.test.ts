@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { payments } from '../../drizzle/schema.js';
 import type { ChainConnection } from '../../platform/chain/index.js';
-import { type DatabaseHandle,dropSchema, openDatabase } from '../../platform/db.js';
+import { type DatabaseHandle, dropSchema, openDatabase } from '../../platform/db.js';
 import { bindFundingWallet, fundAgent, fundWallet, ownerWallet, registerTestAgent, transferToTreasury, treasuryOf } from '../../subgraphs/payments/agent/testing.js';
 import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
 import { injectJson, startTestServer, type TestServer } from '../helpers.js';
@@ -39,7 +39,7 @@ async function testIssuer(iss: string): Promise<TestIssuer> {
   return { iss, key: (await ES256.generateKeyPair()) as KeyPair, wallet: privateKeyToAccount(generatePrivateKey()) };
 }
 
-describe.each(drivers)('a mandate alone is paid from its issuer\'s funds on %s', (driver) => {
+describe.each(drivers)("a mandate alone is paid from its issuer's funds on %s", (driver) => {
   const schemaName = `t_ap2f_${process.pid}_${Date.now().toString(36)}`;
   let handle: DatabaseHandle | undefined;
   let server: TestServer;
@@ -61,12 +61,24 @@ describe.each(drivers)('a mandate alone is paid from its issuer\'s funds on %s',
   /** The issuer's mandate paying `usd` (whole dollars) to the recipient, valid for the next hour. */
   async function mandateOf(issuer: TestIssuer, usd: number): Promise<string> {
     const instance = new SDJwtInstance({ signer: await ES256.getSigner(issuer.key.privateKey), signAlg: 'ES256', hasher: digest, hashAlg: 'sha-256', saltGenerator: generateSalt });
-    const claims = { iss: issuer.iss, iat: nowSeconds() - 60, exp: nowSeconds() + 3600, vct: 'mandate.payment.1', payee: { id: recipient, name: ACTIVE_LEI_ENTRY.legalName }, payment_amount: { amount: usd * 100, currency: 'USD' } };
+    const claims = {
+      iss: issuer.iss,
+      iat: nowSeconds() - 60,
+      exp: nowSeconds() + 3600,
+      vct: 'mandate.payment.1',
+      payee: { id: recipient, name: ACTIVE_LEI_ENTRY.legalName },
+      payment_amount: { amount: usd * 100, currency: 'USD' },
+    };
     return instance.issue(claims, { _sd: ['payee', 'payment_amount'] } as never, { header: { typ: 'dc+sd-jwt' } });
   }
   /** The admin's view of a payment in the graph: whose funds paid it. */
   async function fundedBy(railPaymentId: string) {
-    const response = await server.app.inject({ method: 'POST', url: '/subgraphs/payments/graphql', headers: ADMIN, payload: { query: 'query($id: ID!) { payment(railPaymentId: $id) { fundingIssuer settlementAgent { id } } }', variables: { id: railPaymentId } } });
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/subgraphs/payments/graphql',
+      headers: ADMIN,
+      payload: { query: 'query($id: ID!) { payment(railPaymentId: $id) { fundingIssuer settlementAgent { id } } }', variables: { id: railPaymentId } },
+    });
     return response.json() as { data?: { payment: { fundingIssuer: string | null; settlementAgent: { id: string } | null } | null }; errors?: unknown };
   }
   const settle = async (usd: number, mandate: string, headers: Record<string, string> = {}) =>
@@ -84,7 +96,11 @@ describe.each(drivers)('a mandate alone is paid from its issuer\'s funds on %s',
     [bank, unfunded, small] = await Promise.all([testIssuer('https://bank.example'), testIssuer('https://unfunded.example'), testIssuer('https://small.example')]);
     const trusted = Object.fromEntries([bank, unfunded, small].map((issuer) => [issuer.iss, { jwk: publicOf(issuer.key.publicKey), fundingWallets: [issuer.wallet.address] }]));
     if (driver === 'postgres') handle = await openDatabase({ databaseUrl, schemaName, poolSize: 8 });
-    server = await startTestServer({ subgraphs: ['compliance', 'fees', 'payments'], ...(handle ? { database: handle } : {}), environment: { ADMIN_KEY, AP2_TRUSTED_ISSUERS: JSON.stringify(trusted) } });
+    server = await startTestServer({
+      subgraphs: ['compliance', 'fees', 'payments'],
+      ...(handle ? { database: handle } : {}),
+      environment: { ADMIN_KEY, AP2_TRUSTED_ISSUERS: JSON.stringify(trusted) },
+    });
     rail = await server.platform!.chain.connect();
     recipient = getAddress(`0x${randomBytes(20).toString('hex')}`);
     expect((await call('POST', '/compliance/register', { payload: { walletAddress: recipient, lei: ACTIVE_LEI_ENTRY.lei }, headers: ADMIN })).status).toBe(201);
@@ -100,20 +116,35 @@ describe.each(drivers)('a mandate alone is paid from its issuer\'s funds on %s',
     const again = await creditDeposit(bank.iss, txHash);
     expect(again).toMatchObject({
       status: 200,
-      body: { issuer: bank.iss, txHash: txHash.toLowerCase(), credited: [], funds: { issuer: bank.iss, depositedUsd: '500', spentUsd: '0', availableUsd: '500', fundingWallets: [bank.wallet.address], treasury: treasuryOf(rail) } },
+      body: {
+        issuer: bank.iss,
+        txHash: txHash.toLowerCase(),
+        credited: [],
+        funds: { issuer: bank.iss, depositedUsd: '500', spentUsd: '0', availableUsd: '500', fundingWallets: [bank.wallet.address], treasury: treasuryOf(rail) },
+      },
     });
     const [treasuryBefore, recipientBefore] = await Promise.all([balanceOf(treasuryOf(rail)), balanceOf(recipient)]);
 
     const { status, body } = await settle(120, await mandateOf(bank, 120));
     expect(status).toBe(200);
-    expect(body).toMatchObject({ status: 'SETTLED', held: false, holdId: null, violations: [], agent: null, mandate: { type: 'mandate.payment.1', issuer: bank.iss, paymentAmount: { amount: 12000, currency: 'USD' } } });
+    expect(body).toMatchObject({
+      status: 'SETTLED',
+      held: false,
+      holdId: null,
+      violations: [],
+      agent: null,
+      mandate: { type: 'mandate.payment.1', issuer: bank.iss, paymentAmount: { amount: 12000, currency: 'USD' } },
+    });
     expect(body.result).toMatchObject({ tmsReference: `AP2-${body.mandate.reference}`, status: 'SETTLED', settlement: { amount: '120', currency: 'USD', asset: 'USDC' } });
     // The treasury paid 120 (the deposit it holds for the issuer); the creditor got 120 less the fee.
     expect(treasuryBefore - (await balanceOf(treasuryOf(rail)))).toBe(120_000_000n);
     expect((await balanceOf(recipient)) - recipientBefore).toBe(120_000_000n - BigInt(Math.round(Number(body.result.settlement.fee) * 1e6)));
     expect(await fundsOf(bank)).toMatchObject({ depositedUsd: '500', spentUsd: '120', availableUsd: '380' });
     // Whose funds paid is on the payment: the issuer, no agent.
-    const [row] = await server.platform!.database.db.select({ agentId: payments.agentId, fundingIssuer: payments.fundingIssuer, agentAmountUsd: payments.agentAmountUsd, request: payments.request }).from(payments).where(eq(payments.railPaymentId, body.railPaymentId));
+    const [row] = await server
+      .platform!.database.db.select({ agentId: payments.agentId, fundingIssuer: payments.fundingIssuer, agentAmountUsd: payments.agentAmountUsd, request: payments.request })
+      .from(payments)
+      .where(eq(payments.railPaymentId, body.railPaymentId));
     expect(row).toMatchObject({ agentId: null, fundingIssuer: bank.iss, request: { debtor: { name: `AP2 issuer ${bank.iss} (its funds)`, walletAddress: treasuryOf(rail) } } });
     expect(Number(row!.agentAmountUsd)).toBe(120);
     expect(await fundedBy(body.railPaymentId)).toEqual({ data: { payment: { fundingIssuer: bank.iss, settlementAgent: null } } });

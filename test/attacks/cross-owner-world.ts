@@ -15,7 +15,7 @@ import { agentDeposits, agentFundingWallets, agentHeldSettlements, idempotencyKe
 import type { ChainConnection } from '../../platform/chain/index.js';
 import type { DatabaseHandle } from '../../platform/db.js';
 import { fundingWalletMessage } from '../../subgraphs/payments/agent/domain/index.js';
-import { bindFundingWallet, fundAgent, ownerWallet, registerTestAgent, type TestAgent,transferToTreasury, treasuryOf } from '../../subgraphs/payments/agent/testing.js';
+import { bindFundingWallet, fundAgent, ownerWallet, registerTestAgent, type TestAgent, transferToTreasury, treasuryOf } from '../../subgraphs/payments/agent/testing.js';
 import { MCP_PATH } from '../../subgraphs/payments/integration/manifest.js';
 import { freshWallet } from '../../subgraphs/payments/integration/testing.js';
 import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
@@ -222,6 +222,12 @@ async function snapshotOf(w: AttackWorld): Promise<Record<string, unknown>> {
     paymentA: (await w.rest('GET', `/integration/payments/${w.paidA.railPaymentId}`, w.deskA1)).body,
     holdX: (await w.rest('GET', `/agent/holds/${w.holdX}`, w.admin)).body,
     creditorRegistration: (await w.rest('GET', `/compliance/vop/lookup/${w.creditor}`)).body,
-    rows: { payments: await rows(payments), deposits: await rows(agentDeposits), fundingWallets: await rows(agentFundingWallets), holds: await rows(agentHeldSettlements), idempotencyKeys: await rows(idempotencyKeys) },
+    rows: {
+      payments: await rows(payments),
+      deposits: await rows(agentDeposits),
+      fundingWallets: await rows(agentFundingWallets),
+      holds: await rows(agentHeldSettlements),
+      idempotencyKeys: await rows(idempotencyKeys),
+    },
   };
 }

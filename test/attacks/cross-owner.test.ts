@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { type Address, encodeFunctionData, type Hex, parseUnits, type SignedAuthorization,toHex } from 'viem';
-import { generatePrivateKey, mnemonicToAccount, type PrivateKeyAccount,privateKeyToAccount } from 'viem/accounts';
+import { type Address, encodeFunctionData, type Hex, parseUnits, type SignedAuthorization, toHex } from 'viem';
+import { generatePrivateKey, mnemonicToAccount, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { RAIL_TOKEN_NAME, RAIL_TOKEN_VERSION } from '../../contracts/deploy.js';
@@ -10,7 +10,7 @@ import { freshWallet } from '../../subgraphs/payments/integration/testing.js';
 import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../../subgraphs/payments/rail/settlement.js';
 import { ACTIVE_LEI_ENTRY } from '../fixtures/lei-entries.js';
 import { testDatabases } from '../helpers.js';
-import { type Answer, type AttackWorld,INTERNAL_KEY, openAttackWorld } from './cross-owner-world.js';
+import { type Answer, type AttackWorld, INTERNAL_KEY, openAttackWorld } from './cross-owner-world.js';
 
 // Issue 21, acceptance: an attacker suite against ONE running server (the all-in-one server: the
 // gateway's /graphql, every subgraph's endpoint, the REST prefixes, the MCP endpoint on a real
@@ -84,18 +84,24 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
 
   // ---- REST reads of A's payments and X's settlements -----------------------------------------
   const restReads: Attempt[] = [
-    ...([
-      ["A's payment by railPaymentId", () => `/integration/payments/${w.paidA.railPaymentId}`],
-      ["A's payment by tmsReference", () => `/integration/payments?tmsReference=${w.paidA.tmsReference}`],
-      ["A's payment by tmsReference naming A's institution", () => `/integration/payments?tmsReference=${w.paidA.tmsReference}&institution=${w.institutionA}`],
-      ["A's first batch payment by railPaymentId", () => `/integration/payments/${w.batchA[0]!.railPaymentId}`],
-      ["A's second batch payment by tmsReference", () => `/integration/payments?tmsReference=${w.batchA[1]!.tmsReference}`],
-      ["X's settlement by railPaymentId", () => `/integration/payments/${w.settledX}`],
-    ] as Array<[string, () => string]>).flatMap(([what, url]) => [
+    ...(
+      [
+        ["A's payment by railPaymentId", () => `/integration/payments/${w.paidA.railPaymentId}`],
+        ["A's payment by tmsReference", () => `/integration/payments?tmsReference=${w.paidA.tmsReference}`],
+        ["A's payment by tmsReference naming A's institution", () => `/integration/payments?tmsReference=${w.paidA.tmsReference}&institution=${w.institutionA}`],
+        ["A's first batch payment by railPaymentId", () => `/integration/payments/${w.batchA[0]!.railPaymentId}`],
+        ["A's second batch payment by tmsReference", () => `/integration/payments?tmsReference=${w.batchA[1]!.tmsReference}`],
+        ["X's settlement by railPaymentId", () => `/integration/payments/${w.settledX}`],
+      ] as Array<[string, () => string]>
+    ).flatMap(([what, url]) => [
       { name: `REST: B reads ${what}: 404 exactly as a missing payment`, send: () => w.rest('GET', url(), w.bankB), refused: missingPaymentFor(() => w.bankB) },
       ...unauthenticated.map(([who, headers]) => ({ name: `REST: ${who} reads ${what}: 401`, send: () => w.rest('GET', url(), headers()), refused: () => unauthorized('GEN_ERR_UNAUTHORIZED') })),
     ]),
-    { name: "REST: A reads X's settlement (an agent's settlement is no institution's): 404 as missing", send: () => w.rest('GET', `/integration/payments/${w.settledX}`, w.deskA1), refused: missingPaymentFor(() => w.deskA1) },
+    {
+      name: "REST: A reads X's settlement (an agent's settlement is no institution's): 404 as missing",
+      send: () => w.rest('GET', `/integration/payments/${w.settledX}`, w.deskA1),
+      refused: missingPaymentFor(() => w.deskA1),
+    },
   ];
 
   // ---- GraphQL reads --------------------------------------------------------------------------
@@ -104,10 +110,26 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
   const ENTITIES = (fragment: string) => `query ($r: [_Any!]!) { _entities(representations: $r) { ${fragment} } }`;
   const graphqlReads: Attempt[] = [
     ...['/graphql', '/subgraphs/payments/graphql'].flatMap((path): Attempt[] => [
-      { name: `GraphQL ${path}: B asks payment(A's id): null`, send: () => w.graphql(path, PAYMENT, { id: w.paidA.railPaymentId }, w.bankB), refused: () => ({ status: 200, body: { data: { payment: null } } }) },
-      { name: `GraphQL ${path}: B asks payment(A's batch payment): null`, send: () => w.graphql(path, PAYMENT, { id: w.batchA[0]!.railPaymentId }, w.bankB), refused: () => ({ status: 200, body: { data: { payment: null } } }) },
-      { name: `GraphQL ${path}: B asks payment(X's settlement): null`, send: () => w.graphql(path, PAYMENT, { id: w.settledX }, w.bankB), refused: () => ({ status: 200, body: { data: { payment: null } } }) },
-      { name: `GraphQL ${path}: B asks paymentByTmsReference(A's reference): null`, send: () => w.graphql(path, BY_REFERENCE, { ref: w.paidA.tmsReference }, w.bankB), refused: () => ({ status: 200, body: { data: { paymentByTmsReference: null } } }) },
+      {
+        name: `GraphQL ${path}: B asks payment(A's id): null`,
+        send: () => w.graphql(path, PAYMENT, { id: w.paidA.railPaymentId }, w.bankB),
+        refused: () => ({ status: 200, body: { data: { payment: null } } }),
+      },
+      {
+        name: `GraphQL ${path}: B asks payment(A's batch payment): null`,
+        send: () => w.graphql(path, PAYMENT, { id: w.batchA[0]!.railPaymentId }, w.bankB),
+        refused: () => ({ status: 200, body: { data: { payment: null } } }),
+      },
+      {
+        name: `GraphQL ${path}: B asks payment(X's settlement): null`,
+        send: () => w.graphql(path, PAYMENT, { id: w.settledX }, w.bankB),
+        refused: () => ({ status: 200, body: { data: { payment: null } } }),
+      },
+      {
+        name: `GraphQL ${path}: B asks paymentByTmsReference(A's reference): null`,
+        send: () => w.graphql(path, BY_REFERENCE, { ref: w.paidA.tmsReference }, w.bankB),
+        refused: () => ({ status: 200, body: { data: { paymentByTmsReference: null } } }),
+      },
       {
         name: `GraphQL ${path}: B asks paymentByTmsReference(A's reference, institution: A): null`,
         send: () => w.graphql(path, BY_REFERENCE, { ref: w.paidA.tmsReference, institution: w.institutionA }, w.bankB),
@@ -129,7 +151,12 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
       send: () => w.graphql('/graphql', 'query ($l: String!) { legalEntity(lei: $l) { payments { railPaymentId } } }', { l: ACTIVE_LEI_ENTRY.lei }, w.bankB),
       refused: () => ({ status: 200, body: { data: { legalEntity: { payments: [] } } } }),
     },
-    ...([["B", () => w.bankB], ['A', () => w.deskA1]] as Array<[string, () => Record<string, string>]>).map(([who, headers]) => ({
+    ...(
+      [
+        ['B', () => w.bankB],
+        ['A', () => w.deskA1],
+      ] as Array<[string, () => Record<string, string>]>
+    ).map(([who, headers]) => ({
       name: `GraphQL /graphql: ${who} lists Agent.settlements of X: none`,
       send: () => w.graphql('/graphql', 'query ($id: ID!) { agent(id: $id) { settlements { railPaymentId } } }', { id: X() }, headers()),
       refused: () => ({ status: 200, body: { data: { agent: { settlements: [] } } } }),
@@ -145,7 +172,13 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
         w.graphql(
           '/subgraphs/payments/graphql',
           ENTITIES('... on Wallet { payments { railPaymentId } } ... on LegalEntity { payments { railPaymentId } } ... on Agent { settlements { railPaymentId } }'),
-          { r: [{ __typename: 'Wallet', address: w.creditor.toLowerCase() }, { __typename: 'LegalEntity', lei: ACTIVE_LEI_ENTRY.lei }, { __typename: 'Agent', id: X() }] },
+          {
+            r: [
+              { __typename: 'Wallet', address: w.creditor.toLowerCase() },
+              { __typename: 'LegalEntity', lei: ACTIVE_LEI_ENTRY.lei },
+              { __typename: 'Agent', id: X() },
+            ],
+          },
           w.bankB,
         ),
       refused: () => ({ status: 200, body: { data: { _entities: [{ payments: [] }, { payments: [] }, { settlements: [] }] } } }),
@@ -174,12 +207,20 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
       (headers) => w.rest('POST', '/agent/funding-wallets', headers, { walletAddress: w.strangerWallet.address, signature: w.strangerSignatureForX }),
       unauthorized('PAY_ERR_AGENT_UNAUTHORIZED'),
     ],
-    ["REST: credit X's owner's uncredited transfer to X (POST /agent/deposits)", (headers) => w.rest('POST', '/agent/deposits', headers, { txHash: w.pendingDepositX }), unauthorized('PAY_ERR_AGENT_UNAUTHORIZED')],
+    [
+      "REST: credit X's owner's uncredited transfer to X (POST /agent/deposits)",
+      (headers) => w.rest('POST', '/agent/deposits', headers, { txHash: w.pendingDepositX }),
+      unauthorized('PAY_ERR_AGENT_UNAUTHORIZED'),
+    ],
   ];
   const agentWrites: Attempt[] = [
     ...xWrites.flatMap(([what, send, refusal]) => notXsOwner.map(([who, headers]) => ({ name: `${what} with ${who}`, send: () => send(headers()), refused: () => refusal }))),
     // Y with its own id and key, aiming at X.
-    { name: "REST: Y's own id and key name X in the mandate body", send: () => w.rest('POST', '/compliance/agent/mandate', w.agentY.headers, raisedMandate()), refused: () => unauthorized('CMP_ERR_AGENT_UNAUTHORIZED') },
+    {
+      name: "REST: Y's own id and key name X in the mandate body",
+      send: () => w.rest('POST', '/compliance/agent/mandate', w.agentY.headers, raisedMandate()),
+      refused: () => unauthorized('CMP_ERR_AGENT_UNAUTHORIZED'),
+    },
     { name: "REST: Y's own id and key revoke X", send: () => w.rest('DELETE', `/compliance/agent/${X()}`, w.agentY.headers), refused: () => unauthorized('CMP_ERR_AGENT_UNAUTHORIZED') },
     {
       name: "REST: Y credits X's uncredited transfer to Y: 400 PAY_ERR_DEPOSIT_INVALID",
@@ -215,19 +256,31 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
 
   // ---- The operator's paths: held settlements, the wallet registry, AML ----------------------
   const adminPaths: Array<[string, () => Promise<Record<string, string>> | Record<string, string>, (headers: Record<string, string>) => Promise<Answer>]> = [
-    ["GET /agent/holds?agentId=X", () => ({}), (headers) => w.rest('GET', `/agent/holds?agentId=${X()}`, headers)],
+    ['GET /agent/holds?agentId=X', () => ({}), (headers) => w.rest('GET', `/agent/holds?agentId=${X()}`, headers)],
     ["GET /agent/holds/:holdId (X's hold)", () => ({}), (headers) => w.rest('GET', `/agent/holds/${w.holdX}`, headers)],
     ["POST /agent/holds/:holdId/release (X's hold)", () => ({}), (headers) => w.rest('POST', `/agent/holds/${w.holdX}/release`, headers, {})],
     ["POST /agent/holds/:holdId/dismiss (X's hold)", () => ({}), (headers) => w.rest('POST', `/agent/holds/${w.holdX}/dismiss`, headers, {})],
-    ["POST /compliance/register: A's creditor's wallet re-registered to another name", () => ({}), (headers) => w.rest('POST', '/compliance/register', headers, { walletAddress: w.creditor, legalName: 'Mallory Trading Ltd' })],
+    [
+      "POST /compliance/register: A's creditor's wallet re-registered to another name",
+      () => ({}),
+      (headers) => w.rest('POST', '/compliance/register', headers, { walletAddress: w.creditor, legalName: 'Mallory Trading Ltd' }),
+    ],
     ["DELETE /compliance/register/:wallet (A's creditor)", () => ({}), (headers) => w.rest('DELETE', `/compliance/register/${w.creditor}`, headers)],
   ];
   const operatorPaths: Attempt[] = [
-    ...adminPaths.flatMap(([what, , send]) => notTheAdmin.map(([who, headers]) => ({ name: `REST: ${what} with ${who}: 401 (admin only)`, send: () => send(headers()), refused: () => unauthorized('GEN_ERR_UNAUTHORIZED') }))),
+    ...adminPaths.flatMap(([what, , send]) =>
+      notTheAdmin.map(([who, headers]) => ({ name: `REST: ${what} with ${who}: 401 (admin only)`, send: () => send(headers()), refused: () => unauthorized('GEN_ERR_UNAUTHORIZED') })),
+    ),
     ...notTheAdmin.flatMap(([who, headers]): Attempt[] => [
       {
         name: `GraphQL /graphql: registerWallet(A's creditor, another name) with ${who}: GEN_ERR_UNAUTHORIZED`,
-        send: () => w.graphql('/graphql', 'mutation ($input: RegisterWalletInput!) { registerWallet(input: $input) { walletAddress } }', { input: { walletAddress: w.creditor, legalName: 'Mallory Trading Ltd' } }, headers()),
+        send: () =>
+          w.graphql(
+            '/graphql',
+            'mutation ($input: RegisterWalletInput!) { registerWallet(input: $input) { walletAddress } }',
+            { input: { walletAddress: w.creditor, legalName: 'Mallory Trading Ltd' } },
+            headers(),
+          ),
         refused: () => graphqlRefusal('registerWallet', 'GEN_ERR_UNAUTHORIZED'),
       },
       {
@@ -237,13 +290,29 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
       },
     ]),
     ...notInstitutionA.flatMap(([who, headers]): Attempt[] => [
-      { name: `REST: GET /compliance/aml/profile of A's debtor with ${who}: 401 (internal)`, send: () => w.rest('GET', `/compliance/aml/profile/${w.paymentA.debtor.walletAddress}`, headers()), refused: () => unauthorized('GEN_ERR_UNAUTHORIZED') },
       {
-        name: `REST: POST /compliance/aml/screen of A's payment with ${who}: 401 (internal)`,
-        send: () => w.rest('POST', '/compliance/aml/screen', headers(), { wallet: w.paymentA.debtor.walletAddress, counterparty: w.creditor, amount: 1, currency: 'USD', paymentId: w.paidA.railPaymentId, direction: 'SEND' }),
+        name: `REST: GET /compliance/aml/profile of A's debtor with ${who}: 401 (internal)`,
+        send: () => w.rest('GET', `/compliance/aml/profile/${w.paymentA.debtor.walletAddress}`, headers()),
         refused: () => unauthorized('GEN_ERR_UNAUTHORIZED'),
       },
-      { name: `REST: GET /compliance/aml/events of A's debtor with ${who}: 401 (internal)`, send: () => w.rest('GET', `/compliance/aml/events/${w.paymentA.debtor.walletAddress}`, headers()), refused: () => unauthorized('GEN_ERR_UNAUTHORIZED') },
+      {
+        name: `REST: POST /compliance/aml/screen of A's payment with ${who}: 401 (internal)`,
+        send: () =>
+          w.rest('POST', '/compliance/aml/screen', headers(), {
+            wallet: w.paymentA.debtor.walletAddress,
+            counterparty: w.creditor,
+            amount: 1,
+            currency: 'USD',
+            paymentId: w.paidA.railPaymentId,
+            direction: 'SEND',
+          }),
+        refused: () => unauthorized('GEN_ERR_UNAUTHORIZED'),
+      },
+      {
+        name: `REST: GET /compliance/aml/events of A's debtor with ${who}: 401 (internal)`,
+        send: () => w.rest('GET', `/compliance/aml/events/${w.paymentA.debtor.walletAddress}`, headers()),
+        refused: () => unauthorized('GEN_ERR_UNAUTHORIZED'),
+      },
     ]),
   ];
 
@@ -291,7 +360,11 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
   /** A stranger's own transaction that would make the treasury's account run the token's code (EIP-7702), signed for by the treasury. */
   const delegationOfTreasury = async () => {
     const stranger = privateKeyToAccount(generatePrivateKey());
-    const authorization = await railKeyOf(EMBEDDED_TREASURY_ACCOUNT_INDEX).signAuthorization({ chainId: 8453, contractAddress: w.rail.contracts.token!, nonce: await w.rail.publicClient.getTransactionCount({ address: treasury() }) });
+    const authorization = await railKeyOf(EMBEDDED_TREASURY_ACCOUNT_INDEX).signAuthorization({
+      chainId: 8453,
+      contractAddress: w.rail.contracts.token!,
+      nonce: await w.rail.publicClient.getTransactionCount({ address: treasury() }),
+    });
     return signedTokenCall(stranger, '0x', [authorization]);
   };
   const railAccountRefusal = (who: string, what = `its sender ${who} is`) => ({
@@ -324,18 +397,26 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
   // ---- The owners' own calls, so that the same requests are shown to work for them ----------
   const ownerControls: Attempt[] = [
     { name: "A's second desk reads A's payment by id", send: () => w.rest('GET', `/integration/payments/${w.paidA.railPaymentId}`, w.deskA2), refused: () => ({ status: 200, body: w.paidA }) },
-    { name: "A's first desk reads A's batch payment by reference", send: () => w.rest('GET', `/integration/payments?tmsReference=${w.batchA[1]!.tmsReference}`, w.deskA1), refused: () => ({ status: 200, body: w.batchA[1] }) },
+    {
+      name: "A's first desk reads A's batch payment by reference",
+      send: () => w.rest('GET', `/integration/payments?tmsReference=${w.batchA[1]!.tmsReference}`, w.deskA1),
+      refused: () => ({ status: 200, body: w.batchA[1] }),
+    },
     {
       name: "A's desk asks GraphQL payment(A's id)",
       send: () => w.graphql('/graphql', PAYMENT, { id: w.paidA.railPaymentId }, w.deskA2),
       refused: () => ({ status: 200, body: { data: { payment: { railPaymentId: w.paidA.railPaymentId, settlement: { amount: '1250.5' } } } } }),
     },
     {
-      name: "the admin lists Agent.settlements of X: its settlement",
+      name: 'the admin lists Agent.settlements of X: its settlement',
       send: () => w.graphql('/graphql', 'query ($id: ID!) { agent(id: $id) { settlements { railPaymentId } } }', { id: X() }, w.admin),
       refused: () => ({ status: 200, body: { data: { agent: { settlements: [{ railPaymentId: w.settledX }] } } } }),
     },
-    { name: "the admin reads X's hold", send: () => w.rest('GET', `/agent/holds/${w.holdX}`, w.admin), refused: () => ({ status: 200, body: expect.objectContaining({ holdId: w.holdX, agentId: X(), status: 'HELD' }) }) },
+    {
+      name: "the admin reads X's hold",
+      send: () => w.rest('GET', `/agent/holds/${w.holdX}`, w.admin),
+      refused: () => ({ status: 200, body: expect.objectContaining({ holdId: w.holdX, agentId: X(), status: 'HELD' }) }),
+    },
     {
       name: "X's owner reads X's funds",
       send: () => w.rest('GET', '/agent/funds', w.agentX.headers),
@@ -487,7 +568,10 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
 
       // GraphQL, A's batch payments' references, at the gateway and at the payments subgraph.
       const INITIATE = 'mutation ($input: PaymentInput!) { initiatePayment(input: $input) { railPaymentId tmsReference status settlement { amount } } }';
-      for (const [path, body] of [['/graphql', w.batchBodiesA[0]!], ['/subgraphs/payments/graphql', w.batchBodiesA[1]!]] as const) {
+      for (const [path, body] of [
+        ['/graphql', w.batchBodiesA[0]!],
+        ['/subgraphs/payments/graphql', w.batchBodiesA[1]!],
+      ] as const) {
         const answer = await w.graphql(path, INITIATE, { input: body }, w.bankB);
         expect((answer.body as { errors?: unknown }).errors).toBeUndefined();
         keep((answer.body as { data: { initiatePayment: never } }).data.initiatePayment, body.tmsReference);
@@ -503,7 +587,10 @@ describe.each(testDatabases())('cross-owner attacks on one server ($driver)', (d
         const batch = await client.callTool({ name: 'payments.batch', arguments: { payments: [w.paymentA] } });
         expect(JSON.parse((batch.content as Array<{ text: string }>)[0]!.text)).toEqual([expect.objectContaining({ railPaymentId: rest1.railPaymentId })]);
         const conflict = await client.callTool({ name: 'payments.initiate', arguments: { ...w.paymentA, amount: '2' } });
-        expect({ isError: conflict.isError, code: (conflict.structuredContent as { code?: string } | undefined)?.code ?? JSON.parse((conflict.content as Array<{ text: string }>)[0]!.text).code }).toEqual({
+        expect({
+          isError: conflict.isError,
+          code: (conflict.structuredContent as { code?: string } | undefined)?.code ?? JSON.parse((conflict.content as Array<{ text: string }>)[0]!.text).code,
+        }).toEqual({
           isError: true,
           code: 'PAY_ERR_IDEMPOTENCY_CONFLICT',
         });

@@ -45,7 +45,7 @@ describe.skipIf(!status.present)('the oracle widgets in headless Chromium (decis
     await page.close();
   });
 
-  it('the ESG widget shows an LEI\'s score with its E, S and G breakdown', async () => {
+  it("the ESG widget shows an LEI's score with its E, S and G breakdown", async () => {
     const { page } = await open(`/esg/widget/esg?q=${ACTIVE_LEI}`);
     expect(await page.locator('#score').innerText()).toMatch(/^\d+(\.\d)? \/ 100$/);
     expect(await page.locator('#breakdown li').allInnerTexts()).toEqual([expect.stringMatching(/^Environmental \d/), expect.stringMatching(/^Social \d/), expect.stringMatching(/^Governance \d/)]);

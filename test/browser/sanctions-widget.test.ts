@@ -13,7 +13,7 @@ if (!status.present) console.warn(`Sanctions widget browser test skipped: ${stat
 const INJECTIONS = [
   '<script>window.__pwned = 1</script>',
   '"><img src=x onerror="window.__pwned = 1">',
-  "'><svg onload=\"window.__pwned = 1\">",
+  '\'><svg onload="window.__pwned = 1">',
   '</q></section><script>window.__pwned = 1; alert(1)</script>',
   '<iframe srcdoc="<script>parent.__pwned = 1</script>"></iframe>',
 ];

@@ -3,7 +3,7 @@ import { failureOf, fixtureFetch, pathIs, readFixture, testOptions } from '../te
 import type { Bbox } from '../types.js';
 import { fetchEonetWildfires } from './fetch.js';
 import { mapActiveWildfires } from './map.js';
-import { type EonetEvent,parseEonetEvents } from './parse.js';
+import { type EonetEvent, parseEonetEvents } from './parse.js';
 
 const CORN_BELT: Bbox = [-97.5, 36.0, -80.5, 49.5];
 const FIXTURE = readFixture('eonet', 'wildfires-open-corn-belt.json');
@@ -55,7 +55,20 @@ describe('mapActiveWildfires', () => {
     {
       name: 'a polygon straddling the edge',
       event: fire({
-        geometry: [{ date: '2025-07-18T00:00:00Z', type: 'Polygon', coordinates: [[[-98, 40], [-97, 40], [-97, 41], [-98, 40]]] }],
+        geometry: [
+          {
+            date: '2025-07-18T00:00:00Z',
+            type: 'Polygon',
+            coordinates: [
+              [
+                [-98, 40],
+                [-97, 40],
+                [-97, 41],
+                [-98, 40],
+              ],
+            ],
+          },
+        ],
       }),
       expected: 1,
     },

@@ -7,12 +7,7 @@ import type { FeedRequestOptions } from '../options.js';
  * One series' observations from `observationStart` (YYYY-MM-DD) on, as published (no units
  * transformation), oldest first. The key travels in the query only: errors name host and path.
  */
-export async function fetchFredObservations(
-  options: FeedRequestOptions<'fred'>,
-  apiKey: string,
-  seriesId: string,
-  observationStart: string,
-): Promise<unknown> {
+export async function fetchFredObservations(options: FeedRequestOptions<'fred'>, apiKey: string, seriesId: string, observationStart: string): Promise<unknown> {
   const url = buildUrl(options.baseUrls.fred, '/series/observations', {
     series_id: seriesId,
     api_key: apiKey,

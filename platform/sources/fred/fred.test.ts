@@ -30,7 +30,14 @@ describe('fetchFredObservations asks FRED for one series', () => {
 describe('mapFredObservations', () => {
   it.each([
     // t10y2y.json: 2026-10-05 0.52, 2026-10-06 "." (missing), 2026-10-07 0.51
-    { name: 'the recorded T10Y2Y answer', fixture: 't10y2y.json', expected: [{ date: '2026-10-05', value: 0.52 }, { date: '2026-10-07', value: 0.51 }] },
+    {
+      name: 'the recorded T10Y2Y answer',
+      fixture: 't10y2y.json',
+      expected: [
+        { date: '2026-10-05', value: 0.52 },
+        { date: '2026-10-07', value: 0.51 },
+      ],
+    },
     // pwheamtusdm.json: 6 monthly prices, 2025-03-01 is "."
     {
       name: 'the recorded PWHEAMTUSDM answer',

@@ -3,7 +3,7 @@ import { failureOf, fixtureFetch, pathIs, readFixture, testOptions } from '../te
 import type { Bbox } from '../types.js';
 import { fetchGdacsAlerts } from './fetch.js';
 import { alertKind, mapRegionAlerts } from './map.js';
-import { type GdacsFeature,parseGdacsEvents } from './parse.js';
+import { type GdacsFeature, parseGdacsEvents } from './parse.js';
 
 const NOW = new Date('2025-07-20T12:00:00Z');
 const CORN_BELT: Bbox = [-97.5, 36.0, -80.5, 49.5];
@@ -15,8 +15,15 @@ function feature(properties: Partial<GdacsFeature['properties']>, bbox?: Bbox): 
   const base: GdacsFeature = {
     geometry: { type: 'Point', coordinates: [-90, 40] },
     properties: {
-      eventtype: 'FL', eventid: 1, episodeid: 1, name: 'Flood', alertlevel: 'Orange', iscurrent: 'true',
-      fromdate: '2025-07-01T00:00:00', todate: '2025-07-19T00:00:00', ...properties,
+      eventtype: 'FL',
+      eventid: 1,
+      episodeid: 1,
+      name: 'Flood',
+      alertlevel: 'Orange',
+      iscurrent: 'true',
+      fromdate: '2025-07-01T00:00:00',
+      todate: '2025-07-19T00:00:00',
+      ...properties,
     },
   };
   return bbox ? { ...base, bbox } : base;

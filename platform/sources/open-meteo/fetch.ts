@@ -31,11 +31,7 @@ export function recentWindow(now: Date): DayWindow {
  * Daily mean 2 m temperature at up to MAX_POINTS_PER_REQUEST points in one request.
  * models=era5 pins the reanalysis so recent days and the 1991-2020 normal come from one model.
  */
-export async function fetchOpenMeteoDaily(
-  options: FeedRequestOptions<'openMeteoArchive'>,
-  points: readonly GeoPoint[],
-  window: DayWindow,
-): Promise<unknown> {
+export async function fetchOpenMeteoDaily(options: FeedRequestOptions<'openMeteoArchive'>, points: readonly GeoPoint[], window: DayWindow): Promise<unknown> {
   const used = points.slice(0, MAX_POINTS_PER_REQUEST);
   const url = buildUrl(options.baseUrls.openMeteoArchive, '', {
     latitude: used.map((p) => String(p.lat)).join(','),

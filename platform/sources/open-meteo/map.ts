@@ -44,10 +44,7 @@ export function mapPointAnomaly(recent: OpenMeteoLocation, normals: DailyNormals
  * Region anomaly: the mean of the point anomalies. Locations pair with normals by request
  * order, which Open-Meteo keeps. Undefined when no point has enough valid days.
  */
-export function mapTemperatureAnomaly(
-  recent: readonly OpenMeteoLocation[],
-  normals: readonly DailyNormals[],
-): number | undefined {
+export function mapTemperatureAnomaly(recent: readonly OpenMeteoLocation[], normals: readonly DailyNormals[]): number | undefined {
   const anomalies = recent
     .map((location, i) => {
       const pointNormals = normals[i];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { failureOf, fixtureFetch, present, readFixture, testOptions } from '../testing/fixture-fetch.js';
 import { fetchOpenMeteoDaily, NORMAL_PERIOD, recentWindow } from './fetch.js';
 import { mapDailyNormals, mapPointAnomaly, mapTemperatureAnomaly, MIN_VALID_DAYS } from './map.js';
-import { type OpenMeteoLocation,parseOpenMeteoDaily } from './parse.js';
+import { type OpenMeteoLocation, parseOpenMeteoDaily } from './parse.js';
 
 const NOW = new Date('2025-07-20T12:00:00Z');
 const POINTS = [

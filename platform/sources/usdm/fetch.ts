@@ -12,11 +12,7 @@ const LOOKBACK_DAYS = 14;
  * Area in square miles per drought class for the given states, one row per state and map.
  * Areas rather than percentages, so several states weigh by their size when summed.
  */
-export async function fetchUsdmStateAreas(
-  options: FeedRequestOptions<'usdm'>,
-  stateFips: readonly string[],
-  now: Date,
-): Promise<unknown> {
+export async function fetchUsdmStateAreas(options: FeedRequestOptions<'usdm'>, stateFips: readonly string[], now: Date): Promise<unknown> {
   const url = buildUrl(options.baseUrls.usdm, '/StateStatistics/GetDroughtSeverityStatisticsByArea', {
     aoi: stateFips.join(','),
     startdate: usDay(addDays(now, -LOOKBACK_DAYS)),

@@ -14,7 +14,10 @@ const CLASSES = ['D0', 'D1', 'D2', 'D3', 'D4'] as const;
 /** The latest categorical map, its states' areas summed so each state weighs by its size. */
 export function mapDroughtIndex(rows: readonly UsdmRow[]): UsdmDrought | undefined {
   const categorical = rows.filter((r) => r.StatisticFormatID === CATEGORICAL_STATISTICS);
-  const mapDate = categorical.map((r) => isoDate(r.MapDate)).sort().at(-1);
+  const mapDate = categorical
+    .map((r) => isoDate(r.MapDate))
+    .sort()
+    .at(-1);
   if (mapDate === undefined) return undefined;
   const latest = categorical.filter((r) => isoDate(r.MapDate) === mapDate);
   const classAreas = CLASSES.map((c) => sum(latest.map((r) => r[c])));

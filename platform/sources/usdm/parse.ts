@@ -6,10 +6,7 @@ import { malformedBody } from '../errors.js';
 /** Categorical statistics (statisticsType=2): each square mile is counted in exactly one class. */
 export const CATEGORICAL_STATISTICS = 2;
 
-const DOCUMENTED_COLUMNS = [
-  'MapDate', 'StateAbbreviation', 'None', 'D0', 'D1', 'D2', 'D3', 'D4',
-  'ValidStart', 'ValidEnd', 'StatisticFormatID',
-] as const;
+const DOCUMENTED_COLUMNS = ['MapDate', 'StateAbbreviation', 'None', 'D0', 'D1', 'D2', 'D3', 'D4', 'ValidStart', 'ValidEnd', 'StatisticFormatID'] as const;
 
 const byLowerCase = new Map<string, string>(DOCUMENTED_COLUMNS.map((c) => [c.toLowerCase(), c]));
 
@@ -20,7 +17,13 @@ function withDocumentedKeys(row: unknown): unknown {
 }
 
 /** Figures come as JSON numbers or as decimal strings ("1234.56"). */
-const figure = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]);
+const figure = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .transform(Number),
+]);
 
 /** YYYYMMDD or ISO 8601 (YYYY-MM-DD, optionally with a time). */
 const serviceDate = z.string().regex(/^(\d{8}|\d{4}-\d{2}-\d{2}(T[\d:.]+)?)$/);

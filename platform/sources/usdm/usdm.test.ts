@@ -10,8 +10,16 @@ const BY_AREA = pathIs('usdmdataservices.unl.edu', '/api/StateStatistics/GetDrou
 
 function row(mapDate: string, none: number, d: [number, number, number, number, number]): UsdmRow {
   return {
-    MapDate: mapDate, None: none, D0: d[0], D1: d[1], D2: d[2], D3: d[3], D4: d[4],
-    ValidStart: mapDate, ValidEnd: mapDate, StatisticFormatID: 2,
+    MapDate: mapDate,
+    None: none,
+    D0: d[0],
+    D1: d[1],
+    D2: d[2],
+    D3: d[3],
+    D4: d[4],
+    ValidStart: mapDate,
+    ValidEnd: mapDate,
+    StatisticFormatID: 2,
   };
 }
 
@@ -73,10 +81,21 @@ describe('mapDroughtIndex', () => {
 
 describe('parseUsdmRows', () => {
   it('accepts camelCase keys and numeric figures as well', () => {
-    const camel = [{
-      mapDate: '2025-07-15T00:00:00', stateAbbreviation: 'IA', none: 36050, d0: 11400, d1: 5700, d2: 2850, d3: 0, d4: 0,
-      validStart: '2025-07-15T00:00:00', validEnd: '2025-07-21T23:59:59', statisticFormatID: 2,
-    }];
+    const camel = [
+      {
+        mapDate: '2025-07-15T00:00:00',
+        stateAbbreviation: 'IA',
+        none: 36050,
+        d0: 11400,
+        d1: 5700,
+        d2: 2850,
+        d3: 0,
+        d4: 0,
+        validStart: '2025-07-15T00:00:00',
+        validEnd: '2025-07-21T23:59:59',
+        statisticFormatID: 2,
+      },
+    ];
     expect(parseUsdmRows(camel)[0]).toMatchObject({ MapDate: '2025-07-15T00:00:00', D1: 5700, StatisticFormatID: 2 });
   });
 

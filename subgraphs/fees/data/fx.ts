@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { CURRENCY_CODE, type FxObservation,latestObservation, parseFxSeries } from '../domain/index.js';
+import { CURRENCY_CODE, type FxObservation, latestObservation, parseFxSeries } from '../domain/index.js';
 
 /**
  * The daily FX series shipped in data/fx/ (decision 0026): Federal Reserve H.10 noon buying rates,

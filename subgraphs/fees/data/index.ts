@@ -15,9 +15,7 @@ const feeParametersSchema = z.object({
   defaultEsgScore: z.number().min(0).max(100),
   quoteValiditySeconds: z.number().int().positive(),
   maxAmountUsd: z.number().positive(),
-  volumeTiers: z
-    .array(z.object({ tier: z.string(), minMonthlyVolumeUsd: z.number().nonnegative(), coreDiscountPct: z.number().min(0).max(100) }))
-    .min(1),
+  volumeTiers: z.array(z.object({ tier: z.string(), minMonthlyVolumeUsd: z.number().nonnegative(), coreDiscountPct: z.number().min(0).max(100) })).min(1),
   esgTiers: z.array(z.object({ tier: z.string(), minScore: z.number().min(0).max(100) })).min(1),
   scenarioExamples: z.array(
     z.object({

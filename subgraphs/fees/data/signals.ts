@@ -6,10 +6,7 @@ import type { StabilityParameters } from '../stability/domain/index.js';
 import stabilityParametersJson from './stability-parameters.json' with { type: 'json' };
 
 const sourcesSchema = z.object({
-  series: z.record(
-    z.string(),
-    z.object({ series_id: z.string(), title: z.string(), frequency: z.string(), publisher: z.string(), url: z.string(), last: z.string(), licence: z.string() }),
-  ),
+  series: z.record(z.string(), z.object({ series_id: z.string(), title: z.string(), frequency: z.string(), publisher: z.string(), url: z.string(), last: z.string(), licence: z.string() })),
 });
 
 const folder = new URL('./signals/', import.meta.url);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { intelligenceSchema, oracleAsOf as asOf, oracleDataQuality as dataQuality, oracleStateSchema as oracleState } from '../runs/responses.js';
-import { type Assert, type MutuallyAssignable,timestamp } from '../shared/responses.js';
+import { type Assert, type MutuallyAssignable, timestamp } from '../shared/responses.js';
 import type { buildEsgHealth, buildEsgReliability, buildEsgScore } from './domain/index.js';
 
 /**

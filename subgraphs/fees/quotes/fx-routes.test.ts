@@ -150,14 +150,17 @@ describe('POST /stability/quote/verify', () => {
   });
 });
 
-describe('the same in the fees subgraph\'s graph', () => {
+describe("the same in the fees subgraph's graph", () => {
   const ask = (query: string, variables: Record<string, unknown>) => graphql(server, query, variables, '/subgraphs/fees/graphql');
 
   it('usdFxRate equals GET /stability/fx/:currency; unknown and malformed codes are their errors', async () => {
     const rest = await call('GET', '/stability/fx/GBP');
     const fields = Object.keys(rest.body).join(' ');
     expect(await ask(`query ($c: String!) { usdFxRate(currency: $c) { ${fields} } }`, { c: 'GBP' })).toEqual({ data: { usdFxRate: rest.body } });
-    for (const [currency, code] of [['XAU', 'FEE_ERR_FX_RATE_NOT_FOUND'], ['gbp', 'FEE_ERR_INVALID_CURRENCY']]) {
+    for (const [currency, code] of [
+      ['XAU', 'FEE_ERR_FX_RATE_NOT_FOUND'],
+      ['gbp', 'FEE_ERR_INVALID_CURRENCY'],
+    ]) {
       const result = await ask('query ($c: String!) { usdFxRate(currency: $c) { rate } }', { c: currency });
       expect(result.data).toEqual({ usdFxRate: null });
       expect(result.errors![0]!.extensions).toMatchObject({ code });

@@ -35,10 +35,12 @@ describe('fees subgraph: quote ids as input', () => {
   });
 
   it('finding: a Quote entity reference with a malformed id resolves to null, without an error', async () => {
-    const result = await ask<{ _entities: unknown[] }>(
-      'query ($representations: [_Any!]!) { _entities(representations: $representations) { ... on Quote { quoteId } } }',
-      { representations: [{ __typename: 'Quote', quoteId: 'srq-1-zzz' }, { __typename: 'Quote', quoteId: 'srq-1-000000000000000000000000' }] },
-    );
+    const result = await ask<{ _entities: unknown[] }>('query ($representations: [_Any!]!) { _entities(representations: $representations) { ... on Quote { quoteId } } }', {
+      representations: [
+        { __typename: 'Quote', quoteId: 'srq-1-zzz' },
+        { __typename: 'Quote', quoteId: 'srq-1-000000000000000000000000' },
+      ],
+    });
     expect(result.errors).toBeUndefined();
     expect(result.data).toEqual({ _entities: [null, null] });
   });
@@ -71,10 +73,12 @@ describe('fees subgraph: amounts as input', () => {
 
 describe('fees subgraph: nullable root fields', () => {
   it('finding: a failing root field is null with its error, and its sibling fields still answer', async () => {
-    const result = await ask<Record<string, unknown>>(
-      '{ stabilityManifest { schema endpoints } feeQuote(input: { amountUsd: -1 }) { quoteId } esgFeeSchedule { maxBps } }',
-    );
-    expect(result.data).toEqual({ stabilityManifest: { schema: 'srg-manifest/1.0', endpoints: expect.objectContaining({ quote: 'GET /quote', reliability: 'GET /reliability' }) }, feeQuote: null, esgFeeSchedule: { maxBps: 50 } });
+    const result = await ask<Record<string, unknown>>('{ stabilityManifest { schema endpoints } feeQuote(input: { amountUsd: -1 }) { quoteId } esgFeeSchedule { maxBps } }');
+    expect(result.data).toEqual({
+      stabilityManifest: { schema: 'srg-manifest/1.0', endpoints: expect.objectContaining({ quote: 'GET /quote', reliability: 'GET /reliability' }) },
+      feeQuote: null,
+      esgFeeSchedule: { maxBps: 50 },
+    });
     expect(result.errors).toHaveLength(1);
     expect(result.errors![0]).toMatchObject({ path: ['feeQuote'], extensions: { code: 'FEE_ERR_INVALID_QUOTE_PARAMS' } });
   });

@@ -22,8 +22,8 @@ function service(oracleReadings?: () => OracleReadings) {
   });
 }
 
-describe('quotes and the oracles\' latest runs (decision 0036)', () => {
-  it('an omitted esgScore is the ESG oracle\'s scores.average, and the quote says so', () => {
+describe("quotes and the oracles' latest runs (decision 0036)", () => {
+  it("an omitted esgScore is the ESG oracle's scores.average, and the quote says so", () => {
     const quote = service(() => readings).issueQuote({ amountUsd: 10_000 });
     expect(quote.input).toMatchObject({ esgScore: 68.9, esgScoreSource: 'oracle' });
     // (100 - 68.9) / 2 = 15.55 bps of 10,000 USD.
@@ -32,7 +32,7 @@ describe('quotes and the oracles\' latest runs (decision 0036)', () => {
     expect(quote.esgImpact.railScores).toEqual(readings.esg);
   });
 
-  it('a given esgScore wins over the oracle\'s', () => {
+  it("a given esgScore wins over the oracle's", () => {
     expect(service(() => readings).issueQuote({ amountUsd: 100, esgScore: 90 }).input).toMatchObject({ esgScore: 90, esgScoreSource: 'request' });
   });
 
@@ -48,7 +48,7 @@ describe('quotes and the oracles\' latest runs (decision 0036)', () => {
     expect(service().esgQuote({ amountUsd: 1000 }).input).toEqual({ amountUsd: 1000, esgScore: 50, esgScoreSource: 'schema-default' });
   });
 
-  it('a quote issued on the oracle\'s score verifies before the ledger holds it', async () => {
+  it("a quote issued on the oracle's score verifies before the ledger holds it", async () => {
     const fees = service(() => readings);
     const { quoteId } = fees.issueQuote({ amountUsd: 2000, hasFx: true });
     const verification = await fees.verifyQuoteForTerms({ quoteId, amountUsd: 2000, hasFx: true });

@@ -38,11 +38,9 @@ export function createQuoteResolvers(service: FeesService) {
       quote: (_: unknown, args: { quoteId: string }, context: FeesContext) => context.quoteById.load(checkedQuoteId(args.quoteId)),
       esgFeeQuote: (_: unknown, args: { input: Record<string, unknown> }) => service.esgQuote(parseGraphQLInput(esgQuoteBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
       esgFeeSchedule: () => service.esgFeeSchedule(),
-      feeVerification: (_: unknown, args: { input: Record<string, unknown> }) =>
-        service.verifyFees(parseGraphQLInput(verifyFeesBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
+      feeVerification: (_: unknown, args: { input: Record<string, unknown> }) => service.verifyFees(parseGraphQLInput(verifyFeesBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
       usdFxRate: (_: unknown, args: { currency: string }) => service.fxRate(args.currency),
-      quoteVerification: (_: unknown, args: { input: Record<string, unknown> }) =>
-        service.verifyQuoteForTerms(parseGraphQLInput(quoteVerifyBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
+      quoteVerification: (_: unknown, args: { input: Record<string, unknown> }) => service.verifyQuoteForTerms(parseGraphQLInput(quoteVerifyBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
     },
     LegalEntity: {
       /** Compliance gives the entity's ESG score (@requires); the fee is the quote at that score, the rail's oracle default when it has none (decision 0036). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Assert, type MutuallyAssignable,timestamp } from '../shared/responses.js';
+import { type Assert, type MutuallyAssignable, timestamp } from '../shared/responses.js';
 import type { EsgFeeSchedule, EsgQuote, FeeSchedule, Manifest, Quote } from './domain/index.js';
 import type { FeeVerification } from './fee-verification.js';
 import type { FxRateAnswer } from './fx-rates.js';
@@ -11,9 +11,7 @@ import type { QuoteVerification } from './quote-verification.js';
  * type mutually assignable, and shapes.test.ts keeps each one equal to its GraphQL type.
  */
 const bpsUsd = z.object({ bps: z.number(), usd: z.number() });
-const esgScoreSource = z
-  .enum(['request', 'oracle', 'schema-default'])
-  .describe('request; oracle: omitted, the ESG oracle\'s latest scores.average; schema-default: omitted before any oracle run (50)');
+const esgScoreSource = z.enum(['request', 'oracle', 'schema-default']).describe("request; oracle: omitted, the ESG oracle's latest scores.average; schema-default: omitted before any oracle run (50)");
 const esgFee = z.object({
   bps: z.number(),
   pct: z.number().describe('percent'),
@@ -90,7 +88,7 @@ export const quoteResponseSchema = z.object({
         .nullable()
         .describe("the stability oracle's latest run; null before any"),
     })
-    .describe('network, chainId, issue and expiry times, parameter version, the oracles\' latest runs'),
+    .describe("network, chainId, issue and expiry times, parameter version, the oracles' latest runs"),
 });
 
 export const esgQuoteResponseSchema = z.object({

@@ -40,9 +40,7 @@ describe('GET /stability/manifest', () => {
         bestCaseTotalBps: 86,
       },
       // The worker's embedded rail may be up already (another test used it): then its contracts are advertised (oracle-publication.test.ts checks them).
-      contracts: Object.fromEntries(
-        (['token', 'esgOracle', 'redistribution', 'stabilityPID', 'basketPeg'] as const).map((name) => [name, server.platform!.chain.current()?.contracts[name] ?? null]),
-      ),
+      contracts: Object.fromEntries((['token', 'esgOracle', 'redistribution', 'stabilityPID', 'basketPeg'] as const).map((name) => [name, server.platform!.chain.current()?.contracts[name] ?? null])),
       // Generated from the registered routes (decision 0033): every route of the service, and the discovery documents.
       endpoints: {
         apiHistory: 'GET /api/history',
@@ -69,7 +67,7 @@ describe('GET /stability/manifest', () => {
   });
 });
 
-describe('the manifest\'s endpoints', () => {
+describe("the manifest's endpoints", () => {
   it('are all served: each method and path answers, neither 404 nor 405', async () => {
     const { body } = await get('/stability/manifest');
     for (const endpoint of Object.values(body.endpoints as Record<string, string>)) {
@@ -131,9 +129,7 @@ describe('GET and POST /stability/quote', () => {
     expect(body.quoteId).toMatch(new RegExp(`^srq-${Date.parse(TEST_NOW)}-[0-9a-f]{40}$`));
     // card benchmark: 10000 × 5.4% + 0.30 = 540.30; saving 540.30 − 138.5 = 401.8
     expect(body.competitive.comparisons).toContainEqual(expect.objectContaining({ id: 'card-international-fx', estimatedUsd: 540.3, railSavingUsd: 401.8 }));
-    expect(Object.keys(body).sort()).toEqual(
-      ['schema', 'timestamp', 'quoteId', 'validForSeconds', 'input', 'fees', 'settlement', 'esgImpact', 'volumeTier', 'competitive', 'oracleContext'].sort(),
-    );
+    expect(Object.keys(body).sort()).toEqual(['schema', 'timestamp', 'quoteId', 'validForSeconds', 'input', 'fees', 'settlement', 'esgImpact', 'volumeTier', 'competitive', 'oracleContext'].sort());
   });
 
   it('applies the defaults: hasFx false, esgScore 50 (schema default), monthlyVolumeUsd 0', async () => {
@@ -289,9 +285,29 @@ describe('OpenAPI documents', () => {
     expect(status).toBe(200);
     expect(body.openapi).toMatch(/^3\.0\./);
     expect(body.info.version).toBe('2.1.0');
-    expect(Object.keys(body.paths).sort()).toEqual(['/api/history', '/api/status', '/esg-score', '/fee-schedule', '/fx/{currency}', '/health', '/manifest', '/quote', '/quote/verify', '/reliability', '/verify-fees', '/widget/corridors']);
+    expect(Object.keys(body.paths).sort()).toEqual([
+      '/api/history',
+      '/api/status',
+      '/esg-score',
+      '/fee-schedule',
+      '/fx/{currency}',
+      '/health',
+      '/manifest',
+      '/quote',
+      '/quote/verify',
+      '/reliability',
+      '/verify-fees',
+      '/widget/corridors',
+    ]);
     const parameters = body.paths['/quote'].get.parameters.map((parameter: { name: string; required: boolean }) => [parameter.name, parameter.required]);
-    expect(parameters).toEqual(expect.arrayContaining([['amountUsd', true], ['hasFx', false], ['esgScore', false], ['monthlyVolumeUsd', false]]));
+    expect(parameters).toEqual(
+      expect.arrayContaining([
+        ['amountUsd', true],
+        ['hasFx', false],
+        ['esgScore', false],
+        ['monthlyVolumeUsd', false],
+      ]),
+    );
     expect(Object.keys(body.paths['/quote'].post.requestBody.content['application/json'].schema.properties).sort()).toEqual(['amountUsd', 'esgScore', 'hasFx', 'monthlyVolumeUsd']);
   });
 

@@ -19,19 +19,15 @@ import type { FeesService } from './service.js';
 /** The quote paths under {stability_url}: manifest, fee schedule, quotes, their verifications and the FX rates (Document 1 §2). */
 export function stabilityQuoteRoutes(service: FeesService): FastifyPluginAsync {
   return httpRoutes(async (app) => {
-    app.get('/stability/manifest', { schema: { summary: 'Protocol manifest; call once and cache', response: { 200: manifestResponseSchema } } }, async () =>
-      service.manifest(),
-    );
+    app.get('/stability/manifest', { schema: { summary: 'Protocol manifest; call once and cache', response: { 200: manifestResponseSchema } } }, async () => service.manifest());
     app.get('/stability/fee-schedule', { schema: { summary: 'Full fee table with tiers; cache', response: { 200: feeScheduleResponseSchema } } }, async () => service.feeSchedule());
     app.get(
       '/stability/quote',
       { schema: { summary: 'Fee quote (query parameters)', querystring: quoteQuerySchema, response: { 200: quoteResponseSchema, 400: quoteErrorSchema } } },
       async (request) => service.issueQuote(request.query),
     );
-    app.post(
-      '/stability/quote',
-      { schema: { summary: 'Fee quote (JSON body)', body: quoteBodySchema, response: { 200: quoteResponseSchema, 400: quoteErrorSchema } } },
-      async (request) => service.issueQuote(request.body),
+    app.post('/stability/quote', { schema: { summary: 'Fee quote (JSON body)', body: quoteBodySchema, response: { 200: quoteResponseSchema, 400: quoteErrorSchema } } }, async (request) =>
+      service.issueQuote(request.body),
     );
     app.get(
       '/stability/verify-fees',

@@ -1,6 +1,6 @@
 import type { RailChain } from '../../../platform/chain/index.js';
 import type { Clock } from '../../../platform/clock.js';
-import { type IdSource,randomIds } from '../../../platform/ids.js';
+import { type IdSource, randomIds } from '../../../platform/ids.js';
 import { competitiveBenchmarks, feeParameters } from '../data/index.js';
 import { type EsgScoreSource, NO_ORACLE_READINGS, type OracleReadings, type QuoteTerms } from '../domain/index.js';
 import { BASE_NETWORK } from '../shared/constants.js';
@@ -23,10 +23,10 @@ import {
   type QuoteSigner,
   type StabilityEndpoints,
 } from './domain/index.js';
-import { type FeeVerification,verifyFeesOnChain } from './fee-verification.js';
-import { type FxRateAnswer,fxRateOf } from './fx-rates.js';
+import { type FeeVerification, verifyFeesOnChain } from './fee-verification.js';
+import { type FxRateAnswer, fxRateOf } from './fx-rates.js';
 import type { EsgQuoteRequest, QuoteRequest, QuoteVerifyRequest, VerifyFeesRequest } from './inputs.js';
-import { type QuoteVerification,quoteVerificationOf, termsToVerify } from './quote-verification.js';
+import { type QuoteVerification, quoteVerificationOf, termsToVerify } from './quote-verification.js';
 import type { FeeStore } from './store.js';
 
 /** Where issued quotes go for the audit trail: accepted at once, written later (decision 0001). */
@@ -169,7 +169,10 @@ async function verifyQuoteForTerms(context: QuotesContext, request: QuoteVerifyR
   const { deps } = context;
   let issued: Quote | undefined;
   if (request.esgScore === undefined && request.monthlyVolumeUsd === undefined && looksLikeQuoteId(request.quoteId)) {
-    issued = await deps.store.findQuotes([request.quoteId]).then((found) => found.get(request.quoteId), () => undefined);
+    issued = await deps.store.findQuotes([request.quoteId]).then(
+      (found) => found.get(request.quoteId),
+      () => undefined,
+    );
   }
   const now = deps.clock.now();
   const candidates = termsToVerify(request, issued, oracleEsgAverage(context)).map((chosen) => ({

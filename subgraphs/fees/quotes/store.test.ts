@@ -85,7 +85,10 @@ describe.each(testDatabases())('fee quote store on $driver', (testDatabase) => {
     const ids = quotes.map((quote) => quote.quoteId);
     expect(new Set(ids).size).toBe(50);
     for (const id of ids) expect(id).toMatch(new RegExp(`^srq-${new Date(instant).getTime()}-[0-9a-f]{40}$`));
-    const [stored] = await handle.db.select({ rows: count() }).from(feeQuotes).where(eq(feeQuotes.issuedAt, new Date(instant)));
+    const [stored] = await handle.db
+      .select({ rows: count() })
+      .from(feeQuotes)
+      .where(eq(feeQuotes.issuedAt, new Date(instant)));
     expect(stored?.rows).toBe(50);
     expect((await service.findQuotes(ids)).size).toBe(50);
   });

@@ -39,7 +39,7 @@ describe('GET /stability/verify-fees on the embedded rail', () => {
     });
   }, 30_000);
 
-  it('advertises the embedded rail\'s deployed token in the manifest once the rail is up', async () => {
+  it("advertises the embedded rail's deployed token in the manifest once the rail is up", async () => {
     const { contracts } = await server.platform!.chain.connect();
     const manifest = (await server.app.inject({ method: 'GET', url: '/stability/manifest' })).json<{ contracts: { token: string | null } }>();
     expect(manifest.contracts.token).toBe(contracts.token);
@@ -109,7 +109,7 @@ describe('GET /stability/verify-fees on the embedded rail', () => {
     }
   });
 
-  it('refuses a request without amountUsd with 400 in the quote services\' shape', async () => {
+  it("refuses a request without amountUsd with 400 in the quote services' shape", async () => {
     const response = await server.app.inject({ method: 'GET', url: '/stability/verify-fees?hasFx=true' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ error: expect.stringMatching(/amountUsd/), example: { amountUsd: 10000 } });

@@ -38,8 +38,7 @@ export interface FeesOracleJobs<Stability, Esg> {
 export function createFeesOracles<Stability, Esg>(platform: PlatformServices, store: OracleRunStore, jobs: FeesOracleJobs<Stability, Esg>): FeesOracles<Stability, Esg> {
   const { config, clock, logger } = platform;
   const intervalSeconds = config.oracles.updateFrequencySeconds;
-  const readModel = <Output>(oracle: string) =>
-    createOracleReadModel<Output>({ oracle, store, clock, logger, intervalSeconds, refreshMs: Math.min(READ_MODEL_REFRESH_MS, intervalSeconds * 1000) });
+  const readModel = <Output>(oracle: string) => createOracleReadModel<Output>({ oracle, store, clock, logger, intervalSeconds, refreshMs: Math.min(READ_MODEL_REFRESH_MS, intervalSeconds * 1000) });
   const stability = readModel<Stability>(jobs.stability.oracle);
   const esg = readModel<Esg>(jobs.esg.oracle);
   const models = { [jobs.stability.oracle]: stability, [jobs.esg.oracle]: esg } as Record<string, OracleReadModel<unknown>>;

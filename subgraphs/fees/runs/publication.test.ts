@@ -48,7 +48,7 @@ describe('an oracle run on the embedded rail', () => {
     await database?.close();
   });
 
-  it('puts the ESG run\'s scores on RailEsgOracle: the answer\'s scores in millionths, its asOf, the run id of its interval', async () => {
+  it("puts the ESG run's scores on RailEsgOracle: the answer's scores in millionths, its asOf, the run id of its interval", async () => {
     const { scores, asOf } = answers['/esg/esg-score']!;
     const onChain = await connection.publicClient.readContract({ address: connection.contracts.esgOracle!, abi: railEsgOracleAbi, functionName: 'latest' });
     expect(onChain).toMatchObject({
@@ -61,7 +61,7 @@ describe('an oracle run on the embedded rail', () => {
     });
   });
 
-  it('feeds the stability run\'s score to StabilityPID and its basket to BasketPeg (unmeasured on the snapshot: no live prices)', async () => {
+  it("feeds the stability run's score to StabilityPID and its basket to BasketPeg (unmeasured on the snapshot: no live prices)", async () => {
     const { data } = answers['/stability/api/status']!;
     const state = await connection.publicClient.readContract({ address: connection.contracts.stabilityPID!, abi: stabilityPIDAbi, functionName: 'state' });
     const score = BigInt(Math.round(data.stabilityScore * 1e6));
@@ -69,11 +69,18 @@ describe('an oracle run on the embedded rail', () => {
     const shortfall = 90_000_000n - score;
     expect(state).toMatchObject({ runId: RUN_ID, measurement: score, error: shortfall, integral: 0n, output: shortfall < 0n ? 0n : shortfall });
     const basket = await connection.publicClient.readContract({ address: connection.contracts.basketPeg!, abi: basketPegAbi, functionName: 'basket' });
-    expect(basket).toMatchObject({ runId: RUN_ID, measured: false, deviationCentiBps: 0, assets: Object.keys(data.peg.basketWeights).filter((asset) => data.peg.basketWeights[asset] > 0).sort() });
+    expect(basket).toMatchObject({
+      runId: RUN_ID,
+      measured: false,
+      deviationCentiBps: 0,
+      assets: Object.keys(data.peg.basketWeights)
+        .filter((asset) => data.peg.basketWeights[asset] > 0)
+        .sort(),
+    });
     expect(basket.weights.reduce((sum, weight) => sum + weight, 0)).toBe(1_000_000);
   });
 
-  it('answers the ESG oracle\'s esg-score under {stability_url} too, the same body', () => {
+  it("answers the ESG oracle's esg-score under {stability_url} too, the same body", () => {
     expect(answers['/stability/esg-score']).toEqual(answers['/esg/esg-score']);
     expect(Object.keys(answers['/stability/esg-score']!.scores).sort()).toEqual(['average', 'environmental', 'governance', 'social']);
     expect(answers['/stability/esg-score']!.fee).toMatchObject({ formula: '(100 - esgScore) / 200' });
@@ -81,7 +88,13 @@ describe('an oracle run on the embedded rail', () => {
 
   it('names every contract in the manifests: none is null', () => {
     const { contracts } = connection;
-    expect(answers['/stability/manifest']!.contracts).toEqual({ token: contracts.token, esgOracle: contracts.esgOracle, redistribution: contracts.redistribution, stabilityPID: contracts.stabilityPID, basketPeg: contracts.basketPeg });
+    expect(answers['/stability/manifest']!.contracts).toEqual({
+      token: contracts.token,
+      esgOracle: contracts.esgOracle,
+      redistribution: contracts.redistribution,
+      stabilityPID: contracts.stabilityPID,
+      basketPeg: contracts.basketPeg,
+    });
     for (const address of Object.values(answers['/stability/manifest']!.contracts)) expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(answers['/esg/manifest']!.contracts).toEqual({ esgOracle: contracts.esgOracle });
   });
@@ -117,7 +130,13 @@ describe('a chain that is down', () => {
     const config = testConfig({ RPC_URL: `http://127.0.0.1:${port}`, RPC_TIMEOUT_MS: '500', CONTRACT_ESG_ORACLE: oracleAddress });
     const chain = createConfiguredRailChain(config);
     const outcomes: Array<{ part: string; ok: boolean }> = [];
-    const publisher = createOraclePublisher({ chain, settlerKey, timeoutMs: 500, logger: createLogger({ logLevel: 'silent' }), health: { reportOutcome: (part, ok) => void outcomes.push({ part, ok }) } });
+    const publisher = createOraclePublisher({
+      chain,
+      settlerKey,
+      timeoutMs: 500,
+      logger: createLogger({ logLevel: 'silent' }),
+      health: { reportOutcome: (part, ok) => void outcomes.push({ part, ok }) },
+    });
     publisher.esg(new Date(TEST_NOW), { scores: { environmental: 60, social: 70, governance: 80, average: 70 }, asOf: '2024' });
     await publisher.idle();
     expect(outcomes).toEqual([{ part: PUBLICATION_HEALTH_PART, ok: false }]);

@@ -4,7 +4,7 @@ import { basketPegAbi } from '../../../contracts/artifacts/BasketPeg.js';
 import { railEsgOracleAbi } from '../../../contracts/artifacts/RailEsgOracle.js';
 import { stabilityPIDAbi } from '../../../contracts/artifacts/StabilityPID.js';
 import type { ChainConnection, RailChain } from '../../../platform/chain/index.js';
-import { type ContractCall,sendContractCall, sendQueueFor } from '../../../platform/chain/send-queue.js';
+import { type ContractCall, sendContractCall, sendQueueFor } from '../../../platform/chain/send-queue.js';
 import type { Health } from '../../../platform/health.js';
 import type { Logger } from '../../../platform/log.js';
 import { withTimeout } from '../../../platform/timeout.js';
@@ -71,7 +71,11 @@ export function createOraclePublisher(options: OraclePublisherOptions): OraclePu
   const pending = new Set<Promise<void>>();
 
   /** Sends one call from the oracle account and waits for its receipt; throws what went wrong. */
-  async function send<const abi extends Abi, functionName extends ContractFunctionName<abi, 'nonpayable'>>(connection: ChainConnection, account: LocalAccount, call: ContractCall<abi, functionName>): Promise<void> {
+  async function send<const abi extends Abi, functionName extends ContractFunctionName<abi, 'nonpayable'>>(
+    connection: ChainConnection,
+    account: LocalAccount,
+    call: ContractCall<abi, functionName>,
+  ): Promise<void> {
     const sent = await sendContractCall(connection, account, call, { signal: AbortSignal.timeout(timeoutMs) });
     try {
       const receipt = await withTimeout(connection.publicClient.waitForTransactionReceipt({ hash: sent.hash }), timeoutMs * 6, `${call.functionName} receipt`);
@@ -123,7 +127,12 @@ export function createOraclePublisher(options: OraclePublisherOptions): OraclePu
         const sends = [
           stabilityPID ? send(connection, account, { address: stabilityPID, abi: stabilityPIDAbi, functionName: 'update', args: [runId, BigInt(toMillionths(output.stabilityScore))] }) : undefined,
           basketPeg && basket
-            ? send(connection, account, { address: basketPeg, abi: basketPegAbi, functionName: 'publishBasket', args: [runId, basket.assets, basket.weights, deviation !== null, deviation === null ? 0 : toCentiBps(deviation)] })
+            ? send(connection, account, {
+                address: basketPeg,
+                abi: basketPegAbi,
+                functionName: 'publishBasket',
+                args: [runId, basket.assets, basket.weights, deviation !== null, deviation === null ? 0 : toCentiBps(deviation)],
+              })
             : undefined,
         ].filter((sending) => sending !== undefined);
         const failed = (await Promise.allSettled(sends)).find((outcome) => outcome.status === 'rejected');

@@ -7,7 +7,18 @@ import type { OracleRunRecord } from './domain/index.js';
 import { createOracleReadModel } from './read-model.js';
 import type { OracleRunStore } from './store.js';
 
-const run: OracleRunRecord = { oracle: 'stability', slot: new Date(TEST_NOW), status: 'SUCCESS', runner: 'h:1', startedAt: new Date(TEST_NOW), finishedAt: new Date(TEST_NOW), score: 91, overall: 'stable', output: { stabilityScore: 91 }, error: null };
+const run: OracleRunRecord = {
+  oracle: 'stability',
+  slot: new Date(TEST_NOW),
+  status: 'SUCCESS',
+  runner: 'h:1',
+  startedAt: new Date(TEST_NOW),
+  finishedAt: new Date(TEST_NOW),
+  score: 91,
+  overall: 'stable',
+  output: { stabilityScore: 91 },
+  error: null,
+};
 
 /** A store whose database can be "killed". */
 function store(state: { down: boolean; latest: OracleRunRecord | undefined; reads: number }): OracleRunStore {
@@ -24,7 +35,14 @@ function store(state: { down: boolean; latest: OracleRunRecord | undefined; read
 }
 
 describe('the oracle read model', () => {
-  const options = (runStore: OracleRunStore) => ({ oracle: 'stability', store: runStore, clock: new ManualClock(TEST_NOW), logger: createLogger({ logLevel: 'silent' }), intervalSeconds: 300, refreshMs: 0 });
+  const options = (runStore: OracleRunStore) => ({
+    oracle: 'stability',
+    store: runStore,
+    clock: new ManualClock(TEST_NOW),
+    logger: createLogger({ logLevel: 'silent' }),
+    intervalSeconds: 300,
+    refreshMs: 0,
+  });
 
   it('before any run: FEE_ERR_ORACLE_NOT_READY (503 with Retry-After)', async () => {
     const model = createOracleReadModel(options(store({ down: false, latest: undefined, reads: 0 })));

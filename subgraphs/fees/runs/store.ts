@@ -54,14 +54,26 @@ export function createOracleRunStore(db: Database, timeoutMs: number): OracleRun
     },
     async latestSuccess(oracle) {
       const rows = await bounded(
-        db.select().from(oracleRuns).where(and(eq(oracleRuns.oracle, oracle), eq(oracleRuns.status, 'SUCCESS'))).orderBy(desc(oracleRuns.slot)).limit(1).execute(),
+        db
+          .select()
+          .from(oracleRuns)
+          .where(and(eq(oracleRuns.oracle, oracle), eq(oracleRuns.status, 'SUCCESS')))
+          .orderBy(desc(oracleRuns.slot))
+          .limit(1)
+          .execute(),
         'read the latest oracle run',
       );
       return rows[0] ? toRecord(rows[0]) : undefined;
     },
     async recent(oracle, since, limit) {
       const rows = await bounded(
-        db.select().from(oracleRuns).where(and(eq(oracleRuns.oracle, oracle), gt(oracleRuns.slot, since))).orderBy(desc(oracleRuns.slot)).limit(limit).execute(),
+        db
+          .select()
+          .from(oracleRuns)
+          .where(and(eq(oracleRuns.oracle, oracle), gt(oracleRuns.slot, since)))
+          .orderBy(desc(oracleRuns.slot))
+          .limit(limit)
+          .execute(),
         'read recent oracle runs',
       );
       return rows.map(toRecord);

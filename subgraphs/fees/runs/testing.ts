@@ -9,5 +9,16 @@ export const minutes = (count: number) => new Date(T0.getTime() + count * 60_000
 /** A recorded run of the interval starting `slotMinutes` after T0: started a second in, finished four seconds in (unless RUNNING). */
 export function run<Output>(slotMinutes: number, status: OracleRunStatus, output: Output | null, score: number | null): OracleRunRecord<Output> {
   const slot = minutes(slotMinutes);
-  return { oracle: 'stability', slot, status, runner: 'h:1', startedAt: new Date(slot.getTime() + 1000), finishedAt: status === 'RUNNING' ? null : new Date(slot.getTime() + 4000), score, overall: null, output, error: status === 'FAILED' ? 'boom' : null };
+  return {
+    oracle: 'stability',
+    slot,
+    status,
+    runner: 'h:1',
+    startedAt: new Date(slot.getTime() + 1000),
+    finishedAt: status === 'RUNNING' ? null : new Date(slot.getTime() + 4000),
+    score,
+    overall: null,
+    output,
+    error: status === 'FAILED' ? 'boom' : null,
+  };
 }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { type DiscoveryInfo, endpointMap, type OpenApiDocument,registerDiscoveryDocuments } from '../../../platform/discovery.js';
+import { type DiscoveryInfo, endpointMap, type OpenApiDocument, registerDiscoveryDocuments } from '../../../platform/discovery.js';
 import { AppError } from '../../../platform/errors.js';
 import { httpRoutes, type ServiceErrorShape } from '../../../platform/http.js';
-import { type OpenApiInfo,registerOpenApi } from '../../../platform/openapi.js';
+import { type OpenApiInfo, registerOpenApi } from '../../../platform/openapi.js';
 
 /**
  * The quote services' documented error body is {error, example}; every error under their prefixes
@@ -13,9 +13,7 @@ export function quoteServiceErrorShape(prefix: string, example: Record<string, u
   return {
     prefix,
     refine: (error) =>
-      error.code === 'GEN_ERR_UNSUPPORTED_MEDIA_TYPE' || error.code === 'GEN_ERR_BAD_REQUEST'
-        ? new AppError('FEE_ERR_INVALID_QUOTE_PARAMS', { message: error.message, cause: error })
-        : error,
+      error.code === 'GEN_ERR_UNSUPPORTED_MEDIA_TYPE' || error.code === 'GEN_ERR_BAD_REQUEST' ? new AppError('FEE_ERR_INVALID_QUOTE_PARAMS', { message: error.message, cause: error }) : error,
     body: (error) => ({ error: error.message, example }),
   };
 }

@@ -61,7 +61,10 @@ describe('the live signal feeds against recorded fixtures', () => {
   it('falls back to the snapshot, feed by feed, on an error, a timeout or a missing key, and says why', async () => {
     fixture.set('fail');
     const failed = await loadSignals(options('key-1'), NOW);
-    expect(failed.feeds).toEqual([expect.objectContaining({ feed: 'FRED', status: 'fallback', reason: expect.stringContaining('HTTP 500') }), expect.objectContaining({ feed: 'DefiLlama stablecoins', status: 'fallback' })]);
+    expect(failed.feeds).toEqual([
+      expect.objectContaining({ feed: 'FRED', status: 'fallback', reason: expect.stringContaining('HTTP 500') }),
+      expect.objectContaining({ feed: 'DefiLlama stablecoins', status: 'fallback' }),
+    ]);
     expect(failed.stablecoinPrices).toBeNull();
     expect(failed.series.T10Y2Y!.observations.length).toBeGreaterThan(100);
     fixture.set('hang');
@@ -84,7 +87,14 @@ describe('a server whose live feeds fail keeps serving, with lowered confidence 
       database,
       subgraphs: ['fees'],
       gateway: false,
-      environment: { ORACLE_SCHEDULER: 'true', ORACLE_LIVE: 'true', FRED_API_KEY: 'key-1', ORACLE_FRED_URL: `${fixture.url}/fred`, ORACLE_DEFILLAMA_URL: `${fixture.url}/llama`, ORACLE_LIVE_TIMEOUT_MS: '300' },
+      environment: {
+        ORACLE_SCHEDULER: 'true',
+        ORACLE_LIVE: 'true',
+        FRED_API_KEY: 'key-1',
+        ORACLE_FRED_URL: `${fixture.url}/fred`,
+        ORACLE_DEFILLAMA_URL: `${fixture.url}/llama`,
+        ORACLE_LIVE_TIMEOUT_MS: '300',
+      },
     });
   });
   afterAll(async () => {
@@ -97,7 +107,10 @@ describe('a server whose live feeds fail keeps serving, with lowered confidence 
   it('health names each feed down; reliability is PARTIAL, not healthy, and still answers', async () => {
     const health = (await server.app.inject({ method: 'GET', url: '/stability/health' })).json();
     expect(health).toMatchObject({ status: 'degraded', oracle: 'SUCCESS' });
-    expect(health.feeds).toEqual([expect.objectContaining({ feed: 'FRED', mode: 'live', status: 'fallback', reason: expect.stringContaining('500') }), expect.objectContaining({ feed: 'DefiLlama stablecoins', status: 'fallback' })]);
+    expect(health.feeds).toEqual([
+      expect.objectContaining({ feed: 'FRED', mode: 'live', status: 'fallback', reason: expect.stringContaining('500') }),
+      expect.objectContaining({ feed: 'DefiLlama stablecoins', status: 'fallback' }),
+    ]);
     const reliability = (await server.app.inject({ method: 'GET', url: '/stability/reliability' })).json();
     expect(reliability).toMatchObject({ isHealthy: false, dataQuality: 'PARTIAL', oracle: { status: 'SUCCESS' } });
     const status = (await server.app.inject({ method: 'GET', url: '/stability/api/status' })).json();

@@ -1,7 +1,14 @@
 import {
-type DatedObservation, type FeedOptions,
-  fetchDefillamaStablecoins, fetchFredObservations, mapFredObservations, mapStablecoinQuotes, parseDefillamaStablecoins,
-  parseFredObservations, SourceUnavailableError, } from '../../../platform/sources/index.js';
+  type DatedObservation,
+  type FeedOptions,
+  fetchDefillamaStablecoins,
+  fetchFredObservations,
+  mapFredObservations,
+  mapStablecoinQuotes,
+  parseDefillamaStablecoins,
+  parseFredObservations,
+  SourceUnavailableError,
+} from '../../../platform/sources/index.js';
 import { signalSnapshot, snapshotAsOf } from '../data/signals.js';
 import type { FeedState, SignalSeries, SignalSet, StablecoinPrices } from '../domain/index.js';
 
@@ -76,7 +83,11 @@ async function loadFred(snapshot: Record<string, SignalSeries>, options: SignalF
     );
     const series = { ...snapshot };
     for (const [id, observations] of fetched) series[id] = withObservations(snapshot[id]!, observations);
-    const asOf = fetched.flatMap(([, observations]) => observations.slice(-1).map((row) => row.date)).sort().at(-1) ?? null;
+    const asOf =
+      fetched
+        .flatMap(([, observations]) => observations.slice(-1).map((row) => row.date))
+        .sort()
+        .at(-1) ?? null;
     return { series, feed: { feed: 'FRED', mode: 'live', status: 'ok', asOf } };
   } catch (error) {
     return { series: snapshot, feed: { feed: 'FRED', mode: 'live', status: 'fallback', reason: reasonOf(error), asOf: snapshotAsOf() } };

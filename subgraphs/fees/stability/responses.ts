@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { intelligenceSchema, oracleAsOf as asOf, oracleDataQuality as dataQuality, oracleStateSchema as oracleState } from '../runs/responses.js';
-import { type Assert, type MutuallyAssignable,timestamp } from '../shared/responses.js';
+import { type Assert, type MutuallyAssignable, timestamp } from '../shared/responses.js';
 import type { buildOracleHistory, buildOracleStatus, buildReliability, buildStabilityHealth } from './domain/index.js';
 
 /**
@@ -27,7 +27,7 @@ export const reliabilityResponseSchema = z.object({
     threshold: z.object({ stable: z.number().int(), caution: z.number().int(), unstable: z.number().int() }),
   }),
   peg: z.object({
-    deviationBps: z.number().nullable().describe('Supply-weighted deviation of the basket\'s stablecoins from 1 USD, from live prices; null when not measured (snapshot mode)'),
+    deviationBps: z.number().nullable().describe("Supply-weighted deviation of the basket's stablecoins from 1 USD, from live prices; null when not measured (snapshot mode)"),
     deviationThresholdBps: z.number().int(),
     basketWeights: z.record(z.string(), z.number()),
     verificationCycleSeconds: z.number().int(),
@@ -57,9 +57,7 @@ export const oracleStatusResponseSchema = z.object({
   lastUpdate: timestamp,
 });
 
-export const oracleHistoryResponseSchema = z
-  .array(z.object({ timestamp: z.number().int(), stabilityScore: z.number(), overall: z.string() }))
-  .describe('The last 24 successful runs, newest first');
+export const oracleHistoryResponseSchema = z.array(z.object({ timestamp: z.number().int(), stabilityScore: z.number(), overall: z.string() })).describe('The last 24 successful runs, newest first');
 
 export type StabilityResponseSchemasMatchTheViews = [Assert<MutuallyAssignable<z.infer<typeof oracleHistoryResponseSchema>, ReturnType<typeof buildOracleHistory>>>];
 // reliability, health and status hold the pipeline's own types (usdHealth, data): checked once they are fixed.

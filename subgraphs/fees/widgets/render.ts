@@ -3,7 +3,7 @@
 // one stylesheet is allowed by its hash in the Content-Security-Policy.
 
 import { createHash } from 'node:crypto';
-import { type ComponentChildren,h } from 'preact';
+import { type ComponentChildren, h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { EntityEsg } from '../upstream/compliance.js';
 import type { Corridor } from './domain/index.js';
@@ -28,7 +28,12 @@ export const ORACLE_WIDGET_CSP = [
 ].join('; ');
 
 function page(title: string, ...children: ComponentChildren[]): string {
-  const document = h('html', { lang: 'en' }, h('head', null, h('meta', { charset: 'utf-8' }), h('title', null, title), h('style', { dangerouslySetInnerHTML: { __html: STYLESHEET } })), h('body', null, h('h1', null, title), ...children));
+  const document = h(
+    'html',
+    { lang: 'en' },
+    h('head', null, h('meta', { charset: 'utf-8' }), h('title', null, title), h('style', { dangerouslySetInnerHTML: { __html: STYLESHEET } })),
+    h('body', null, h('h1', null, title), ...children),
+  );
   return `<!doctype html>${renderToString(document)}`;
 }
 
@@ -43,7 +48,15 @@ export function renderCorridorsWidget(corridors: readonly Corridor[], context: {
       h(
         'tbody',
         null,
-        corridors.map((corridor) => h('tr', { 'data-corridor': corridor.corridor }, h('td', null, corridor.corridor), h('td', null, h('span', { class: `badge ${corridor.state}` }, corridor.state)), h('td', null, corridor.reason))),
+        corridors.map((corridor) =>
+          h(
+            'tr',
+            { 'data-corridor': corridor.corridor },
+            h('td', null, corridor.corridor),
+            h('td', null, h('span', { class: `badge ${corridor.state}` }, corridor.state)),
+            h('td', null, corridor.reason),
+          ),
+        ),
       ),
     ),
     h('p', null, h('small', null, `Federal Reserve H.10 rates as of ${context.asOf}; rules in docs/stability-corridors.md.`)),
@@ -56,7 +69,12 @@ export type EsgWidgetResult = EntityEsg;
 export function renderEsgWidget(view: { query?: string; result?: EsgWidgetResult; error?: string; matchedName?: string }): string {
   return page(
     'Entity ESG score',
-    h('form', { method: 'get', action: '' }, h('input', { name: 'q', value: view.query ?? '', placeholder: 'Company name or LEI', 'aria-label': 'Company name or LEI' }), h('button', { type: 'submit' }, 'Score')),
+    h(
+      'form',
+      { method: 'get', action: '' },
+      h('input', { name: 'q', value: view.query ?? '', placeholder: 'Company name or LEI', 'aria-label': 'Company name or LEI' }),
+      h('button', { type: 'submit' }, 'Score'),
+    ),
     view.error ? h('p', { id: 'error', class: 'error' }, view.error) : null,
     view.result
       ? h(

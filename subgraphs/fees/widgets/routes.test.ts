@@ -18,7 +18,7 @@ describe('the oracle widgets over HTTP (decision 0034)', () => {
     expect(response.body).not.toContain('<script');
   });
 
-  it('ESG: an LEI\'s score and breakdown; a company found by name; hostile text escaped in a 404; a lower-case LEI normalised', async () => {
+  it("ESG: an LEI's score and breakdown; a company found by name; hostile text escaped in a 404; a lower-case LEI normalised", async () => {
     const ok = await get('/esg/widget/esg?q=2138001KPMR6PD83HC08');
     expect(ok.statusCode).toBe(200);
     expect(ok.body).toMatch(/id="score" class="score">\d+(\.\d)? \/ 100</);

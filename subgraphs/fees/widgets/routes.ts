@@ -4,7 +4,7 @@ import corridorParameters from '../data/corridor-parameters.json' with { type: '
 import { fxSeries } from '../data/fx.js';
 import type { OracleReadings } from '../domain/index.js';
 import type { EntityEsgClient } from '../upstream/compliance.js';
-import { type CorridorInput,corridorStates } from './domain/index.js';
+import { type CorridorInput, corridorStates } from './domain/index.js';
 import { esgWidgetQuery, MAX_QUERY } from './inputs.js';
 import { ORACLE_WIDGET_CSP, renderCorridorsWidget, renderEsgWidget } from './render.js';
 

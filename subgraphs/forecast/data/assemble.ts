@@ -1,14 +1,19 @@
 // Parses the five data files, checks them against each other and builds the ForecastDataset.
 
 import type { z } from 'zod';
-import type {
-  CalendarMonth, CommodityProfile, ForecastDataset, ModelParameters, RegionProfile, Scenario,
-} from '../domain/index.js';
+import type { CalendarMonth, CommodityProfile, ForecastDataset, ModelParameters, RegionProfile, Scenario } from '../domain/index.js';
 import type { CommoditySymbol, Provenance, RegionClimateObservation, ScenarioId } from '../domain/index.js';
 import { findInconsistencies } from './consistency.js';
 import {
-  calendarFileSchema,   type CommoditiesFile, commoditiesFileSchema, parametersFileSchema, type ParsedForecastFiles, type RegionsFile, regionsFileSchema, type ScenariosFile,
-scenariosFileSchema,
+  calendarFileSchema,
+  type CommoditiesFile,
+  commoditiesFileSchema,
+  parametersFileSchema,
+  type ParsedForecastFiles,
+  type RegionsFile,
+  regionsFileSchema,
+  type ScenariosFile,
+  scenariosFileSchema,
 } from './schemas.js';
 
 /** The JSON of each file, as imported. */
@@ -55,8 +60,7 @@ function buildDataset(files: ParsedForecastFiles): ForecastDataset {
   return {
     commodities: commoditiesOf(files.commodities),
     regions: files.regions.regions.map(regionProfileOf),
-    observations: files.regions.regions.flatMap((r) =>
-      r.observations.map((o): RegionClimateObservation => ({ regionId: r.id, ...o }))),
+    observations: files.regions.regions.flatMap((r) => r.observations.map((o): RegionClimateObservation => ({ regionId: r.id, ...o }))),
     parameters: parameters satisfies ModelParameters,
     scenarios: scenariosOf(files.scenarios),
     calendar: [...files.calendar.months].sort((a, b) => a.month - b.month) satisfies CalendarMonth[],

@@ -43,9 +43,7 @@ function checkRegions(file: RegionsFile, commodities: CommoditiesFile): string[]
   for (const region of file.regions) {
     const [minLon, minLat, maxLon, maxLat] = region.boundingBox;
     if (minLon >= maxLon || minLat >= maxLat) problems.push(`${region.id}: bounding box must be [minLon, minLat, maxLon, maxLat]`);
-    const expected = commodities.commodities
-      .filter((c) => c.production.regions.some((r) => r.regionId === region.id))
-      .map((c) => c.symbol);
+    const expected = commodities.commodities.filter((c) => c.production.regions.some((r) => r.regionId === region.id)).map((c) => c.symbol);
     if ([...region.commodities].sort().join() !== [...expected].sort().join()) {
       problems.push(`${region.id}: commodities [${region.commodities.join(', ')}] differ from the commodities that list it [${expected.join(', ')}]`);
     }
@@ -74,7 +72,11 @@ function checkParameters(p: ParametersFile): string[] {
 }
 
 function checkScenarios(file: ScenariosFile, regionIds: ReadonlySet<string>): string[] {
-  const problems = exactlyOnce('scenarios.json', file.scenarios.map((s) => s.id), SCENARIO_IDS);
+  const problems = exactlyOnce(
+    'scenarios.json',
+    file.scenarios.map((s) => s.id),
+    SCENARIO_IDS,
+  );
   for (const s of file.scenarios) {
     for (const region of s.regions) if (!regionIds.has(region)) problems.push(`${s.id}: unknown region ${region}`);
     for (const d of duplicates(s.affectedCommodities.map((i) => i.symbol))) problems.push(`${s.id}: ${d} is listed twice`);

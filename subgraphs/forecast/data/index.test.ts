@@ -2,10 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMODITY_SYMBOLS, SCENARIO_IDS } from '../domain/index.js';
 import calendar from './calendar.json' with { type: 'json' };
 import commodities from './commodities.json' with { type: 'json' };
-import {
-  ForecastDataError, latestSnapshotObservations, parseForecastFiles,   type RawForecastFiles,
-snapshotDataset, snapshotObservations, snapshotRegions,
-} from './index.js';
+import { ForecastDataError, latestSnapshotObservations, parseForecastFiles, type RawForecastFiles, snapshotDataset, snapshotObservations, snapshotRegions } from './index.js';
 import parameters from './model-parameters.json' with { type: 'json' };
 import regions from './regions.json' with { type: 'json' };
 import scenarios from './scenarios.json' with { type: 'json' };
@@ -60,16 +57,76 @@ describe('the shipped snapshot', () => {
 
 describe('a malformed data file fails loudly', () => {
   it.each<{ name: string; change: (f: ShippedFiles) => void; message: RegExp }>([
-    { name: 'missing provenance', change: (f) => { Reflect.deleteProperty(f.commodities, 'provenance'); }, message: /commodities\.json is malformed[\s\S]*provenance/ },
-    { name: 'unknown field', change: (f) => { Object.assign(f.parameters.regionScore.weights, { humidity: 0.1 }); }, message: /model-parameters\.json is malformed/ },
-    { name: 'negative drought index', change: (f) => { f.regions.regions[0]!.observations[0]!.droughtIndex = -1; }, message: /regions\.json is malformed[\s\S]*droughtIndex/ },
-    { name: 'unknown symbol', change: (f) => { f.calendar.months[0]!.commoditiesAtRisk.push('GOLD'); }, message: /calendar\.json is malformed/ },
-    { name: 'weights not summing to 1', change: (f) => { f.parameters.regionScore.weights.drought = 0.4; }, message: /weights sum to 1\.05/ },
-    { name: 'share inconsistent with production', change: (f) => { f.commodities.commodities[0]!.production.regions[0]!.share = 0.3; }, message: /WHEAT\/north_china: share 0\.3 does not equal/ },
-    { name: 'missing scenario', change: (f) => { f.scenarios.scenarios.pop(); }, message: /scenarios\.json: global_heatwave is missing/ },
-    { name: 'missing calendar month', change: (f) => { f.calendar.months.pop(); }, message: /calendar\.json: 12 is missing/ },
-    { name: 'unknown production region', change: (f) => { f.commodities.commodities[1]!.production.regions[0]!.regionId = 'atlantis'; }, message: /CORN: unknown production region atlantis/ },
-    { name: 'prices out of order', change: (f) => { f.commodities.commodities[2]!.prices.reverse(); }, message: /SOYB: prices must ascend/ },
+    {
+      name: 'missing provenance',
+      change: (f) => {
+        Reflect.deleteProperty(f.commodities, 'provenance');
+      },
+      message: /commodities\.json is malformed[\s\S]*provenance/,
+    },
+    {
+      name: 'unknown field',
+      change: (f) => {
+        Object.assign(f.parameters.regionScore.weights, { humidity: 0.1 });
+      },
+      message: /model-parameters\.json is malformed/,
+    },
+    {
+      name: 'negative drought index',
+      change: (f) => {
+        f.regions.regions[0]!.observations[0]!.droughtIndex = -1;
+      },
+      message: /regions\.json is malformed[\s\S]*droughtIndex/,
+    },
+    {
+      name: 'unknown symbol',
+      change: (f) => {
+        f.calendar.months[0]!.commoditiesAtRisk.push('GOLD');
+      },
+      message: /calendar\.json is malformed/,
+    },
+    {
+      name: 'weights not summing to 1',
+      change: (f) => {
+        f.parameters.regionScore.weights.drought = 0.4;
+      },
+      message: /weights sum to 1\.05/,
+    },
+    {
+      name: 'share inconsistent with production',
+      change: (f) => {
+        f.commodities.commodities[0]!.production.regions[0]!.share = 0.3;
+      },
+      message: /WHEAT\/north_china: share 0\.3 does not equal/,
+    },
+    {
+      name: 'missing scenario',
+      change: (f) => {
+        f.scenarios.scenarios.pop();
+      },
+      message: /scenarios\.json: global_heatwave is missing/,
+    },
+    {
+      name: 'missing calendar month',
+      change: (f) => {
+        f.calendar.months.pop();
+      },
+      message: /calendar\.json: 12 is missing/,
+    },
+    {
+      name: 'unknown production region',
+      change: (f) => {
+        f.commodities.commodities[1]!.production.regions[0]!.regionId = 'atlantis';
+      },
+      message: /CORN: unknown production region atlantis/,
+    },
+    {
+      name: 'prices out of order',
+      change: (f) => {
+        f.commodities.commodities[2]!.prices.reverse();
+      },
+      message: /SOYB: prices must ascend/,
+    },
   ])('$name', ({ change, message }) => {
     expect(() => parseForecastFiles(broken(change))).toThrow(ForecastDataError);
     expect(() => parseForecastFiles(broken(change))).toThrow(message);

@@ -1,9 +1,7 @@
 // zod schemas of the shipped forecast data files: a malformed file fails loudly when it is loaded.
 
 import { z } from 'zod';
-import {
-  COMMODITY_SYMBOLS, PRIMARY_THREATS, SCENARIO_IDS, SEVERITY_LEVELS,
-} from '../domain/index.js';
+import { COMMODITY_SYMBOLS, PRIMARY_THREATS, SCENARIO_IDS, SEVERITY_LEVELS } from '../domain/index.js';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
 const isoInstant = z.iso.datetime({ offset: true });
@@ -101,7 +99,10 @@ export const parametersFileSchema = z.strictObject({
   regionScore: z.strictObject({
     weights: z.strictObject({ temperature: share, drought: share, wildfire: share, alerts: share }),
     normalisation: z.strictObject({
-      temperatureAnomalyC: range, droughtIndex: range, activeWildfires: range, weightedAlerts: range,
+      temperatureAnomalyC: range,
+      droughtIndex: range,
+      activeWildfires: range,
+      weightedAlerts: range,
     }),
     alertKindWeights: z.strictObject({ flood: nonNegative, storm: nonNegative, drought: nonNegative, other: nonNegative }),
     threatTieBreakOrder: z.array(z.enum(PRIMARY_THREATS)).length(PRIMARY_THREATS.length),
@@ -150,14 +151,24 @@ const scenarioSchema = z.strictObject({
   probabilityBasis: z.strictObject({ text: z.string().min(1), url: z.string().min(1) }),
   horizonMonths: z.number().int().positive(),
   regions: z.array(z.string().min(1)).min(1),
-  affectedCommodities: z.array(z.strictObject({
-    symbol,
-    priceImpactPct: pctRange,
-    supplyReductionPct: z.number().min(0).max(100),
-  })).min(1),
-  historicalAnalogs: z.array(z.strictObject({
-    event: z.string().min(1), period: z.string().min(1), observed: z.string().min(1),
-  })).min(1),
+  affectedCommodities: z
+    .array(
+      z.strictObject({
+        symbol,
+        priceImpactPct: pctRange,
+        supplyReductionPct: z.number().min(0).max(100),
+      }),
+    )
+    .min(1),
+  historicalAnalogs: z
+    .array(
+      z.strictObject({
+        event: z.string().min(1),
+        period: z.string().min(1),
+        observed: z.string().min(1),
+      }),
+    )
+    .min(1),
 });
 
 export const scenariosFileSchema = z.strictObject({
@@ -167,14 +178,16 @@ export const scenariosFileSchema = z.strictObject({
 
 export const calendarFileSchema = z.strictObject({
   provenance: fileProvenanceSchema,
-  months: z.array(z.strictObject({
-    month: z.number().int().min(1).max(12),
-    name: z.string().min(1),
-    events: z.array(z.string().min(1)).min(1),
-    commoditiesAtRisk: z.array(symbol).min(1),
-    historicalSeverity: z.enum(SEVERITY_LEVELS),
-    basis: z.string().min(1),
-  })),
+  months: z.array(
+    z.strictObject({
+      month: z.number().int().min(1).max(12),
+      name: z.string().min(1),
+      events: z.array(z.string().min(1)).min(1),
+      commoditiesAtRisk: z.array(symbol).min(1),
+      historicalSeverity: z.enum(SEVERITY_LEVELS),
+      basis: z.string().min(1),
+    }),
+  ),
 });
 
 export type CommoditiesFile = z.infer<typeof commoditiesFileSchema>;

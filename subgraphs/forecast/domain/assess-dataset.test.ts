@@ -11,7 +11,10 @@ import { portfolioStressFrom } from './stress-portfolio.js';
 import { CONTEXT } from './testing/fixtures.js';
 import { COMMODITY_SYMBOLS } from './types.js';
 
-const POSITIONS = [{ symbol: 'COFFEE', notionalUsd: 2_000_000 }, { symbol: 'WHEAT', notionalUsd: 500_000 }] as const;
+const POSITIONS = [
+  { symbol: 'COFFEE', notionalUsd: 2_000_000 },
+  { symbol: 'WHEAT', notionalUsd: 500_000 },
+] as const;
 
 describe('assessDataset', () => {
   const assessment = assessDataset(snapshotDataset, CONTEXT);

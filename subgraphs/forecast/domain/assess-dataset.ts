@@ -1,7 +1,7 @@
 // The model's expensive part: every region and commodity of a dataset assessed at one instant.
 
 import type { DrawdownParameters, ForecastContext, ForecastDataset } from './dataset.js';
-import { measurePriceRisk, type PriceRisk,worstCaseLossFraction } from './price-risk.js';
+import { measurePriceRisk, type PriceRisk, worstCaseLossFraction } from './price-risk.js';
 import { assessCommodities, type CommodityAssessment } from './score-commodity.js';
 import { assessRegions, type RegionAssessment } from './score-region.js';
 import type { CommoditySymbol } from './types.js';
@@ -32,10 +32,7 @@ export function assessDataset(dataset: ForecastDataset, context: ForecastContext
   return { dataset, context, regions, commodities, drawdowns: drawdownsOf(commodities, dataset.parameters.drawdown) };
 }
 
-function drawdownsOf(
-  commodities: Readonly<Record<CommoditySymbol, CommodityAssessment>>,
-  params: DrawdownParameters,
-): Record<CommoditySymbol, CommodityDrawdown> {
+function drawdownsOf(commodities: Readonly<Record<CommoditySymbol, CommodityAssessment>>, params: DrawdownParameters): Record<CommoditySymbol, CommodityDrawdown> {
   const entries = Object.values(commodities).map((assessment) => {
     const priceRisk = measurePriceRisk(assessment.profile.prices, params);
     return [assessment.symbol, { priceRisk, lossFraction: worstCaseLossFraction(priceRisk, assessment.score, params) }] as const;

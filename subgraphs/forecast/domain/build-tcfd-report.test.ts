@@ -58,7 +58,9 @@ describe('buildTcfdReport', () => {
     expect(report.metrics.notionalAtRisk).toBe(2_500_000);
     // ranked by notional × score / 100: SOYB 1,038,163.67; COFFEE 202,478.34; COCOA 141,866.67
     expect(report.metrics.topRisks.map((r) => [r.rank, r.symbol, r.riskWeightedNotionalUsd])).toEqual([
-      [1, 'SOYB', 1_038_163.67], [2, 'COFFEE', 202_478.34], [3, 'COCOA', 141_866.67],
+      [1, 'SOYB', 1_038_163.67],
+      [2, 'COFFEE', 202_478.34],
+      [3, 'COCOA', 141_866.67],
     ]);
     expect(report.disclosure.confidenceLevels).toEqual([
       { symbol: 'COCOA', confidence: 0.91, level: 'HIGH' },

@@ -8,7 +8,7 @@ import { presentPortfolioImpact } from './run-scenario.js';
 import type { ScenarioEvaluation } from './scenario-evaluation.js';
 import { evaluatePortfolio, presentTiers } from './stress-portfolio.js';
 import { chooseTcfdScenarios } from './tcfd-scenarios.js';
-import { notionalAtRisk, type PhysicalRisk, physicalRiskOf, type TopRisk,topRisksOf } from './tcfd-sections.js';
+import { notionalAtRisk, type PhysicalRisk, physicalRiskOf, type TopRisk, topRisksOf } from './tcfd-sections.js';
 import type { CommoditySymbol, DataQuality, Provenance, RiskStatus, ScenarioId, SeverityLevel } from './types.js';
 
 export interface TcfdRequest {
@@ -86,7 +86,8 @@ export function tcfdReportFrom(assessment: DatasetAssessment, request: TcfdReque
       scenarioAnalysis: {
         moderate: summarise(choice.moderate),
         severe: summarise(choice.severe),
-        selectionRule: 'Severe: the scenario with the largest high-end price impact on the positions. Moderate: among the other scenarios touching the positions, the largest probability × mid-range impact.',
+        selectionRule:
+          'Severe: the scenario with the largest high-end price impact on the positions. Moderate: among the other scenarios touching the positions, the largest probability × mid-range impact.',
       },
     },
     riskManagement: riskManagementOf(evaluation, choice.severe, params),
@@ -160,9 +161,11 @@ export function confidenceLevel(confidence: number, params: ModelParameters): Se
 
 function methodologyNote(params: ModelParameters): string {
   const w = params.regionScore.weights;
-  return `Region score = 100 × (${w.temperature} × temperature + ${w.drought} × drought + ${w.wildfire} × wildfires + ${w.alerts} × alerts), `
-    + 'each signal normalised to 0-1; commodity score = production-share-weighted region scores; portfolio score = notional-weighted commodity scores. '
-    + `Worst-case drawdown = notional × min(${params.drawdown.maxLossFraction}, max(24-month peak-to-trough fall, ${params.drawdown.tailZ} × monthly volatility × √${params.drawdown.horizonMonths}) × (${params.drawdown.minRiskScale} + ${params.drawdown.maxRiskScale - params.drawdown.minRiskScale} × score / 100)). `
-    + `Confidence = Σ production share × 0.5^(age in days / ${params.confidence.freshnessHalfLifeDays}) over regions with observations. `
-    + 'Scenario impacts are modelling assumptions bracketed by historical analogs. See docs/forecast-methodology.md.';
+  return (
+    `Region score = 100 × (${w.temperature} × temperature + ${w.drought} × drought + ${w.wildfire} × wildfires + ${w.alerts} × alerts), ` +
+    'each signal normalised to 0-1; commodity score = production-share-weighted region scores; portfolio score = notional-weighted commodity scores. ' +
+    `Worst-case drawdown = notional × min(${params.drawdown.maxLossFraction}, max(24-month peak-to-trough fall, ${params.drawdown.tailZ} × monthly volatility × √${params.drawdown.horizonMonths}) × (${params.drawdown.minRiskScale} + ${params.drawdown.maxRiskScale - params.drawdown.minRiskScale} × score / 100)). ` +
+    `Confidence = Σ production share × 0.5^(age in days / ${params.confidence.freshnessHalfLifeDays}) over regions with observations. ` +
+    'Scenario impacts are modelling assumptions bracketed by historical analogs. See docs/forecast-methodology.md.'
+  );
 }

@@ -19,10 +19,7 @@ describe('buildCalendar', () => {
   it('has twelve consecutive months, each with events, symbols and a severity', () => {
     const calendar = buildCalendar(snapshotDataset, new Date('2024-10-09T00:00:00Z'));
     expect(CALENDAR_LENGTH).toBe(12);
-    expect(calendar.map((e) => e.monthName)).toEqual([
-      'October', 'November', 'December', 'January', 'February', 'March',
-      'April', 'May', 'June', 'July', 'August', 'September',
-    ]);
+    expect(calendar.map((e) => e.monthName)).toEqual(['October', 'November', 'December', 'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September']);
     for (const entry of calendar) {
       expect(entry.events.length).toBeGreaterThan(0);
       expect(entry.commoditiesAtRisk.length).toBeGreaterThan(0);

@@ -37,11 +37,7 @@ export interface CommodityOutlook {
 }
 
 /** One outlook on its own: assesses the dataset for it alone. */
-export function buildCommodityOutlook(
-  dataset: ForecastDataset,
-  symbol: CommoditySymbol,
-  context: ForecastContext,
-): CommodityOutlook {
+export function buildCommodityOutlook(dataset: ForecastDataset, symbol: CommoditySymbol, context: ForecastContext): CommodityOutlook {
   return commodityOutlookFrom(assessDataset(dataset, context), symbol);
 }
 
@@ -49,11 +45,7 @@ export function commodityOutlookFrom({ commodities, dataset, context }: DatasetA
   return presentCommodityOutlook(commodities[symbol], dataset.parameters, context);
 }
 
-export function presentCommodityOutlook(
-  assessment: CommodityAssessment,
-  params: ModelParameters,
-  context: ForecastContext,
-): CommodityOutlook {
+export function presentCommodityOutlook(assessment: CommodityAssessment, params: ModelParameters, context: ForecastContext): CommodityOutlook {
   const profile = assessment.profile;
   const latest = profile.prices.at(-1);
   return {

@@ -18,7 +18,10 @@ describe('pairObservations', () => {
     // input order does not matter
     { name: 'unordered input', dates: [CURRENT_AT, PREVIOUS_AT], current: CURRENT_AT, previous: PREVIOUS_AT },
   ])('$name', ({ dates, current, previous }) => {
-    const pair = pairObservations(dates.map((d) => observation('r', d)), GAP).get('r');
+    const pair = pairObservations(
+      dates.map((d) => observation('r', d)),
+      GAP,
+    ).get('r');
     expect(pair?.current.observedAt).toBe(current);
     expect(pair?.previous?.observedAt).toBe(previous);
   });
@@ -37,11 +40,17 @@ describe('withLiveInputs', () => {
   });
 
   it('replaces a price series, sorted by date, and adds new sources once', () => {
-    const prices = [{ date: '2024-11-01', price: 250 }, { date: '2024-10-01', price: 240 }];
+    const prices = [
+      { date: '2024-11-01', price: 250 },
+      { date: '2024-10-01', price: 240 },
+    ];
     const source = { source: 'FRED PWHEAMTUSDM', url: 'https://fred.stlouisfed.org/series/PWHEAMTUSDM', asOf: '2024-11-30' };
     const dataset = withLiveInputs(snapshotDataset, { prices: { WHEAT: prices }, sources: [source, source] });
     // PWHEAMTUSDM is already in USD/mt: factor 1
-    expect(dataset.commodities.WHEAT.prices).toEqual([{ date: '2024-10-01', price: 240 }, { date: '2024-11-01', price: 250 }]);
+    expect(dataset.commodities.WHEAT.prices).toEqual([
+      { date: '2024-10-01', price: 240 },
+      { date: '2024-11-01', price: 250 },
+    ]);
     expect(dataset.commodities.CORN).toBe(snapshotDataset.commodities.CORN);
     expect(dataset.sources.filter((s) => s.url === source.url)).toHaveLength(1);
   });

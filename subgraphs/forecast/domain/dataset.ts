@@ -1,10 +1,7 @@
 // The plain value every forecast function reads: the shipped snapshot or live data, same shape.
 
 import { compareText, type ValueRange } from './numeric.js';
-import type {
-  CommoditySymbol, DataQuality, PricePoint, PrimaryThreat, Provenance, RegionClimateObservation, ScenarioId,
-  SeverityLevel,
-} from './types.js';
+import type { CommoditySymbol, DataQuality, PricePoint, PrimaryThreat, Provenance, RegionClimateObservation, ScenarioId, SeverityLevel } from './types.js';
 
 export interface Benchmark {
   description: string;
@@ -204,10 +201,7 @@ export function withLiveInputs(dataset: ForecastDataset, live: LiveInputs): Fore
   };
 }
 
-function replacePrices(
-  commodities: ForecastDataset['commodities'],
-  prices: NonNullable<LiveInputs['prices']>,
-): ForecastDataset['commodities'] {
+function replacePrices(commodities: ForecastDataset['commodities'], prices: NonNullable<LiveInputs['prices']>): ForecastDataset['commodities'] {
   const next = { ...commodities };
   for (const symbol of Object.keys(prices) as CommoditySymbol[]) {
     const series = prices[symbol];

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { snapshotDataset } from '../data/index.js';
-import {
-  buildCalendar, buildCommodityOutlook, buildHeatCheck, buildTcfdReport, rankRegions, runScenario, stressPortfolio,
-} from './index.js';
+import { buildCalendar, buildCommodityOutlook, buildHeatCheck, buildTcfdReport, rankRegions, runScenario, stressPortfolio } from './index.js';
 import { CONTEXT, NOW } from './testing/fixtures.js';
 
-const POSITIONS = [{ symbol: 'WHEAT', notionalUsd: 750_000 }, { symbol: 'LUMBER', notionalUsd: 125_000.5 }] as const;
+const POSITIONS = [
+  { symbol: 'WHEAT', notionalUsd: 750_000 },
+  { symbol: 'LUMBER', notionalUsd: 125_000.5 },
+] as const;
 
 const runs = {
   heatCheck: () => buildHeatCheck(snapshotDataset, CONTEXT),

@@ -11,13 +11,9 @@ import type { CommoditySymbol, RiskStatus } from './types.js';
 export const RULE_BASED_REASONING_MODEL = 'rule-based-forecast-reasoning/1';
 
 export function explainCommodityOutlook(assessment: CommodityAssessment, params: ModelParameters, now: Date): string {
-  return [
-    headline(assessment),
-    signalSentence(assessment),
-    driverSentence(assessment.contributions),
-    outlookSentence(assessment, params, now),
-    confidenceSentence(assessment, now),
-  ].filter((s) => s !== '').join(' ');
+  return [headline(assessment), signalSentence(assessment), driverSentence(assessment.contributions), outlookSentence(assessment, params, now), confidenceSentence(assessment, now)]
+    .filter((s) => s !== '')
+    .join(' ');
 }
 
 function headline(a: CommodityAssessment): string {
@@ -27,16 +23,17 @@ function headline(a: CommodityAssessment): string {
 function signalSentence(a: CommodityAssessment): string {
   if (a.contributions.length === 0) return 'No production region has a current climate observation.';
   const s = a.signals;
-  return `Across its production regions the share-weighted temperature anomaly is ${signed(s.temperatureAnomaly, 2)} °C `
-    + `and the drought index ${fixed(s.droughtIndex, 2)} of 5, with ${plural(s.wildfireActivity, 'active wildfire')} `
-    + `and ${plural(s.extremeWeatherEvents, 'disaster alert')}.`;
+  return (
+    `Across its production regions the share-weighted temperature anomaly is ${signed(s.temperatureAnomaly, 2)} °C ` +
+    `and the drought index ${fixed(s.droughtIndex, 2)} of 5, with ${plural(s.wildfireActivity, 'active wildfire')} ` +
+    `and ${plural(s.extremeWeatherEvents, 'disaster alert')}.`
+  );
 }
 
 function driverSentence(contributions: readonly RegionContribution[]): string {
   const [first, second] = contributions;
   if (first === undefined) return '';
-  const describe = (c: RegionContribution) =>
-    `${c.region.name} (${sharePct(c.weight)} of production, score ${fixed(c.assessment.result.score, 1)}, ${c.assessment.primaryThreat})`;
+  const describe = (c: RegionContribution) => `${c.region.name} (${sharePct(c.weight)} of production, score ${fixed(c.assessment.result.score, 1)}, ${c.assessment.primaryThreat})`;
   const next = second === undefined ? '' : `, then ${describe(second)}`;
   return `The largest contribution comes from ${describe(first)}${next}.`;
 }
@@ -91,19 +88,18 @@ export function explainScenario(evaluation: ScenarioEvaluation, statuses: Partia
     currentStateSentence(evaluation, statuses),
     portfolioSentence(evaluation),
     analogSentence(evaluation),
-  ].filter((t) => t !== '').join(' ');
+  ]
+    .filter((t) => t !== '')
+    .join(' ');
 }
 
 function impactSentence(evaluation: ScenarioEvaluation): string {
-  const parts = evaluation.scenario.affectedCommodities.map((i) =>
-    `${i.symbol} ${fixed(i.priceImpactPct.low, 0)} to ${fixed(i.priceImpactPct.high, 0)}% (supply -${fixed(i.supplyReductionPct, 1)}%)`);
+  const parts = evaluation.scenario.affectedCommodities.map((i) => `${i.symbol} ${fixed(i.priceImpactPct.low, 0)} to ${fixed(i.priceImpactPct.high, 0)}% (supply -${fixed(i.supplyReductionPct, 1)}%)`);
   return `Projected benchmark moves: ${parts.join('; ')}.`;
 }
 
 function currentStateSentence(evaluation: ScenarioEvaluation, statuses: Partial<Record<CommoditySymbol, RiskStatus>>): string {
-  const elevated = evaluation.scenario.affectedCommodities
-    .map((i) => ({ symbol: i.symbol, status: statuses[i.symbol] }))
-    .filter((e) => e.status === 'RED' || e.status === 'YELLOW');
+  const elevated = evaluation.scenario.affectedCommodities.map((i) => ({ symbol: i.symbol, status: statuses[i.symbol] })).filter((e) => e.status === 'RED' || e.status === 'YELLOW');
   if (elevated.length === 0) return 'None of the affected commodities is at elevated climate risk today.';
   return `Already at elevated climate risk today: ${elevated.map((e) => `${e.symbol} (${e.status})`).join(', ')}.`;
 }
@@ -112,8 +108,10 @@ function portfolioSentence(evaluation: ScenarioEvaluation): string {
   const p = evaluation.portfolio;
   if (p.totalNotionalUsd <= 0) return '';
   if (p.affectedNotionalUsd <= 0) return `None of the ${usd(p.totalNotionalUsd)} of positions is in an affected commodity.`;
-  return `${usd(p.affectedNotionalUsd)} of the ${usd(p.totalNotionalUsd)} of positions is exposed; the projected price impact is `
-    + `${usd(p.priceImpactUsd.low)} to ${usd(p.priceImpactUsd.high)} (${fixed(p.priceImpactPct.low, 2)} to ${fixed(p.priceImpactPct.high, 2)}% of notional).`;
+  return (
+    `${usd(p.affectedNotionalUsd)} of the ${usd(p.totalNotionalUsd)} of positions is exposed; the projected price impact is ` +
+    `${usd(p.priceImpactUsd.low)} to ${usd(p.priceImpactUsd.high)} (${fixed(p.priceImpactPct.low, 2)} to ${fixed(p.priceImpactPct.high, 2)}% of notional).`
+  );
 }
 
 function analogSentence(evaluation: ScenarioEvaluation): string {

@@ -42,9 +42,11 @@ export function signalLine(a: CommodityAssessment): string {
   const top = a.contributions[0];
   if (top === undefined) return `${fixed(a.score, 1)}/100, no current climate observation; outlook ${a.outlook}`;
   const s = a.signals;
-  return `${fixed(a.score, 1)}/100, ${top.assessment.primaryThreat} in ${top.region.name} (${sharePct(top.weight)} of supply); `
-    + `${signed(s.temperatureAnomaly, 2)} °C, drought ${fixed(s.droughtIndex, 2)}/5, `
-    + `${plural(s.wildfireActivity, 'wildfire')}, ${plural(s.extremeWeatherEvents, 'alert')}; outlook ${a.outlook}`;
+  return (
+    `${fixed(a.score, 1)}/100, ${top.assessment.primaryThreat} in ${top.region.name} (${sharePct(top.weight)} of supply); ` +
+    `${signed(s.temperatureAnomaly, 2)} °C, drought ${fixed(s.droughtIndex, 2)}/5, ` +
+    `${plural(s.wildfireActivity, 'wildfire')}, ${plural(s.extremeWeatherEvents, 'alert')}; outlook ${a.outlook}`
+  );
 }
 
 function newestObservation(regions: ReadonlyMap<string, RegionAssessment>): string | undefined {

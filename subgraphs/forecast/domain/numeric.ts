@@ -28,9 +28,7 @@ export function roundTo(value: number, decimals: number): number {
   const magnitude = Math.abs(value);
   const text = String(magnitude);
   // Exponent notation (below 1e-6) cannot take the decimal-string shift.
-  const rounded = text.includes('e')
-    ? Math.round(magnitude * 10 ** decimals) / 10 ** decimals
-    : Number(`${Math.round(Number(`${text}e${decimals}`))}e-${decimals}`);
+  const rounded = text.includes('e') ? Math.round(magnitude * 10 ** decimals) / 10 ** decimals : Number(`${Math.round(Number(`${text}e${decimals}`))}e-${decimals}`);
   return value < 0 && rounded !== 0 ? -rounded : rounded;
 }
 

@@ -17,10 +17,7 @@ type TrendGap = Pick<ForecastDataset['parameters']['trend'], 'comparisonMinGapDa
  * comparisonMinGapDays and at most comparisonMaxGapDays older. On equal timestamps the later input
  * wins, so live observations appended after the snapshot take precedence.
  */
-export function pairObservations(
-  observations: readonly RegionClimateObservation[],
-  gap: TrendGap,
-): Map<string, ObservationPair> {
+export function pairObservations(observations: readonly RegionClimateObservation[], gap: TrendGap): Map<string, ObservationPair> {
   const byRegion = new Map<string, RegionClimateObservation[]>();
   for (const observation of observations) {
     const list = byRegion.get(observation.regionId) ?? [];

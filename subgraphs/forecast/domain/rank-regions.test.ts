@@ -37,16 +37,22 @@ describe('buildHeatCheck', () => {
     expect(heat.dataQuality).toBe('ESTIMATED');
     expect(heat.commodities.map((c) => c.symbol)).toEqual([...COMMODITY_SYMBOLS]);
     expect(Object.fromEntries(heat.commodities.map((c) => [c.symbol, c.status]))).toEqual({
-      WHEAT: 'YELLOW', CORN: 'YELLOW', SOYB: 'RED', COFFEE: 'RED', COCOA: 'GREEN', COTTON: 'YELLOW',
-      SUGAR: 'RED', WTI: 'YELLOW', NG: 'YELLOW', COPPER: 'YELLOW', LUMBER: 'YELLOW',
+      WHEAT: 'YELLOW',
+      CORN: 'YELLOW',
+      SOYB: 'RED',
+      COFFEE: 'RED',
+      COCOA: 'GREEN',
+      COTTON: 'YELLOW',
+      SUGAR: 'RED',
+      WTI: 'YELLOW',
+      NG: 'YELLOW',
+      COPPER: 'YELLOW',
+      LUMBER: 'YELLOW',
     });
   });
 
   it('builds each signal line from the numbers', () => {
     const cocoa = heat.commodities.find((c) => c.symbol === 'COCOA');
-    expect(cocoa?.signal).toBe(
-      "14.2/100, drought in West African cocoa belt (Côte d'Ivoire, Ghana) (84.0% of supply); "
-      + '+0.58 °C, drought 0.91/5, 2 wildfires, 0 alerts; outlook STABLE',
-    );
+    expect(cocoa?.signal).toBe("14.2/100, drought in West African cocoa belt (Côte d'Ivoire, Ghana) (84.0% of supply); " + '+0.58 °C, drought 0.91/5, 2 wildfires, 0 alerts; outlook STABLE');
   });
 });

@@ -53,8 +53,7 @@ function driver(h: Holding): string {
 }
 
 function redAdvice(h: Holding): string {
-  return `Reduce or hedge ${h.symbol}: RED at ${fixed(h.assessment.score, 1)}/100 (${driver(h)}); `
-    + `${usd(h.notionalUsd)} exposed, worst-case loss ${usd(h.lossUsd)}.`;
+  return `Reduce or hedge ${h.symbol}: RED at ${fixed(h.assessment.score, 1)}/100 (${driver(h)}); ` + `${usd(h.notionalUsd)} exposed, worst-case loss ${usd(h.lossUsd)}.`;
 }
 
 function yellowAdvice(h: Holding): string {
@@ -69,7 +68,10 @@ function concentrationAdvice(holdings: readonly Holding[], total: number, limitP
   if (total <= 0) return [];
   return holdings
     .filter((h) => (100 * h.notionalUsd) / total > limitPct)
-    .map((h) => `Concentration: ${h.symbol} is ${fixed((100 * h.notionalUsd) / total, 1)}% of notional (limit ${fixed(limitPct, 0)}%); spread exposure across benchmarks with different production regions.`);
+    .map(
+      (h) =>
+        `Concentration: ${h.symbol} is ${fixed((100 * h.notionalUsd) / total, 1)}% of notional (limit ${fixed(limitPct, 0)}%); spread exposure across benchmarks with different production regions.`,
+    );
 }
 
 function atRiskAdvice(evaluation: PortfolioEvaluation, limitPct: number): string[] {

@@ -52,7 +52,11 @@ describe('runScenario', () => {
     expect(result.priceImpactPct).toEqual({ low: 5, high: 40 });
     expect(result.supplyReductionPct).toEqual({ low: 2, high: 5 });
     expect(result.affectedCommodities[0]).toEqual({
-      symbol: 'WHEAT', priceImpactPct: { low: 10, high: 40 }, supplyReductionPct: 5, currentStatus: 'YELLOW', climateRiskScore: 32.5,
+      symbol: 'WHEAT',
+      priceImpactPct: { low: 10, high: 40 },
+      supplyReductionPct: 5,
+      currentStatus: 'YELLOW',
+      climateRiskScore: 32.5,
     });
     expect(result.reasoning).toContain('$1,000,000.00 of the $1,750,000.00 of positions is exposed');
   });

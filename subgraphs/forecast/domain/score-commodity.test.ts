@@ -138,11 +138,10 @@ describe('outlook rules', () => {
 
   it('is UNCERTAIN when large shares move in opposite directions', () => {
     // a two-region COCOA, 50/50: one region +10 points, the other -10; both shares 0.5 ≥ 0.25
-    const dataset = withProduction(
-      withObservations(snapshotDataset, [...pairFor('west_africa_cocoa_belt', 0, 1), ...pairFor('ecuador_coast', 1, 0)]),
-      'COCOA',
-      [{ regionId: 'west_africa_cocoa_belt', share: 0.5 }, { regionId: 'ecuador_coast', share: 0.5 }],
-    );
+    const dataset = withProduction(withObservations(snapshotDataset, [...pairFor('west_africa_cocoa_belt', 0, 1), ...pairFor('ecuador_coast', 1, 0)]), 'COCOA', [
+      { regionId: 'west_africa_cocoa_belt', share: 0.5 },
+      { regionId: 'ecuador_coast', share: 0.5 },
+    ]);
     const a = assess('COCOA', dataset);
     expect(a.change).toBeCloseTo(0, 9);
     expect(a.outlook).toBe('UNCERTAIN');

@@ -77,12 +77,7 @@ export function confidenceOf(contributions: readonly RegionContribution[], now: 
   return sum(contributions.map((c) => c.weight * freshness(c.assessment.current.observedAt, now, halfLifeDays)));
 }
 
-export function assessCommodity(
-  dataset: ForecastDataset,
-  symbol: CommoditySymbol,
-  regions: ReadonlyMap<string, RegionAssessment>,
-  now: Date,
-): CommodityAssessment {
+export function assessCommodity(dataset: ForecastDataset, symbol: CommoditySymbol, regions: ReadonlyMap<string, RegionAssessment>, now: Date): CommodityAssessment {
   const params = dataset.parameters;
   const profile = dataset.commodities[symbol];
   const contributions = contributionsOf(profile, dataset.regions, regions);
@@ -113,11 +108,7 @@ export function assessCommodity(
 }
 
 /** Every commodity of the dataset, from one pass over the regions. */
-export function assessCommodities(
-  dataset: ForecastDataset,
-  regions: ReadonlyMap<string, RegionAssessment>,
-  now: Date,
-): Record<CommoditySymbol, CommodityAssessment> {
+export function assessCommodities(dataset: ForecastDataset, regions: ReadonlyMap<string, RegionAssessment>, now: Date): Record<CommoditySymbol, CommodityAssessment> {
   const entries = Object.keys(dataset.commodities).map((symbol) => {
     const s = symbol as CommoditySymbol;
     return [s, assessCommodity(dataset, s, regions, now)] as const;
@@ -129,11 +120,7 @@ export function contributionPoints(contribution: RegionContribution): number {
   return contribution.weight * contribution.assessment.result.score;
 }
 
-function contributionsOf(
-  profile: CommodityProfile,
-  allRegions: readonly RegionProfile[],
-  assessed: ReadonlyMap<string, RegionAssessment>,
-): RegionContribution[] {
+function contributionsOf(profile: CommodityProfile, allRegions: readonly RegionProfile[], assessed: ReadonlyMap<string, RegionAssessment>): RegionContribution[] {
   const listed = profile.production.regions;
   const totalShare = sum(listed.map((r) => r.share));
   const contributions: RegionContribution[] = [];
@@ -147,8 +134,7 @@ function contributionsOf(
 }
 
 function signalsOf(contributions: readonly RegionContribution[]): CommoditySignals {
-  const mean = (pick: (c: RegionContribution) => number) =>
-    weightedMean(contributions.map((c) => ({ weight: c.weight, value: pick(c) })));
+  const mean = (pick: (c: RegionContribution) => number) => weightedMean(contributions.map((c) => ({ weight: c.weight, value: pick(c) })));
   return {
     temperatureAnomaly: mean((c) => c.assessment.current.temperatureAnomalyC),
     droughtIndex: mean((c) => c.assessment.current.droughtIndex),
@@ -168,12 +154,13 @@ function trendOf(contributions: readonly RegionContribution[], params: ModelPara
   const paired = contributions.filter((c) => c.assessment.previousScore !== undefined);
   const coverage = sum(paired.map((c) => c.weight));
   if (paired.length === 0 || coverage <= 0) return { coverage, conflicting: false };
-  const change = weightedMean(paired.map((c) => ({
-    weight: c.weight,
-    value: c.assessment.result.score - (c.assessment.previousScore ?? c.assessment.result.score),
-  })));
-  const shareMoving = (direction: RegionOutlook) =>
-    sum(paired.filter((c) => c.assessment.outlook === direction).map((c) => c.weight)) / coverage;
+  const change = weightedMean(
+    paired.map((c) => ({
+      weight: c.weight,
+      value: c.assessment.result.score - (c.assessment.previousScore ?? c.assessment.result.score),
+    })),
+  );
+  const shareMoving = (direction: RegionOutlook) => sum(paired.filter((c) => c.assessment.outlook === direction).map((c) => c.weight)) / coverage;
   const threshold = params.uncertainty.conflictingShare;
   const conflicting = shareMoving('DETERIORATING') >= threshold && shareMoving('IMPROVING') >= threshold;
   return { coverage, change, conflicting };

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { snapshotDataset } from '../data/index.js';
-import {
-  assessRegions, choosePrimaryThreat, directionOf, regionDirection, scoreObservation,
-} from './score-region.js';
+import { assessRegions, choosePrimaryThreat, directionOf, regionDirection, scoreObservation } from './score-region.js';
 import { CURRENT_AT, observation } from './testing/fixtures.js';
 import type { PrimaryThreat } from './types.js';
 
@@ -33,9 +31,15 @@ describe('scoreObservation', () => {
   });
 
   it('splits the score into acute (fires, alerts) and chronic (heat, drought) indices', () => {
-    const result = scoreObservation(observation('r', CURRENT_AT, {
-      temperatureAnomalyC: 2.6, droughtIndex: 3.4, activeWildfires: 9, alerts: { ...NONE, drought: 1 },
-    }), params);
+    const result = scoreObservation(
+      observation('r', CURRENT_AT, {
+        temperatureAnomalyC: 2.6,
+        droughtIndex: 3.4,
+        activeWildfires: 9,
+        alerts: { ...NONE, drought: 1 },
+      }),
+      params,
+    );
     // acute = 100 × (0.15×0.45 + 0.25×0.5) / 0.40 = 48.125
     expect(result.acuteIndex).toBeCloseTo(48.125, 6);
     // chronic = 100 × (0.25×0.866667 + 0.35×0.971429) / 0.60 = 92.777778

@@ -48,12 +48,8 @@ export function scoreSignals(observation: RegionClimateObservation, params: Regi
   };
 }
 
-export function weightedAlertCount(
-  alerts: RegionClimateObservation['alerts'],
-  weights: RegionScoreParameters['alertKindWeights'],
-): number {
-  return alerts.flood * weights.flood + alerts.storm * weights.storm
-    + alerts.drought * weights.drought + alerts.other * weights.other;
+export function weightedAlertCount(alerts: RegionClimateObservation['alerts'], weights: RegionScoreParameters['alertKindWeights']): number {
+  return alerts.flood * weights.flood + alerts.storm * weights.storm + alerts.drought * weights.drought + alerts.other * weights.other;
 }
 
 export function scoreObservation(observation: RegionClimateObservation, params: RegionScoreParameters): ObservationScore {
@@ -74,11 +70,7 @@ export function scoreObservation(observation: RegionClimateObservation, params: 
 }
 
 /** The alert component is split among flood, storm and drought in proportion to their weighted counts. */
-function threatPoints(
-  observation: RegionClimateObservation,
-  signals: SignalScores,
-  params: RegionScoreParameters,
-): Record<PrimaryThreat, number> {
+function threatPoints(observation: RegionClimateObservation, signals: SignalScores, params: RegionScoreParameters): Record<PrimaryThreat, number> {
   const w = params.weights;
   const kinds = params.alertKindWeights;
   const weightedTotal = weightedAlertCount(observation.alerts, kinds);
@@ -94,10 +86,7 @@ function threatPoints(
 }
 
 /** The threat with the most points; ties go to the earlier entry of threatTieBreakOrder. */
-export function choosePrimaryThreat(
-  threats: Record<PrimaryThreat, number>,
-  order: readonly PrimaryThreat[],
-): PrimaryThreat {
+export function choosePrimaryThreat(threats: Record<PrimaryThreat, number>, order: readonly PrimaryThreat[]): PrimaryThreat {
   const [first, ...rest] = order;
   if (first === undefined) throw new Error('threatTieBreakOrder must list at least one threat');
   return rest.reduce((best, threat) => (threats[threat] > threats[best] ? threat : best), first);

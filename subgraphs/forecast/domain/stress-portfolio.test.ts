@@ -81,24 +81,38 @@ describe('stressPortfolio edge cases', () => {
   });
 
   it('merges positions of one symbol into one holding for the rules', () => {
-    const result = stressPortfolio(snapshotDataset, {
-      positions: [{ symbol: 'COCOA', notionalUsd: 100 }, { symbol: 'COCOA', notionalUsd: 300 }],
-    }, CONTEXT);
+    const result = stressPortfolio(
+      snapshotDataset,
+      {
+        positions: [
+          { symbol: 'COCOA', notionalUsd: 100 },
+          { symbol: 'COCOA', notionalUsd: 300 },
+        ],
+      },
+      CONTEXT,
+    );
     // COCOA is GREEN and STABLE; the two positions are one holding of 400 = 100% of notional
-    expect(result.recommendations).toEqual([
-      'Concentration: COCOA is 100.0% of notional (limit 40%); spread exposure across benchmarks with different production regions.',
-    ]);
+    expect(result.recommendations).toEqual(['Concentration: COCOA is 100.0% of notional (limit 40%); spread exposure across benchmarks with different production regions.']);
   });
 
   it('gives the all-clear line when no rule fires', () => {
     // every region calm on both dates: every commodity scores 0, GREEN and STABLE
-    const calm = withObservations(snapshotDataset, snapshotDataset.regions.flatMap((r) => [observation(r.id, PREVIOUS_AT), observation(r.id, CURRENT_AT)]));
-    const result = stressPortfolio(calm, {
-      positions: [{ symbol: 'WHEAT', notionalUsd: 100 }, { symbol: 'COPPER', notionalUsd: 100 }, { symbol: 'WTI', notionalUsd: 100 }],
-    }, CONTEXT);
+    const calm = withObservations(
+      snapshotDataset,
+      snapshotDataset.regions.flatMap((r) => [observation(r.id, PREVIOUS_AT), observation(r.id, CURRENT_AT)]),
+    );
+    const result = stressPortfolio(
+      calm,
+      {
+        positions: [
+          { symbol: 'WHEAT', notionalUsd: 100 },
+          { symbol: 'COPPER', notionalUsd: 100 },
+          { symbol: 'WTI', notionalUsd: 100 },
+        ],
+      },
+      CONTEXT,
+    );
     expect(result.portfolioRiskScore).toBe(0);
-    expect(result.recommendations).toEqual([
-      'No climate hedge indicated: every position is GREEN with a confident outlook; re-run when the climate inputs refresh.',
-    ]);
+    expect(result.recommendations).toEqual(['No climate hedge indicated: every position is GREEN with a confident outlook; re-run when the climate inputs refresh.']);
   });
 });

@@ -1,8 +1,6 @@
 // Shared vocabulary of the forecast domain. Pure types: no I/O, no clock.
 
-export const COMMODITY_SYMBOLS = [
-  'WHEAT', 'CORN', 'SOYB', 'COFFEE', 'COCOA', 'COTTON', 'SUGAR', 'WTI', 'NG', 'COPPER', 'LUMBER',
-] as const;
+export const COMMODITY_SYMBOLS = ['WHEAT', 'CORN', 'SOYB', 'COFFEE', 'COCOA', 'COTTON', 'SUGAR', 'WTI', 'NG', 'COPPER', 'LUMBER'] as const;
 export type CommoditySymbol = (typeof COMMODITY_SYMBOLS)[number];
 
 export type RiskStatus = 'GREEN' | 'YELLOW' | 'RED';
@@ -45,8 +43,15 @@ export interface Provenance {
 
 /** The nine built-in scenario ids of POST /forecast/scenario. */
 export const SCENARIO_IDS = [
-  'la_nina', 'gulf_hurricane', 'black_sea_disruption', 'amazon_drought', 'sahel_heatwave',
-  'us_midwest_drought', 'arctic_blast', 'pacific_typhoon', 'global_heatwave',
+  'la_nina',
+  'gulf_hurricane',
+  'black_sea_disruption',
+  'amazon_drought',
+  'sahel_heatwave',
+  'us_midwest_drought',
+  'arctic_blast',
+  'pacific_typhoon',
+  'global_heatwave',
 ] as const;
 export type ScenarioId = (typeof SCENARIO_IDS)[number];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureFetch, hangingFetch } from '../../../platform/sources/testing/fixture-fetch.js';
 import type { RegionClimateObservation } from '../domain/index.js';
-import { type ClimatologyCache, hasLiveClimate, type LiveClimateObservation,loadLiveClimate } from './live-dataset.js';
+import { type ClimatologyCache, hasLiveClimate, type LiveClimateObservation, loadLiveClimate } from './live-dataset.js';
 import { mergeWithSnapshot } from './merge-snapshot.js';
 import type { LiveRegionSpec } from './options.js';
 import { liveFixtureRoutes, testOptions } from './testing.js';
@@ -114,9 +114,7 @@ describe('loadLiveClimate with failing sources', () => {
     const result = await loadLiveClimate(testOptions(fetch), REGIONS, NOW);
 
     expect(result.dataQuality).toBe('PARTIAL');
-    expect(result.failures).toEqual([
-      { source: 'gdacs', message: 'gdacs: HTTP 503 from www.gdacs.org/gdacsapi/api/events/geteventlist/SEARCH' },
-    ]);
+    expect(result.failures).toEqual([{ source: 'gdacs', message: 'gdacs: HTTP 503 from www.gdacs.org/gdacsapi/api/events/geteventlist/SEARCH' }]);
     const cornBelt = observation(result.observations, 'us-corn-belt');
     expect(cornBelt).not.toHaveProperty('alerts');
     expect(cornBelt).toMatchObject({ activeWildfires: 3, droughtIndex: expect.closeTo(0.75, 10) });
@@ -125,8 +123,7 @@ describe('loadLiveClimate with failing sources', () => {
 
   it('lists a timed-out source once per region it was asked for', async () => {
     const served = fixtureFetch(routes());
-    const fetch: typeof globalThis.fetch = (input, init) =>
-      String(input).includes('eonet.gsfc.nasa.gov') ? hangingFetch(input, init) : served.fetch(input, init);
+    const fetch: typeof globalThis.fetch = (input, init) => (String(input).includes('eonet.gsfc.nasa.gov') ? hangingFetch(input, init) : served.fetch(input, init));
     const result = await loadLiveClimate(testOptions(fetch, { timeoutMs: 30 }), REGIONS, NOW);
 
     expect(result.dataQuality).toBe('PARTIAL');
@@ -151,9 +148,7 @@ describe('loadLiveClimate with failing sources', () => {
 
     expect(result.dataQuality).toBe('PARTIAL');
     // gdacs once; open-meteo, eonet for each region; usdm for the US region; fred once
-    expect(result.failures.map((f) => f.source).sort()).toEqual(
-      ['eonet', 'eonet', 'fred', 'gdacs', 'open-meteo', 'open-meteo', 'usdm'],
-    );
+    expect(result.failures.map((f) => f.source).sort()).toEqual(['eonet', 'eonet', 'fred', 'gdacs', 'open-meteo', 'open-meteo', 'usdm']);
     expect(result.observations.map((o) => Object.keys(o))).toEqual([
       ['regionId', 'observedAt'],
       ['regionId', 'observedAt'],
@@ -181,9 +176,7 @@ describe('mergeWithSnapshot', () => {
 
   it('lays live fields over the snapshot and keeps the rest', () => {
     const live = [{ regionId: 'us-corn-belt', observedAt: '2025-07-20T12:00:00.000Z', activeWildfires: 3 }];
-    expect(mergeWithSnapshot(live, [snapshot])).toEqual([
-      { ...snapshot, observedAt: '2025-07-20T12:00:00.000Z', activeWildfires: 3 },
-    ]);
+    expect(mergeWithSnapshot(live, [snapshot])).toEqual([{ ...snapshot, observedAt: '2025-07-20T12:00:00.000Z', activeWildfires: 3 }]);
   });
 
   it('keeps a snapshot observation whole when nothing came live for it', () => {

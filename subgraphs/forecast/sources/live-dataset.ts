@@ -3,10 +3,7 @@
 import type { ClimatologyCache } from '../../../platform/sources/index.js';
 import type { PricePoint, Provenance, RegionClimateObservation } from '../domain/index.js';
 import { mapBounded } from './concurrency.js';
-import {
-  alertsTask,   type ClimateValues, droughtTask, type LiveFailure, type LiveTask, priceTask, type TaskOutcome,
-temperatureTask, wildfireTask,
-} from './live-tasks.js';
+import { alertsTask, type ClimateValues, droughtTask, type LiveFailure, type LiveTask, priceTask, type TaskOutcome, temperatureTask, wildfireTask } from './live-tasks.js';
 import { FORECAST_USER_AGENT, type LiveRegionSpec, type LiveSourceOptions } from './options.js';
 
 export type { ClimatologyCache } from '../../../platform/sources/index.js';
@@ -44,12 +41,7 @@ const CLIMATE_FIELDS = ['temperatureAnomalyC', 'droughtIndex', 'activeWildfires'
  * source leaves its fields out for that region and is listed in failures; other values stay.
  * Makes no request when options.enabled is false.
  */
-export async function loadLiveClimate(
-  options: LiveSourceOptions,
-  regions: readonly LiveRegionSpec[],
-  now: Date,
-  extras: LiveLoadExtras = {},
-): Promise<LiveClimate> {
+export async function loadLiveClimate(options: LiveSourceOptions, regions: readonly LiveRegionSpec[], now: Date, extras: LiveLoadExtras = {}): Promise<LiveClimate> {
   if (!options.enabled) return assemble([], now, []);
   const tasks = buildTasks({ userAgent: FORECAST_USER_AGENT, ...options }, regions, now, extras);
   const outcomes = await mapBounded(tasks, extras.concurrency ?? DEFAULT_CONCURRENCY, (task) => task());
@@ -65,12 +57,7 @@ export function hasLiveValue(observation: LiveClimateObservation): boolean {
   return CLIMATE_FIELDS.some((field) => observation[field] !== undefined);
 }
 
-function buildTasks(
-  options: LiveSourceOptions,
-  regions: readonly LiveRegionSpec[],
-  now: Date,
-  extras: LiveLoadExtras,
-): LiveTask[] {
+function buildTasks(options: LiveSourceOptions, regions: readonly LiveRegionSpec[], now: Date, extras: LiveLoadExtras): LiveTask[] {
   const cache: ClimatologyCache = extras.climatology ?? new Map();
   const perRegion = regions.flatMap((region) => [
     ...(region.points.length > 0 ? [temperatureTask(options, region, now, cache)] : []),
@@ -81,11 +68,7 @@ function buildTasks(
   return [...alerts, ...perRegion, ...priceTasks(options, extras.priceSeries, now)];
 }
 
-function priceTasks(
-  options: LiveSourceOptions,
-  series: Readonly<Record<string, string>> | undefined,
-  now: Date,
-): LiveTask[] {
+function priceTasks(options: LiveSourceOptions, series: Readonly<Record<string, string>> | undefined, now: Date): LiveTask[] {
   const apiKey = options.fredApiKey;
   if (apiKey === undefined || apiKey === '' || series === undefined) return [];
   return Object.entries(series).map(([key, id]) => priceTask(options, apiKey, key, id, now));

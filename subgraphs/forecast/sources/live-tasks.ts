@@ -1,14 +1,34 @@
 // One task per source and region: fetch, parse, map, and a failure record instead of a throw.
 
 import {
-  type AlertCounts, type ClimatologyCache, type DailyNormals, type FeedId,
-  fetchEonetWildfires, fetchFredObservations, fetchGdacsAlerts, fetchOpenMeteoDaily, fetchUsdmStateAreas, isoDay,
-  mapActiveWildfires, mapDailyNormals, mapDroughtIndex, mapRegionAlerts, mapTemperatureAnomaly, NORMAL_PERIOD,
-  parseEonetEvents, parseFredObservations, parseGdacsEvents, parseOpenMeteoDaily, parseUsdmRows, pointKey, publicUrl,
-  recentWindow, SourceUnavailableError,
+  type AlertCounts,
+  type ClimatologyCache,
+  type DailyNormals,
+  type FeedId,
+  fetchEonetWildfires,
+  fetchFredObservations,
+  fetchGdacsAlerts,
+  fetchOpenMeteoDaily,
+  fetchUsdmStateAreas,
+  isoDay,
+  mapActiveWildfires,
+  mapDailyNormals,
+  mapDroughtIndex,
+  mapRegionAlerts,
+  mapTemperatureAnomaly,
+  NORMAL_PERIOD,
+  parseEonetEvents,
+  parseFredObservations,
+  parseGdacsEvents,
+  parseOpenMeteoDaily,
+  parseUsdmRows,
+  pointKey,
+  publicUrl,
+  recentWindow,
+  SourceUnavailableError,
 } from '../../../platform/sources/index.js';
 import type { PricePoint, Provenance, RegionClimateObservation } from '../domain/index.js';
-import { type LiveRegionSpec, type LiveSourceOptions,MAX_POINTS_PER_REGION } from './options.js';
+import { type LiveRegionSpec, type LiveSourceOptions, MAX_POINTS_PER_REGION } from './options.js';
 import { mapPricePoints, priceHistoryStart } from './prices.js';
 
 export interface LiveFailure {
@@ -18,9 +38,7 @@ export interface LiveFailure {
   regionId?: string;
 }
 
-export type ClimateValues = Partial<
-  Pick<RegionClimateObservation, 'temperatureAnomalyC' | 'droughtIndex' | 'activeWildfires' | 'alerts'>
->;
+export type ClimateValues = Partial<Pick<RegionClimateObservation, 'temperatureAnomalyC' | 'droughtIndex' | 'activeWildfires' | 'alerts'>>;
 
 export type TaskOutcome =
   | { kind: 'climate'; regionId: string; values: ClimateValues; provenance: Provenance }
@@ -44,12 +62,7 @@ function failure(source: FeedId, regionId: string | undefined, message: string):
   return { kind: 'failure', failure: regionId === undefined ? { source, message } : { source, message, regionId } };
 }
 
-export function temperatureTask(
-  options: LiveSourceOptions,
-  region: LiveRegionSpec,
-  now: Date,
-  cache: ClimatologyCache,
-): LiveTask {
+export function temperatureTask(options: LiveSourceOptions, region: LiveRegionSpec, now: Date, cache: ClimatologyCache): LiveTask {
   return () =>
     settle('open-meteo', region.id, async () => {
       const points = region.points.slice(0, MAX_POINTS_PER_REGION);
@@ -65,11 +78,7 @@ export function temperatureTask(
 }
 
 /** Normals of the points, fetching (one request) only those not yet in the cache. */
-async function loadNormals(
-  options: LiveSourceOptions,
-  points: LiveRegionSpec['points'],
-  cache: ClimatologyCache,
-): Promise<DailyNormals[]> {
+async function loadNormals(options: LiveSourceOptions, points: LiveRegionSpec['points'], cache: ClimatologyCache): Promise<DailyNormals[]> {
   const missing = points.filter((p) => !cache.has(pointKey(p)));
   if (missing.length > 0) {
     const locations = parseOpenMeteoDaily(await fetchOpenMeteoDaily(options, missing, NORMAL_PERIOD));
@@ -116,13 +125,7 @@ export function alertsTask(options: LiveSourceOptions, regions: readonly LiveReg
     });
 }
 
-export function priceTask(
-  options: LiveSourceOptions,
-  apiKey: string,
-  key: string,
-  seriesId: string,
-  now: Date,
-): LiveTask {
+export function priceTask(options: LiveSourceOptions, apiKey: string, key: string, seriesId: string, now: Date): LiveTask {
   return () =>
     settle('fred', undefined, async () => {
       const { observations } = parseFredObservations(await fetchFredObservations(options, apiKey, seriesId, priceHistoryStart(now)));
@@ -135,8 +138,7 @@ export function priceTask(
 
 const OPEN_METEO = {
   source: 'Open-Meteo Historical Weather API (ECMWF ERA5)',
-  derivation:
-    'mean over the region points of the 30-day mean daily 2 m temperature minus the 1991-2020 mean for the same calendar days',
+  derivation: 'mean over the region points of the 30-day mean daily 2 m temperature minus the 1991-2020 mean for the same calendar days',
 };
 
 const EONET = {

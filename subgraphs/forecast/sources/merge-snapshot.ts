@@ -7,10 +7,7 @@ import { hasLiveValue, type LiveClimateObservation } from './live-dataset.js';
  * One observation per snapshot region. Live fields replace the snapshot's; a region with no
  * live field keeps its snapshot observation whole, observedAt included.
  */
-export function mergeWithSnapshot(
-  live: readonly LiveClimateObservation[],
-  snapshot: readonly RegionClimateObservation[],
-): RegionClimateObservation[] {
+export function mergeWithSnapshot(live: readonly LiveClimateObservation[], snapshot: readonly RegionClimateObservation[]): RegionClimateObservation[] {
   const byRegion = new Map(live.map((o) => [o.regionId, o]));
   return snapshot.map((base) => {
     const fresh = byRegion.get(base.regionId);

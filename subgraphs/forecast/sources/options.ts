@@ -1,6 +1,6 @@
 // Typed options of the forecast's live sources. The lead wires them from platform config: nothing here reads the environment.
 
-import { type Bbox, DEFAULT_FEED_BASE_URLS, type FeedBaseUrls, type FeedOptions, type GeoPoint,MAX_POINTS_PER_REQUEST } from '../../../platform/sources/index.js';
+import { type Bbox, DEFAULT_FEED_BASE_URLS, type FeedBaseUrls, type FeedOptions, type GeoPoint, MAX_POINTS_PER_REQUEST } from '../../../platform/sources/index.js';
 
 export type { Bbox, GeoPoint } from '../../../platform/sources/index.js';
 

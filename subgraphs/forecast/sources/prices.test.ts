@@ -25,9 +25,7 @@ describe('fetchFredObservations', () => {
 describe('fixture through parse and map', () => {
   it('keeps dated prices and skips the missing "." value', async () => {
     const { fetch } = fixtureFetch([{ matches: OBSERVATIONS, body: FIXTURE }]);
-    const { observations } = parseFredObservations(
-      await fetchFredObservations(testOptions(fetch), 'test-key', 'PWHEAMTUSDM', priceHistoryStart(NOW)),
-    );
+    const { observations } = parseFredObservations(await fetchFredObservations(testOptions(fetch), 'test-key', 'PWHEAMTUSDM', priceHistoryStart(NOW)));
     // 6 observations, 2025-03-01 is "." -> 5 points
     expect(mapPricePoints(observations)).toEqual([
       { date: '2025-01-01', price: 232.4 },

@@ -1,6 +1,6 @@
 // The forecast's benchmark prices from FRED: the window asked for, and FRED's dated values as price points.
 
-import { addMonths, type FredObservation,isoDay, mapFredObservations } from '../../../platform/sources/index.js';
+import { addMonths, type FredObservation, isoDay, mapFredObservations } from '../../../platform/sources/index.js';
 import type { PricePoint } from '../domain/index.js';
 
 /** Months of history asked for: enough for the outlook's trend and volatility windows. */

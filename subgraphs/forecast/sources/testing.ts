@@ -1,6 +1,6 @@
 // Test support of the forecast's live sources: its options, and every source answering from its recorded fixture.
 
-import { type FixtureRoute,readFixture } from '../../../platform/sources/testing/fixture-fetch.js';
+import { type FixtureRoute, readFixture } from '../../../platform/sources/testing/fixture-fetch.js';
 import { DEFAULT_LIVE_BASE_URLS, type LiveSourceOptions } from './options.js';
 
 export type LiveFixtureSource = 'archive' | 'eonet' | 'gdacs' | 'usdm' | 'fred';

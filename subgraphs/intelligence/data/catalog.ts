@@ -36,12 +36,23 @@ export const REPORT_PRODUCTS = {
   macro: {
     amount: 1_000_000n,
     description: 'Macro report: stability score, macro regime and 90-day outlook from the stability oracle',
-    whatYouGet: ['Risk level with a summary and key findings', 'Stability score and its 24-hour average', 'Macro regime: yield curve, breakeven inflation, Fed balance sheet, gold', '90-day outlook from the USD structural outlook and the recorded runs', 'Recommendations, the oracle data used and its sources'],
+    whatYouGet: [
+      'Risk level with a summary and key findings',
+      'Stability score and its 24-hour average',
+      'Macro regime: yield curve, breakeven inflation, Fed balance sheet, gold',
+      '90-day outlook from the USD structural outlook and the recorded runs',
+      'Recommendations, the oracle data used and its sources',
+    ],
   },
   esg: {
     amount: 1_000_000n,
-    description: 'ESG report: a counterparty\'s entity ESG (by LEI or wallet) beside the rail\'s E, S and G',
-    whatYouGet: ['Risk level from the counterparty\'s composite ESG score', 'Entity E, S, G, fee tier and coverage', 'The rail\'s E, S, G and ESG fee', 'Recommendations, the oracle data used and its sources'],
+    description: "ESG report: a counterparty's entity ESG (by LEI or wallet) beside the rail's E, S and G",
+    whatYouGet: [
+      "Risk level from the counterparty's composite ESG score",
+      'Entity E, S, G, fee tier and coverage',
+      "The rail's E, S, G and ESG fee",
+      'Recommendations, the oracle data used and its sources',
+    ],
   },
 } as const satisfies Record<string, ReportProduct>;
 

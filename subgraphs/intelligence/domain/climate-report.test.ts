@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildClimateReport, type ClimateInputs,climateRiskLevel } from './index.js';
+import { buildClimateReport, type ClimateInputs, climateRiskLevel } from './index.js';
 
 type Status = 'GREEN' | 'YELLOW' | 'RED';
-const statuses = (red: number, yellow: number, total = 11): Status[] =>
-  Array.from({ length: total }, (_, index): Status => (index < red ? 'RED' : index < red + yellow ? 'YELLOW' : 'GREEN'));
+const statuses = (red: number, yellow: number, total = 11): Status[] => Array.from({ length: total }, (_, index): Status => (index < red ? 'RED' : index < red + yellow ? 'YELLOW' : 'GREEN'));
 
 describe('climateRiskLevel', () => {
   it.each([
@@ -51,9 +50,7 @@ describe('buildClimateReport', () => {
   it('fills the documented envelope from the forecast answers', () => {
     expect(report).toMatchObject({ reportType: 'climate', period: '2026-11', generatedAt: '2026-11-22T12:00:00.000Z', sources: ['NOAA (https://www.noaa.gov), as of 2026-10-31'] });
     expect(report.synthesis).toMatchObject({ riskLevel: 'ELEVATED', dataQuality: 'ESTIMATED', model: 'rule-based' });
-    expect(report.synthesis.summary).toBe(
-      'Climate risk ELEVATED: 2 of 11 commodities RED and 3 YELLOW; highest regional risk in Region 0 (90/100, drought). Data ESTIMATED as of 2026-10-31.',
-    );
+    expect(report.synthesis.summary).toBe('Climate risk ELEVATED: 2 of 11 commodities RED and 3 YELLOW; highest regional risk in Region 0 (90/100, drought). Data ESTIMATED as of 2026-10-31.');
   });
 
   it('keeps the top five regions and the next three months as its data', () => {

@@ -65,7 +65,9 @@ export function buildClimateReport(inputs: ClimateInputs, generatedAt: Date, mod
 
   const keyFindings = [
     ...[...red, ...yellow].slice(0, MAX_COMMODITY_FINDINGS).map((entry) => `${entry.symbol} ${entry.status}: ${entry.signal}`),
-    ...(top ? [`${top.region} carries the highest climate risk score, ${top.climateRiskScore}/100 (primary threat ${top.primaryThreat}, ${top.activeAlerts} active alerts, outlook ${top.outlook}).`] : []),
+    ...(top
+      ? [`${top.region} carries the highest climate risk score, ${top.climateRiskScore}/100 (primary threat ${top.primaryThreat}, ${top.activeAlerts} active alerts, outlook ${top.outlook}).`]
+      : []),
     ...highMonths.map((month) => `${month.monthName} ${month.month.slice(0, 4)} is historically a HIGH-severity month: ${list(month.events)} (at risk: ${list(month.commoditiesAtRisk)}).`),
   ];
 

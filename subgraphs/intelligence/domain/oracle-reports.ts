@@ -46,14 +46,26 @@ export function macroRiskLevel(score: number, pegAlert: boolean, alertCount: num
 export function macroRegime(usd: NonNullable<MacroInputs['reliability']>['usdHealth']): string {
   const curve = usd.yieldCurve.state === 'INVERTED' ? 'an inverted curve (recession signal)' : usd.yieldCurve.state === 'FLAT' ? 'a flat curve' : 'a normal curve';
   const inflation = usd.breakevenInflation.elevated ? 'elevated inflation expectations' : 'anchored inflation expectations';
-  const balance = usd.fedBalanceSheet.trend === 'EXPANDING' ? 'an expanding central-bank balance sheet' : usd.fedBalanceSheet.trend === 'CONTRACTING' ? 'a contracting central-bank balance sheet' : 'a stable central-bank balance sheet';
+  const balance =
+    usd.fedBalanceSheet.trend === 'EXPANDING'
+      ? 'an expanding central-bank balance sheet'
+      : usd.fedBalanceSheet.trend === 'CONTRACTING'
+        ? 'a contracting central-bank balance sheet'
+        : 'a stable central-bank balance sheet';
   return `${curve}, ${inflation} and ${balance}`;
 }
 
 /** 90-day outlook: the USD structural outlook, and the direction of the recorded stability scores. */
 export function ninetyDayOutlook(outlook: string, history: MacroInputs['history']): string {
   const scores = (history ?? []).map((entry) => entry.stabilityScore);
-  const trend = scores.length < 2 ? 'too few runs to read a trend' : scores[0]! > scores.at(-1)! ? 'rising over the recorded runs' : scores[0]! < scores.at(-1)! ? 'falling over the recorded runs' : 'flat over the recorded runs';
+  const trend =
+    scores.length < 2
+      ? 'too few runs to read a trend'
+      : scores[0]! > scores.at(-1)!
+        ? 'rising over the recorded runs'
+        : scores[0]! < scores.at(-1)!
+          ? 'falling over the recorded runs'
+          : 'flat over the recorded runs';
   return `USD structural outlook ${outlook}; the stability score is ${trend}.`;
 }
 
@@ -102,10 +114,19 @@ export function buildMacroReport(inputs: MacroInputs, now: Date, model: string):
         'Stability score': `The rail's stability score is ${score} with ${reliability.confidence.score}/100 confidence in its inputs; the oracle is ${reliability.isHealthy ? 'healthy' : 'not fully healthy'}.`,
         'Macro regime': `The US macro regime shows ${regime}.`,
         '90-day outlook': outlook,
-        Peg: reliability.peg.deviationBps === null ? 'The peg deviation was not measured (no live stablecoin prices).' : `Peg deviation ${reliability.peg.deviationBps} bps against a ${reliability.peg.deviationThresholdBps} bps threshold.`,
+        Peg:
+          reliability.peg.deviationBps === null
+            ? 'The peg deviation was not measured (no live stablecoin prices).'
+            : `Peg deviation ${reliability.peg.deviationBps} bps against a ${reliability.peg.deviationThresholdBps} bps threshold.`,
       },
       recommendations:
-        riskLevel === 'CRITICAL' ? ['Hold settlements until the peg is back under 50 bps'] : riskLevel === 'HIGH' || riskLevel === 'ELEVATED' ? ['Defer large settlements', 'Re-check GET /stability/reliability before each settlement'] : riskLevel === 'MODERATE' ? ['Proceed with caution; review the active alerts'] : ['Normal operations'],
+        riskLevel === 'CRITICAL'
+          ? ['Hold settlements until the peg is back under 50 bps']
+          : riskLevel === 'HIGH' || riskLevel === 'ELEVATED'
+            ? ['Defer large settlements', 'Re-check GET /stability/reliability before each settlement']
+            : riskLevel === 'MODERATE'
+              ? ['Proceed with caution; review the active alerts']
+              : ['Normal operations'],
       dataQuality,
       model,
     },
@@ -135,22 +156,38 @@ export function buildEsgReport(inputs: EsgReportInputs, now: Date, model: string
   const subject = inputs.subject.lei ?? inputs.subject.address ?? 'the rail';
   const score = entity?.composite ?? rail?.scores.average ?? null;
   const findings = [
-    ...(entity ? [`${entity.entityName} (${entity.lei}): composite ${entity.composite} (E ${entity.environmental}, S ${entity.social}, G ${entity.governance}), fee tier ${entity.feeTier}, coverage ${entity.coverage}`] : [`No entity ESG score for ${subject}`]),
-    ...(rail ? [`The rail: E ${rail.scores.environmental}, S ${rail.scores.social}, G ${rail.scores.governance}, average ${rail.scores.average}; ESG fee ${rail.fee.bps} bps (${rail.fee.tier})`] : ['The ESG oracle did not answer']),
+    ...(entity
+      ? [
+          `${entity.entityName} (${entity.lei}): composite ${entity.composite} (E ${entity.environmental}, S ${entity.social}, G ${entity.governance}), fee tier ${entity.feeTier}, coverage ${entity.coverage}`,
+        ]
+      : [`No entity ESG score for ${subject}`]),
+    ...(rail
+      ? [`The rail: E ${rail.scores.environmental}, S ${rail.scores.social}, G ${rail.scores.governance}, average ${rail.scores.average}; ESG fee ${rail.fee.bps} bps (${rail.fee.tier})`]
+      : ['The ESG oracle did not answer']),
   ];
   const dataQuality: DataQuality = !rail || !entity ? 'PARTIAL' : rail.dataQuality === 'LIVE' && entity.coverage === 'FULL' ? 'LIVE' : 'PARTIAL';
   return reportEnvelope(
     'esg',
     now,
     {
-      summary: score === null ? `No ESG figures were available for ${subject}.` : `ESG score ${score} for ${entity ? entity.entityName : subject}; the rail's own average is ${rail?.scores.average ?? 'unavailable'}.`,
+      summary:
+        score === null
+          ? `No ESG figures were available for ${subject}.`
+          : `ESG score ${score} for ${entity ? entity.entityName : subject}; the rail's own average is ${rail?.scores.average ?? 'unavailable'}.`,
       keyFindings: findings,
       riskLevel: score === null ? 'MODERATE' : esgRiskLevel(score),
       narrative: {
-        Counterparty: entity ? `Entity ESG by the compliance oracle (methodology entity-esg/1), coverage ${entity.coverage}.` : 'The compliance oracle holds no entity ESG score for this subject (an unregistered wallet, or a wallet without an LEI).',
+        Counterparty: entity
+          ? `Entity ESG by the compliance oracle (methodology entity-esg/1), coverage ${entity.coverage}.`
+          : 'The compliance oracle holds no entity ESG score for this subject (an unregistered wallet, or a wallet without an LEI).',
         Rail: rail ? `The rail's ESG over its corridor jurisdictions (rail-esg/1), data ${rail.dataQuality}, as of ${rail.asOf}.` : 'The ESG oracle was unavailable.',
       },
-      recommendations: score === null ? ['Register the counterparty with its LEI to obtain an entity ESG score'] : score < 50 ? ['Review the counterparty\'s governance inputs before large settlements'] : ['No ESG action required'],
+      recommendations:
+        score === null
+          ? ['Register the counterparty with its LEI to obtain an entity ESG score']
+          : score < 50
+            ? ["Review the counterparty's governance inputs before large settlements"]
+            : ['No ESG action required'],
       dataQuality,
       model,
     },

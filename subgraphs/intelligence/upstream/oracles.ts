@@ -35,7 +35,16 @@ const esgScoreSchema = z.object({
   dataQuality: z.enum(['LIVE', 'PARTIAL', 'ESTIMATED']),
   asOf: z.string(),
 });
-const entityEsgSchema = z.object({ lei: z.string(), entityName: z.string(), composite: z.number(), environmental: z.number(), social: z.number(), governance: z.number(), feeTier: z.string(), coverage: z.string() });
+const entityEsgSchema = z.object({
+  lei: z.string(),
+  entityName: z.string(),
+  composite: z.number(),
+  environmental: z.number(),
+  social: z.number(),
+  governance: z.number(),
+  feeTier: z.string(),
+  coverage: z.string(),
+});
 
 async function read<T>(transport: UpstreamTransport, path: string, schema: z.ZodType<T>, headers: Record<string, string> = {}): Promise<T | null> {
   try {

@@ -4,8 +4,8 @@ import { digest, ES256, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
 import type { PublicP256Jwk } from '../../../platform/credentials.js';
-import { Ap2MandateError, type Ap2VerificationRequest,createAp2MandateVerifier, MAX_MANDATE_LENGTH } from './ap2-verifier.js';
-import { type Ap2SettlementQuote, type Ap2SettlementTerms,RAIL_FEE_CAP_CONSTRAINT } from './domain/index.js';
+import { Ap2MandateError, type Ap2VerificationRequest, createAp2MandateVerifier, MAX_MANDATE_LENGTH } from './ap2-verifier.js';
+import { type Ap2SettlementQuote, type Ap2SettlementTerms, RAIL_FEE_CAP_CONSTRAINT } from './domain/index.js';
 
 // AP2 payment mandates signed in the test with ES256 keys through @sd-jwt/core, the library an
 // issuer (a wallet, a trusted surface) would use, then verified as POST /agent/settle does.
@@ -21,11 +21,7 @@ let otherKey: { publicKey: Jwk; privateKey: Jwk };
 
 const publicOf = (jwk: Jwk): PublicP256Jwk => ({ kty: 'EC', crv: 'P-256', x: jwk.x as string, y: jwk.y as string });
 
-async function issue(
-  claims: Record<string, unknown>,
-  frame: Record<string, unknown> = { _sd: ['payee', 'payment_amount'] },
-  options: { privateKey?: Jwk; signAlg?: string } = {},
-): Promise<string> {
+async function issue(claims: Record<string, unknown>, frame: Record<string, unknown> = { _sd: ['payee', 'payment_amount'] }, options: { privateKey?: Jwk; signAlg?: string } = {}): Promise<string> {
   const instance = new SDJwtInstance({
     signer: await ES256.getSigner(options.privateKey ?? issuerKey.privateKey),
     signAlg: options.signAlg ?? 'ES256',
@@ -166,7 +162,7 @@ describe('AP2 mandate verification: refused with a reason (400)', () => {
     expect(await reasonOf(verify(await issue(closed({ iss: 'constructor' }))))).toBe('UNTRUSTED_ISSUER');
   });
 
-  it('a trusted issuer\'s name signed with another key', async () => {
+  it("a trusted issuer's name signed with another key", async () => {
     const mandate = await issue(closed(), undefined, { privateKey: otherKey.privateKey });
     expect(await reasonOf(verify(mandate))).toBe('INVALID_SIGNATURE');
   });
@@ -226,12 +222,7 @@ describe('AP2 mandate verification: refused with a reason (400)', () => {
     expect(await reasonOf(verify(mandate.replace(`${header}.${payload}.${signature}`, `${header}.${altered}.${signature}`)))).toBe('INVALID_SIGNATURE');
   });
 
-  it.each([
-    { vct: 'mandate.checkout.1' },
-    { vct: 'mandate.payment.2' },
-    { vct: 'mandate.payment' },
-    { vct: undefined },
-  ])('wrong type: vct $vct', async ({ vct }) => {
+  it.each([{ vct: 'mandate.checkout.1' }, { vct: 'mandate.payment.2' }, { vct: 'mandate.payment' }, { vct: undefined }])('wrong type: vct $vct', async ({ vct }) => {
     expect(await reasonOf(verify(await issue(closed({ vct }))))).toBe('WRONG_TYPE');
   });
 

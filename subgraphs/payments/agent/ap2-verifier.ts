@@ -129,7 +129,7 @@ async function verifyMandate(deps: Ap2VerifierDeps, verifierOf: VerifierOf, requ
   if (header.alg !== AP2_SIGNING_ALGORITHM) return refuse('UNSUPPORTED_ALGORITHM', `The mandate must be signed ${AP2_SIGNING_ALGORITHM}.`);
   const issuer = payload.iss;
   const key = typeof issuer === 'string' ? deps.trustedIssuers.get(issuer) : undefined;
-  if (typeof issuer !== 'string' || key === undefined) return refuse('UNTRUSTED_ISSUER', 'The mandate\'s issuer (iss) is not on the trusted-issuer allowlist.');
+  if (typeof issuer !== 'string' || key === undefined) return refuse('UNTRUSTED_ISSUER', "The mandate's issuer (iss) is not on the trusted-issuer allowlist.");
 
   const now = deps.clock.now();
   const nowSeconds = Math.floor(now.getTime() / 1000);
@@ -140,7 +140,7 @@ async function verifyMandate(deps: Ap2VerifierDeps, verifierOf: VerifierOf, requ
     // The window was checked above with the same clock, so the library's own iat/nbf/exp checks agree.
     await jwt.verify(await verifierOf(key), { currentDate: nowSeconds });
   } catch (error) {
-    return refuse('INVALID_SIGNATURE', 'The mandate\'s signature does not verify with its issuer\'s key.', error);
+    return refuse('INVALID_SIGNATURE', "The mandate's signature does not verify with its issuer's key.", error);
   }
 
   const presented: PresentedDisclosure[] = await Promise.all(

@@ -24,7 +24,12 @@ const unauthorized = (message?: string) => new AppError('PAY_ERR_AGENT_UNAUTHORI
  * limit covers settlements (decision 0048 §7): the agent's funds (reading them, binding a wallet,
  * crediting a deposit) pass `countsAgainstLimit: false`, so they never use up the settlement budget.
  */
-export async function requireAgentOwner(deps: AgentAuthorityDeps, request: RequestContext, agentId: string | undefined, options: { countsAgainstLimit: boolean } = { countsAgainstLimit: true }): Promise<string> {
+export async function requireAgentOwner(
+  deps: AgentAuthorityDeps,
+  request: RequestContext,
+  agentId: string | undefined,
+  options: { countsAgainstLimit: boolean } = { countsAgainstLimit: true },
+): Promise<string> {
   if (agentId === undefined) throw unauthorized("Send X-Agent-Id and its owner's X-Agent-Key (decision 0048).");
   const agentKey = request.headers[AGENT_KEY_HEADER];
   // A key of another shape is nobody's: refused here, not passed to the oracle (which would answer 400).

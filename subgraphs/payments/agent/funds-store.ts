@@ -48,7 +48,14 @@ export function createAgentFundsStore(db: Database, options: { timeoutMs?: numbe
 
     /** Decimal text: every deposit credited to the funder. */
     async depositedUsd(funder: Funder): Promise<string> {
-      const [row] = await bounded(db.select({ total: sql<string>`coalesce(sum(${agentDeposits.amountUsd}), 0)::text` }).from(agentDeposits).where(depositsOf(funder)).execute(), 'sum of agent_deposits');
+      const [row] = await bounded(
+        db
+          .select({ total: sql<string>`coalesce(sum(${agentDeposits.amountUsd}), 0)::text` })
+          .from(agentDeposits)
+          .where(depositsOf(funder))
+          .execute(),
+        'sum of agent_deposits',
+      );
       return row?.total ?? '0';
     },
 

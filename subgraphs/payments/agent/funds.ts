@@ -1,9 +1,9 @@
-import { type Address, erc20Abi, getAddress, type Hex, type Log, parseEventLogs, type PublicClient,TransactionReceiptNotFoundError } from 'viem';
+import { type Address, erc20Abi, getAddress, type Hex, type Log, parseEventLogs, type PublicClient, TransactionReceiptNotFoundError } from 'viem';
 import { requireAdminKey } from '../../../platform/access/shared-secret.js';
 import { AppError } from '../../../platform/errors.js';
 import type { RequestContext } from '../../../platform/request-context.js';
 import type { Funder } from '../domain/index.js';
-import { type AgentAuthorityDeps,requireAgentOwner } from './authority.js';
+import { type AgentAuthorityDeps, requireAgentOwner } from './authority.js';
 import { type AgentFunds, agentFundsOf, type Deposit, depositsIn, fundingWalletMessage, type TransferLog } from './domain/index.js';
 import type { AgentFundsStore } from './funds-store.js';
 import type { DepositBody, FundingWalletBody, IssuerDepositBody } from './inputs.js';
@@ -166,7 +166,8 @@ async function bindFundingWallet(deps: AgentFundsDeps, request: RequestContext, 
   const message = fundingWalletMessage(proven, body.walletAddress, rail.chainId);
   const signed = await rail.publicClient.verifyMessage({ address: body.walletAddress as Address, message, signature: body.signature as Hex }).catch(() => false);
   if (!signed) throw new AppError('PAY_ERR_FUNDING_WALLET_INVALID', { message: `The signature is not ${body.walletAddress}'s over the message "${message}" (EIP-191 personal_sign).` });
-  if (fundsAnIssuer(deps, body.walletAddress)) throw new AppError('PAY_ERR_FUNDING_WALLET_TAKEN', { message: 'The wallet funds a trusted AP2 issuer (AP2_TRUSTED_ISSUERS): it cannot fund an agent too.' });
+  if (fundsAnIssuer(deps, body.walletAddress))
+    throw new AppError('PAY_ERR_FUNDING_WALLET_TAKEN', { message: 'The wallet funds a trusted AP2 issuer (AP2_TRUSTED_ISSUERS): it cannot fund an agent too.' });
   const bound = await deps.store.bindWallet(body.walletAddress.toLowerCase(), proven, request.clock.now());
   if (bound.agentId !== proven) throw new AppError('PAY_ERR_FUNDING_WALLET_TAKEN');
   return view(deps, proven, rail);

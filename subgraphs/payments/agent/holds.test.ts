@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { type Address,getAddress } from 'viem';
+import { type Address, getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
 import { agentHeldSettlements, payments } from '../../../drizzle/schema.js';
-import { type DatabaseHandle,dropSchema, openDatabase } from '../../../platform/db.js';
+import { type DatabaseHandle, dropSchema, openDatabase } from '../../../platform/db.js';
 import { ACTIVE_LEI_ENTRY } from '../../../test/fixtures/lei-entries.js';
 import { injectJson, startTestServer, type TestServer } from '../../../test/helpers.js';
 import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../rail/settlement.js';
@@ -110,7 +110,12 @@ describe.each(drivers)('held agent settlements on %s', (driver) => {
     expect((await admin('GET', `/agent/holds?agentId=${agentId}&status=HELD`)).body).toEqual({ count: 1, holds: [expect.objectContaining({ holdId: second.body.holdId, status: 'HELD' })] });
     expect((await admin('GET', '/agent/holds?status=DISMISSED')).body.holds.map((hold: { holdId: string }) => hold.holdId)).toContain(first.holdId);
 
-    for (const [method, url] of [['GET', '/agent/holds'], ['GET', `/agent/holds/${first.holdId}`], ['POST', `/agent/holds/${second.body.holdId}/release`], ['POST', `/agent/holds/${second.body.holdId}/dismiss`]] as const) {
+    for (const [method, url] of [
+      ['GET', '/agent/holds'],
+      ['GET', `/agent/holds/${first.holdId}`],
+      ['POST', `/agent/holds/${second.body.holdId}/release`],
+      ['POST', `/agent/holds/${second.body.holdId}/dismiss`],
+    ] as const) {
       for (const headers of [{}, { authorization: 'Bearer wrong-key-0123456789abcdef0123456789' }, { 'x-api-key': ADMIN_KEY }] as Record<string, string>[]) {
         expect(await call(method, url, { headers })).toEqual({ status: 401, body: { error: expect.any(String), code: 'GEN_ERR_UNAUTHORIZED' } });
       }
@@ -124,7 +129,10 @@ describe.each(drivers)('held agent settlements on %s', (driver) => {
     const [one, two] = await Promise.all([admin('POST', `/agent/holds/${holdId}/release`), admin('POST', `/agent/holds/${holdId}/release`, {})]);
     expect([one.status, two.status]).toEqual([200, 200]);
     expect(one.body.railPaymentId).toBe(two.body.railPaymentId);
-    const rows = await db().select().from(payments).where(eq(payments.tmsReference, `AGT-HLD-${holdId}`));
+    const rows = await db()
+      .select()
+      .from(payments)
+      .where(eq(payments.tmsReference, `AGT-HLD-${holdId}`));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ railPaymentId: one.body.railPaymentId, agentId, status: 'SETTLED' });
     expect(Number(rows[0]!.agentAmountUsd)).toBe(1250.5);
@@ -135,7 +143,10 @@ describe.each(drivers)('held agent settlements on %s', (driver) => {
     expect(await balanceOf(recipient)).toBeGreaterThan(0n);
 
     const third = await admin('POST', `/agent/holds/${holdId}/release`);
-    expect(third).toEqual({ status: 200, body: { status: 'SETTLED', held: false, holdId, railPaymentId: rows[0]!.railPaymentId, result: rows[0]!.result, violations: [], agent: { agentId, checked: [] }, mandate: null } });
+    expect(third).toEqual({
+      status: 200,
+      body: { status: 'SETTLED', held: false, holdId, railPaymentId: rows[0]!.railPaymentId, result: rows[0]!.result, violations: [], agent: { agentId, checked: [] }, mandate: null },
+    });
     expect(third.body.result).toMatchObject({ tmsReference: `AGT-HLD-${holdId}`, status: 'SETTLED' });
     expect((await admin('GET', `/agent/holds/${holdId}`)).body).toMatchObject({ status: 'RELEASED', railPaymentId: rows[0]!.railPaymentId, decidedAt: expect.any(Number) });
     expect(await admin('POST', `/agent/holds/${holdId}/dismiss`)).toEqual({ status: 409, body: { error: expect.any(String), code: 'PAY_ERR_HOLD_DECIDED' } });
@@ -146,7 +157,12 @@ describe.each(drivers)('held agent settlements on %s', (driver) => {
     expect((await call('DELETE', `/compliance/agent/${agentId}`, { headers: headersOf(agentId) })).status).toBe(200);
     expect(await admin('POST', `/agent/holds/${holdId}/release`)).toEqual({ status: 403, body: { error: expect.any(String), code: 'PAY_ERR_AGENT_REFUSED', reason: 'AGENT_REVOKED' } });
     expect((await admin('GET', `/agent/holds/${holdId}`)).body).toMatchObject({ status: 'HELD', railPaymentId: null, decidedAt: null });
-    expect(await db().select().from(payments).where(eq(payments.tmsReference, `AGT-HLD-${holdId}`))).toHaveLength(0);
+    expect(
+      await db()
+        .select()
+        .from(payments)
+        .where(eq(payments.tmsReference, `AGT-HLD-${holdId}`)),
+    ).toHaveLength(0);
     expect(await balanceOf(recipient)).toBe(0n);
   });
 
@@ -198,7 +214,11 @@ describe.each(drivers)('held agent settlements on %s', (driver) => {
 
   it('an unknown holdId is 404 PAY_ERR_HOLD_NOT_FOUND', async () => {
     const unknown = 'hld_AAAAAAAAAAAAAAAAAAAAAA';
-    for (const [method, url] of [['GET', `/agent/holds/${unknown}`], ['POST', `/agent/holds/${unknown}/release`], ['POST', `/agent/holds/${unknown}/dismiss`]] as const) {
+    for (const [method, url] of [
+      ['GET', `/agent/holds/${unknown}`],
+      ['POST', `/agent/holds/${unknown}/release`],
+      ['POST', `/agent/holds/${unknown}/dismiss`],
+    ] as const) {
       expect(await admin(method, url)).toEqual({ status: 404, body: { error: expect.any(String), code: 'PAY_ERR_HOLD_NOT_FOUND' } });
     }
   });

@@ -23,7 +23,10 @@ export const settleBodySchema = z.strictObject({
     .positive('must be positive')
     .max(MAX_SETTLE_AMOUNT, `must be at most ${MAX_SETTLE_AMOUNT}`)
     .refine((value) => PLAIN_DECIMAL.test(String(value)), 'must have at most 6 decimals'),
-  sourceCurrency: z.string({ error: 'must be a string' }).max(3, { message: 'must be an ISO 4217 code of 3 capital letters', abort: true }).regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code of 3 capital letters'),
+  sourceCurrency: z
+    .string({ error: 'must be a string' })
+    .max(3, { message: 'must be an ISO 4217 code of 3 capital letters', abort: true })
+    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code of 3 capital letters'),
   destinationCurrency: z
     .string({ error: 'must be a string' })
     .max(10, { message: 'must be a currency or asset code (3-10 capital letters or digits)', abort: true })
@@ -42,7 +45,10 @@ const agentKeyHeader = z.string().describe("the agent owner's agentKey, issued a
 const idempotencyKeyHeader = z.string().optional().describe('1-255 printable ASCII characters: the same key and body answer the first answer; another body is 409');
 
 export const settleHeadersSchema = z.object({
-  'x-agent-id': z.string().optional().describe("agt_ and 22 base64url characters: the settling agent, verified live, paid from its owner's funds; without it, body.mandate is required and its issuer's funds pay (decision 0049 §9)"),
+  'x-agent-id': z
+    .string()
+    .optional()
+    .describe("agt_ and 22 base64url characters: the settling agent, verified live, paid from its owner's funds; without it, body.mandate is required and its issuer's funds pay (decision 0049 §9)"),
   'x-agent-key': agentKeyHeader.optional().describe("the agent owner's agentKey (decision 0048); required with X-Agent-Id"),
   'idempotency-key': idempotencyKeyHeader,
 });
@@ -59,12 +65,15 @@ const evmAddress = z
 export const fundingWalletBodySchema = z.strictObject({
   walletAddress: evmAddress,
   /** EIP-191 signature (65 bytes), or a contract wallet's (ERC-1271, ERC-6492), bounded. */
-  signature: z.string({ error: 'must be a string' }).max(4096, 'must be at most 4096 characters').regex(/^0x([0-9a-fA-F]{2})+$/, 'must be a hex signature (0x...)'),
+  signature: z
+    .string({ error: 'must be a string' })
+    .max(4096, 'must be at most 4096 characters')
+    .regex(/^0x([0-9a-fA-F]{2})+$/, 'must be a hex signature (0x...)'),
 });
 export const depositBodySchema = z.strictObject({ txHash: z.string({ error: 'must be a string' }).regex(/^0x[0-9a-fA-F]{64}$/, 'must be a transaction hash: 0x and 64 hex digits') });
 
 /** A trusted AP2 issuer's id as AP2_TRUSTED_ISSUERS names it (its mandates' `iss`). */
-const issuerId = z.string({ error: 'must be a string: a trusted AP2 issuer (its mandates\' iss)' }).min(1, 'must not be empty').max(512, 'must be at most 512 characters');
+const issuerId = z.string({ error: "must be a string: a trusted AP2 issuer (its mandates' iss)" }).min(1, 'must not be empty').max(512, 'must be at most 512 characters');
 /** A trusted AP2 issuer's deposit (decision 0049 §9): the operator's call. */
 export const issuerDepositBodySchema = z.strictObject({ issuer: issuerId, txHash: depositBodySchema.shape.txHash });
 export const issuerFundsQuerySchema = z.strictObject({ issuer: issuerId });
@@ -113,14 +122,12 @@ export const holdsQuerySchema = z.strictObject({
 /** A release or a dismissal takes no fields: an empty object or no body. */
 export const holdDecisionBodySchema = z.strictObject({}).nullish();
 
-
 /** A holdId, or PAY_ERR_INVALID_REQUEST. */
 export function readHoldId(params: unknown): string {
   const holdId = (params as { holdId?: unknown } | undefined)?.holdId;
   if (typeof holdId !== 'string' || !HOLD_ID.test(holdId)) throw invalid('holdId must be hld_ and 22 base64url characters.');
   return holdId;
 }
-
 
 export const readHoldsQuery = (query: unknown): HoldFilter => readStrict(holdsQuerySchema, query, 'query');
 export const readHoldDecisionBody = (body: unknown): void => void readStrict(holdDecisionBodySchema, body, 'body');

@@ -27,7 +27,8 @@ export function buildAgentManifest(agentUrl: string) {
   return {
     schema: AGENT_MANIFEST_SCHEMA,
     server: AGENT_MANIFEST_SERVER,
-    description: 'Settlement agent of the stablecoin settlement rail: settles a transfer under an agent mandate (X-Agent-Id, verified live) or an AP2 payment mandate (body.mandate); a mandate violation holds the settlement (Document 2 §4).',
+    description:
+      'Settlement agent of the stablecoin settlement rail: settles a transfer under an agent mandate (X-Agent-Id, verified live) or an AP2 payment mandate (body.mandate); a mandate violation holds the settlement (Document 2 §4).',
     agentUrl,
     endpoints: {
       manifest: `GET ${agentUrl}/manifest`,
@@ -45,7 +46,8 @@ export function buildAgentManifest(agentUrl: string) {
       {
         name: 'agent.settle',
         title: `POST ${AGENT_PREFIX}/settle`,
-        description: 'Settle amount from sourceCurrency to destinationCurrency at recipientAddress, under the agent\'s mandate or an AP2 payment mandate; answers the settlement, or the hold when a mandate limit is exceeded.',
+        description:
+          "Settle amount from sourceCurrency to destinationCurrency at recipientAddress, under the agent's mandate or an AP2 payment mandate; answers the settlement, or the hold when a mandate limit is exceeded.",
         inputSchema: jsonSchemaOf(settleBodySchema),
         headersSchema: jsonSchemaOf(settleHeadersSchema),
       },
@@ -68,7 +70,12 @@ export function agentManifestRoutes(): FastifyPluginAsync {
   return httpRoutes(async (app) => {
     app.get(
       `${AGENT_PREFIX}/manifest`,
-      { schema: { summary: 'The settlement agent\'s manifest: its endpoints, how a settlement is authorised, the settle tool\'s JSON Schemas; call once and cache', response: { 200: manifestResponseSchema } } },
+      {
+        schema: {
+          summary: "The settlement agent's manifest: its endpoints, how a settlement is authorised, the settle tool's JSON Schemas; call once and cache",
+          response: { 200: manifestResponseSchema },
+        },
+      },
       async (request) => buildAgentManifest(`${publicOriginOf(request)}${AGENT_PREFIX}`),
     );
   });

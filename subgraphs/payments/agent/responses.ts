@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { paymentResultSchema } from '../shared/responses.js';
 import { AGENT_MANDATE_RULES } from './domain/index.js';
 import type { AgentFundsView, DepositAnswer, IssuerDepositAnswer, IssuerFundsView } from './funds.js';
-import { type HeldSettlementView,MAX_LISTED_HOLDS } from './holds.js';
+import { type HeldSettlementView, MAX_LISTED_HOLDS } from './holds.js';
 import { HOLD_STATUSES } from './inputs.js';
 import type { SettlementAnswer } from './service.js';
 
@@ -13,7 +13,7 @@ const violationSchema = z.object({ rule: z.enum(AGENT_MANDATE_RULES), message: z
 export const settlementAnswerSchema = z.object({
   status: z.enum(['SETTLED', 'PENDING', 'BLOCKED', 'FAILED']).describe("the payment's status; PENDING with held true when the agent's mandate holds the settlement"),
   held: z.boolean().describe('true: a rule of the agent mandate is violated; nothing was sent'),
-  holdId: z.string().nullable().describe('the held settlement (hld_...), which an operator releases or dismisses under /agent/holds; also in a release\'s answer; else null'),
+  holdId: z.string().nullable().describe("the held settlement (hld_...), which an operator releases or dismisses under /agent/holds; also in a release's answer; else null"),
   railPaymentId: z.string().nullable(),
   result: paymentResultSchema.nullable().describe('the PaymentResult; null when held'),
   violations: z.array(violationSchema).describe('every violated rule; empty unless held'),
@@ -36,7 +36,9 @@ export const settlementAnswerSchema = z.object({
 export const heldSettlementSchema = z.object({
   holdId: z.string(),
   agentId: z.string(),
-  request: z.object({ amount: z.string().describe('decimal text'), sourceCurrency: z.string(), destinationCurrency: z.string(), recipientAddress: z.string() }).describe('the settlement request as given'),
+  request: z
+    .object({ amount: z.string().describe('decimal text'), sourceCurrency: z.string(), destinationCurrency: z.string(), recipientAddress: z.string() })
+    .describe('the settlement request as given'),
   amountUsd: z.string().describe('decimal text: the USD value the mandate was checked at'),
   violations: z.array(violationSchema).describe('every violated rule'),
   status: z.enum(HOLD_STATUSES),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SDJwtInstance } from '@sd-jwt/core';
 import { digest, ES256, generateSalt } from '@sd-jwt/crypto-nodejs';
-import { type Address,getAddress } from 'viem';
+import { type Address, getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
 import type { ChainConnection } from '../../../platform/chain/index.js';
@@ -108,9 +108,21 @@ describe('POST /agent/settle with body.mandate (AP2)', () => {
       railPaymentId: expect.stringMatching(/^pay_/),
       violations: [],
       agent: { agentId: ap2Payer, checked: ['MAX_NOTIONAL', 'DAILY_CAP'] },
-      mandate: { type: 'mandate.payment.1', issuer: ISSUER, payee: { id: recipient }, paymentAmount: { amount: 125050, currency: 'USD' }, quoteId: expect.any(String), reference: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) },
+      mandate: {
+        type: 'mandate.payment.1',
+        issuer: ISSUER,
+        payee: { id: recipient },
+        paymentAmount: { amount: 125050, currency: 'USD' },
+        quoteId: expect.any(String),
+        reference: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      },
     });
-    expect(body.result).toMatchObject({ railPaymentId: body.railPaymentId, tmsReference: `AP2-${body.mandate.reference}`, status: 'SETTLED', settlement: { txHash: expect.stringMatching(TX_HASH), amount: '1250.5', currency: 'USD', asset: 'USDC' } });
+    expect(body.result).toMatchObject({
+      railPaymentId: body.railPaymentId,
+      tmsReference: `AP2-${body.mandate.reference}`,
+      status: 'SETTLED',
+      settlement: { txHash: expect.stringMatching(TX_HASH), amount: '1250.5', currency: 'USD', asset: 'USDC' },
+    });
     expect(body.result.vop).toMatchObject({ result: 'LEI_MATCH', proceedSafe: true });
     const paid = await balanceOf(recipient);
     expect(paid).toBe(1_250_500_000n - BigInt(Math.round(Number(body.result.settlement.fee) * 1e6)));
@@ -141,7 +153,7 @@ describe('POST /agent/settle with body.mandate (AP2)', () => {
     expect(await balanceOf(treasury())).toBe(treasuryBefore);
   });
 
-  it('the trusted issuer\'s name signed by another key: INVALID_SIGNATURE', async () => {
+  it("the trusted issuer's name signed by another key: INVALID_SIGNATURE", async () => {
     const recipient = await registeredRecipient();
     const mandate = await issue(closedMandate(recipient), otherKey.privateKey);
     expect((await settle({ ...settleBody(recipient), mandate }, ap2Headers())).body).toMatchObject({ code: 'PAY_ERR_MANDATE_INVALID', reason: 'INVALID_SIGNATURE' });
@@ -170,7 +182,16 @@ describe('POST /agent/settle with X-Agent-Id (agent mandate, verified live)', ()
     const tooLarge = await settle(settleBody(recipient, { amount: 5000.01 }), headers);
     expect(tooLarge).toEqual({
       status: 200,
-      body: { status: 'PENDING', held: true, holdId: expect.stringMatching(/^hld_[A-Za-z0-9_-]{22}$/), railPaymentId: null, result: null, violations: [{ rule: 'MAX_NOTIONAL', message: expect.stringContaining('5000.01') }], agent: { agentId, checked: ['MAX_NOTIONAL', 'DAILY_CAP'] }, mandate: null },
+      body: {
+        status: 'PENDING',
+        held: true,
+        holdId: expect.stringMatching(/^hld_[A-Za-z0-9_-]{22}$/),
+        railPaymentId: null,
+        result: null,
+        violations: [{ rule: 'MAX_NOTIONAL', message: expect.stringContaining('5000.01') }],
+        agent: { agentId, checked: ['MAX_NOTIONAL', 'DAILY_CAP'] },
+        mandate: null,
+      },
     });
     expect(await balanceOf(treasury())).toBe(treasuryAfterFirst);
 
@@ -235,7 +256,7 @@ describe('POST /agent/settle with X-Agent-Id (agent mandate, verified live)', ()
     expect(await balanceOf(recipient)).toBe(paid);
   });
 
-  it('the mandate\'s currency pairs and counterparty whitelist hold a settlement outside them', async () => {
+  it("the mandate's currency pairs and counterparty whitelist hold a settlement outside them", async () => {
     const agentId = await registeredAgent({ maxNotionalUsd: 5000, dailyCapUsd: 10_000, currencyPairs: ['USD|EURC'], counterpartyWhitelist: ['529900T8BM49AURSDO55'] });
     const recipient = await registeredRecipient();
     const { body } = await settle(settleBody(recipient), headersOf(agentId));
@@ -289,7 +310,11 @@ describe('POST /agent/settle: malformed requests are 400 PAY_ERR_INVALID_REQUEST
   });
 
   it('bad JSON, a __proto__ key written by hand, a lone surrogate', async () => {
-    for (const raw of ['{"amount":', `{"__proto__":{"admin":true},"amount":1,"sourceCurrency":"USD","destinationCurrency":"USDC","recipientAddress":"${freshWallet()}"}`, '{"amount":1,"sourceCurrency":"\\ud800SD"}']) {
+    for (const raw of [
+      '{"amount":',
+      `{"__proto__":{"admin":true},"amount":1,"sourceCurrency":"USD","destinationCurrency":"USDC","recipientAddress":"${freshWallet()}"}`,
+      '{"amount":1,"sourceCurrency":"\\ud800SD"}',
+    ]) {
       const { status, body } = await call('POST', '/agent/settle', { raw, headers: { 'x-agent-id': 'agt_AAAAAAAAAAAAAAAAAAAAAA' } });
       expect([status, body.code]).toEqual([400, 'PAY_ERR_INVALID_REQUEST']);
     }
@@ -308,12 +333,24 @@ describe('GET /agent/.well-known/ap2.json', () => {
 });
 
 describe('GET /agent/openapi.json', () => {
-  it('documents the settlement agent\'s paths, the settle body and its answers (OpenAPI 3.0)', async () => {
+  it("documents the settlement agent's paths, the settle body and its answers (OpenAPI 3.0)", async () => {
     const response = await server.app.inject({ method: 'GET', url: '/agent/openapi.json' });
     expect(response.statusCode).toBe(200);
     const document = response.json();
     expect(document.openapi).toMatch(/^3\.0\./);
-    expect(Object.keys(document.paths).sort()).toEqual(['/.well-known/ap2.json', '/deposits', '/funding-wallets', '/funds', '/holds', '/holds/{holdId}', '/holds/{holdId}/dismiss', '/holds/{holdId}/release', '/issuers/deposits', '/issuers/funds', '/settle']);
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/.well-known/ap2.json',
+      '/deposits',
+      '/funding-wallets',
+      '/funds',
+      '/holds',
+      '/holds/{holdId}',
+      '/holds/{holdId}/dismiss',
+      '/holds/{holdId}/release',
+      '/issuers/deposits',
+      '/issuers/funds',
+      '/settle',
+    ]);
     expect(Object.keys(document.paths['/settle'].post.requestBody.content['application/json'].schema.properties).sort()).toEqual(
       expect.arrayContaining(['amount', 'destinationCurrency', 'mandate', 'recipientAddress', 'sourceCurrency']),
     );

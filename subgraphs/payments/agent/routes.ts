@@ -6,7 +6,7 @@ import { registerOpenApi } from '../../../platform/openapi.js';
 import { AGENT_PREFIX, asPaymentsError, INTEGRATION_API_VERSION } from '../shared/api.js';
 import type { Ap2CapabilityDocument } from './domain/index.js';
 import type { AgentFundsService } from './funds.js';
-import { type HeldSettlements,MAX_LISTED_HOLDS } from './holds.js';
+import { type HeldSettlements, MAX_LISTED_HOLDS } from './holds.js';
 import {
   depositBodySchema,
   fundingWalletBodySchema,
@@ -28,7 +28,16 @@ import {
   settleBodySchema,
   settleHeadersSchema,
 } from './inputs.js';
-import { agentErrorSchema, agentFundsSchema, depositAnswerSchema, heldSettlementListSchema, heldSettlementSchema, issuerDepositAnswerSchema, issuerFundsSchema, settlementAnswerSchema } from './responses.js';
+import {
+  agentErrorSchema,
+  agentFundsSchema,
+  depositAnswerSchema,
+  heldSettlementListSchema,
+  heldSettlementSchema,
+  issuerDepositAnswerSchema,
+  issuerFundsSchema,
+  settlementAnswerSchema,
+} from './responses.js';
 import type { SettlementAgent } from './service.js';
 
 /**
@@ -96,13 +105,25 @@ function fundsRoutes(app: HttpServer, funds: AgentFundsService, adminKey: string
   const agentIdOf = (request: FastifyRequest) => readAgentId(request.headers['x-agent-id']);
   app.get(
     `${AGENT_PREFIX}/funds`,
-    { schema: { summary: "The agent's funds: deposited, spent, available, its funding wallets and the treasury to deposit to", headers: fundsHeadersSchema, response: { 200: agentFundsSchema, ...errors } }, validatorCompiler: readByHandler },
+    {
+      schema: {
+        summary: "The agent's funds: deposited, spent, available, its funding wallets and the treasury to deposit to",
+        headers: fundsHeadersSchema,
+        response: { 200: agentFundsSchema, ...errors },
+      },
+      validatorCompiler: readByHandler,
+    },
     async (request) => funds.funds(request.requestContext, agentIdOf(request)),
   );
   app.post(
     `${AGENT_PREFIX}/funding-wallets`,
     {
-      schema: { summary: "Bind a wallet of the owner to the agent, proven by the wallet's EIP-191 signature; its transfers to the treasury become the agent's deposits", headers: fundsHeadersSchema, body: fundingWalletBodySchema, response: { 200: agentFundsSchema, ...errors } },
+      schema: {
+        summary: "Bind a wallet of the owner to the agent, proven by the wallet's EIP-191 signature; its transfers to the treasury become the agent's deposits",
+        headers: fundsHeadersSchema,
+        body: fundingWalletBodySchema,
+        response: { 200: agentFundsSchema, ...errors },
+      },
       validatorCompiler: readByHandler,
     },
     async (request) => funds.bindFundingWallet(request.requestContext, agentIdOf(request), readFundingWalletBody(request.body)),
@@ -110,7 +131,12 @@ function fundsRoutes(app: HttpServer, funds: AgentFundsService, adminKey: string
   app.post(
     `${AGENT_PREFIX}/deposits`,
     {
-      schema: { summary: "Credit a deposit: each transfer of the rail's token to its treasury from the agent's funding wallets in the transaction, once", headers: fundsHeadersSchema, body: depositBodySchema, response: { 200: depositAnswerSchema, ...errors } },
+      schema: {
+        summary: "Credit a deposit: each transfer of the rail's token to its treasury from the agent's funding wallets in the transaction, once",
+        headers: fundsHeadersSchema,
+        body: depositBodySchema,
+        response: { 200: depositAnswerSchema, ...errors },
+      },
       validatorCompiler: readByHandler,
     },
     async (request) => funds.creditDeposit(request.requestContext, agentIdOf(request), readDepositBody(request.body)),
@@ -119,14 +145,25 @@ function fundsRoutes(app: HttpServer, funds: AgentFundsService, adminKey: string
   const admin = { onRequest: async (request: FastifyRequest) => requireAdminKey(request.requestContext, adminKey), validatorCompiler: readByHandler };
   app.get(
     `${AGENT_PREFIX}/issuers/funds`,
-    { ...admin, schema: { summary: "A trusted AP2 issuer's funds, which pay the settlements under its mandates alone: deposited, spent, available, its configured funding wallets (admin key)", querystring: issuerFundsQuerySchema, response: { 200: issuerFundsSchema, ...errors } } },
+    {
+      ...admin,
+      schema: {
+        summary: "A trusted AP2 issuer's funds, which pay the settlements under its mandates alone: deposited, spent, available, its configured funding wallets (admin key)",
+        querystring: issuerFundsQuerySchema,
+        response: { 200: issuerFundsSchema, ...errors },
+      },
+    },
     async (request) => funds.issuerFunds(request.requestContext, readIssuerFundsQuery(request.query)),
   );
   app.post(
     `${AGENT_PREFIX}/issuers/deposits`,
     {
       ...admin,
-      schema: { summary: "Credit a trusted AP2 issuer's deposit: each transfer of the rail's token to its treasury from the issuer's configured funding wallets in the transaction, once (admin key)", body: issuerDepositBodySchema, response: { 200: issuerDepositAnswerSchema, ...errors } },
+      schema: {
+        summary: "Credit a trusted AP2 issuer's deposit: each transfer of the rail's token to its treasury from the issuer's configured funding wallets in the transaction, once (admin key)",
+        body: issuerDepositBodySchema,
+        response: { 200: issuerDepositAnswerSchema, ...errors },
+      },
     },
     async (request) => funds.creditIssuerDeposit(request.requestContext, readIssuerDepositBody(request.body)),
   );
@@ -140,7 +177,14 @@ function holdRoutes(app: HttpServer, options: AgentRouteOptions): void {
   const decision = { params: holdParamsSchema, body: holdDecisionBodySchema };
   app.get(
     `${AGENT_PREFIX}/holds`,
-    { ...admin, schema: { summary: `Held settlements, most recent first (at most ${MAX_LISTED_HOLDS}), by agent and status (admin key)`, querystring: holdsQuerySchema, response: { 200: heldSettlementListSchema, ...errors } } },
+    {
+      ...admin,
+      schema: {
+        summary: `Held settlements, most recent first (at most ${MAX_LISTED_HOLDS}), by agent and status (admin key)`,
+        querystring: holdsQuerySchema,
+        response: { 200: heldSettlementListSchema, ...errors },
+      },
+    },
     async (request) => holds.list(request.requestContext, readHoldsQuery(request.query)),
   );
   app.get(
@@ -150,7 +194,14 @@ function holdRoutes(app: HttpServer, options: AgentRouteOptions): void {
   );
   app.post(
     `${AGENT_PREFIX}/holds/:holdId/release`,
-    { ...admin, schema: { summary: 'Release a held settlement: the operator overrides the mandate; the agent is verified live and the settlement sent once (admin key)', ...decision, response: { 200: settlementAnswerSchema, ...errors } } },
+    {
+      ...admin,
+      schema: {
+        summary: 'Release a held settlement: the operator overrides the mandate; the agent is verified live and the settlement sent once (admin key)',
+        ...decision,
+        response: { 200: settlementAnswerSchema, ...errors },
+      },
+    },
     async (request) => {
       readHoldDecisionBody(request.body);
       return holds.release(request.requestContext, readHoldId(request.params));

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { RateLimitStore } from '../../../platform/access/rate-limit.js';
 import type { Clock } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
-import { type Idempotency,readIdempotencyKey } from '../../../platform/idempotency.js';
+import { type Idempotency, readIdempotencyKey } from '../../../platform/idempotency.js';
 import type { IdSource } from '../../../platform/ids.js';
 import type { RequestContext } from '../../../platform/request-context.js';
-import { type NativePayment, type PaymentResult, type PaymentStatus,usdcAmountAtUnitsPerUsd } from '../domain/index.js';
+import { type NativePayment, type PaymentResult, type PaymentStatus, usdcAmountAtUnitsPerUsd } from '../domain/index.js';
 import type { AgentSpendClaim, IssuerSpendClaim } from '../integration/claim.js';
 import { DailyCapReached, newRailPaymentId, type PaymentsService } from '../integration/service.js';
 import type { ComplianceClient, RegisteredEntityView } from '../upstream/compliance.js';
@@ -74,7 +74,12 @@ export interface SettlementAnswer {
 const MAX_NAME = 140;
 const USD = 'USD';
 /** The settlement agent's names on the payment (creditor name when the wallet is unregistered, debtor name). */
-const clip = (text: string) => (Array.from(text).length > MAX_NAME ? Array.from(text).slice(0, MAX_NAME - 1).join('') + '…' : text);
+const clip = (text: string) =>
+  Array.from(text).length > MAX_NAME
+    ? Array.from(text)
+        .slice(0, MAX_NAME - 1)
+        .join('') + '…'
+    : text;
 
 /**
  * The tmsReference of a settlement sent under an Idempotency-Key: derived from the agent and the
@@ -192,7 +197,10 @@ type SettlementAgentContext = SettlementAgentDeps & SettlementAgentOnlyDeps;
 async function settle(deps: SettlementAgentContext, request: RequestContext, body: SettleBody, agentId: string | undefined): Promise<SettlementAnswer> {
   const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
   if (agentId === undefined) {
-    if (body.mandate === undefined) throw new AppError('PAY_ERR_AGENT_UNAUTHORIZED', { message: "A settlement names whose funds pay it: X-Agent-Id with its X-Agent-Key (the agent owner's), or body.mandate (its trusted issuer's; decision 0049)." });
+    if (body.mandate === undefined)
+      throw new AppError('PAY_ERR_AGENT_UNAUTHORIZED', {
+        message: "A settlement names whose funds pay it: X-Agent-Id with its X-Agent-Key (the agent owner's), or body.mandate (its trusted issuer's; decision 0049).",
+      });
     return settleUnderMandateAlone(deps, request, body, idempotencyKey);
   }
   const proven = await requireAgentOwner(deps, request, agentId);
@@ -221,7 +229,11 @@ async function recordMandateUse(deps: SettlementAgentContext, mandate: VerifiedA
  * A held settlement is recorded before it is answered: an operator can then release or dismiss
  * it. Its AP2 mandate, if any, is used by the hold (decision 0047): a release pays once for it.
  */
-async function hold(deps: SettlementAgentContext, body: SettleBody, held: { amountUsd: string; violations: RuleViolation[]; agent: NonNullable<SettlementAnswer['agent']>; mandate: VerifiedAp2Mandate | undefined; mandateRecorded: boolean }): Promise<SettlementAnswer> {
+async function hold(
+  deps: SettlementAgentContext,
+  body: SettleBody,
+  held: { amountUsd: string; violations: RuleViolation[]; agent: NonNullable<SettlementAnswer['agent']>; mandate: VerifiedAp2Mandate | undefined; mandateRecorded: boolean },
+): Promise<SettlementAnswer> {
   const holdId = newHoldId(deps.ids);
   if (held.mandate && !held.mandateRecorded) await recordMandateUse(deps, held.mandate, holdId);
   const request = { amount: String(body.amount), sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress };
@@ -245,7 +257,9 @@ async function claimedAlready(deps: SettlementAgentContext, tmsReference: string
 async function requireFunds(deps: SettlementAgentContext, agentId: string, amountUsd: string, idempotentReference: string | undefined): Promise<string> {
   const funds = await deps.funds.fundsOf({ kind: 'agent', agentId });
   if (fundsCover(funds, amountUsd) || (idempotentReference !== undefined && (await claimedAlready(deps, idempotentReference)))) return funds.depositedUsd;
-  throw new AppError('PAY_ERR_INSUFFICIENT_FUNDS', { message: `The agent's funds (USD ${funds.availableUsd} available) do not cover USD ${amountUsd}: nothing was sent. Its owner deposits more first (POST /agent/deposits).` });
+  throw new AppError('PAY_ERR_INSUFFICIENT_FUNDS', {
+    message: `The agent's funds (USD ${funds.availableUsd} available) do not cover USD ${amountUsd}: nothing was sent. Its owner deposits more first (POST /agent/deposits).`,
+  });
 }
 
 /** The AP2 mandate of body.mandate, verified against the settlement and the quote computed for it. */
@@ -278,7 +292,9 @@ async function settleUnderMandateAlone(deps: SettlementAgentContext, request: Re
     if (await deps.store.mandateUsed(mandate.reference)) throw replayed();
     const funds = await deps.funds.fundsOf({ kind: 'issuer', issuer });
     if (!fundsCover(funds, amountUsd)) {
-      throw new AppError('PAY_ERR_INSUFFICIENT_FUNDS', { message: `The funds of the mandate's issuer ${issuer} (USD ${funds.availableUsd} available) do not cover USD ${amountUsd}: nothing was sent. A mandate alone is paid from its issuer's deposits (decision 0049 §9).` });
+      throw new AppError('PAY_ERR_INSUFFICIENT_FUNDS', {
+        message: `The funds of the mandate's issuer ${issuer} (USD ${funds.availableUsd} available) do not cover USD ${amountUsd}: nothing was sent. A mandate alone is paid from its issuer's deposits (decision 0049 §9).`,
+      });
     }
     const recipient = await compliance.lookupWallet(body.recipientAddress);
     const railPaymentId = newRailPaymentId(deps.ids);
@@ -316,7 +332,14 @@ async function settleAs(deps: SettlementAgentContext, request: RequestContext, b
     agentId,
     verification,
     mandate: terms,
-    settlement: { amountUsd, sourceCurrency: body.sourceCurrency, destinationCurrency: body.destinationCurrency, recipientAddress: body.recipientAddress, recipientLei: recipient?.lei ?? null, recipientEsgScore },
+    settlement: {
+      amountUsd,
+      sourceCurrency: body.sourceCurrency,
+      destinationCurrency: body.destinationCurrency,
+      recipientAddress: body.recipientAddress,
+      recipientLei: recipient?.lei ?? null,
+      recipientEsgScore,
+    },
     settledTodayUsd,
     now,
   });
@@ -346,7 +369,10 @@ async function settleAs(deps: SettlementAgentContext, request: RequestContext, b
   } catch (error) {
     // Another settlement of this agent took the rest of its cap between the check and the claim.
     if (!(error instanceof DailyCapReached)) throw error;
-    const violation: RuleViolation = { rule: 'DAILY_CAP', message: `USD ${Number(error.settledUsd).toFixed(2)} settled today plus USD ${Number(amountUsd).toFixed(2)} is above the daily cap of USD ${Number(dailyCap?.capUsd).toFixed(2)}.` };
+    const violation: RuleViolation = {
+      rule: 'DAILY_CAP',
+      message: `USD ${Number(error.settledUsd).toFixed(2)} settled today plus USD ${Number(amountUsd).toFixed(2)} is above the daily cap of USD ${Number(dailyCap?.capUsd).toFixed(2)}.`,
+    };
     return hold(deps, body, { amountUsd, violations: [violation], agent, mandate, mandateRecorded: true });
   }
   return sentAnswer(result, { holdId: null, agent, mandate: mandate ? mandateView(mandate) : null });

@@ -26,18 +26,20 @@ describe.each(testDatabases())('settlement agent store on $driver', (testDatabas
     await testDatabase.dispose(handle);
   });
 
-  it('settledSinceUsd sums the agent\'s SETTLED and PENDING settlements since the moment, exactly', async () => {
+  it("settledSinceUsd sums the agent's SETTLED and PENDING settlements since the moment, exactly", async () => {
     const store = createAgentSettlementStore(handle.db);
     const agent = unique('agt');
-    await handle.db.insert(payments).values([
-      paymentRow(agent, '1250.50', 'SETTLED', T0),
-      paymentRow(agent, '0.000001', 'PENDING', DAY_START),
-      paymentRow(agent, '100', 'BLOCKED', T0),
-      paymentRow(agent, '100', 'FAILED', T0),
-      paymentRow(agent, '7', 'SETTLED', new Date(DAY_START.getTime() - 1)),
-      paymentRow(unique('agt'), '9', 'SETTLED', T0),
-      paymentRow(null, null, 'SETTLED', T0),
-    ]);
+    await handle.db
+      .insert(payments)
+      .values([
+        paymentRow(agent, '1250.50', 'SETTLED', T0),
+        paymentRow(agent, '0.000001', 'PENDING', DAY_START),
+        paymentRow(agent, '100', 'BLOCKED', T0),
+        paymentRow(agent, '100', 'FAILED', T0),
+        paymentRow(agent, '7', 'SETTLED', new Date(DAY_START.getTime() - 1)),
+        paymentRow(unique('agt'), '9', 'SETTLED', T0),
+        paymentRow(null, null, 'SETTLED', T0),
+      ]);
     expect(Number(await store.settledSinceUsd(agent, DAY_START))).toBe(1250.500001);
     expect(await store.settledSinceUsd(unique('agt'), DAY_START)).toBe('0');
   });
@@ -48,8 +50,18 @@ describe.each(testDatabases())('settlement agent store on $driver', (testDatabas
     const claims = await Promise.all(
       [1, 2, 3, 4, 5].map(() => {
         const railPaymentId = unique('pay_cap');
-        const payment = { tmsReference: railPaymentId, amount: '800', currency: 'USD', settlementAsset: 'USDC', creditor: { name: 'Creditor', walletAddress: '0x0000000000000000000000000000000000000001' }, debtor: { name: 'Agent', walletAddress: '0x0000000000000000000000000000000000000002' } };
-        return paymentsStore.claim({ railPaymentId, payment, requestSha256: railPaymentId, pending: {} as never, agent: { agentId, amountUsd: '800', dailyCap: { capUsd: '2000', since: DAY_START } } }, T0);
+        const payment = {
+          tmsReference: railPaymentId,
+          amount: '800',
+          currency: 'USD',
+          settlementAsset: 'USDC',
+          creditor: { name: 'Creditor', walletAddress: '0x0000000000000000000000000000000000000001' },
+          debtor: { name: 'Agent', walletAddress: '0x0000000000000000000000000000000000000002' },
+        };
+        return paymentsStore.claim(
+          { railPaymentId, payment, requestSha256: railPaymentId, pending: {} as never, agent: { agentId, amountUsd: '800', dailyCap: { capUsd: '2000', since: DAY_START } } },
+          T0,
+        );
       }),
     );
     // 2 x 800 fits 2,000; a third would be 2,400.
@@ -58,11 +70,23 @@ describe.each(testDatabases())('settlement agent store on $driver', (testDatabas
     expect(Number(await createAgentSettlementStore(handle.db).settledSinceUsd(agentId, DAY_START))).toBe(1600);
   });
 
-  it('a held settlement is decided once: of releases started at once one proposal is kept, a started release cannot be dismissed, RELEASED takes the payment\'s id', async () => {
+  it("a held settlement is decided once: of releases started at once one proposal is kept, a started release cannot be dismissed, RELEASED takes the payment's id", async () => {
     const store = createAgentSettlementStore(handle.db);
     const holdId = unique('hld');
-    const violations = [{ rule: 'MAX_NOTIONAL' as const, message: 'over' }, { rule: 'ESG_FLOOR' as const, message: 'under' }];
-    await store.recordHold({ holdId, agentId: unique('agt'), request: { amount: '1250.5', sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: '0x0000000000000000000000000000000000000001' }, amountUsd: '1250.5', violations }, T0);
+    const violations = [
+      { rule: 'MAX_NOTIONAL' as const, message: 'over' },
+      { rule: 'ESG_FLOOR' as const, message: 'under' },
+    ];
+    await store.recordHold(
+      {
+        holdId,
+        agentId: unique('agt'),
+        request: { amount: '1250.5', sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: '0x0000000000000000000000000000000000000001' },
+        amountUsd: '1250.5',
+        violations,
+      },
+      T0,
+    );
     expect(await store.findHold(holdId)).toMatchObject({ status: 'HELD', violations, railPaymentId: null });
     expect(await Promise.all(['pay_a', 'pay_b', 'pay_c'].map((id) => store.startRelease(holdId, id)))).toEqual([true, true, true]);
     const proposed = (await store.findHold(holdId))!.railPaymentId;
@@ -75,7 +99,17 @@ describe.each(testDatabases())('settlement agent store on $driver', (testDatabas
 
   it('a release that failed before its payment was claimed is abandoned, and the hold can be dismissed; not once a payment exists', async () => {
     const store = createAgentSettlementStore(handle.db);
-    const hold = (holdId: string) => store.recordHold({ holdId, agentId: unique('agt'), request: { amount: '5', sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: '0x0000000000000000000000000000000000000001' }, amountUsd: '5', violations: [] }, T0);
+    const hold = (holdId: string) =>
+      store.recordHold(
+        {
+          holdId,
+          agentId: unique('agt'),
+          request: { amount: '5', sourceCurrency: 'USD', destinationCurrency: 'USDC', recipientAddress: '0x0000000000000000000000000000000000000001' },
+          amountUsd: '5',
+          violations: [],
+        },
+        T0,
+      );
     const failed = unique('hld');
     await hold(failed);
     await store.startRelease(failed, 'pay_failed');

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNull, notExists, type SQL,sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, notExists, type SQL, sql } from 'drizzle-orm';
 import { agentHeldSettlements, ap2MandateUses, payments } from '../../../drizzle/schema.js';
 import type { Database } from '../../../platform/db.js';
 import { boundedCall } from '../../../platform/timeout.js';
@@ -71,20 +71,29 @@ async function settledSinceUsd(store: StoreContext, agentId: string, since: Date
       .where(and(eq(payments.agentId, agentId), gte(payments.submittedAt, since), inArray(payments.status, COUNTED)))
       .execute(),
     store.timeoutMs,
-    'sum of an agent\'s settlements',
+    "sum of an agent's settlements",
   );
   return row?.total == null ? '0' : String(row.total);
 }
 
 /** Whether the mandate authorised a settlement already (a read; recordMandateUse decides under a race). */
 async function mandateUsed(store: StoreContext, reference: string): Promise<boolean> {
-  const rows = await boundedCall(store.db.select({ reference: ap2MandateUses.reference }).from(ap2MandateUses).where(eq(ap2MandateUses.reference, reference)).execute(), store.timeoutMs, 'select from ap2_mandate_uses');
+  const rows = await boundedCall(
+    store.db.select({ reference: ap2MandateUses.reference }).from(ap2MandateUses).where(eq(ap2MandateUses.reference, reference)).execute(),
+    store.timeoutMs,
+    'select from ap2_mandate_uses',
+  );
   return rows.length === 1;
 }
 
 async function recordMandateUse(store: StoreContext, use: MandateUse, now: Date): Promise<boolean> {
   const inserted = await boundedCall(
-    store.db.insert(ap2MandateUses).values({ ...use, usedAt: now }).onConflictDoNothing({ target: ap2MandateUses.reference }).returning({ reference: ap2MandateUses.reference }).execute(),
+    store.db
+      .insert(ap2MandateUses)
+      .values({ ...use, usedAt: now })
+      .onConflictDoNothing({ target: ap2MandateUses.reference })
+      .returning({ reference: ap2MandateUses.reference })
+      .execute(),
     store.timeoutMs,
     'insert into ap2_mandate_uses',
   );
@@ -149,7 +158,12 @@ async function abandonRelease(store: StoreContext, holdId: string, railPaymentId
           eq(agentHeldSettlements.holdId, holdId),
           eq(agentHeldSettlements.status, 'HELD'),
           eq(agentHeldSettlements.railPaymentId, railPaymentId),
-          notExists(store.db.select({ one: sql`1` }).from(payments).where(eq(payments.tmsReference, tmsReference))),
+          notExists(
+            store.db
+              .select({ one: sql`1` })
+              .from(payments)
+              .where(eq(payments.tmsReference, tmsReference)),
+          ),
         ),
       )
       .returning({ holdId: agentHeldSettlements.holdId })

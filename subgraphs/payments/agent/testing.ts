@@ -3,8 +3,8 @@
 // would (decisions 0048, 0049): a fresh wallet, funded by a development account, bound to the agent
 // by its own signature, transferring the rail's token to the treasury, the deposit then credited.
 
-import { type Address, createWalletClient, custom, type Hash,parseEther, parseUnits } from 'viem';
-import { generatePrivateKey, type PrivateKeyAccount,privateKeyToAccount } from 'viem/accounts';
+import { type Address, createWalletClient, custom, type Hash, parseEther, parseUnits } from 'viem';
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
 import { expect } from 'vitest';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
@@ -27,7 +27,9 @@ export const agentHeaders = (agentId: string, agentKey: string) => ({ 'x-agent-i
 
 /** Registers an agent (REGISTERED unless the body says otherwise) and answers its id and key. */
 export async function registerTestAgent(server: TestServer, body: Record<string, unknown> = {}): Promise<TestAgent> {
-  const registered = await injectJson(server, 'POST', '/compliance/agent/register', { payload: { name: 'Treasury bot', ownerEntity: 'Acme', ownerEmail: 'bot@acme.example', protocols: ['ap2'], ...body } });
+  const registered = await injectJson(server, 'POST', '/compliance/agent/register', {
+    payload: { name: 'Treasury bot', ownerEntity: 'Acme', ownerEmail: 'bot@acme.example', protocols: ['ap2'], ...body },
+  });
   expect(registered.status).toBe(201);
   const { agentId, agentKey } = registered.body as { agentId: string; agentKey: string };
   return { agentId, agentKey, headers: agentHeaders(agentId, agentKey) };

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { PlatformServices } from '../../../platform/subgraph.js';
-import { type CallbackStore,createCallbackStore } from './store.js';
+import { type CallbackStore, createCallbackStore } from './store.js';
 import { createCallbackWorker, webhookSigningKeyOf } from './worker.js';
 
 /**

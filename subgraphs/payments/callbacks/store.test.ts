@@ -21,7 +21,7 @@ describe.each(testDatabases())('payment callback store on $driver', (testDatabas
     await testDatabase.dispose(handle);
   });
 
-  it('enqueue is part of the caller\'s transaction: rolled back with it, committed with it', async () => {
+  it("enqueue is part of the caller's transaction: rolled back with it, committed with it", async () => {
     const store = createCallbackStore(handle.db);
     const [rolledBack, committed] = [paymentId(), paymentId()];
     await expect(

@@ -3,7 +3,7 @@ import { and, asc, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import { paymentCallbacks } from '../../../drizzle/schema.js';
 import type { Database } from '../../../platform/db.js';
 import { boundedCall } from '../../../platform/timeout.js';
-import { type CallbackAttemptOutcome, type CallbackStep,checkCallbackUrl, nextCallbackStep } from './domain/index.js';
+import { type CallbackAttemptOutcome, type CallbackStep, checkCallbackUrl, nextCallbackStep } from './domain/index.js';
 
 const STORE_TIMEOUT_MS = 5000;
 
@@ -103,13 +103,7 @@ async function claimDue(store: StoreContext, now: Date, workerId: string, limit:
     const due = await tx
       .select({ id: paymentCallbacks.id })
       .from(paymentCallbacks)
-      .where(
-        and(
-          eq(paymentCallbacks.state, 'PENDING'),
-          lte(paymentCallbacks.nextAttemptAt, now),
-          or(isNull(paymentCallbacks.claimedUntil), lte(paymentCallbacks.claimedUntil, now)),
-        ),
-      )
+      .where(and(eq(paymentCallbacks.state, 'PENDING'), lte(paymentCallbacks.nextAttemptAt, now), or(isNull(paymentCallbacks.claimedUntil), lte(paymentCallbacks.claimedUntil, now))))
       .orderBy(asc(paymentCallbacks.nextAttemptAt))
       .limit(limit)
       .for('update', { skipLocked: true });
@@ -155,20 +149,12 @@ async function recordAttempt(store: StoreContext, id: string, workerId: string, 
 
 /** The callback of a payment, if it has one. */
 async function findByPayment(store: StoreContext, railPaymentId: string): Promise<PaymentCallbackRow | undefined> {
-  const [row] = await store.bounded(
-    store.db.select().from(paymentCallbacks).where(eq(paymentCallbacks.railPaymentId, railPaymentId)).execute(),
-    'select from payment_callbacks',
-  );
+  const [row] = await store.bounded(store.db.select().from(paymentCallbacks).where(eq(paymentCallbacks.railPaymentId, railPaymentId)).execute(), 'select from payment_callbacks');
   return row;
 }
 
 function leaseHeld(id: string, workerId: string, now: Date) {
-  return and(
-    eq(paymentCallbacks.id, id),
-    eq(paymentCallbacks.state, 'PENDING'),
-    eq(paymentCallbacks.claimedBy, workerId),
-    gt(paymentCallbacks.claimedUntil, now),
-  );
+  return and(eq(paymentCallbacks.id, id), eq(paymentCallbacks.state, 'PENDING'), eq(paymentCallbacks.claimedBy, workerId), gt(paymentCallbacks.claimedUntil, now));
 }
 
 export type CallbackStore = ReturnType<typeof createCallbackStore>;

@@ -7,7 +7,7 @@ import type { NativePayment } from '../domain/index.js';
 import { createPaymentStore } from '../integration/store.js';
 import { type CallbackStore, createCallbackStore, type PaymentCallbackRow } from './store.js';
 import { samplePaymentResult, TEST_WEBHOOK_KEY } from './testing.js';
-import { type CallbackFetch, type CallbackWorker,createCallbackWorker } from './worker.js';
+import { type CallbackFetch, type CallbackWorker, createCallbackWorker } from './worker.js';
 
 // The worker's loop (decision 0024 §12): it drains the outbox run after run while runs claim full
 // batches, and a wake() sends a just-committed callback at once. Every worker here is started with
@@ -343,6 +343,9 @@ async function claimPayment(payments: ReturnType<typeof createPaymentStore>, rai
     creditor: { name: 'Creditor', walletAddress: '0x0000000000000000000000000000000000000001' },
     debtor: { name: 'Debtor', walletAddress: '0x0000000000000000000000000000000000000002' },
   } as NativePayment;
-  const claim = await payments.claim({ institution: 'inst_callback_loop', railPaymentId, payment, requestSha256: railPaymentId, pending: { ...samplePaymentResult(railPaymentId), status: 'PENDING' } }, now);
+  const claim = await payments.claim(
+    { institution: 'inst_callback_loop', railPaymentId, payment, requestSha256: railPaymentId, pending: { ...samplePaymentResult(railPaymentId), status: 'PENDING' } },
+    now,
+  );
   expect(claim.kind).toBe('claimed');
 }

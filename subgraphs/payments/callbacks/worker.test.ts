@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
-import { type DatabaseHandle,dropSchema, openDatabase } from '../../../platform/db.js';
+import { type DatabaseHandle, dropSchema, openDatabase } from '../../../platform/db.js';
 import { createLogger } from '../../../platform/log.js';
 import { TEST_NOW, testDatabases } from '../../../test/helpers.js';
-import { type CallbackStore,createCallbackStore } from './store.js';
-import { type CallbackReceiver, type ReceivedCallback, type ReceiverAnswer,samplePaymentResult, startCallbackReceiver, TEST_WEBHOOK_KEY } from './testing.js';
-import { type CallbackWorkerOptions,createCallbackWorker } from './worker.js';
+import { type CallbackStore, createCallbackStore } from './store.js';
+import { type CallbackReceiver, type ReceivedCallback, type ReceiverAnswer, samplePaymentResult, startCallbackReceiver, TEST_WEBHOOK_KEY } from './testing.js';
+import { type CallbackWorkerOptions, createCallbackWorker } from './worker.js';
 
 const logger = createLogger({ logLevel: 'silent' });
 const SECOND = 1000;
@@ -155,7 +155,7 @@ describe.each(testDatabases())('payment callback worker on $driver', (testDataba
     });
   });
 
-  it.skipIf(!python)('the docs\' Python example verifies a real delivery and refuses a forged one', async () => {
+  it.skipIf(!python)("the docs' Python example verifies a real delivery and refuses a forged one", async () => {
     const clock = freshClock();
     const target = await receiver(clock, () => 200);
     const { store, worker: running } = worker(clock);

@@ -6,7 +6,7 @@ import type { Clock } from '../../../platform/clock.js';
 import type { Config } from '../../../platform/config.js';
 import type { Logger } from '../../../platform/log.js';
 import { createHmacSigner, loadOrCreateSigningKey } from '../../../platform/signing.js';
-import { type CallbackAttemptOutcome, type CallbackState,checkCallbackUrl } from './domain/index.js';
+import { type CallbackAttemptOutcome, type CallbackState, checkCallbackUrl } from './domain/index.js';
 import type { CallbackStore, PaymentCallbackRow } from './store.js';
 
 /** What the worker needs of fetch; the global fetch and undici's both fit. */
@@ -73,10 +73,7 @@ const PRIVATE_TARGET = 'ERR_CALLBACK_PRIVATE_TARGET';
  * receivers (spec §5). Replicas sharing a database must be given the same key.
  */
 export function webhookSigningKeyOf(config: Config): string {
-  return (
-    config.signing.webhookSigningKey ??
-    loadOrCreateSigningKey(config.database.dataDir, 'webhook-signing.key', { label: 'webhook signing key', variable: 'WEBHOOK_SIGNING_KEY' })
-  );
+  return config.signing.webhookSigningKey ?? loadOrCreateSigningKey(config.database.dataDir, 'webhook-signing.key', { label: 'webhook signing key', variable: 'WEBHOOK_SIGNING_KEY' });
 }
 
 /**
@@ -86,14 +83,38 @@ export function webhookSigningKeyOf(config: Config): string {
  */
 const nonPublic = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) nonPublic.addSubnet(network, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  nonPublic.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32],
-  ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) nonPublic.addSubnet(network, prefix, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  nonPublic.addSubnet(network, prefix, 'ipv6');
 
 /** Whether an IP address is one a callback may not reach by default. IPv4-mapped IPv6 is judged as its IPv4 address. */
 export function isNonPublicAddress(address: string): boolean {
@@ -104,11 +125,7 @@ export function isNonPublicAddress(address: string): boolean {
 }
 
 /** A resolver for sockets that fails when the name resolves to a non-public address (checked where it connects: no rebinding window). */
-function publicOnlyLookup(
-  hostname: string,
-  options: LookupOptions,
-  callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
-): void {
+function publicOnlyLookup(hostname: string, options: LookupOptions, callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void): void {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
     const blocked = addresses.find((entry) => isNonPublicAddress(entry.address));

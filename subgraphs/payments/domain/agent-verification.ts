@@ -15,8 +15,7 @@ export interface AgentAttestation {
 
 /** The verification response as the compliance subgraph answers it (kya-responses.ts agentVerificationSchema). */
 export type AgentVerificationView =
-  | { verified: true; agentId: string; status: 'ACTIVE'; credential: { agentId: string; expiresAt: number; attestation: AgentAttestation } }
-  | { verified: false; agentId: string; status: 'REVOKED' };
+  { verified: true; agentId: string; status: 'ACTIVE'; credential: { agentId: string; expiresAt: number; attestation: AgentAttestation } } | { verified: false; agentId: string; status: 'REVOKED' };
 
 /** The mandate of the agent record (kya-responses.ts agentMandateSchema); null when it holds none. */
 export interface AgentMandateTerms {

@@ -18,7 +18,12 @@ describe('USDC amount at a rate in units of the currency per USD: amount / rate,
 
   it('base units', () => expect(usdcUnitsAtUnitsPerUsd('1000', '0.8635')).toBe(1_158_077_591n));
 
-  it.each([['1', '0'], ['1', '0.000'], ['-1', '1'], ['1e3', '1'], ['1', ''], ['1', '.5']])('%s at %s is refused', (amount, rate) =>
-    expect(() => usdcAmountAtUnitsPerUsd(amount, rate)).toThrow(RangeError),
-  );
+  it.each([
+    ['1', '0'],
+    ['1', '0.000'],
+    ['-1', '1'],
+    ['1e3', '1'],
+    ['1', ''],
+    ['1', '.5'],
+  ])('%s at %s is refused', (amount, rate) => expect(() => usdcAmountAtUnitsPerUsd(amount, rate)).toThrow(RangeError));
 });

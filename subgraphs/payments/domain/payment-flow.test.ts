@@ -49,7 +49,13 @@ const vop = (result: string, fatfR16Compliant: boolean, score: number | null = 1
   message: 'm',
   attestation: { fatfR16Compliant, regulatoryNote: `FATF R.16: ${result}.` },
 });
-const aml = (action: AmlOutcome['action'], sanctionsHit = false): AmlOutcome => ({ action, riskScore: 10, riskTier: 'LOW', sanctionsHit, ...(action === 'FLAG' ? { recommendation: 'PROCEED_WITH_REVIEW' } : {}) });
+const aml = (action: AmlOutcome['action'], sanctionsHit = false): AmlOutcome => ({
+  action,
+  riskScore: 10,
+  riskTier: 'LOW',
+  sanctionsHit,
+  ...(action === 'FLAG' ? { recommendation: 'PROCEED_WITH_REVIEW' } : {}),
+});
 const settled = (v: VopOutcome, a: AmlOutcome): FlowStep => ({ kind: 'settled', vop: v, aml: a, settlement: { txHash: '0xabc', fee: '0.01', exchangeRate: '1' }, settledAt: 1001 });
 
 describe('the attestation', () => {
@@ -76,7 +82,11 @@ describe('the attestation', () => {
 
 describe('results', () => {
   it('pending: the request echoed, nothing settled', () => {
-    expect(pendingResult(frame)).toMatchObject({ status: 'PENDING', settledAt: 0, settlement: { txHash: '', amount: '10.00', currency: 'USD', asset: 'USDC', network: 'embedded-base', exchangeRate: '', fee: '' } });
+    expect(pendingResult(frame)).toMatchObject({
+      status: 'PENDING',
+      settledAt: 0,
+      settlement: { txHash: '', amount: '10.00', currency: 'USD', asset: 'USDC', network: 'embedded-base', exchangeRate: '', fee: '' },
+    });
   });
   it('settled: the settlement, NOT_REGISTERED score recorded as 0', () => {
     const result = finalResult(frame, settled(vop('NOT_REGISTERED', false, null), aml('PROCEED')));

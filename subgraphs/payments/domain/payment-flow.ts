@@ -46,7 +46,10 @@ export function usdcAmountOf(amount: string, rate: string): string {
 
 /** Decimal text of USDC base units: 1250500000n is "1250.5". */
 export function usdcTextOfUnits(units: bigint): string {
-  return new Big(units.toString()).div(10 ** USDC_DECIMALS).toFixed(USDC_DECIMALS).replace(/\.?0+$/, '');
+  return new Big(units.toString())
+    .div(10 ** USDC_DECIMALS)
+    .toFixed(USDC_DECIMALS)
+    .replace(/\.?0+$/, '');
 }
 
 /** USDC base units of a decimal text with at most 6 decimals. */

@@ -195,7 +195,15 @@ function insertClaimOf(context: ClaimContext, claim: PaymentToClaim, now: Date):
   return claim.agent
     ? insertClaim(context.db, claim, now)
     : context.insertPlainClaim
-        .execute({ railPaymentId: claim.railPaymentId, institutionId: ownerOf(claim), tmsReference: claim.payment.tmsReference, requestSha256: claim.requestSha256, request: claim.payment, result: claim.pending, now })
+        .execute({
+          railPaymentId: claim.railPaymentId,
+          institutionId: ownerOf(claim),
+          tmsReference: claim.payment.tmsReference,
+          requestSha256: claim.requestSha256,
+          request: claim.payment,
+          result: claim.pending,
+          now,
+        })
         .then(([row]) => row);
 }
 
@@ -234,7 +242,10 @@ async function claimWithinAgentLimits(context: ClaimContext, claim: PaymentToCla
       if (!today?.fits) return { kind: 'over-daily-cap', settledUsd: today?.settledUsd ?? '0' };
     }
     if (fundsUsd !== undefined) {
-      const [spent] = await tx.select({ spentUsd: sql<string>`${settled}::text`, fits: sql<boolean>`${settled} + ${amountUsd}::numeric <= ${fundsUsd}::numeric` }).from(payments).where(counted);
+      const [spent] = await tx
+        .select({ spentUsd: sql<string>`${settled}::text`, fits: sql<boolean>`${settled} + ${amountUsd}::numeric <= ${fundsUsd}::numeric` })
+        .from(payments)
+        .where(counted);
       if (!spent?.fits) return { kind: 'over-funds', spentUsd: spent?.spentUsd ?? '0' };
     }
     const { quoteId } = claim.payment;

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { type Address,getAddress } from 'viem';
+import { type Address, getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlementRouterAbi } from '../../../contracts/artifacts/SettlementRouter.js';
 import { paymentCallbacks, payments } from '../../../drizzle/schema.js';
-import { type DatabaseHandle,dropSchema, openDatabase } from '../../../platform/db.js';
+import { type DatabaseHandle, dropSchema, openDatabase } from '../../../platform/db.js';
 import { ACTIVE_LEI_ENTRY } from '../../../test/fixtures/lei-entries.js';
 import { startTestServer, type TestServer } from '../../../test/helpers.js';
 
@@ -37,7 +37,12 @@ describe.runIf(databaseUrl)('concurrent identical initiations on PostgreSQL', ()
   it('one payment, one callback, one transfer; every answer is that payment', async () => {
     const [first, second] = servers as [TestServer, TestServer];
     const creditor: Address = getAddress(`0x${randomBytes(20).toString('hex')}`);
-    const registered = await first.app.inject({ method: 'POST', url: '/compliance/register', headers: { authorization: `Bearer ${ADMIN_KEY}` }, payload: { walletAddress: creditor, lei: ACTIVE_LEI_ENTRY.lei } });
+    const registered = await first.app.inject({
+      method: 'POST',
+      url: '/compliance/register',
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+      payload: { walletAddress: creditor, lei: ACTIVE_LEI_ENTRY.lei },
+    });
     expect(registered.statusCode).toBe(201);
     const key = (await first.platform!.access.keys.create('bearer', 'treasury desk', 1000)).key;
     const payment = {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ACTIVE_LEI_ENTRY } from '../../../test/fixtures/lei-entries.js';
 import { fundAgent, registerTestAgent } from '../agent/testing.js';
 import { PARTY_PAYMENTS_LIMIT } from './graph-store.js';
-import { freshWallet, type IntegrationHarness,startIntegrationHarness } from './testing.js';
+import { freshWallet, type IntegrationHarness, startIntegrationHarness } from './testing.js';
 
 // Issue 10 item 8 through the gateway (/graphql of the all-in-one server): a Payment's parties
 // resolved by compliance (Wallet, LegalEntity, Agent references), and payments' lists on those
@@ -66,13 +66,50 @@ describe("a payment's parties from compliance and their payments from payments, 
     expect([first.status, second.status]).toEqual(['SETTLED', 'SETTLED']);
 
     const answer = await graphql(
-      `query ($id: ID!) { payment(railPaymentId: $id) {
-        railPaymentId
-        creditorWallet { address registration { legalName lei registrationType } vopHistory { requestId result } payments { railPaymentId tmsReference status } }
-        debtorWallet { address registration { legalName } payments { railPaymentId } }
-        creditorEntity { lei legalName leiStatus }
-        debtorEntity { lei }
-        settlementAgent { id } } }`,
+      `
+        query ($id: ID!) {
+          payment(railPaymentId: $id) {
+            railPaymentId
+            creditorWallet {
+              address
+              registration {
+                legalName
+                lei
+                registrationType
+              }
+              vopHistory {
+                requestId
+                result
+              }
+              payments {
+                railPaymentId
+                tmsReference
+                status
+              }
+            }
+            debtorWallet {
+              address
+              registration {
+                legalName
+              }
+              payments {
+                railPaymentId
+              }
+            }
+            creditorEntity {
+              lei
+              legalName
+              leiStatus
+            }
+            debtorEntity {
+              lei
+            }
+            settlementAgent {
+              id
+            }
+          }
+        }
+      `,
       { id: first.railPaymentId },
     );
     expect(answer.errors).toBeUndefined();
@@ -98,11 +135,32 @@ describe("a payment's parties from compliance and their payments from payments, 
   it("a legal entity's payments: those naming its LEI as creditor or debtor, newest first", async () => {
     const wallet = await registeredWallet();
     const asCreditor = await initiate(paymentTo(wallet));
-    const asDebtor = await initiate(paymentTo(freshWallet(), { creditor: { name: 'Unregistered Payee GmbH', walletAddress: freshWallet() }, debtor: { name: ACTIVE_LEI_ENTRY.legalName, lei: ACTIVE_LEI_ENTRY.lei, walletAddress: wallet } }));
+    const asDebtor = await initiate(
+      paymentTo(freshWallet(), {
+        creditor: { name: 'Unregistered Payee GmbH', walletAddress: freshWallet() },
+        debtor: { name: ACTIVE_LEI_ENTRY.legalName, lei: ACTIVE_LEI_ENTRY.lei, walletAddress: wallet },
+      }),
+    );
     const other = await initiate(paymentTo(freshWallet(), { creditor: { name: 'Unregistered Payee GmbH', walletAddress: freshWallet() } }));
 
     // The LEI as an argument in lower case: compliance answers it in its canonical form, and payments reads that key.
-    const answer = await graphql(`query ($lei: String!) { legalEntity(lei: $lei) { lei legalName payments { railPaymentId creditorWallet { address } } } }`, { lei: ACTIVE_LEI_ENTRY.lei.toLowerCase() });
+    const answer = await graphql(
+      `
+        query ($lei: String!) {
+          legalEntity(lei: $lei) {
+            lei
+            legalName
+            payments {
+              railPaymentId
+              creditorWallet {
+                address
+              }
+            }
+          }
+        }
+      `,
+      { lei: ACTIVE_LEI_ENTRY.lei.toLowerCase() },
+    );
     expect(answer.errors).toBeUndefined();
     const listed = answer.data!.legalEntity.payments as Array<{ railPaymentId: string; creditorWallet: { address: string } }>;
     expect(listed.length).toBeLessThanOrEqual(PARTY_PAYMENTS_LIMIT);
@@ -116,13 +174,29 @@ describe("a payment's parties from compliance and their payments from payments, 
   it('the lists need the institution key (as payment(railPaymentId) does); compliance fields still answer', async () => {
     const wallet = await registeredWallet();
     await initiate(paymentTo(wallet));
-    const answer = await graphql(`query ($a: String!) { wallet(address: $a) { address registration { legalName } payments { railPaymentId } } }`, { a: wallet }, {});
+    const answer = await graphql(
+      `
+        query ($a: String!) {
+          wallet(address: $a) {
+            address
+            registration {
+              legalName
+            }
+            payments {
+              railPaymentId
+            }
+          }
+        }
+      `,
+      { a: wallet },
+      {},
+    );
     expect(answer.errors?.[0]?.extensions?.code).toBe('GEN_ERR_UNAUTHORIZED');
     expect(answer.errors?.[0]?.path).toEqual(['wallet', 'payments']);
   });
 });
 
-describe('an agent\'s settlements', () => {
+describe("an agent's settlements", () => {
   it("lists what POST /agent/settle settled for it, newest first, each with its settlementAgent: to the admin, not to an institution (the settlement agent's own, decision 0050)", async () => {
     // The owner's key and funds (decisions 0048, 0049).
     const agent = await registerTestAgent(harness.server, { name: 'Graph settlement bot' });
@@ -164,7 +238,11 @@ describe('initiatePayments: the batch path in the graph', () => {
   it('each payment in order, each idempotent by its tmsReference; a conflicting one is its error in place; REST answers the same', async () => {
     const wallet = await registeredWallet();
     const stored = await initiate(paymentTo(wallet));
-    const payments = [paymentTo(wallet), { ...paymentTo(wallet), tmsReference: stored.tmsReference, amount: '999' }, paymentTo(freshWallet(), { creditor: { name: 'Unregistered Payee GmbH', walletAddress: freshWallet() } })];
+    const payments = [
+      paymentTo(wallet),
+      { ...paymentTo(wallet), tmsReference: stored.tmsReference, amount: '999' },
+      paymentTo(freshWallet(), { creditor: { name: 'Unregistered Payee GmbH', walletAddress: freshWallet() } }),
+    ];
     const answer = await graphql(BATCH, { input: payments });
     expect(answer.errors).toBeUndefined();
     const entries = answer.data!.initiatePayments as Array<Record<string, any>>;
@@ -219,7 +297,7 @@ describe('the lists load one statement per batch of parents (entity references a
   }
   const entities = (representations: unknown[]) => countQueries(() => graphql(ENTITIES, { representations }, harness.bearer, '/subgraphs/payments/graphql'));
 
-  it('50 wallets with their payments and the payments\' parties: one statement', async () => {
+  it("50 wallets with their payments and the payments' parties: one statement", async () => {
     const wallets = Array.from({ length: 50 }, freshWallet);
     const paid = [];
     for (const wallet of wallets.slice(0, 5)) paid.push(await initiate(paymentTo(wallet, { creditor: { name: 'Unregistered Payee GmbH', walletAddress: wallet } })));

@@ -1,4 +1,4 @@
-import { and, eq, inArray, type SQL,sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { payments } from '../../../drizzle/schema.js';
 import type { Database } from '../../../platform/db.js';
 import { boundedCall } from '../../../platform/timeout.js';
@@ -75,7 +75,12 @@ export function createPaymentGraphStore(db: Database, options: { timeoutMs?: num
         timeoutMs,
         `select from payments (${railPaymentIds.length} ids)`,
       );
-      return new Map(rows.map((row) => [row.railPaymentId, { railPaymentId: row.railPaymentId, result: row.result as PaymentResult, request: row.request as NativePayment, agentId: row.agentId, fundingIssuer: row.fundingIssuer }]));
+      return new Map(
+        rows.map((row) => [
+          row.railPaymentId,
+          { railPaymentId: row.railPaymentId, result: row.result as PaymentResult, request: row.request as NativePayment, agentId: row.agentId, fundingIssuer: row.fundingIssuer },
+        ]),
+      );
     },
 
     /** Keys as stored for `agent` and `lei`; lower-case for `wallet`. Keys with no payment are absent from the map. */

@@ -50,7 +50,9 @@ describe('GET /integration/health', () => {
 
 describe('createIntegrationHealth', () => {
   const ok: UpstreamTransport = async () => ({ status: 200, headers: {}, body: {} });
-  const answering = (status: number): UpstreamTransport => async () => ({ status, headers: {}, body: {} });
+  const answering =
+    (status: number): UpstreamTransport =>
+    async () => ({ status, headers: {}, body: {} });
   const hanging: UpstreamTransport = () => new Promise(() => {});
   const refused: UpstreamTransport = async (request) => {
     throw new InfrastructureError(`compliance GET ${request.path}`, Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }));
@@ -69,7 +71,7 @@ describe('createIntegrationHealth', () => {
     ['fees refused', ok, refused, up, { status: 'degraded', complianceOracle: 'ok', stabilityOracle: 'connection refused', db: 'ok' }],
     ['compliance hangs (cut at the timeout)', hanging, ok, up, { status: 'degraded', complianceOracle: 'no answer within 50 ms', stabilityOracle: 'ok', db: 'ok' }],
     ['an unnamed failure', ok, broken, up, { status: 'degraded', complianceOracle: 'ok', stabilityOracle: 'unreachable', db: 'ok' }],
-    ['database down: the reason never carries the driver\'s text', ok, ok, down, { status: 'degraded', complianceOracle: 'ok', stabilityOracle: 'ok', db: 'unreachable' }],
+    ["database down: the reason never carries the driver's text", ok, ok, down, { status: 'degraded', complianceOracle: 'ok', stabilityOracle: 'ok', db: 'unreachable' }],
   ] as const)('%s', async (_name, compliance, stability, pingDatabase, expected) => {
     const health = createIntegrationHealth({ compliance, stability, pingDatabase, timeoutMs: 50 });
     expect(await health.check()).toEqual(expected);

@@ -73,11 +73,7 @@ export function createIntegrationHealth(deps: IntegrationHealthDeps) {
   }
   return {
     async check(): Promise<IntegrationHealthReport> {
-      const [complianceOracle, stabilityOracle, db] = await Promise.all([
-        probe(deps.compliance, COMPLIANCE_PROBE_PATH),
-        probe(deps.stability, STABILITY_PROBE_PATH),
-        database(),
-      ]);
+      const [complianceOracle, stabilityOracle, db] = await Promise.all([probe(deps.compliance, COMPLIANCE_PROBE_PATH), probe(deps.stability, STABILITY_PROBE_PATH), database()]);
       const healthy = complianceOracle === 'ok' && stabilityOracle === 'ok' && db === 'ok';
       return { status: healthy ? 'ok' : 'degraded', complianceOracle, stabilityOracle, db };
     },
@@ -94,7 +90,10 @@ export type IntegrationHealth = ReturnType<typeof createIntegrationHealth>;
 export function registerHealthRoute(app: HttpServer, health: IntegrationHealth, institution: { preValidation: preValidationHookHandler }): void {
   const refused = integrationErrorSchema;
   // 503: degraded, or the key could not be checked (the key store down).
-  const schema = { summary: 'Integration health with the compliance and stability oracles and the database (bearer key)', response: { 200: integrationHealthSchema, 401: refused, 429: refused, 503: z.union([integrationHealthSchema, refused]) } };
+  const schema = {
+    summary: 'Integration health with the compliance and stability oracles and the database (bearer key)',
+    response: { 200: integrationHealthSchema, 401: refused, 429: refused, 503: z.union([integrationHealthSchema, refused]) },
+  };
   app.get('/integration/health', { ...institution, schema }, async (_request, reply) => {
     const report = await health.check();
     return reply.code(report.status === 'ok' ? 200 : 503).send(report);

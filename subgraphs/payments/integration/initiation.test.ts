@@ -11,8 +11,8 @@ import { samplePaymentResult } from '../callbacks/testing.js';
 import type { NativePayment } from '../domain/index.js';
 import { EXTENSION_PLACE } from './domain/index.js';
 import { createInitiation, MAX_REMEMBERED_TEXT_LENGTH } from './initiation.js';
-import { type InitiateOptions, type Payments, type PaymentsService,requestDigestOf } from './service.js';
-import { freshWallet, type IntegrationHarness,LEI, pain001Document, startIntegrationHarness } from './testing.js';
+import { type InitiateOptions, type Payments, type PaymentsService, requestDigestOf } from './service.js';
+import { freshWallet, type IntegrationHarness, LEI, pain001Document, startIntegrationHarness } from './testing.js';
 
 // pain.001 in, pacs.002 out, and the batch path, through the all-in-one server (compliance, fees and
 // payments in one process) on the worker's shared PGlite and the embedded rail. The fixture document
@@ -81,11 +81,48 @@ async function freshDocument() {
   const [eur, gbp] = [await hasRate('EUR'), await hasRate('GBP')];
   const tx = (k: number, j: number) => initiation.PmtInf[k].CdtTrfTxInf[j];
   const expected: Expected[] = [
-    { tmsReference: tx(0, 0).PmtId.EndToEndId, endToEndId: tx(0, 0).PmtId.EndToEndId, instrId: 'INSTR-0001', amount: '1250.50', currency: 'EUR', date: '2025-03-17', creditor: wallets[0]!, status: eur ? 'SETTLED' : 'FAILED', vopResult: 'NOT_REGISTERED' },
-    { tmsReference: tx(0, 1).PmtId.EndToEndId, endToEndId: tx(0, 1).PmtId.EndToEndId, amount: '98000', currency: 'EUR', date: '2025-03-17', creditor: wallets[1]!, status: eur ? 'SETTLED' : 'FAILED', vopResult: 'NOT_REGISTERED' },
+    {
+      tmsReference: tx(0, 0).PmtId.EndToEndId,
+      endToEndId: tx(0, 0).PmtId.EndToEndId,
+      instrId: 'INSTR-0001',
+      amount: '1250.50',
+      currency: 'EUR',
+      date: '2025-03-17',
+      creditor: wallets[0]!,
+      status: eur ? 'SETTLED' : 'FAILED',
+      vopResult: 'NOT_REGISTERED',
+    },
+    {
+      tmsReference: tx(0, 1).PmtId.EndToEndId,
+      endToEndId: tx(0, 1).PmtId.EndToEndId,
+      amount: '98000',
+      currency: 'EUR',
+      date: '2025-03-17',
+      creditor: wallets[1]!,
+      status: eur ? 'SETTLED' : 'FAILED',
+      vopResult: 'NOT_REGISTERED',
+    },
     // DtTm 2025-03-18T08:00:00+08:00 is the 18th where it was written.
-    { tmsReference: tx(1, 0).PmtId.EndToEndId, endToEndId: tx(1, 0).PmtId.EndToEndId, amount: '15000.25', currency: 'USD', date: '2025-03-18', creditor: wallets[2]!, status: 'SETTLED', vopResult: 'NOT_REGISTERED' },
-    { tmsReference: `${msgId}/2/2`, endToEndId: 'NOTPROVIDED', amount: '730.10000', currency: 'GBP', date: '2025-03-18', creditor: wallets[3]!, status: gbp ? 'SETTLED' : 'FAILED', vopResult: 'NOT_REGISTERED' },
+    {
+      tmsReference: tx(1, 0).PmtId.EndToEndId,
+      endToEndId: tx(1, 0).PmtId.EndToEndId,
+      amount: '15000.25',
+      currency: 'USD',
+      date: '2025-03-18',
+      creditor: wallets[2]!,
+      status: 'SETTLED',
+      vopResult: 'NOT_REGISTERED',
+    },
+    {
+      tmsReference: `${msgId}/2/2`,
+      endToEndId: 'NOTPROVIDED',
+      amount: '730.10000',
+      currency: 'GBP',
+      date: '2025-03-18',
+      creditor: wallets[3]!,
+      status: gbp ? 'SETTLED' : 'FAILED',
+      vopResult: 'NOT_REGISTERED',
+    },
     { tmsReference: tx(1, 2).PmtId.EndToEndId, endToEndId: tx(1, 2).PmtId.EndToEndId, amount: '42', currency: 'USD', date: '2025-03-18', creditor: blocked, status: 'BLOCKED', vopResult: 'BLOCKED' },
   ];
   return { document, msgId, expected };
@@ -95,7 +132,13 @@ const TX_STATUS = { SETTLED: 'ACSC', FAILED: 'RJCT', BLOCKED: 'RJCT' } as const;
 const REASON = { FAILED: 'ED05', BLOCKED: 'BE01' } as const;
 
 describe('requestDigestOf: equal amounts are the same request (issue 21 finding 9)', () => {
-  const base = { tmsReference: 'TMS-DIGEST-1', currency: 'USD', settlementAsset: 'USDC', creditor: { name: 'Creditor Ltd', walletAddress: '0x0000000000000000000000000000000000000001' }, debtor: { name: 'Debtor Ltd', walletAddress: '0x0000000000000000000000000000000000000002' } };
+  const base = {
+    tmsReference: 'TMS-DIGEST-1',
+    currency: 'USD',
+    settlementAsset: 'USDC',
+    creditor: { name: 'Creditor Ltd', walletAddress: '0x0000000000000000000000000000000000000001' },
+    debtor: { name: 'Debtor Ltd', walletAddress: '0x0000000000000000000000000000000000000002' },
+  };
   const digestOf = (amount: string) => requestDigestOf({ ...base, amount } as NativePayment);
   it('1250.50 (REST), 1250.5 (GraphQL Decimal) and 01250.500 have one digest; 1250.51 another', () => {
     expect(new Set([digestOf('1250.50'), digestOf('1250.5'), digestOf('01250.500')]).size).toBe(1);
@@ -115,7 +158,12 @@ describe('POST /integration/payments/initiate with a pain.001 document', () => {
     const group = statuses.every((code) => code === 'RJCT') ? 'RJCT' : statuses.some((code) => code === 'RJCT') ? 'PART' : 'ACSC';
     expect(report.OrgnlGrpInfAndSts).toHaveLength(1);
     expect(report.OrgnlGrpInfAndSts[0]).toMatchObject({
-      OrgnlMsgId: msgId, OrgnlMsgNmId: 'pain.001.001.09', OrgnlCreDtTm: '2025-03-14T09:30:00+00:00', OrgnlNbOfTxs: '5', OrgnlCtrlSum: '115022.85', GrpSts: group,
+      OrgnlMsgId: msgId,
+      OrgnlMsgNmId: 'pain.001.001.09',
+      OrgnlCreDtTm: '2025-03-14T09:30:00+00:00',
+      OrgnlNbOfTxs: '5',
+      OrgnlCtrlSum: '115022.85',
+      GrpSts: group,
     });
     expect(group).toBe('PART');
     const counted = report.OrgnlGrpInfAndSts[0].NbOfTxsPerSts.reduce((sum: number, entry: { DtldNbOfTxs: string }) => sum + Number(entry.DtldNbOfTxs), 0);
@@ -132,7 +180,12 @@ describe('POST /integration/payments/initiate with a pain.001 document', () => {
       expect(transaction.OrgnlTxRef).toEqual({ Amt: { InstdAmt: { Ccy: want.currency, value: want.amount } }, ReqdExctnDt: { Dt: want.date } });
       if (want.status === 'SETTLED') {
         expect(transaction.StsRsnInf).toBeUndefined();
-        expect(transaction.AccptncDtTm).toBe(harness.server.clock.now().toISOString().replace(/\.\d{3}Z$/, '.000Z'));
+        expect(transaction.AccptncDtTm).toBe(
+          harness.server.clock
+            .now()
+            .toISOString()
+            .replace(/\.\d{3}Z$/, '.000Z'),
+        );
       } else {
         expect(transaction.StsRsnInf).toEqual([{ Rsn: { Cd: REASON[want.status] }, AddtlInf: expect.any(Array) }]);
       }
@@ -293,7 +346,10 @@ describe('POST /integration/payments/batch', () => {
     expect(body[1]).toEqual({ tmsReference: payments[1]!.tmsReference, error: expect.stringContaining('already used by another payment'), code: 'PAY_ERR_QUOTE_USED' });
 
     const reserved = await call('POST', '/integration/payments/batch', { payload: { payments: [nativePayment({ tmsReference: 'AGT-HLD-hld_AAAAAAAAAAAAAAAAAAAAAA' })] }, headers: bearer });
-    expect({ status: reserved.status, body: reserved.body }).toEqual({ status: 400, body: { error: expect.stringContaining("payments[0].tmsReference must not start with AGT- or AP2-"), code: 'PAY_ERR_INVALID_REQUEST' } });
+    expect({ status: reserved.status, body: reserved.body }).toEqual({
+      status: 400,
+      body: { error: expect.stringContaining('payments[0].tmsReference must not start with AGT- or AP2-'), code: 'PAY_ERR_INVALID_REQUEST' },
+    });
   });
 
   it('hostile batch bodies are 400: not an array, empty, __proto__ by hand, a huge reference; 401 without a key', async () => {
@@ -316,7 +372,13 @@ describe('POST /integration/payments/batch', () => {
 describe('a native body remembered by its text (decision 0043)', () => {
   const context = createRequestContext({}, new ManualClock(TEST_NOW));
   const wallet = freshWallet();
-  const payment = { tmsReference: 'TMS-MEMO-1', amount: '10', currency: 'USD', creditor: { name: 'Creditor Ltd', walletAddress: wallet.toLowerCase() }, debtor: { name: 'Debtor Ltd', walletAddress: freshWallet() } };
+  const payment = {
+    tmsReference: 'TMS-MEMO-1',
+    amount: '10',
+    currency: 'USD',
+    creditor: { name: 'Creditor Ltd', walletAddress: wallet.toLowerCase() },
+    debtor: { name: 'Debtor Ltd', walletAddress: freshWallet() },
+  };
   const text = JSON.stringify(payment);
 
   /** initiation over a service that records what it is given, answers a result, and refuses references starting REFUSED (409). */

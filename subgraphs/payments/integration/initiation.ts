@@ -7,7 +7,7 @@ import type { RequestContext } from '../../../platform/request-context.js';
 import type { NativePayment, PaymentResult } from '../domain/index.js';
 import { buildPacs002ForMapping, type IsoIssue, MAX_REPORT_MESSAGE_ID_LENGTH, type Pacs002Document } from './domain/index.js';
 import { readBatch, readPaymentInitiation } from './inputs.js';
-import { type Payments, type PaymentsService,requestDigestOf } from './service.js';
+import { type Payments, type PaymentsService, requestDigestOf } from './service.js';
 import { FINAL_ROWS_CACHED } from './store.js';
 
 /**

@@ -3,8 +3,19 @@ import { z } from 'zod';
 import { checkCallbackUrl } from '../callbacks/domain/index.js';
 import { AGENT_REFERENCE_PROBLEM, isAgentReference, type NativePayment } from '../domain/index.js';
 import {
-  amountProblem, controlSumProblem, exactJsonNumberText, type IsoIssue,   mapPain001, MAX_140_TEXT, MAX_DECIMAL_TEXT_LENGTH, MAX_PAIN001_TRANSACTIONS, MAX_REMITTANCE_INFO_LENGTH, MAX_USTRD_LINES,
-type Pain001Body, type Pain001Mapping, type Pain001Options,
+  amountProblem,
+  controlSumProblem,
+  exactJsonNumberText,
+  type IsoIssue,
+  mapPain001,
+  MAX_140_TEXT,
+  MAX_DECIMAL_TEXT_LENGTH,
+  MAX_PAIN001_TRANSACTIONS,
+  MAX_REMITTANCE_INFO_LENGTH,
+  MAX_USTRD_LINES,
+  type Pain001Body,
+  type Pain001Mapping,
+  type Pain001Options,
 } from './domain/index.js';
 
 /**
@@ -40,10 +51,16 @@ function isoText(max: number) {
 const partyName = isoText(MAX_140_TEXT).refine((value) => value.trim().length > 0, 'must not be blank');
 
 /** LEIIdentifier: the ISO 20022 pattern [A-Z0-9]{18,18}[0-9]{2,2}; check digits are verified by compliance (VoP). */
-const lei = z.string({ error: 'must be a string' }).max(20, { message: 'must be an LEI: 20 characters', abort: true }).regex(/^[A-Z0-9]{18}[0-9]{2}$/, 'must be an LEI: 18 capital letters or digits and 2 check digits');
+const lei = z
+  .string({ error: 'must be a string' })
+  .max(20, { message: 'must be an LEI: 20 characters', abort: true })
+  .regex(/^[A-Z0-9]{18}[0-9]{2}$/, 'must be an LEI: 18 capital letters or digits and 2 check digits');
 
 /** ActiveOrHistoricCurrencyCode: [A-Z]{3,3} (ISO 4217 alphabetic code). */
-const currencyCode = z.string({ error: 'must be a string' }).max(3, { message: 'must be an ISO 4217 code of 3 capital letters', abort: true }).regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code of 3 capital letters');
+const currencyCode = z
+  .string({ error: 'must be a string' })
+  .max(3, { message: 'must be an ISO 4217 code of 3 capital letters', abort: true })
+  .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code of 3 capital letters');
 
 /** The wallet (Othr.Id / walletAddress): an EVM address, EIP-55 checksum when mixed-case, written in its checksum form. */
 const walletAddress = z
@@ -75,12 +92,21 @@ const isoDateTime = z
     const match = ISO_DATE_TIME.exec(value);
     if (!match) return false;
     const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = match.slice(1).map((part) => (part === undefined ? 0 : Number(part)));
-    return isCalendarDate(year ?? 0, month ?? 0, day ?? 0) && (hour ?? 24) <= 23 && (minute ?? 60) <= 59 && (second ?? 60) <= 59
-      && (offsetMinutes ?? 60) <= 59 && (offsetHours ?? 15) * 60 + (offsetMinutes ?? 0) <= 14 * 60;
+    return (
+      isCalendarDate(year ?? 0, month ?? 0, day ?? 0) &&
+      (hour ?? 24) <= 23 &&
+      (minute ?? 60) <= 59 &&
+      (second ?? 60) <= 59 &&
+      (offsetMinutes ?? 60) <= 59 &&
+      (offsetHours ?? 15) * 60 + (offsetMinutes ?? 0) <= 14 * 60
+    );
   }, 'must be a date and time such as 2025-03-14T09:30:00Z');
 
 /** Max15NumericText: [0-9]{1,15}. */
-const max15NumericText = z.string({ error: 'must be a string of digits' }).max(15, { message: 'must be at most 15 digits', abort: true }).regex(/^[0-9]{1,15}$/, 'must be 1 to 15 digits');
+const max15NumericText = z
+  .string({ error: 'must be a string of digits' })
+  .max(15, { message: 'must be at most 15 digits', abort: true })
+  .regex(/^[0-9]{1,15}$/, 'must be 1 to 15 digits');
 
 /**
  * A decimal element as text: a string, or a JSON number whose text is certainly the one sent (at
@@ -116,7 +142,10 @@ const callbackUrl = z
   });
 
 /** A quote id of the fees subgraph (decision 0001): `srq-<digits>-<24 to 64 hex>`. */
-const quoteId = z.string({ error: 'must be a string' }).max(96, { message: 'must be a quote id', abort: true }).regex(/^srq-\d{1,16}-[0-9a-f]{24,64}$/, 'must be a quote id srq-<digits>-<hex>');
+const quoteId = z
+  .string({ error: 'must be a string' })
+  .max(96, { message: 'must be a quote id', abort: true })
+  .regex(/^srq-\d{1,16}-[0-9a-f]{24,64}$/, 'must be a quote id srq-<digits>-<hex>');
 
 /**
  * An array whose length is checked before any element is read: a million-element array is refused
@@ -148,10 +177,7 @@ function isoComponent<S extends z.ZodRawShape, const I extends readonly string[]
 const party = isoComponent(
   {
     Nm: partyName,
-    Id: isoComponent(
-      { OrgId: isoComponent({ LEI: lei.optional() }, ['AnyBIC', 'Othr']).optional() },
-      ['PrvtId'],
-    ).optional(),
+    Id: isoComponent({ OrgId: isoComponent({ LEI: lei.optional() }, ['AnyBIC', 'Othr']).optional() }, ['PrvtId']).optional(),
   },
   ['PstlAdr', 'CtryOfRes', 'CtctDtls'],
 );
@@ -199,8 +225,26 @@ const creditTransferTransaction = isoComponent(
     ).optional(),
   },
   [
-    'PmtTpInf', 'XchgRateInf', 'ChrgBr', 'ChqInstr', 'UltmtDbtr', 'IntrmyAgt1', 'IntrmyAgt1Acct', 'IntrmyAgt2', 'IntrmyAgt2Acct', 'IntrmyAgt3',
-    'IntrmyAgt3Acct', 'CdtrAgtAcct', 'UltmtCdtr', 'InstrForCdtrAgt', 'InstrForDbtrAgt', 'Purp', 'RgltryRptg', 'Tax', 'RltdRmtInf', 'SplmtryData',
+    'PmtTpInf',
+    'XchgRateInf',
+    'ChrgBr',
+    'ChqInstr',
+    'UltmtDbtr',
+    'IntrmyAgt1',
+    'IntrmyAgt1Acct',
+    'IntrmyAgt2',
+    'IntrmyAgt2Acct',
+    'IntrmyAgt3',
+    'IntrmyAgt3Acct',
+    'CdtrAgtAcct',
+    'UltmtCdtr',
+    'InstrForCdtrAgt',
+    'InstrForDbtrAgt',
+    'Purp',
+    'RgltryRptg',
+    'Tax',
+    'RltdRmtInf',
+    'SplmtryData',
   ],
 );
 
@@ -236,10 +280,7 @@ const groupHeader = isoComponent(
 /** The pain.001 body: {Document: {CstmrCdtTrfInitn}}, and beside Document our callbackUrl. */
 export const pain001BodySchema = z.strictObject({
   Document: z.strictObject({
-    CstmrCdtTrfInitn: isoComponent(
-      { GrpHdr: groupHeader, PmtInf: boundedArray(paymentInstruction, MAX_PAIN001_TRANSACTIONS, 'payment information blocks') },
-      ['SplmtryData'],
-    ),
+    CstmrCdtTrfInitn: isoComponent({ GrpHdr: groupHeader, PmtInf: boundedArray(paymentInstruction, MAX_PAIN001_TRANSACTIONS, 'payment information blocks') }, ['SplmtryData']),
   }),
   callbackUrl: callbackUrl.optional(),
 });
@@ -344,7 +385,11 @@ export function readBatch(body: unknown): ReadOutcome<NativePayment[]> {
 /** GET /payments/:railPaymentId; an id of another form is answered 404 without a query. */
 export const paymentParamsSchema = z.strictObject({ railPaymentId: z.string().max(64, 'must be at most 64 characters') });
 /** An institution's id (decision 0050): `inst_` and a token, or one migration 0023 made. */
-const institutionId = z.string().min(1).max(64, 'must be at most 64 characters').regex(/^[A-Za-z0-9_-]+$/, 'must be an institution id (letters, digits, _ and -)');
+const institutionId = z
+  .string()
+  .min(1)
+  .max(64, 'must be at most 64 characters')
+  .regex(/^[A-Za-z0-9_-]+$/, 'must be an institution id (letters, digits, _ and -)');
 /**
  * GET /payments?tmsReference=[&institution=]. `institution` is for the admin key, whose lookup is
  * ambiguous when several institutions use the reference; an institution key naming another

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { settleBodySchema } from '../agent/inputs.js';
 import { MCP_PATH } from './manifest.js';
-import { type IntegrationHarness,startIntegrationHarness } from './testing.js';
+import { type IntegrationHarness, startIntegrationHarness } from './testing.js';
 
 // Issue 21, "clients of the real product" (decision 0056): the integration API's /manifest and
 // /health take the institution bearer key (only /rates is open), and GET /agent/manifest answers.
@@ -29,7 +29,7 @@ describe('GET /integration/manifest and /integration/health take the institution
     }
   });
 
-  it('with the key: the manifest\'s MCP tools, the health of each part, and the rate-limit headers', async () => {
+  it("with the key: the manifest's MCP tools, the health of each part, and the rate-limit headers", async () => {
     const manifest = await harness.call('GET', '/integration/manifest', { headers: harness.bearer });
     expect(manifest.status).toBe(200);
     expect(manifest.body.mcp).toEqual({ endpoint: MCP_PATH, transport: 'streamable-http', auth: 'Authorization: Bearer <institution key>' });
@@ -48,7 +48,7 @@ describe('GET /integration/manifest and /integration/health take the institution
 });
 
 describe('GET /agent/manifest', () => {
-  it('answers, open, the settlement agent\'s endpoints under its URL, how a settlement is authorised, and the settle tool\'s JSON Schemas', async () => {
+  it("answers, open, the settlement agent's endpoints under its URL, how a settlement is authorised, and the settle tool's JSON Schemas", async () => {
     const { status, body } = await harness.call('GET', '/agent/manifest');
     expect(status).toBe(200);
     const agentUrl = 'http://localhost:80/agent';

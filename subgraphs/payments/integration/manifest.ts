@@ -80,21 +80,22 @@ const TOOLS: readonly ToolDefinition[] = [
   {
     name: 'payments.batch',
     title: 'POST /integration/payments/batch',
-    description: 'Initiate 1 to 50 native payments, each independently with its own tmsReference idempotency; answers one entry per payment in order: its PaymentResult, or {tmsReference, error, code} when that payment alone is refused.',
+    description:
+      'Initiate 1 to 50 native payments, each independently with its own tmsReference idempotency; answers one entry per payment in order: its PaymentResult, or {tmsReference, error, code} when that payment alone is refused.',
     inputSchema: batchInputSchema(),
     call: (deps, context, args) => deps.initiation.batch(context, args),
   },
   {
     name: 'payments.get',
     title: 'GET /integration/payments/{railPaymentId}',
-    description: 'A payment\'s PaymentResult by its railPaymentId.',
+    description: "A payment's PaymentResult by its railPaymentId.",
     inputSchema: objectSchemaOf(paymentParamsSchema),
     call: (deps, _context, args) => deps.service.get(parsed(paymentParamsSchema, args).railPaymentId),
   },
   {
     name: 'payments.find',
     title: 'GET /integration/payments?tmsReference=',
-    description: 'A payment\'s PaymentResult by its tmsReference.',
+    description: "A payment's PaymentResult by its tmsReference.",
     inputSchema: objectSchemaOf(paymentQuerySchema),
     call: (deps, _context, args) => {
       const query = parsed(paymentQuerySchema, args);
@@ -149,7 +150,13 @@ export function registerManifestRoute(app: HttpServer, institution: { preValidat
   const body = integrationManifest();
   app.get(
     '/integration/manifest',
-    { ...institution, schema: { summary: 'MCP tool manifest: every integration endpoint as an MCP tool schema; call once and cache (bearer key)', response: { 200: manifestResponseSchema, 401: integrationErrorSchema, 429: integrationErrorSchema } } },
+    {
+      ...institution,
+      schema: {
+        summary: 'MCP tool manifest: every integration endpoint as an MCP tool schema; call once and cache (bearer key)',
+        response: { 200: manifestResponseSchema, 401: integrationErrorSchema, 429: integrationErrorSchema },
+      },
+    },
     async () => body,
   );
 }

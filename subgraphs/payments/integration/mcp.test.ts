@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { nativePaymentBodySchema, paymentParamsSchema } from './inputs.js';
 import { MCP_PATH } from './manifest.js';
-import { freshWallet, type IntegrationHarness,startIntegrationHarness } from './testing.js';
+import { freshWallet, type IntegrationHarness, startIntegrationHarness } from './testing.js';
 
 // GET /integration/manifest and the MCP endpoint through the all-in-one server.
 
@@ -49,8 +49,12 @@ describe('GET /integration/manifest', () => {
     expect(body.mcp).toEqual({ endpoint: MCP_PATH, transport: 'streamable-http', auth: expect.stringContaining('Bearer') });
     expect(body.tools.map((tool: { name: string }) => tool.name)).toEqual(['payments.initiate', 'payments.batch', 'payments.get', 'payments.find', 'rates.get', 'integration.health']);
     expect(body.tools.map((tool: { title: string }) => tool.title)).toEqual([
-      'POST /integration/payments/initiate', 'POST /integration/payments/batch', 'GET /integration/payments/{railPaymentId}',
-      'GET /integration/payments?tmsReference=', 'GET /integration/rates/{currency}', 'GET /integration/health',
+      'POST /integration/payments/initiate',
+      'POST /integration/payments/batch',
+      'GET /integration/payments/{railPaymentId}',
+      'GET /integration/payments?tmsReference=',
+      'GET /integration/rates/{currency}',
+      'GET /integration/health',
     ]);
     for (const tool of body.tools) {
       expect(tool.inputSchema.type).toBe('object');
@@ -85,7 +89,7 @@ describe('POST /integration/mcp', () => {
     expect(body.result.capabilities.tools).toBeDefined();
   });
 
-  it('tools/list equals the manifest\'s tools', async () => {
+  it("tools/list equals the manifest's tools", async () => {
     const manifest = (await harness.call('GET', '/integration/manifest', { headers: harness.bearer })).body;
     const { status, body, headers } = await rpc('tools/list');
     expect(status).toBe(200);
@@ -128,7 +132,7 @@ describe('POST /integration/mcp', () => {
     expect(health).toEqual({ status: 'ok', complianceOracle: 'ok', stabilityOracle: 'ok', db: 'ok' });
   });
 
-  it('a tool\'s refusal is an isError result with {error, code}: bad arguments, unknown payment, another body under a used reference, no such tool', async () => {
+  it("a tool's refusal is an isError result with {error, code}: bad arguments, unknown payment, another body under a used reference, no such tool", async () => {
     const bad = await rpc('tools/call', { name: 'payments.initiate', arguments: { ...nativePayment(), amount: 'ten' } });
     expect(bad.body.result.isError).toBe(true);
     expect(toolText(bad.body.result)).toEqual({ error: expect.stringContaining('amount'), code: 'PAY_ERR_INVALID_REQUEST' });

@@ -1,14 +1,14 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, type CallToolResult,ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { preValidationHookHandler } from 'fastify';
 import { tenantOf } from '../../../platform/access/admission.js';
-import { type HttpServer,toAppError } from '../../../platform/http.js';
+import { type HttpServer, toAppError } from '../../../platform/http.js';
 import { connectWithInputRule } from '../../../platform/mcp-hygiene.js';
 import type { RequestContext } from '../../../platform/request-context.js';
 import type { IntegrationHealth } from './health.js';
 import type { Initiations } from './initiation.js';
-import { MANIFEST_SERVER, manifestTools, MCP_PATH, type ToolDeps,toolNamed } from './manifest.js';
+import { MANIFEST_SERVER, manifestTools, MCP_PATH, type ToolDeps, toolNamed } from './manifest.js';
 import type { Payments } from './service.js';
 
 /**
@@ -69,17 +69,21 @@ function toolDepsOf(deps: McpDeps, context: RequestContext): ToolDeps {
 }
 
 export function registerMcpEndpoint(app: HttpServer, deps: McpDeps, institution: { preValidation: preValidationHookHandler }): void {
-  app.post(MCP_PATH, { ...institution, config: { inputCheckedBy: 'mcp' }, schema: { summary: 'MCP (JSON-RPC 2.0, Streamable HTTP, stateless): the manifest\'s tools, with the institution bearer key' } }, async (request, reply) => {
-    const server = createPaymentsMcpServer(toolDepsOf(deps, request.requestContext), request.requestContext);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await connectWithInputRule(server, transport, (message) => ({ error: message, code: 'PAY_ERR_INVALID_REQUEST' }));
-    // The X-RateLimit-* headers set by the key check, on the raw answer the transport writes.
-    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
-    reply.hijack();
-    await transport.handleRequest(request.raw, reply.raw, request.body);
-  });
+  app.post(
+    MCP_PATH,
+    { ...institution, config: { inputCheckedBy: 'mcp' }, schema: { summary: "MCP (JSON-RPC 2.0, Streamable HTTP, stateless): the manifest's tools, with the institution bearer key" } },
+    async (request, reply) => {
+      const server = createPaymentsMcpServer(toolDepsOf(deps, request.requestContext), request.requestContext);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await connectWithInputRule(server, transport, (message) => ({ error: message, code: 'PAY_ERR_INVALID_REQUEST' }));
+      // The X-RateLimit-* headers set by the key check, on the raw answer the transport writes.
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+      reply.hijack();
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    },
+  );
 }

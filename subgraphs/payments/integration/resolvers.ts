@@ -100,7 +100,13 @@ export function createIntegrationResolvers(payments: Payments, initiation: Initi
       initiatePayment: async (_: unknown, args: { input: Record<string, unknown> }, context: PaymentsContext) => {
         const service = await servedAs(payments, context);
         const read = readPaymentInitiation(withoutNulls(args.input));
-        if (!read.ok) throw new AppError('PAY_ERR_INVALID_REQUEST', { message: `Invalid input: ${read.issues.slice(0, 10).map((issue) => `${issue.path} ${issue.message}`).join('; ')}` });
+        if (!read.ok)
+          throw new AppError('PAY_ERR_INVALID_REQUEST', {
+            message: `Invalid input: ${read.issues
+              .slice(0, 10)
+              .map((issue) => `${issue.path} ${issue.message}`)
+              .join('; ')}`,
+          });
         if (read.value.kind !== 'native') throw new AppError('PAY_ERR_INVALID_REQUEST', { message: 'initiatePayment takes the native payment.' });
         return service.initiate(context.request, read.value.payment);
       },
@@ -108,7 +114,9 @@ export function createIntegrationResolvers(payments: Payments, initiation: Initi
       initiatePayments: async (_: unknown, args: { input: unknown[] }, context: PaymentsContext) => {
         const entries = await initiation.for(await context.tenant()).batch(context.request, { payments: withoutNulls(args.input) });
         return entries.map((entry) =>
-          'railPaymentId' in entry ? { tmsReference: entry.tmsReference, payment: entry, error: null, code: null } : { tmsReference: entry.tmsReference, payment: null, error: entry.error, code: entry.code },
+          'railPaymentId' in entry
+            ? { tmsReference: entry.tmsReference, payment: entry, error: null, code: null }
+            : { tmsReference: entry.tmsReference, payment: null, error: entry.error, code: entry.code },
         );
       },
     },

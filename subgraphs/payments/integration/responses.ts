@@ -72,7 +72,4 @@ export const initiationResponseSchema = z.union([paymentResultSchema, pacs002Doc
 export const batchEntrySchema = z.union([paymentResultSchema, integrationErrorSchema.extend({ tmsReference: z.string() })]);
 export const batchResponseSchema = z.array(batchEntrySchema);
 
-export type IsoResponseSchemasMatch = [
-  Assignable<Pacs002Document, z.input<typeof pacs002DocumentSchema>>,
-  Assignable<BatchEntry, z.input<typeof batchEntrySchema>>,
-];
+export type IsoResponseSchemasMatch = [Assignable<Pacs002Document, z.input<typeof pacs002DocumentSchema>>, Assignable<BatchEntry, z.input<typeof batchEntrySchema>>];

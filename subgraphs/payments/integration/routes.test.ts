@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Address, getAddress, type Hash,parseEventLogs } from 'viem';
+import { type Address, getAddress, type Hash, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
 import { settlementRouterAbi } from '../../../contracts/artifacts/SettlementRouter.js';
@@ -167,7 +167,11 @@ describe('POST /integration/payments/initiate (native)', () => {
   it('an unregistered creditor proceeds (NOT_REGISTERED, score 0) and settles, FATF R.16 not met', async () => {
     const creditor = freshWallet();
     const { body } = await initiate(nativePayment(creditor, { amount: '10' }));
-    expect(body).toMatchObject({ status: 'SETTLED', vop: { result: 'NOT_REGISTERED', proceedSafe: true, score: 0, resolvedBy: 'NOT_REGISTERED' }, compliance: { fatfR16Compliant: false, micaCompliant: false, geniusCompliant: true } });
+    expect(body).toMatchObject({
+      status: 'SETTLED',
+      vop: { result: 'NOT_REGISTERED', proceedSafe: true, score: 0, resolvedBy: 'NOT_REGISTERED' },
+      compliance: { fatfR16Compliant: false, micaCompliant: false, geniusCompliant: true },
+    });
     expect(await balanceOf(creditor)).toBeGreaterThan(0n);
   });
 
@@ -270,7 +274,12 @@ describe('GET /integration/payments, /integration/rates', () => {
   it('a payment in a currency without an FX rate is FAILED before anything is sent', async () => {
     const creditor = await registeredCreditor();
     const { body } = await initiate(nativePayment(creditor, { currency: 'XAU' }));
-    expect(body).toMatchObject({ status: 'FAILED', settlement: { txHash: '', exchangeRate: '' }, vop: { result: 'LEI_MATCH' }, compliance: { regulatoryNote: expect.stringContaining('no FX rate against USD for XAU') } });
+    expect(body).toMatchObject({
+      status: 'FAILED',
+      settlement: { txHash: '', exchangeRate: '' },
+      vop: { result: 'LEI_MATCH' },
+      compliance: { regulatoryNote: expect.stringContaining('no FX rate against USD for XAU') },
+    });
     expect(await balanceOf(creditor)).toBe(0n);
   });
 });

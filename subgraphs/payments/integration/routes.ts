@@ -6,7 +6,7 @@ import { httpRoutes, type HttpServer, type ServiceErrorShape } from '../../../pl
 import { registerOpenApi } from '../../../platform/openapi.js';
 import { asPaymentsError, INTEGRATION_API_VERSION, INTEGRATION_PREFIX } from '../shared/api.js';
 import { paymentResultSchema } from '../shared/responses.js';
-import { type IntegrationHealth,registerHealthRoute } from './health.js';
+import { type IntegrationHealth, registerHealthRoute } from './health.js';
 import type { Initiations } from './initiation.js';
 import { batchBodySchema, paymentInitiationBodySchema, paymentParamsSchema, paymentQuerySchema, rateParamsSchema } from './inputs.js';
 import { registerManifestRoute } from './manifest.js';

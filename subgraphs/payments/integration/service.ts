@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { SETTLEMENT_AGENT_INSTITUTION } from '../../../drizzle/schema.js';
 import type { Tenant } from '../../../platform/access/admission.js';
 import { canonicalSha256, type JsonValue } from '../../../platform/canonical-json.js';
-import { type Clock,epochSeconds } from '../../../platform/clock.js';
+import { type Clock, epochSeconds } from '../../../platform/clock.js';
 import { AppError, InfrastructureError } from '../../../platform/errors.js';
 import type { IdSource } from '../../../platform/ids.js';
 import type { RequestContext } from '../../../platform/request-context.js';
@@ -50,7 +50,6 @@ export const RAIL_PAYMENT_ID_PATTERN = /^pay_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}
 export const newRailPaymentId = (ids: IdSource) => `pay_${ids.uuid()}`;
 /** Currencies whose amounts the AML oracle takes as USD (decision 0017). */
 const USD_DENOMINATED = new Set(['USD']);
-
 
 /** Why an upstream step failed, in words safe to store and answer (never a driver's or node's own text). */
 function failureText(error: unknown): string {
@@ -226,7 +225,12 @@ async function verifiedQuoteOf(deps: PaymentsServiceDeps, institutionId: string,
   const amountUsd = Number(usdcAmountAtUnitsPerUsd(payment.amount, rate.rate));
   const check = await deps.fees.checkQuote(quoteId, { amountUsd, hasFx: !USD_DENOMINATED.has(payment.currency) }).catch(upstreamUnavailable(deps, 'the quote check'));
   if (!check.valid || !check.quote) {
-    const why = { expired: 'it has expired', malformed: 'it is not a quote id', 'signature-mismatch': `it was not issued for ${amountUsd} USD${USD_DENOMINATED.has(payment.currency) ? '' : ' with FX'}`, valid: 'it was refused' }[check.reason];
+    const why = {
+      expired: 'it has expired',
+      malformed: 'it is not a quote id',
+      'signature-mismatch': `it was not issued for ${amountUsd} USD${USD_DENOMINATED.has(payment.currency) ? '' : ' with FX'}`,
+      valid: 'it was refused',
+    }[check.reason];
     throw new AppError('PAY_ERR_QUOTE_INVALID', { message: `The quoteId is not valid for this payment: ${why}.` });
   }
   return { rate, quote: check.quote };
@@ -257,12 +261,22 @@ async function initiate(deps: PaymentsServiceDeps, institutionId: string, reques
   const frame: ResultFrame = { railPaymentId, payment, submittedAt: epochSeconds(now), network: deps.rail.network() };
   const quoted = payment.quoteId ? await verifiedQuoteOf(deps, institutionId, payment, payment.quoteId) : undefined;
   const claim = await deps.store.claim(
-    { institution: institutionId, railPaymentId, payment, requestSha256: options.requestSha256 ?? requestDigestOf(payment), pending: pendingResult(frame), ...(options.agent ? { agent: options.agent } : {}) },
+    {
+      institution: institutionId,
+      railPaymentId,
+      payment,
+      requestSha256: options.requestSha256 ?? requestDigestOf(payment),
+      pending: pendingResult(frame),
+      ...(options.agent ? { agent: options.agent } : {}),
+    },
     now,
   );
   if (claim.kind === 'replay') return resultOf(claim.row);
   if (claim.kind === 'over-daily-cap') throw new DailyCapReached(claim.settledUsd);
-  if (claim.kind === 'over-funds') throw new AppError('PAY_ERR_INSUFFICIENT_FUNDS', { message: `${options.agent?.issuer === undefined ? "The agent's funds (its owner's deposits)" : `The funds of the AP2 issuer ${options.agent.issuer}`} do not cover this settlement (USD ${claim.spentUsd} of them spent or under way): nothing was sent.` });
+  if (claim.kind === 'over-funds')
+    throw new AppError('PAY_ERR_INSUFFICIENT_FUNDS', {
+      message: `${options.agent?.issuer === undefined ? "The agent's funds (its owner's deposits)" : `The funds of the AP2 issuer ${options.agent.issuer}`} do not cover this settlement (USD ${claim.spentUsd} of them spent or under way): nothing was sent.`,
+    });
   const outcome = await run(deps, frame, quoted);
   if (outcome === 'unconfirmed') return requireFound(await deps.store.findById(railPaymentId));
   const { step, quoteId } = outcome;

@@ -192,7 +192,10 @@ describe.each(testDatabases())('the payments store on $driver', (testDatabase) =
     const agent = { agentId: `agt_store${sequence}`, amountUsd: '10', fundsUsd: '100' };
     const agents = { ...claimOf(payment), institution: undefined, railPaymentId: 'pay_00000000-0000-4000-8000-00000000a9e7', agent };
     const claimed = await store.claim(agents, NOW);
-    expect(claimed.kind === 'claimed' && { railPaymentId: claimed.row.railPaymentId, institutionId: claimed.row.institutionId }).toEqual({ railPaymentId: agents.railPaymentId, institutionId: SETTLEMENT_AGENT_INSTITUTION });
+    expect(claimed.kind === 'claimed' && { railPaymentId: claimed.row.railPaymentId, institutionId: claimed.row.institutionId }).toEqual({
+      railPaymentId: agents.railPaymentId,
+      institutionId: SETTLEMENT_AGENT_INSTITUTION,
+    });
     expect((await store.findByTmsReference(INSTITUTION, payment.tmsReference))?.railPaymentId).toBe(others.railPaymentId);
   });
 });

@@ -6,7 +6,7 @@ import { boundedCall } from '../../../platform/timeout.js';
 import type { CallbackStore } from '../callbacks/store.js';
 import type { PaymentResult, PaymentStatus, SettlingRecord } from '../domain/index.js';
 import { canTransition } from '../domain/index.js';
-import { type Claim, type ClaimContext, claimPayment, type PaymentToClaim,preparePlainClaim } from './claim.js';
+import { type Claim, type ClaimContext, claimPayment, type PaymentToClaim, preparePlainClaim } from './claim.js';
 
 const STORE_TIMEOUT_MS = 5000;
 /** About 10 MB of results at ~1 KB each: the last hour's payments of a busy institution. */
@@ -151,7 +151,11 @@ function prepareStatements(db: Database) {
     .from(payments)
     .where(and(eq(payments.tmsReference, sql.placeholder('tmsReference')), eq(payments.institutionId, sql.placeholder('institutionId'))))
     .prepare('payments_by_tms_reference');
-  const byRailPaymentId = db.select().from(payments).where(eq(payments.railPaymentId, sql.placeholder('railPaymentId'))).prepare('payments_by_rail_payment_id');
+  const byRailPaymentId = db
+    .select()
+    .from(payments)
+    .where(eq(payments.railPaymentId, sql.placeholder('railPaymentId')))
+    .prepare('payments_by_rail_payment_id');
   const insertPlainClaim = preparePlainClaim(db);
   const stillPending = and(eq(payments.railPaymentId, sql.placeholder('railPaymentId')), eq(payments.status, 'PENDING' satisfies PaymentStatus));
   const completeWithoutCallback = db

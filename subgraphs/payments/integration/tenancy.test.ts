@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVE_LEI_ENTRY } from '../../../test/fixtures/lei-entries.js';
 import { MCP_PATH } from './manifest.js';
-import { freshWallet, type IntegrationHarness,startIntegrationHarness } from './testing.js';
+import { freshWallet, type IntegrationHarness, startIntegrationHarness } from './testing.js';
 
 // Issue 21 finding 3 and decision 0050, against one all-in-one server with its gateway: two
 // institutions (bank A with two keys, bank B with one) and the admin. Every read path of REST,
@@ -57,13 +57,17 @@ async function initiate(headers: Record<string, string>, payment: object) {
 
 const MISSING_ID = 'pay_00000000-0000-4000-8000-000000000000';
 
-describe('REST: a stranger\'s payment is a missing one', () => {
+describe("REST: a stranger's payment is a missing one", () => {
   it('by railPaymentId and by tmsReference: 404 exactly as for none, for bank B; the payment for either desk of bank A', async () => {
     const paid = await initiate(deskA1, paymentOf());
     expect(paid.status).toBe('SETTLED');
     const missing = await harness.call('GET', `/integration/payments/${MISSING_ID}`, { headers: bankB });
     expect({ status: missing.status, body: missing.body }).toEqual({ status: 404, body: { error: expect.any(String), code: 'PAY_ERR_PAYMENT_NOT_FOUND' } });
-    for (const url of [`/integration/payments/${paid.railPaymentId}`, `/integration/payments?tmsReference=${paid.tmsReference}`, `/integration/payments?tmsReference=${paid.tmsReference}&institution=${institutionA}`]) {
+    for (const url of [
+      `/integration/payments/${paid.railPaymentId}`,
+      `/integration/payments?tmsReference=${paid.tmsReference}`,
+      `/integration/payments?tmsReference=${paid.tmsReference}&institution=${institutionA}`,
+    ]) {
       const stranger = await harness.call('GET', url, { headers: bankB });
       expect({ status: stranger.status, body: stranger.body }).toEqual({ status: 404, body: missing.body });
       for (const desk of [deskA1, deskA2]) expect((await harness.call('GET', url, { headers: desk })).body).toEqual(paid);
@@ -108,7 +112,7 @@ describe('REST: a stranger\'s payment is a missing one', () => {
   });
 });
 
-describe('the admin key reads every institution\'s payments and initiates none', () => {
+describe("the admin key reads every institution's payments and initiates none", () => {
   it('by id, and by a reference two institutions use: 400 naming them, each with institution=', async () => {
     const payment = paymentOf();
     const ofA = await initiate(deskA1, payment);
@@ -139,7 +143,7 @@ interface GraphQLAnswer {
 const graphql = async (headers: Record<string, string>, query: string, variables: Record<string, unknown> = {}) =>
   (await harness.call('POST', '/graphql', { payload: { query, variables }, headers })).body as GraphQLAnswer;
 
-describe('GraphQL (the gateway): a stranger\'s payment is null and absent from every list', () => {
+describe("GraphQL (the gateway): a stranger's payment is null and absent from every list", () => {
   it('payment, paymentByTmsReference, Wallet.payments and LegalEntity.payments for bank B, bank A and the admin', async () => {
     const ofA = await initiate(deskA1, paymentOf());
     const ofB = await initiate(bankB, paymentOf());
@@ -176,23 +180,40 @@ describe('GraphQL (the gateway): a stranger\'s payment is null and absent from e
   it("initiatePayment with bank A's reference is bank B's own payment", async () => {
     const payment = paymentOf();
     const ofA = await initiate(deskA1, payment);
-    const answer = await graphql(bankB, `mutation ($input: PaymentInput!) { initiatePayment(input: $input) { railPaymentId status settlement { amount } } }`, { input: { ...payment, amount: '3' } });
+    const answer = await graphql(
+      bankB,
+      `
+        mutation ($input: PaymentInput!) {
+          initiatePayment(input: $input) {
+            railPaymentId
+            status
+            settlement {
+              amount
+            }
+          }
+        }
+      `,
+      { input: { ...payment, amount: '3' } },
+    );
     expect(answer.errors).toBeUndefined();
     expect(answer.data!.initiatePayment).toMatchObject({ status: 'SETTLED', settlement: { amount: '3' } });
     expect(answer.data!.initiatePayment.railPaymentId).not.toBe(ofA.railPaymentId);
   });
 });
 
-describe('MCP: the tools answer a stranger\'s payment as a missing one', () => {
+describe("MCP: the tools answer a stranger's payment as a missing one", () => {
   const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   async function tool(headers: Record<string, string>, name: string, args: Record<string, unknown>) {
-    const response = await harness.call('POST', MCP_PATH, { raw: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }), headers: { ...MCP_HEADERS, ...headers } });
+    const response = await harness.call('POST', MCP_PATH, {
+      raw: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+      headers: { ...MCP_HEADERS, ...headers },
+    });
     expect(response.status).toBe(200);
     const result = response.body.result as { isError?: boolean; content: Array<{ text: string }> };
     return { isError: result.isError ?? false, body: JSON.parse(result.content[0]!.text) };
   }
 
-  it('payments.get and payments.find: bank B gets what a missing payment gets; bank A its payment; initiate is B\'s own', async () => {
+  it("payments.get and payments.find: bank B gets what a missing payment gets; bank A its payment; initiate is B's own", async () => {
     const payment = paymentOf();
     const ofA = await initiate(deskA1, payment);
     const missing = await tool(bankB, 'payments.get', { railPaymentId: MISSING_ID });
@@ -213,7 +234,21 @@ describe('equal amounts are the same request (finding 9)', () => {
   it('a GraphQL retry of a REST payment of 1250.50 (GraphQL reads it as 1250.5) answers the same payment', async () => {
     const payment = paymentOf(reference(), '1250.50');
     const rest = await initiate(deskA1, payment);
-    const retry = await graphql(deskA2, `mutation ($input: PaymentInput!) { initiatePayment(input: $input) { railPaymentId status settlement { amount } } }`, { input: payment });
+    const retry = await graphql(
+      deskA2,
+      `
+        mutation ($input: PaymentInput!) {
+          initiatePayment(input: $input) {
+            railPaymentId
+            status
+            settlement {
+              amount
+            }
+          }
+        }
+      `,
+      { input: payment },
+    );
     expect(retry.errors).toBeUndefined();
     // The stored payment (GraphQL's Decimal prints its amount as 1250.5).
     expect(retry.data!.initiatePayment).toEqual({ railPaymentId: rest.railPaymentId, status: rest.status, settlement: { amount: '1250.5' } });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Address,getAddress } from 'viem';
+import { type Address, getAddress } from 'viem';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
 import type { ChainConnection } from '../../../platform/chain/index.js';
 import { startTestServer, type TestServer } from '../../../test/helpers.js';

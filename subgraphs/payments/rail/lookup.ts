@@ -2,7 +2,7 @@ import { keccak256, toBytes } from 'viem';
 import { settlementRouterAbi } from '../../../contracts/artifacts/SettlementRouter.js';
 import type { RailChain } from '../../../platform/chain/index.js';
 import { withTimeout } from '../../../platform/timeout.js';
-import { type SettlementOnChain,usdcTextOfUnits } from '../domain/index.js';
+import { type SettlementOnChain, usdcTextOfUnits } from '../domain/index.js';
 
 /**
  * Blocks searched back from the chain's head for a settled quote's Settled event: a payment is

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Address, type EIP1193Provider, type Hash,parseUnits, toHex } from 'viem';
+import { type Address, type EIP1193Provider, type Hash, parseUnits, toHex } from 'viem';
 import type { HDAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
@@ -200,7 +200,7 @@ describe('JSON-RPC requests per settlement (decision 0040)', () => {
   });
 });
 
-describe('the account payments settle from (railTreasuryOf), the settlement agent\'s debtor too', () => {
+describe("the account payments settle from (railTreasuryOf), the settlement agent's debtor too", () => {
   it('is the embedded treasury, else the x402 settler, else the RAIL_SETTLER_KEY account, else none', async () => {
     const keyAccount = embedded.embedded!.accounts[6]!;
     expect(railTreasuryOf(embedded, keyAccount)?.address).toBe(embedded.embedded!.accounts[8]!.address);
@@ -216,7 +216,12 @@ describe('payments sent together settle in one transaction (decision 0041)', () 
   const sentTransactions = () => asked.filter((method) => method === 'eth_sendRawTransaction').length;
   const feeOf = (terms: SettlementOrder) =>
     embedded.publicClient
-      .readContract({ address: embedded.contracts.router!, abi: settlementRouterAbi, functionName: 'previewFees', args: [terms.amount, terms.hasFx, parseUnits(String(terms.esgScore), 6), parseUnits(String(terms.monthlyVolumeUsd), 6)] })
+      .readContract({
+        address: embedded.contracts.router!,
+        abi: settlementRouterAbi,
+        functionName: 'previewFees',
+        args: [terms.amount, terms.hasFx, parseUnits(String(terms.esgScore), 6), parseUnits(String(terms.monthlyVolumeUsd), 6)],
+      })
       .then((fees) => fees.total);
 
   it('settles orders given at one moment in one transaction, each with the fee of its own Settled event', async () => {
@@ -229,7 +234,9 @@ describe('payments sent together settle in one transaction (decision 0041)', () 
     expect(new Set(receipts.map((receipt) => receipt.txHash)).size).toBe(1);
     expect(receipts.map((receipt) => receipt.fee)).toEqual(await Promise.all(orders.map(feeOf)));
     expect(new Set(receipts.map((receipt) => receipt.payer))).toEqual(new Set([settler.address]));
-    const balances = await Promise.all(orders.map((terms) => embedded.publicClient.readContract({ address: embedded.contracts.token!, abi: railUSDAbi, functionName: 'balanceOf', args: [terms.payee] })));
+    const balances = await Promise.all(
+      orders.map((terms) => embedded.publicClient.readContract({ address: embedded.contracts.token!, abi: railUSDAbi, functionName: 'balanceOf', args: [terms.payee] })),
+    );
     expect(balances).toEqual(orders.map((terms, index) => terms.amount - receipts[index]!.fee));
   });
 

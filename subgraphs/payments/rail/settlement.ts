@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { type Abi, type Address, type ContractFunctionName, type Hash, type LocalAccount,maxUint256, parseEventLogs, parseUnits } from 'viem';
+import { type Abi, type Address, type ContractFunctionName, type Hash, type LocalAccount, maxUint256, parseEventLogs, parseUnits } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { railUSDAbi } from '../../../contracts/artifacts/RailUSD.js';
 import { settlementRouterAbi } from '../../../contracts/artifacts/SettlementRouter.js';
@@ -125,7 +125,13 @@ interface RailContext {
  * come within timeoutMs is not sent. One the node may have taken without answering is returned:
  * its receipt decides.
  */
-async function send<const abi extends Abi, functionName extends ContractFunctionName<abi, 'nonpayable'>>(rail: RailContext, connection: ChainConnection, account: LocalAccount, call: ContractCall<abi, functionName>, what: string): Promise<SentTransaction> {
+async function send<const abi extends Abi, functionName extends ContractFunctionName<abi, 'nonpayable'>>(
+  rail: RailContext,
+  connection: ChainConnection,
+  account: LocalAccount,
+  call: ContractCall<abi, functionName>,
+  what: string,
+): Promise<SentTransaction> {
   try {
     return await sendContractCall(connection, account, call, { signal: AbortSignal.timeout(rail.timeoutMs) });
   } catch (error) {
@@ -145,7 +151,11 @@ async function receiptOf(rail: RailContext, connection: ChainConnection, account
 }
 
 async function approveRouter(rail: RailContext, connection: ChainConnection, account: LocalAccount, token: Address, router: Address): Promise<void> {
-  const allowance = await withTimeout(connection.publicClient.readContract({ address: token, abi: railUSDAbi, functionName: 'allowance', args: [account.address, router] }), rail.timeoutMs, 'read the router allowance');
+  const allowance = await withTimeout(
+    connection.publicClient.readContract({ address: token, abi: railUSDAbi, functionName: 'allowance', args: [account.address, router] }),
+    rail.timeoutMs,
+    'read the router allowance',
+  );
   if (allowance >= maxUint256 / 2n) return;
   const sent = await send(rail, connection, account, { address: token, abi: railUSDAbi, functionName: 'approve', args: [router, maxUint256] }, 'the router approval');
   const receipt = await receiptOf(rail, connection, account, sent, 'the router approval');
@@ -201,7 +211,13 @@ async function settleInOne(rail: RailContext, orders: readonly SettlementOrder[]
   try {
     sent =
       routed.length === 1 && only
-        ? await send(rail, connection, account, { address: router, abi: settlementRouterAbi, functionName: 'settle', args: [token, only.payee, only.amount, only.hasFx, only.esgScore, only.monthlyVolume, only.quoteId] }, what)
+        ? await send(
+            rail,
+            connection,
+            account,
+            { address: router, abi: settlementRouterAbi, functionName: 'settle', args: [token, only.payee, only.amount, only.hasFx, only.esgScore, only.monthlyVolume, only.quoteId] },
+            what,
+          )
         : await send(rail, connection, account, { address: router, abi: settlementRouterAbi, functionName: 'settleBatch', args: [token, routed] }, what);
   } catch (error) {
     if (orders.length === 1 || !refusedByContract(error)) throw error;

@@ -7,7 +7,7 @@ import { createLogger } from '../../../platform/log.js';
 import { createRequestContext } from '../../../platform/request-context.js';
 import { openTestPglite, startTestServer, type TestServer } from '../../../test/helpers.js';
 import { createCallbackStore } from '../callbacks/store.js';
-import { finalResult, type NativePayment, type PaymentResult, pendingResult, type SettlingRecord,usdcTextOfUnits } from '../domain/index.js';
+import { finalResult, type NativePayment, type PaymentResult, pendingResult, type SettlingRecord, usdcTextOfUnits } from '../domain/index.js';
 import { createPaymentsService } from '../integration/service.js';
 import { createPaymentStore, type PaymentStore } from '../integration/store.js';
 import { freshWallet } from '../integration/testing.js';
@@ -24,7 +24,15 @@ import { createPaymentRecovery, type RecoverySummary } from './service.js';
 
 const MINUTE = 60_000;
 const delays = { beforeSettlingMs: 5 * MINUTE, afterSettlingMs: 10 * MINUTE };
-const vop = { requestId: 'vop_rec', result: 'VERIFIED', proceedSafe: true, score: 100, resolvedBy: 'LEI_EXACT_MATCH', message: 'Name and LEI match', attestation: { fatfR16Compliant: true, regulatoryNote: 'FATF R.16 data verified' } };
+const vop = {
+  requestId: 'vop_rec',
+  result: 'VERIFIED',
+  proceedSafe: true,
+  score: 100,
+  resolvedBy: 'LEI_EXACT_MATCH',
+  message: 'Name and LEI match',
+  attestation: { fatfR16Compliant: true, regulatoryNote: 'FATF R.16 data verified' },
+};
 const aml = { action: 'PROCEED' as const, riskScore: 8, riskTier: 'LOW', sanctionsHit: false };
 const none: RecoverySummary = { settled: 0, failed: 0, undetermined: 0, alreadyEnded: 0 };
 
@@ -94,7 +102,14 @@ describe('payments left PENDING by a stopped process', () => {
     const c = await claimed(paymentTo(freshWallet()));
     const quoteB = `srq-1-${randomBytes(16).toString('hex')}`;
     await recordedSettling(b, quoteB);
-    const receipt = await createRailSettlement({ chain, timeoutMs: 5_000 }).settle({ payee: payeeB as `0x${string}`, amount: 12_500_000n, hasFx: false, esgScore: 50, monthlyVolumeUsd: 0, quoteId: quoteB });
+    const receipt = await createRailSettlement({ chain, timeoutMs: 5_000 }).settle({
+      payee: payeeB as `0x${string}`,
+      amount: 12_500_000n,
+      hasFx: false,
+      esgScore: 50,
+      monthlyVolumeUsd: 0,
+      quoteId: quoteB,
+    });
     await recordedSettling(c, `srq-1-${randomBytes(16).toString('hex')}`);
 
     // 2. Four minutes on (under 5): nothing is taken, a live process could still be running them.
@@ -111,7 +126,11 @@ describe('payments left PENDING by a stopped process', () => {
       expect(result.compliance.regulatoryNote).toContain('stopped before its settlement was sent');
     }
     const [callback] = await handle.db.select().from(paymentCallbacks).where(eq(paymentCallbacks.railPaymentId, d));
-    expect({ url: callback?.url, state: callback?.state, body: JSON.parse(callback?.body ?? '{}') }).toEqual({ url: 'https://receiver.example/rail-callbacks', state: 'PENDING', body: await resultOf(d) });
+    expect({ url: callback?.url, state: callback?.state, body: JSON.parse(callback?.body ?? '{}') }).toEqual({
+      url: 'https://receiver.example/rail-callbacks',
+      state: 'PENDING',
+      body: await resultOf(d),
+    });
 
     // 4. Eleven minutes on (10 after the record): B is SETTLED as the chain says, C FAILED with its screening.
     server.clock.advance(5 * MINUTE);
@@ -204,7 +223,14 @@ describe('the payment flow and its recovery', () => {
     const row = (await store.findById(answer.railPaymentId))!;
     expect({ status: row.status, quoteId: (row.settling as SettlingRecord | null)?.quoteId }).toEqual({ status: 'PENDING', quoteId: row.quoteId });
     // 2. Ten minutes after the record, the chain has no settlement of its quote: FAILED, once.
-    const recovery = createPaymentRecovery({ store, lookup: createRailLookup({ chain: server.platform!.chain, timeoutMs: 5_000 }), clock: full.clock, network: () => 'embedded-base', delays, logger: createLogger({ logLevel: 'silent' }) });
+    const recovery = createPaymentRecovery({
+      store,
+      lookup: createRailLookup({ chain: server.platform!.chain, timeoutMs: 5_000 }),
+      clock: full.clock,
+      network: () => 'embedded-base',
+      delays,
+      logger: createLogger({ logLevel: 'silent' }),
+    });
     full.clock.advance(11 * MINUTE);
     const summary = await recovery.runOnce();
     expect(summary.failed).toBeGreaterThanOrEqual(1);

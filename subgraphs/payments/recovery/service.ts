@@ -1,4 +1,4 @@
-import { type Clock,epochSeconds } from '../../../platform/clock.js';
+import { type Clock, epochSeconds } from '../../../platform/clock.js';
 import type { Logger } from '../../../platform/log.js';
 import { finalResult, type NativePayment, type ResultFrame, type SettlementOnChain, type SettlingRecord } from '../domain/index.js';
 import type { PaymentRow, PaymentStore } from '../integration/store.js';
@@ -39,7 +39,6 @@ export interface PaymentRecoveryOptions {
   delays: RecoveryDelays;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
 }
-
 
 /**
  * Ends the payments a stopped process left PENDING (decision 0039), from what each recorded and

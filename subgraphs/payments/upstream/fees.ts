@@ -55,7 +55,10 @@ const quoteAnswerSchema = z.object({
 
 const fxRateAnswerSchema = z.object({
   currency: z.string(),
-  rate: z.string().regex(/^\d+(\.\d+)?$/).refine((text) => /[1-9]/.test(text)),
+  rate: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .refine((text) => /[1-9]/.test(text)),
   updatedAt: z.number().int(),
   source: z.string(),
 });

@@ -2,7 +2,17 @@
  * The ESG oracle's answers built from its recorded runs (Document 1 §2, §4; decision 0035).
  * Pure: the runs, the interval and `now` are passed in.
  */
-import { averageScore24h, epochSeconds, HISTORY_LENGTH, humanDuration, type IntelligenceObject, type OracleDataQuality, oracleState, type RunsView,withIntelligence } from '../../runs/domain/index.js';
+import {
+  averageScore24h,
+  epochSeconds,
+  HISTORY_LENGTH,
+  humanDuration,
+  type IntelligenceObject,
+  type OracleDataQuality,
+  oracleState,
+  type RunsView,
+  withIntelligence,
+} from '../../runs/domain/index.js';
 
 export const ESG_SCORE_SCHEMA = 'srg-esg-score/1.0';
 export const ESG_RELIABILITY_SCHEMA = 'srg-esg-reliability/1.0';

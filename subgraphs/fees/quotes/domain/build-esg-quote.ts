@@ -1,4 +1,4 @@
-import { classifyEsgScore, esgBpsFor, type EsgScoreSource, type FeeBreakdown, type FeeParameters,usdAtBps } from '../../domain/index.js';
+import { classifyEsgScore, esgBpsFor, type EsgScoreSource, type FeeBreakdown, type FeeParameters, usdAtBps } from '../../domain/index.js';
 
 export const ESG_QUOTE_SCHEMA = 'srg-esg-quote/1.0';
 

@@ -126,14 +126,21 @@ export function buildFeeSchedule(now: Date, parameters: FeeParameters, benchmark
     }),
     competitive: {
       benchmarks: benchmarks.map(({ id, name, pct, fixedUsd, appliesTo, derivation, source, url, asOf }) => ({
-        id, name, pct, fixedUsd, appliesTo, derivation, source, url, asOf,
+        id,
+        name,
+        pct,
+        fixedUsd,
+        appliesTo,
+        derivation,
+        source,
+        url,
+        asOf,
       })),
       note: 'Each quote prices its own amount on the benchmarks that apply to it (quote.competitive).',
     },
     source: { source: parameters.source, asOf: parameters.asOf },
   };
 }
-
 
 export function buildEsgFeeSchedule(now: Date, parameters: FeeParameters): EsgFeeSchedule {
   return {

@@ -1,4 +1,4 @@
-import { type FeeParameters,listPriceTotalBps } from '../../domain/index.js';
+import { type FeeParameters, listPriceTotalBps } from '../../domain/index.js';
 
 export const MANIFEST_SCHEMA = 'srg-manifest/1.0';
 export const STABILITY_API_VERSION = '2.1.0';
@@ -89,12 +89,20 @@ export function buildManifest(context: ManifestContext): Manifest {
 export const ESG_MANIFEST_SCHEMA = 'srg-esg-manifest/1.0';
 
 /** GET /esg/manifest (shape "not shown"; decision 0033): the stability manifest's conventions for the ESG oracle. */
-export function buildEsgManifest(context: { now: Date; parameters: FeeParameters; network: { name: string; chainId: number }; esgOracle: string | null; endpoints: StabilityEndpoints; methodology: string }) {
+export function buildEsgManifest(context: {
+  now: Date;
+  parameters: FeeParameters;
+  network: { name: string; chainId: number };
+  esgOracle: string | null;
+  endpoints: StabilityEndpoints;
+  methodology: string;
+}) {
   return {
     schema: ESG_MANIFEST_SCHEMA,
     name: 'Settlement Rail ESG Oracle',
     version: STABILITY_API_VERSION,
-    description: "Live E, S and G scores of the rail over its corridor jurisdictions, and the ESG fee component derived from their average. Read /esg-score; use scores.average as the stability quote's esgScore.",
+    description:
+      "Live E, S and G scores of the rail over its corridor jurisdictions, and the ESG fee component derived from their average. Read /esg-score; use scores.average as the stability quote's esgScore.",
     category: 'stablecoin-settlement-rail',
     network: context.network.name,
     chainId: context.network.chainId,

@@ -106,11 +106,7 @@ function describeEsgImpact(terms: QuoteTerms, fees: FeeBreakdown, parameters: Fe
 }
 
 /** Prices the same amount on the published alternatives that apply to this kind of transfer. */
-function compareWithBenchmarks(
-  terms: QuoteTerms,
-  fees: FeeBreakdown,
-  benchmarks: readonly CompetitiveBenchmark[],
-): CompetitiveComparison {
+function compareWithBenchmarks(terms: QuoteTerms, fees: FeeBreakdown, benchmarks: readonly CompetitiveBenchmark[]): CompetitiveComparison {
   const kind = terms.hasFx ? 'cross-currency' : 'same-currency';
   const comparisons = benchmarks
     .filter((benchmark) => benchmark.appliesTo === kind)

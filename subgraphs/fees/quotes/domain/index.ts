@@ -23,13 +23,4 @@ export {
   type StabilityEndpoints,
 } from './build-manifest.js';
 export { buildQuote, type CompetitiveComparison, type EsgImpact, type OracleContext, type Quote, QUOTE_SCHEMA, type QuoteContext } from './build-quote.js';
-export {
-  checkQuoteId,
-  issueQuoteId,
-  looksLikeQuoteId,
-  parseQuoteId,
-  QUOTE_ID_PREFIX,
-  QUOTE_NONCE_HEX_LENGTH,
-  type QuoteIdCheck,
-  type QuoteSigner,
-} from './quote-id.js';
+export { checkQuoteId, issueQuoteId, looksLikeQuoteId, parseQuoteId, QUOTE_ID_PREFIX, QUOTE_NONCE_HEX_LENGTH, type QuoteIdCheck, type QuoteSigner } from './quote-id.js';

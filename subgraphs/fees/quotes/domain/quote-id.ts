@@ -48,21 +48,13 @@ export function parseQuoteId(quoteId: string): { issuedAt: Date; nonce: string; 
   return { issuedAt: new Date(Number(match[1])), nonce: match[2], signature: match[3] };
 }
 
-export type QuoteIdCheck =
-  | { valid: true; issuedAt: Date; expiresAt: Date; expired: boolean }
-  | { valid: false; reason: 'malformed' | 'signature-mismatch' };
+export type QuoteIdCheck = { valid: true; issuedAt: Date; expiresAt: Date; expired: boolean } | { valid: false; reason: 'malformed' | 'signature-mismatch' };
 
 /**
  * Checks that we issued this quote id for exactly these terms, without trusting the caller
  * or a database: the token is our signature over the terms, the issue time and the nonce.
  */
-export function checkQuoteId(
-  quoteId: string,
-  terms: QuoteTerms,
-  signer: QuoteSigner,
-  validForSeconds: number,
-  now: Date,
-): QuoteIdCheck {
+export function checkQuoteId(quoteId: string, terms: QuoteTerms, signer: QuoteSigner, validForSeconds: number, now: Date): QuoteIdCheck {
   const parsed = parseQuoteId(quoteId);
   if (!parsed) return { valid: false, reason: 'malformed' };
   const payload = canonicalPayload(terms, parsed.issuedAt.getTime(), parsed.nonce);

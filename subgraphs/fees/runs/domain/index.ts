@@ -10,15 +10,6 @@ export {
   type IntelligenceParameters,
   outlookOf,
 } from './intelligence.js';
-export { basketInMillionths, ON_CHAIN_SCALE, type OnChainBasket,toCentiBps, toMillionths } from './on-chain.js';
-export {
-  averageScore24h,
-  finishedRuns,
-  humanDuration,
-  type OracleRunRecord,
-  type OracleRunStatus,
-  type OracleUptime,
-  slotOf,
-  uptimeOf,
-} from './runs.js';
-export { epochSeconds, HISTORY_LENGTH, type OracleDataQuality, type OracleState, oracleState, type RunsView,withIntelligence } from './views.js';
+export { basketInMillionths, ON_CHAIN_SCALE, type OnChainBasket, toCentiBps, toMillionths } from './on-chain.js';
+export { averageScore24h, finishedRuns, humanDuration, type OracleRunRecord, type OracleRunStatus, type OracleUptime, slotOf, uptimeOf } from './runs.js';
+export { epochSeconds, HISTORY_LENGTH, type OracleDataQuality, type OracleState, oracleState, type RunsView, withIntelligence } from './views.js';

@@ -5,13 +5,25 @@ import { basketInMillionths, toCentiBps, toMillionths } from './on-chain.js';
 describe('basketInMillionths', () => {
   it.each([
     // 0.6 + 0.4 = 1: scaled exactly.
-    [{ USDT: 0.4, USDC: 0.6 }, { assets: ['USDC', 'USDT'], weights: [600_000, 400_000] }],
+    [
+      { USDT: 0.4, USDC: 0.6 },
+      { assets: ['USDC', 'USDT'], weights: [600_000, 400_000] },
+    ],
     // 0.6667 + 0.3334 = 1.0001 (rounded weights): 666,633.3 and 333,366.6 -> floors 666,633 + 333,366 = 999,999; the one missing unit goes to the larger fraction (USDT's .6).
-    [{ USDC: 0.6667, USDT: 0.3334 }, { assets: ['USDC', 'USDT'], weights: [666_633, 333_367] }],
+    [
+      { USDC: 0.6667, USDT: 0.3334 },
+      { assets: ['USDC', 'USDT'], weights: [666_633, 333_367] },
+    ],
     // Thirds: 333,333.33 each, 1 unit short; equal fractions, so name order: DAI first.
-    [{ USDC: 1, USDT: 1, DAI: 1 }, { assets: ['DAI', 'USDC', 'USDT'], weights: [333_334, 333_333, 333_333] }],
+    [
+      { USDC: 1, USDT: 1, DAI: 1 },
+      { assets: ['DAI', 'USDC', 'USDT'], weights: [333_334, 333_333, 333_333] },
+    ],
     // A coin without weight is left out.
-    [{ USDC: 0.5, USDT: 0.5, DAI: 0 }, { assets: ['USDC', 'USDT'], weights: [500_000, 500_000] }],
+    [
+      { USDC: 0.5, USDT: 0.5, DAI: 0 },
+      { assets: ['USDC', 'USDT'], weights: [500_000, 500_000] },
+    ],
   ])('%j -> %j', (weights, expected) => {
     expect(basketInMillionths(weights)).toEqual(expected);
   });

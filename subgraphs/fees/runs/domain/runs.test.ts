@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { averageScore24h, humanDuration, type OracleRunRecord, type OracleRunStatus,slotOf, uptimeOf } from './runs.js';
+import { averageScore24h, humanDuration, type OracleRunRecord, type OracleRunStatus, slotOf, uptimeOf } from './runs.js';
 
 const INTERVAL = 300;
 const T0 = new Date('2026-11-22T12:00:00.000Z');
@@ -7,7 +7,18 @@ const minutes = (count: number) => new Date(T0.getTime() + count * 60_000);
 
 function run(slotMinutes: number, status: OracleRunStatus, score: number | null = status === 'SUCCESS' ? 90 : null): OracleRunRecord {
   const slot = minutes(slotMinutes);
-  return { oracle: 'stability', slot, status, runner: 'host:1', startedAt: new Date(slot.getTime() + 2000), finishedAt: status === 'RUNNING' ? null : new Date(slot.getTime() + 3000), score, overall: null, output: null, error: null };
+  return {
+    oracle: 'stability',
+    slot,
+    status,
+    runner: 'host:1',
+    startedAt: new Date(slot.getTime() + 2000),
+    finishedAt: status === 'RUNNING' ? null : new Date(slot.getTime() + 3000),
+    score,
+    overall: null,
+    output: null,
+    error: null,
+  };
 }
 
 describe('slotOf', () => {

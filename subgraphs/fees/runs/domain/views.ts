@@ -4,7 +4,7 @@
  * interval and `now` are passed in.
  */
 import type { IntelligenceObject } from './intelligence.js';
-import { finishedRuns, type OracleRunRecord, type OracleUptime,slotOf, uptimeOf } from './runs.js';
+import { finishedRuns, type OracleRunRecord, type OracleUptime, slotOf, uptimeOf } from './runs.js';
 
 /** How many successful runs a history lists. */
 export const HISTORY_LENGTH = 24;

@@ -31,9 +31,24 @@ describe('bands and the decision table at their boundaries', () => {
     expect(decide(95, null, false)).toBe('caution');
   });
   it('interpolates between points and is flat beyond them', () => {
-    expect(interpolate(25, [[0, 0], [50, 100]])).toBe(50);
-    expect(interpolate(-5, [[0, 0], [50, 100]])).toBe(0);
-    expect(interpolate(99, [[0, 0], [50, 100]])).toBe(100);
+    expect(
+      interpolate(25, [
+        [0, 0],
+        [50, 100],
+      ]),
+    ).toBe(50);
+    expect(
+      interpolate(-5, [
+        [0, 0],
+        [50, 100],
+      ]),
+    ).toBe(0);
+    expect(
+      interpolate(99, [
+        [0, 0],
+        [50, 100],
+      ]),
+    ).toBe(100);
   });
 });
 

@@ -1,6 +1,6 @@
 import { type FeedState, interpolate, type SignalSet } from '../../domain/index.js';
 import type { StabilityParameters } from './parameters.js';
-import { type Context,DAY_MS, latestOf, round, signalContext } from './signal-context.js';
+import { type Context, DAY_MS, latestOf, round, signalContext } from './signal-context.js';
 import { usdSignals } from './usd-signals.js';
 
 /**
@@ -28,7 +28,11 @@ export function reliabilityDecision(input: { isHealthy: boolean; score: number; 
   if (pegAlert) reasons.push('peg.deviationBps >= 50: hold; peg alert active');
   const band = stabilityBand(input.score, parameters.bands);
   reasons.push(
-    band === 'stable' ? 'stability.currentScore >= 90: normal operations' : band === 'caution' ? 'stability.currentScore 75-89: proceed with caution' : 'stability.currentScore < 75: defer large settlements',
+    band === 'stable'
+      ? 'stability.currentScore >= 90: normal operations'
+      : band === 'caution'
+        ? 'stability.currentScore 75-89: proceed with caution'
+        : 'stability.currentScore < 75: defer large settlements',
   );
   reasons.push(input.isHealthy ? 'isHealthy true: proceed' : 'isHealthy false: not all systems nominal');
   if (pegAlert) return { action: 'hold', reasons };
@@ -46,7 +50,10 @@ function pegOf(context: Context) {
   const prices = context.signals.stablecoinPrices;
   let deviationBps: number | null = null;
   if (prices && caps.every((coin) => typeof prices[coin.id] === 'number')) {
-    deviationBps = round(caps.reduce((sum, coin) => sum + (total === 0 ? 0 : (coin.cap / total) * Math.abs(prices[coin.id]! - 1) * 10_000), 0), 2);
+    deviationBps = round(
+      caps.reduce((sum, coin) => sum + (total === 0 ? 0 : (coin.cap / total) * Math.abs(prices[coin.id]! - 1) * 10_000), 0),
+      2,
+    );
     context.readings.set('peg', { signal: 'peg', value: deviationBps, score: round(interpolate(deviationBps, peg.score)), asOf: context.day, source: 'stablecoin prices (DefiLlama)' });
   }
   return {
@@ -95,12 +102,27 @@ export function runStabilityPipeline(signals: SignalSet, parameters: StabilityPa
   const confidence = confidenceOf(signals.feeds, current.stale, peg.measured, parameters);
   const outlookChange = score !== null && earlierScore !== null ? score - earlierScore : null;
   const structuralOutlook =
-    outlookChange === null || confidence < parameters.usdOutlook.minConfidence ? 'UNCERTAIN' : outlookChange > parameters.usdOutlook.points ? 'STRENGTHENING' : outlookChange < -parameters.usdOutlook.points ? 'WEAKENING' : 'STABLE';
+    outlookChange === null || confidence < parameters.usdOutlook.minConfidence
+      ? 'UNCERTAIN'
+      : outlookChange > parameters.usdOutlook.points
+        ? 'STRENGTHENING'
+        : outlookChange < -parameters.usdOutlook.points
+          ? 'WEAKENING'
+          : 'STABLE';
 
   const tiers = parameters.tiers.map((tier) => {
     const inputs = tier.signals.flatMap((signal) => (current.readings.has(signal) ? [current.readings.get(signal)!] : []));
     const mean = weightedMean(inputs.map((input) => ({ score: input.score, weight: 1 })));
-    return { id: tier.id, name: tier.name, measures: tier.measures, weight: tier.weight, score: mean === null ? null : round(mean), status: mean === null ? 'NO_DATA' : 'OK', inputs, missing: tier.signals.filter((signal) => !current.readings.has(signal)) };
+    return {
+      id: tier.id,
+      name: tier.name,
+      measures: tier.measures,
+      weight: tier.weight,
+      score: mean === null ? null : round(mean),
+      status: mean === null ? 'NO_DATA' : 'OK',
+      inputs,
+      missing: tier.signals.filter((signal) => !current.readings.has(signal)),
+    };
   });
   const scored = tiers.flatMap((tier) => (tier.score === null ? [] : [{ score: tier.score, weight: tier.weight }]));
   const stabilityScore = round(weightedMean(scored) ?? 0);
@@ -113,7 +135,13 @@ export function runStabilityPipeline(signals: SignalSet, parameters: StabilityPa
     stabilityScore,
     overall,
     tiers,
-    usdHealth: { score, structuralOutlook, scoreChange90d: outlookChange === null ? null : round(outlookChange), ...usd, independentSignals: [...current.readings.keys()].filter((key) => key !== 'peg').length },
+    usdHealth: {
+      score,
+      structuralOutlook,
+      scoreChange90d: outlookChange === null ? null : round(outlookChange),
+      ...usd,
+      independentSignals: [...current.readings.keys()].filter((key) => key !== 'peg').length,
+    },
     peg,
     confidence,
     dataQuality: (degraded ? 'PARTIAL' : 'LIVE') as 'PARTIAL' | 'LIVE',

@@ -1,5 +1,5 @@
 import { interpolate, type Observation } from '../../domain/index.js';
-import { changePct, type Context,latestOf, record, round, trendOf, upTo } from './signal-context.js';
+import { changePct, type Context, latestOf, record, round, trendOf, upTo } from './signal-context.js';
 
 // The 12 USD structural-health signals of the stability pipeline (version 9.0; docs/stability-model.md),
 // each recorded in the context as it is read. Pure.
@@ -44,7 +44,14 @@ function tradeWeightedUsd(context: Context, notes: SignalNotes) {
   }
   return {
     consensus: consensus.consensus,
-    tradeWeightedUsd: { value: broadLatest?.value ?? null, changePct3m: broadChange === null ? null : round(broadChange, 2), trend: broadTrend, currencies: 26, majorPairs: consensus.moves, asOf: broadLatest?.date ?? null },
+    tradeWeightedUsd: {
+      value: broadLatest?.value ?? null,
+      changePct3m: broadChange === null ? null : round(broadChange, 2),
+      trend: broadTrend,
+      currencies: 26,
+      majorPairs: consensus.moves,
+      asOf: broadLatest?.date ?? null,
+    },
   };
 }
 
@@ -158,7 +165,8 @@ export function usdSignals(context: Context) {
   const balanceSheet = fedBalanceSheet(context, notes);
   const goldSignal = gold(context, notes);
   const stablecoins = stablecoinHealth(context);
-  if (stablecoins.stressSignal) notes.alerts.push(`Stablecoin supply fell more than ${context.parameters.signals.stablecoinHealth.stressDeclinePct}% in ${context.parameters.windows.stablecoinChangeDays} days`);
+  if (stablecoins.stressSignal)
+    notes.alerts.push(`Stablecoin supply fell more than ${context.parameters.signals.stablecoinHealth.stressDeclinePct}% in ${context.parameters.windows.stablecoinChangeDays} days`);
   const divergence = inflationDivergence(context, inflation.breakeven, notes);
   const stress = financialStress(context, notes);
   const debt = debtToGdp(context);

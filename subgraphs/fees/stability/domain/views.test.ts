@@ -71,7 +71,10 @@ describe('stability views', () => {
       feeds: [{ feed: 'FRED T10Y2Y', mode: 'snapshot', status: 'ok' }],
     });
     const down = run(0, 'SUCCESS', stabilityOutput(92, { feeds: [{ feed: 'DefiLlama', mode: 'live', status: 'fallback', reason: 'HTTP 500' }] }), 92);
-    expect(buildStabilityHealth({ latest: down, recent: [down] }, minutes(1), INTERVAL, network)).toMatchObject({ status: 'degraded', feeds: [{ feed: 'DefiLlama', status: 'fallback', reason: 'HTTP 500' }] });
+    expect(buildStabilityHealth({ latest: down, recent: [down] }, minutes(1), INTERVAL, network)).toMatchObject({
+      status: 'degraded',
+      feeds: [{ feed: 'DefiLlama', status: 'fallback', reason: 'HTTP 500' }],
+    });
   });
 
   it('GET /api/status and /api/history: the latest run in full, the last 24 successful runs newest first', () => {

@@ -11,11 +11,7 @@ export const CONTEXT: ForecastContext = { now: NOW, dataQuality: 'ESTIMATED' };
 export const CURRENT_AT = '2024-10-08T00:00:00Z';
 export const PREVIOUS_AT = '2024-09-08T00:00:00Z';
 
-export function observation(
-  regionId: string,
-  observedAt: string,
-  values: Partial<Omit<RegionClimateObservation, 'regionId' | 'observedAt'>> = {},
-): RegionClimateObservation {
+export function observation(regionId: string, observedAt: string, values: Partial<Omit<RegionClimateObservation, 'regionId' | 'observedAt'>> = {}): RegionClimateObservation {
   return {
     regionId,
     observedAt,
@@ -32,11 +28,7 @@ export function withObservations(dataset: ForecastDataset, observations: readonl
 }
 
 /** The dataset with one commodity's production regions replaced. */
-export function withProduction(
-  dataset: ForecastDataset,
-  symbol: CommoditySymbol,
-  regions: readonly Pick<ProductionRegion, 'regionId' | 'share'>[],
-): ForecastDataset {
+export function withProduction(dataset: ForecastDataset, symbol: CommoditySymbol, regions: readonly Pick<ProductionRegion, 'regionId' | 'share'>[]): ForecastDataset {
   const profile = dataset.commodities[symbol];
   const listed = regions.map((r) => ({ ...r, production: r.share, worldShare: r.share }));
   return {

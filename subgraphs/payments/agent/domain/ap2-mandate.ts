@@ -222,7 +222,11 @@ export function readMandateContent(claims: unknown): Result<Ap2MandateContent> {
  */
 export function checkValidityWindow(payload: Record<string, unknown>, nowSeconds: number): Result<{ issuedAt: number | null; expiresAt: number }> {
   const { exp, nbf, iat } = payload;
-  for (const [name, value] of [['exp', exp], ['nbf', nbf], ['iat', iat]] as const) {
+  for (const [name, value] of [
+    ['exp', exp],
+    ['nbf', nbf],
+    ['iat', iat],
+  ] as const) {
     if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value))) return fail('MALFORMED', `${name} must be a NumericDate (seconds).`);
   }
   if (typeof exp !== 'number') return fail('EXPIRY_MISSING', 'The mandate has no exp: an authorisation to pay must expire.');

@@ -80,9 +80,7 @@ function evaluateConstraint(constraint: Ap2Constraint, content: Ap2MandateConten
       return { ok: true, value: 'SATISFIED' };
     }
     case 'payment.reference':
-      return typeof constraint.conditional_transaction_id === 'string'
-        ? { ok: true, value: 'NOT_APPLICABLE' }
-        : fail('INVALID_CONTENT', 'payment.reference needs conditional_transaction_id.');
+      return typeof constraint.conditional_transaction_id === 'string' ? { ok: true, value: 'NOT_APPLICABLE' } : fail('INVALID_CONTENT', 'payment.reference needs conditional_transaction_id.');
     case RAIL_FEE_CAP_CONSTRAINT: {
       const { currency, max } = constraint;
       if (currency !== 'USD' || !Number.isSafeInteger(max) || (max as number) < 0) return fail('INVALID_CONTENT', `${RAIL_FEE_CAP_CONSTRAINT} needs currency USD and an integer max in cents.`);
@@ -110,7 +108,7 @@ function evaluateConstraint(constraint: Ap2Constraint, content: Ap2MandateConten
  */
 export function matchMandate(content: Ap2MandateContent, settlement: Ap2SettlementTerms, quote: Ap2SettlementQuote, now: Date): Result<Ap2MandateMatch> {
   if (!sameAddress(content.payee.id, settlement.recipientAddress)) {
-    return fail('PAYEE_MISMATCH', 'The mandate\'s payee.id is not the settlement\'s recipientAddress.');
+    return fail('PAYEE_MISMATCH', "The mandate's payee.id is not the settlement's recipientAddress.");
   }
   const paid = content.payment_amount;
   if (paid.currency !== settlement.sourceCurrency) {
@@ -124,7 +122,7 @@ export function matchMandate(content: Ap2MandateContent, settlement: Ap2Settleme
     return fail('EXECUTION_DATE_MISMATCH', `The mandate is for execution on ${dayOf(content.execution_date)}, not today.`);
   }
   if (quote.currency !== paid.currency || toMinorUnits(quote.amount, quote.currency) !== paid.amount) {
-    return fail('QUOTE_MISMATCH', 'The quote was not computed for the mandate\'s amount and currency.');
+    return fail('QUOTE_MISMATCH', "The quote was not computed for the mandate's amount and currency.");
   }
   if (quote.expiresAt.getTime() <= now.getTime()) return fail('QUOTE_MISMATCH', 'The quote computed for the settlement has expired.');
   const constraints: Ap2MandateMatch['constraints'] = [];

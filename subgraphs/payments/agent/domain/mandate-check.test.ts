@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentAttestation, AgentMandateTerms, AgentVerificationView } from '../../domain/index.js';
-import { type AgentSettlementRequest,checkAgentMandate } from './mandate-check.js';
+import { type AgentSettlementRequest, checkAgentMandate } from './mandate-check.js';
 
 const AGENT = 'agt_AAAAAAAAAAAAAAAAAAAAAA';
 const NOW = new Date('2026-05-04T10:00:00Z');

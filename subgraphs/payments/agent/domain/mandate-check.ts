@@ -121,7 +121,11 @@ export function checkAgentMandate(input: {
   }
   if (mandate !== null && mandate.currencyPairs.length > 0) {
     const pair = `${settlement.sourceCurrency.toUpperCase()}|${settlement.destinationCurrency.toUpperCase()}`;
-    check('CURRENCY_PAIRS', mandate.currencyPairs.some((allowed) => allowed.toUpperCase() === pair), () => `The pair ${pair.slice(0, 16)} is not among the mandate's currency pairs.`);
+    check(
+      'CURRENCY_PAIRS',
+      mandate.currencyPairs.some((allowed) => allowed.toUpperCase() === pair),
+      () => `The pair ${pair.slice(0, 16)} is not among the mandate's currency pairs.`,
+    );
   }
   if (mandate !== null && mandate.esgFloor !== null) {
     const floor = mandate.esgFloor;

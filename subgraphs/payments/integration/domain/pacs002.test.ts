@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readPaymentInitiation } from '../inputs.js';
 import { PAIN001_TEXT } from '../testing.js';
-import {
-  additionalInfoOf, buildPacs002, buildPacs002ForMapping, groupStatusOf, rejectionCauseOf,   type ReportedResult, type TransactionStatusCode,
-transactionStatusOf,
-} from './pacs002.js';
+import { additionalInfoOf, buildPacs002, buildPacs002ForMapping, groupStatusOf, rejectionCauseOf, type ReportedResult, type TransactionStatusCode, transactionStatusOf } from './pacs002.js';
 import type { Pain001Mapping } from './pain001.js';
 
 function mapping(): Pain001Mapping {
@@ -14,8 +11,22 @@ function mapping(): Pain001Mapping {
 }
 
 const compliance = { fatfR16Compliant: true, micaCompliant: true, geniusCompliant: true, regulatoryNote: 'Originator and beneficiary information travel with the transfer (FATF R.16).' };
-const vopOk = { requestId: '6f1c2d9e-3b7a-4c1e-9a55-0d4f2b8e7c31', result: 'LEI_MATCH', proceedSafe: true, score: 100, resolvedBy: 'LEI_EXACT_MATCH', message: 'LEI matched exactly; name check skipped.' };
-const vopBlocked = { requestId: '0b9e6a44-8f2d-4f61-b3c7-5a1e9d2c4f80', result: 'BLOCKED', proceedSafe: false, score: 21, resolvedBy: 'NAME_MATCH', message: 'Submitted name does not match the registered name of the wallet.' };
+const vopOk = {
+  requestId: '6f1c2d9e-3b7a-4c1e-9a55-0d4f2b8e7c31',
+  result: 'LEI_MATCH',
+  proceedSafe: true,
+  score: 100,
+  resolvedBy: 'LEI_EXACT_MATCH',
+  message: 'LEI matched exactly; name check skipped.',
+};
+const vopBlocked = {
+  requestId: '0b9e6a44-8f2d-4f61-b3c7-5a1e9d2c4f80',
+  result: 'BLOCKED',
+  proceedSafe: false,
+  score: 21,
+  resolvedBy: 'NAME_MATCH',
+  message: 'Submitted name does not match the registered name of the wallet.',
+};
 const settlement = { txHash: `0x${'ab'.repeat(32)}`, amount: '1361.17', currency: 'EUR', asset: 'USDC', network: 'base-mainnet', exchangeRate: '1.0885', fee: '2.04' };
 
 const SUBMITTED = 1_741_944_600; // 2025-03-14T09:30:00Z
@@ -23,7 +34,14 @@ const results: ReportedResult[] = [
   { railPaymentId: 'rp_01', tmsReference: 'E2E-MAXRETS-INV-88121', status: 'SETTLED', submittedAt: SUBMITTED, settledAt: SUBMITTED + 4, settlement, vop: vopOk, compliance },
   { railPaymentId: 'rp_02', tmsReference: 'E2E-ROCA-PO-5531', status: 'BLOCKED', submittedAt: SUBMITTED, vop: vopBlocked, compliance: { ...compliance, fatfR16Compliant: false } },
   { railPaymentId: 'rp_03', tmsReference: 'E2E-BSP-2025-Q1', status: 'PENDING', submittedAt: SUBMITTED, vop: vopOk, compliance },
-  { railPaymentId: 'rp_04', tmsReference: 'SHELL-TRY-20250314-0001/2/2', status: 'BLOCKED', submittedAt: SUBMITTED, vop: vopOk, compliance: { ...compliance, regulatoryNote: 'AML screening: counterparty wallet on the OFAC SDN digital currency address list.' } },
+  {
+    railPaymentId: 'rp_04',
+    tmsReference: 'SHELL-TRY-20250314-0001/2/2',
+    status: 'BLOCKED',
+    submittedAt: SUBMITTED,
+    vop: vopOk,
+    compliance: { ...compliance, regulatoryNote: 'AML screening: counterparty wallet on the OFAC SDN digital currency address list.' },
+  },
   { railPaymentId: 'rp_05', tmsReference: 'E2E-BSP-FEE-7', status: 'FAILED', submittedAt: SUBMITTED, vop: vopOk, compliance: { ...compliance, regulatoryNote: '' } },
 ];
 
@@ -85,7 +103,11 @@ describe('the pacs.002 answer to the fixture pain.001, field by field', () => {
   });
 
   it('pending after checks: ACSP with its acceptance time', () => {
-    expect(TxInfAndSts[2]).toMatchObject({ TxSts: 'ACSP', AccptncDtTm: '2025-03-14T09:30:00.000Z', OrgnlTxRef: { Amt: { InstdAmt: { Ccy: 'USD', value: '15000.25' } }, ReqdExctnDt: { Dt: '2025-03-18' } } });
+    expect(TxInfAndSts[2]).toMatchObject({
+      TxSts: 'ACSP',
+      AccptncDtTm: '2025-03-14T09:30:00.000Z',
+      OrgnlTxRef: { Amt: { InstdAmt: { Ccy: 'USD', value: '15000.25' } }, ReqdExctnDt: { Dt: '2025-03-18' } },
+    });
     expect(TxInfAndSts[2]).not.toHaveProperty('StsRsnInf');
   });
 
@@ -164,7 +186,13 @@ describe('additionalInfoOf (AddtlInf: Max105Text, at most 3 occurrences)', () =>
       messageId: 'R',
       createdAtMs: 0,
       original: { msgId: 'M', creDtTm: '2025-03-14T09:30:00Z', nbOfTxs: '1' },
-      transactions: [{ origin: { endToEndId: 'E' }, payment: { amount: '1', currency: 'EUR' }, result: { railPaymentId: 'rp', tmsReference: 'E', status: 'BLOCKED', compliance: { ...compliance, regulatoryNote: '' }, vop: vopOk } }],
+      transactions: [
+        {
+          origin: { endToEndId: 'E' },
+          payment: { amount: '1', currency: 'EUR' },
+          result: { railPaymentId: 'rp', tmsReference: 'E', status: 'BLOCKED', compliance: { ...compliance, regulatoryNote: '' }, vop: vopOk },
+        },
+      ],
     });
     const [transaction] = report.Document.FIToFIPmtStsRpt.TxInfAndSts;
     expect(transaction?.StsRsnInf).toEqual([{ Rsn: { Cd: 'RR04' } }]);

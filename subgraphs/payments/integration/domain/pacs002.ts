@@ -45,8 +45,7 @@ export const MAX_ADDITIONAL_INFO = 3;
 export const MAX_REPORT_MESSAGE_ID_LENGTH = 31;
 
 /** What the report needs of a PaymentResult: a full PaymentResult fits. */
-export type ReportedResult = Pick<PaymentResult, 'railPaymentId' | 'tmsReference' | 'status' | 'compliance'> &
-  Partial<Pick<PaymentResult, 'submittedAt' | 'settledAt' | 'settlement' | 'vop'>>;
+export type ReportedResult = Pick<PaymentResult, 'railPaymentId' | 'tmsReference' | 'status' | 'compliance'> & Partial<Pick<PaymentResult, 'submittedAt' | 'settledAt' | 'settlement' | 'vop'>>;
 
 export interface ReportedTransaction {
   origin: Pick<Pain001TransferOrigin, 'endToEndId' | 'instrId'>;
