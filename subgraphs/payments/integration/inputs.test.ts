@@ -265,10 +265,10 @@ describe('pain.001 element checks (strict where ISO 20022 is strict)', () => {
       `${tx}.Amt.InstdAmt.value`,
       'must be an unsigned decimal such as 1250.50 (digits, optionally a point and digits)',
     ],
-    // eslint-disable-next-line no-loss-of-precision -- a number JSON.parse rounds is the case under test
     [
       'a JSON number that lost digits',
       (i: any) => {
+        // eslint-disable-next-line no-loss-of-precision -- a number JSON.parse rounds is the case under test
         i.PmtInf[1].CdtTrfTxInf[0].Amt.InstdAmt.value = 12345678901234567.8;
       },
       `${tx}.Amt.InstdAmt.value`,
