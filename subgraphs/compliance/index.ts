@@ -10,53 +10,31 @@ import { entityEsgParameters } from './data/entity-esg.js';
 import { dataSources, fatfLists, leiRecords } from './data/index.js';
 import { streamPrices } from './data/stream-prices.js';
 import { isValidLei } from './domain/index.js';
-import { type EntityEsgService, shippedEntityEsgService } from './esg/service.js';
+import { shippedEntityEsgService } from './esg/service.js';
 import { createKyaService, type KyaService } from './kya/service.js';
 import { createKyaStore } from './kya/store.js';
-import { createUboService, shippedUboData, type UboService } from './ownership/service.js';
+import { createUboService, shippedUboData } from './ownership/service.js';
 import { createUboStore } from './ownership/store.js';
-import { type PepScreenService, shippedPepScreenService } from './pep/service.js';
+import { shippedPepScreenService } from './pep/service.js';
 import { importReferenceData, shippedReferenceDigests } from './reference/import.js';
-import { createReferenceDataService, type ReferenceDataService } from './reference/service.js';
+import { createReferenceDataService } from './reference/service.js';
 import { createReferenceStore } from './reference/store.js';
 import { complianceResolvers, createComplianceContext } from './resolvers.js';
-import { complianceRoutes } from './routes.js';
+import { complianceRoutes, type ComplianceRouteServices } from './routes.js';
 import { COMPLIANCE_PREFIX } from './shared/error-shape.js';
 import type { LeiEntry, LeiRegistry } from './shared/lei-registry.js';
-import { createStreamService, type StreamService } from './stream/service.js';
+import { createStreamService } from './stream/service.js';
 import { createStreamStore } from './stream/store.js';
 import { createVendorRiskService, type VendorRiskService } from './vendor/service.js';
 import { nameMatcher } from './vop/domain/index.js';
-import { type ComplianceService, createComplianceService } from './vop/service.js';
+import { createComplianceService } from './vop/service.js';
 import { type ComplianceStore, createComplianceStore } from './vop/store.js';
-import type { SanctionsWidgetDeps } from './widget/service.js';
 
 export const name = 'compliance';
 export const typeDefs = loadSubgraphTypeDefs(name);
 
 /** One service per family, as the routes, the resolvers and the per-request context read them. */
-interface ComplianceFamilies {
-  /** Verification of payee, the wallet registry, LEI and the regulatory calendar (vop/). */
-  vop: ComplianceService;
-  /** Know-your-agent: agents, mandates, credentials and identity documents (kya/). */
-  kya: KyaService;
-  /** Entity ESG scores (esg/). */
-  esg: EntityEsgService;
-  /** The PEP screen (pep/). */
-  pep: PepScreenService;
-  /** Ownership chains (ownership/). */
-  ubo: UboService;
-  /** The embeddable sanctions screen (widget/). */
-  widget: SanctionsWidgetDeps;
-  /** AML screening, internal (aml/). */
-  aml: AmlService;
-  /** Vendor risk: every screen above side by side with the entity ESG score, decision 0020 (vendor/). */
-  vendorRisk: VendorRiskService;
-  /** Streaming micropayment sessions (stream/). */
-  stream: StreamService;
-  /** The reference data loaded in the database (reference/). */
-  referenceData: ReferenceDataService;
-}
+type ComplianceFamilies = ComplianceRouteServices;
 
 /** The LEI registry over the shipped GLEIF snapshot (data/lei), indexed once on first use. */
 export function shippedLeiRegistry(): LeiRegistry {

@@ -26,15 +26,25 @@ import type { SanctionsWidgetDeps } from './widget/service.js';
 
 /** The families' services the compliance routes mount (index.ts builds them). */
 export interface ComplianceRouteServices {
+  /** Verification of payee, the wallet registry, LEI and the regulatory calendar (vop/). */
   vop: ComplianceService;
+  /** Know-your-agent: agents, mandates, credentials and identity documents (kya/). */
   kya: KyaService;
+  /** Entity ESG scores (esg/). */
   esg: EntityEsgService;
+  /** The PEP screen (pep/). */
   pep: PepScreenService;
+  /** Ownership chains (ownership/). */
   ubo: UboService;
+  /** The embeddable sanctions screen (widget/). */
   widget: SanctionsWidgetDeps;
+  /** AML screening, internal (aml/). */
   aml: AmlService;
+  /** Vendor risk: every screen above side by side with the entity ESG score, decision 0020 (vendor/). */
   vendorRisk: VendorRiskService;
+  /** Streaming micropayment sessions (stream/). */
   stream: StreamService;
+  /** The reference data loaded in the database (reference/). */
   referenceData: ReferenceDataService;
 }
 

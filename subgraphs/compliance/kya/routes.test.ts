@@ -1,4 +1,5 @@
-import { count } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agents } from '../../../drizzle/schema.js';
 import { ManualClock } from '../../../platform/clock.js';
@@ -13,11 +14,13 @@ import {
   AGENT_PRIVATE_D,
   BASE,
   buildKyaTestApp,
+  HOUR_MS,
   ISSUER_DID,
   type KyaTestApp,
   LAPSED_LEI_ENTRY,
   MANDATE_ID,
   NOW_MS,
+  TEST_INTERNAL_KEY,
   UNKNOWN_VALID_LEI,
 } from './testing.js';
 
@@ -272,5 +275,217 @@ describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
       const response = await call('POST', '/agent/mandate', payload(agent.agentId));
       expect([response.status, response.body]).toEqual([status, { error: expect.any(String), code }]);
     });
+  });
+
+  describe('POST /agent/:id/verify', () => {
+    it('an active agent: verified, a credential for one hour signed by the service, and its VC-JWT', async () => {
+      const agent = (await register({ name: 'V1', ownerEntity: 'Acme', ownerEmail: 'v1@acme.example', mandate: { maxNotionalUsd: 2_500, dailyCapUsd: 10_000 } })).body;
+      const { status, body } = await call('POST', `/agent/${agent.agentId}/verify`);
+      expect(status).toBe(200);
+      expect(body).toEqual({
+        verified: true,
+        agentId: agent.agentId,
+        status: 'ACTIVE',
+        kyaLevel: 'REGISTERED',
+        kyaScore: 50,
+        credential: {
+          agentId: agent.agentId,
+          issuedAt: NOW_MS,
+          expiresAt: NOW_MS + HOUR_MS, // Document 2 §8: 1 hour TTL
+          mandateId: agent.mandate.mandateId,
+          attestation: { kyaLevel: 'REGISTERED', ownerVerified: false, mandateActive: true, fatfCompliant: true, dailyCapUsd: 10_000, maxNotionalUsd: 2_500 },
+          signature: expect.stringMatching(/^[0-9a-f]{64}$/),
+        },
+        verifiableCredential: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+      });
+      expect(kya.service.credentialSignatureValid(body.credential)).toBe(true);
+      // A changed claim under the same signature fails.
+      expect(kya.service.credentialSignatureValid({ ...body.credential, attestation: { ...body.credential.attestation, dailyCapUsd: 1_000_000 } })).toBe(false);
+      expect(kya.service.credentialSignatureValid({ ...body.credential, expiresAt: body.credential.expiresAt + HOUR_MS })).toBe(false);
+
+      const [header, payload] = (body.verifiableCredential as string)
+        .split('.')
+        .slice(0, 2)
+        .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')));
+      expect(header).toEqual({ alg: 'ES256', typ: 'JWT', kid: kya.issuer.verificationMethod.id });
+      expect(payload).toEqual({
+        iss: ISSUER_DID,
+        sub: agent.did,
+        jti: expect.stringMatching(/^urn:uuid:[0-9a-f-]{36}$/),
+        nbf: NOW_MS / 1000,
+        exp: NOW_MS / 1000 + 3_600,
+        vc: {
+          '@context': ['https://www.w3.org/2018/credentials/v1'],
+          type: ['VerifiableCredential', 'KnowYourAgentCredential'],
+          credentialSubject: { agentId: agent.agentId, kyaLevel: 'REGISTERED', kyaScore: 50, mandateId: agent.mandate.mandateId, attestation: body.credential.attestation },
+        },
+      });
+    });
+
+    it('an ANONYMOUS agent without mandate: its tier caps, not FATF-compliant, mandateId null', async () => {
+      const agent = (await register({ name: 'V2' })).body;
+      const { body } = await call('POST', `/agent/${agent.agentId}/verify`);
+      expect(body.credential).toMatchObject({
+        mandateId: null,
+        attestation: { kyaLevel: 'ANONYMOUS', ownerVerified: false, mandateActive: false, fatfCompliant: false, dailyCapUsd: 1_000, maxNotionalUsd: 1_000 },
+      });
+    });
+
+    it('a VERIFIED agent: owner verified, no platform cap (null)', async () => {
+      const agent = (await register({ name: 'V3', ownerLei: ACTIVE_LEI_ENTRY.lei })).body;
+      const { body } = await call('POST', `/agent/${agent.agentId}/verify`);
+      expect(body.credential.attestation).toEqual({ kyaLevel: 'VERIFIED', ownerVerified: true, mandateActive: false, fatfCompliant: true, dailyCapUsd: null, maxNotionalUsd: null });
+    });
+
+    it.each([
+      ['an unknown agent', `agt_${'B'.repeat(22)}`, 404, 'CMP_ERR_AGENT_NOT_FOUND'],
+      ['a malformed id', 'agt_short', 400, 'CMP_ERR_INVALID_REQUEST'],
+    ])('%s: %s %s', async (_case, agentId, status, code) => {
+      const response = await call('POST', `/agent/${agentId}/verify`);
+      expect([response.status, response.body]).toEqual([status, { error: expect.any(String), code }]);
+    });
+  });
+
+  describe('DELETE /agent/:id revokes at once', () => {
+    it('verification answers REVOKED with no credential; record, mandate and identity document follow', async () => {
+      const agent = (await register({ name: 'R1', ownerEntity: 'Acme', ownerEmail: 'r1@acme.example', discoverable: true, mandate: { dailyCapUsd: 100 } })).body;
+      expect((await call('POST', `/agent/${agent.agentId}/verify`)).body.verified).toBe(true);
+      clock.advance(5_000);
+      const revokedAt = new Date(NOW_MS + 5_000).toISOString();
+      const revoked = await call('DELETE', `/agent/${agent.agentId}`);
+      expect([revoked.status, revoked.body]).toEqual([200, { agentId: agent.agentId, status: 'REVOKED', revokedAt }]);
+
+      const verification = await call('POST', `/agent/${agent.agentId}/verify`);
+      expect([verification.status, verification.body]).toEqual([
+        200,
+        {
+          verified: false,
+          agentId: agent.agentId,
+          status: 'REVOKED',
+          kyaLevel: 'REGISTERED',
+          kyaScore: 50,
+          revokedAt,
+          message: 'The agent was revoked: no credential is issued, and credentials issued before are void.',
+        },
+      ]);
+      expect((await call('GET', `/agent/${agent.agentId}`)).body).toMatchObject({ status: 'REVOKED', revokedAt });
+      const mandate = await call('POST', '/agent/mandate', { agentId: agent.agentId, dailyCapUsd: 50 });
+      expect([mandate.status, mandate.body.code]).toEqual([410, 'CMP_ERR_AGENT_REVOKED']);
+      const document = await call('GET', `/agents/${agent.agentId}/did.json`);
+      expect([document.status, document.body.code]).toEqual([410, 'CMP_ERR_AGENT_REVOKED']);
+      expect((await call('GET', '/agents/directory?ownerEntity=Acme')).body.agents.map((entry: { agentId: string }) => entry.agentId)).not.toContain(agent.agentId);
+
+      // Revoking again changes nothing: the first revocation's time is answered.
+      clock.advance(5_000);
+      expect((await call('DELETE', `/agent/${agent.agentId}`)).body).toEqual(revoked.body);
+      clock.advance(-10_000);
+    });
+
+    it('an unknown agent: 404 CMP_ERR_AGENT_NOT_FOUND with a well-formed key, 401 without one', async () => {
+      const url = `/compliance/agent/agt_${'C'.repeat(22)}`;
+      const keyed = await kya.app.inject({ method: 'DELETE', url, headers: { 'x-agent-key': `agk_${'C'.repeat(43)}` } });
+      expect([keyed.statusCode, keyed.json()]).toEqual([404, { error: 'No agent with this agentId is registered.', code: 'CMP_ERR_AGENT_NOT_FOUND' }]);
+      const { status, body } = await call('DELETE', `/agent/agt_${'C'.repeat(22)}`);
+      expect([status, body.code]).toEqual([401, 'CMP_ERR_AGENT_UNAUTHORIZED']);
+    });
+  });
+
+  describe('GET /agent/:id', () => {
+    it('answers the record with its mandate, never the owner email or LEI', async () => {
+      const agent = (
+        await register({
+          name: 'G1',
+          framework: 'crewai',
+          ownerEntity: 'ALFA REY s.r.o.',
+          ownerEmail: 'secret@alfarey.example',
+          ownerLei: LAPSED_LEI_ENTRY.lei,
+          publicKey: AGENT_JWK,
+          mandate: { dailyCapUsd: 900 },
+        })
+      ).body;
+      const { status, body, text } = await call('GET', `/agent/${agent.agentId}`);
+      expect(status).toBe(200);
+      expect(body).toEqual({
+        agentId: agent.agentId,
+        name: 'G1',
+        framework: 'crewai',
+        ownerEntity: 'ALFA REY s.r.o.',
+        protocols: [],
+        discoverable: false,
+        did: agent.did,
+        publicKey: AGENT_JWK,
+        kyaLevel: 'REGISTERED',
+        kyaScore: 65, // 50 + 10 + 5
+        status: 'ACTIVE',
+        tierCaps: { maxNotionalUsd: 25_000, dailyCapUsd: 25_000 },
+        leiVerified: false,
+        leiEntityName: 'ALFA REY s.r.o.',
+        registeredAt: TEST_NOW,
+        revokedAt: null,
+        mandate: agent.mandate,
+        _next: nextStepOf('REGISTERED'),
+      });
+      expect(text).not.toContain('secret@alfarey.example');
+      expect(text).not.toContain(LAPSED_LEI_ENTRY.lei);
+    });
+
+    it('an unknown agent: 404; a malformed id: 400; an unknown path under /compliance: 404, all as {error, code}', async () => {
+      expect(await call('GET', `/agent/agt_${'D'.repeat(22)}`)).toMatchObject({ status: 404, body: { code: 'CMP_ERR_AGENT_NOT_FOUND' } });
+      expect(await call('GET', '/agent/%00')).toMatchObject({ status: 400, body: { code: 'CMP_ERR_INVALID_REQUEST' } });
+      expect(await call('GET', '/agents/nothing/here')).toMatchObject({ status: 404, body: { error: expect.any(String), code: 'GEN_ERR_NOT_FOUND' } });
+    });
+  });
+
+  describe("the owner's proof (decision 0048)", () => {
+    const inject = (method: 'POST' | 'DELETE', url: string, headers: Record<string, string>, payload?: Record<string, unknown>) =>
+      kya.app.inject({ method, url: `/compliance${url}`, headers, ...(payload ? { payload } : {}) }).then((response) => ({ status: response.statusCode, body: response.json() }));
+
+    it("refuses another agent's key on the mandate and the revocation, and keeps only the key's digest", async () => {
+      const owner = (await register({ name: 'P1', ownerEntity: 'Acme', ownerEmail: 'p1@acme.example' })).body;
+      const stranger = (await register({ name: 'P2', ownerEntity: 'Other', ownerEmail: 'p2@other.example' })).body;
+      const headers = { 'x-agent-key': stranger.agentKey };
+      expect(await inject('POST', '/agent/mandate', headers, { agentId: owner.agentId, dailyCapUsd: 25_000 })).toEqual({
+        status: 401,
+        body: { error: expect.stringContaining('X-Agent-Key'), code: 'CMP_ERR_AGENT_UNAUTHORIZED' },
+      });
+      expect((await inject('DELETE', `/agent/${owner.agentId}`, headers)).status).toBe(401);
+      expect((await call('GET', `/agent/${owner.agentId}`)).body).toMatchObject({ status: 'ACTIVE', mandate: null });
+      const [row] = await handle.db.select({ digest: agents.agentKeySha256 }).from(agents).where(eq(agents.agentId, owner.agentId));
+      expect(row!.digest).toBe(createHash('sha256').update(owner.agentKey).digest('hex'));
+    });
+
+    it('answers a retried mandate under its Idempotency-Key as the first was answered; another body under it is 409', async () => {
+      const owner = (await register({ name: 'P3', ownerEntity: 'Acme', ownerEmail: 'p3@acme.example' })).body;
+      const headers = { 'x-agent-key': owner.agentKey, 'idempotency-key': 'mandate-p3-1' };
+      const first = await inject('POST', '/agent/mandate', headers, { agentId: owner.agentId, dailyCapUsd: 500 });
+      const retried = await inject('POST', '/agent/mandate', headers, { agentId: owner.agentId, dailyCapUsd: 500 });
+      expect(first.status).toBe(201);
+      expect(retried).toEqual(first);
+      const other = await inject('POST', '/agent/mandate', headers, { agentId: owner.agentId, dailyCapUsd: 600 });
+      expect([other.status, other.body.code]).toEqual([409, 'GEN_ERR_IDEMPOTENCY_CONFLICT']);
+    });
+
+    it('POST /agent/:id/authorize is internal: the internal key, then the agent key decides', async () => {
+      const owner = (await register({ name: 'P4' })).body;
+      const internal = { 'x-internal-key': TEST_INTERNAL_KEY };
+      expect(await inject('POST', `/agent/${owner.agentId}/authorize`, internal, { agentKey: owner.agentKey })).toEqual({ status: 200, body: { agentId: owner.agentId, authorized: true } });
+      expect((await inject('POST', `/agent/${owner.agentId}/authorize`, internal, { agentKey: `agk_${'Z'.repeat(43)}` })).body.code).toBe('CMP_ERR_AGENT_UNAUTHORIZED');
+      expect((await inject('POST', `/agent/${owner.agentId}/authorize`, {}, { agentKey: owner.agentKey })).body.code).toBe('GEN_ERR_UNAUTHORIZED');
+    });
+  });
+
+  it('the OpenAPI document lists every KYA path, relative to {compliance_url}', async () => {
+    const { body } = await call('GET', '/openapi.json');
+    expect(Object.keys(body.paths).sort()).toEqual([
+      '/.well-known/did.json',
+      '/agent/mandate',
+      '/agent/register',
+      '/agent/{id}',
+      '/agent/{id}/authorize',
+      '/agent/{id}/verify',
+      '/agents/directory',
+      '/agents/{id}/did.json',
+      '/did.json',
+    ]);
   });
 });
