@@ -24,7 +24,8 @@ import {
   UNKNOWN_VALID_LEI,
 } from './testing.js';
 
-// The know-your-agent paths under {compliance_url}, by body: registration and its tier, mandates.
+// The know-your-agent paths under {compliance_url}, by body: registration and its tier, mandates,
+// verification, revocation, the record, the owner's proof (decision 0048) and the OpenAPI document.
 
 describe.each(testDatabases())('KYA routes on $driver', (testDatabase) => {
   let handle: DatabaseHandle;
