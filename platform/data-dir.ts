@@ -42,7 +42,8 @@ function readOwner(dataDir: string): Owner | undefined {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this host is alive (signal 0; EPERM: alive, another user's). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,6 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { isAlive } from './data-dir.js';
 
 /**
  * A server that holds the embedded data folder says where it listens, in `DATA_DIR/server.json`
@@ -37,15 +38,6 @@ function readRunningServer(dataDir: string): RunningServer | undefined {
     return { pid: parsed.pid, host: parsed.host, url: parsed.url, startedAt: String(parsed.startedAt) };
   } catch {
     return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -7,6 +7,7 @@ import { operationFromDocument, Supergraph } from '@apollo/federation-internals'
 import { prettyFormatQueryPlan, QueryPlanner } from '@apollo/query-planner';
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { VENDOR_QUERY } from './fixtures/vendor-query.js';
 
 const supergraph = Supergraph.build(readFileSync(new URL('../schema/supergraph.graphql', import.meta.url), 'utf8'));
 const planner = new QueryPlanner(supergraph);
@@ -14,26 +15,6 @@ const planner = new QueryPlanner(supergraph);
 function planOf(operation: string): string {
   return prettyFormatQueryPlan(planner.buildQueryPlan(operationFromDocument(supergraph.schema, parse(operation))));
 }
-
-/** The composed vendor view (compliance, then fees for the fee of a payment to the vendor). */
-const VENDOR_ASSESSMENT = `query Vendor($name: String!, $lei: String, $wallet: String, $amount: Float!) {
-  vendorAssessment(name: $name, lei: $lei, wallet: $wallet) {
-    vendorRiskScore riskTier recommendation generatedAt refreshAt
-    entity { name lei }
-    breakdown { complianceScore esgScore complianceWeight esgWeight }
-    compliance { verdict signals sanctions pep fatfBlacklist }
-    esg { score tier source }
-    pepScreen { riskLevel eddRequired pepMatches { name } }
-    vop { result score resolvedBy registeredLei proceedSafe }
-    legalEntity {
-      lei legalName esgScore
-      esg { composite feeTier coverage }
-      ownershipChain { result chain { lei role } }
-      paymentFee(amountUsd: $amount) { quoteId input { amountUsd esgScore } }
-      payments { railPaymentId status }
-    }
-  }
-}`;
 
 /** A batch of payments (payments), each with its parties' entities and wallets (compliance) and an entity's fee (fees). */
 const INITIATE_PAYMENTS = `mutation Batch($input: [PaymentInput!]!) {
@@ -64,7 +45,7 @@ const PAYMENT_WITH_PARTIES = `query Payment($id: ID!) {
 
 describe('query plans of the operations that cross subgraphs', () => {
   it.each([
-    ['vendor-assessment', VENDOR_ASSESSMENT],
+    ['vendor-assessment', VENDOR_QUERY],
     ['initiate-payments', INITIATE_PAYMENTS],
     ['payment-with-parties', PAYMENT_WITH_PARTIES],
   ])('%s plans as recorded in test/query-plans/', async (name, operation) => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VENDOR_QUERY } from './fixtures/vendor-query.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 // The composed vendor view (issue 9): VoP, ESG, PEP, ownership chain, risk and the fee of a payment
@@ -11,24 +12,6 @@ const ADMIN_KEY = 'vendor-view-admin-key-0123456789abcdef0123';
 /** An active GLEIF record of the shipped snapshot (Singapore). */
 const ACTIVE_LEI = '2138001KPMR6PD83HC08';
 const VENDOR_NAME = 'Shell Catalysts & Technologies Pte. Ltd.';
-
-const VENDOR_QUERY = `query Vendor($name: String!, $lei: String, $wallet: String, $amount: Float!) {
-  vendorAssessment(name: $name, lei: $lei, wallet: $wallet) {
-    vendorRiskScore riskTier recommendation generatedAt refreshAt
-    entity { name lei }
-    breakdown { complianceScore esgScore complianceWeight esgWeight }
-    compliance { verdict signals sanctions pep fatfBlacklist }
-    esg { score tier source }
-    pepScreen { riskLevel eddRequired pepMatches { name } }
-    vop { result score resolvedBy registeredLei proceedSafe }
-    legalEntity {
-      lei legalName esgScore
-      esg { composite feeTier coverage }
-      ownershipChain { result chain { lei role } }
-      paymentFee(amountUsd: $amount) { quoteId input { amountUsd esgScore } }
-    }
-  }
-}`;
 
 let server: TestServer;
 let apiKey: string;
