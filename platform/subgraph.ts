@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { FastifyPluginAsync } from 'fastify';
@@ -77,7 +78,17 @@ export interface SubgraphModule<Name extends string = string> {
 
 export function loadSubgraphTypeDefs(name: string): DocumentNode {
   const path = fileURLToPath(new URL(`../schema/${name}.graphql`, import.meta.url));
-  return parse(readFileSync(path, 'utf8'));
+  return parse([readFileSync(path, 'utf8'), ...familySchemas(name)].join('\n'));
+}
+
+/** schema/<name>/*.graphql: the SDL of a subgraph's families, one file each, appended in name order. */
+function familySchemas(name: string): string[] {
+  const folder = fileURLToPath(new URL(`../schema/${name}/`, import.meta.url));
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((file) => file.endsWith('.graphql'))
+    .sort()
+    .map((file) => readFileSync(join(folder, file), 'utf8'));
 }
 
 /**

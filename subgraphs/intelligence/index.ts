@@ -1,32 +1,43 @@
 import { publicOrigin } from '../../platform/credentials.js';
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
+import { snapshotSeries } from './data/dataset.js';
+import { signalEndpoints } from './endpoints.js';
+import { createReportsService } from './reports/service.js';
 import { createIntelligenceResolvers } from './resolvers.js';
-import { reportsRoutes } from './routes.js';
-import { createIntelligenceService } from './service.js';
-import { createReportStore } from './store.js';
+import { intelligenceRoutes } from './routes.js';
+import { AnswerCache } from './shared/answer-cache.js';
+import { createAnswerStore } from './shared/answer-store.js';
+import { createSignalService } from './shared/signal-service.js';
 import { createClimateSource } from './upstream/forecast.js';
 import { createOracleReportSources } from './upstream/oracles.js';
 
 export const name = 'intelligence';
 export const typeDefs = loadSubgraphTypeDefs(name);
 
-/** Paid intelligence (Document 1 reports; Document 3 §5 later), REST under /reports. */
+/**
+ * Paid intelligence: the reports of Document 1 under /reports and the signals of Document 3 under
+ * /v1/intelligence (the server root is `{intelligence_url}`, decision 0062).
+ */
 export function build(platform: PlatformServices): Subgraph {
-  const service = createIntelligenceService({
+  const cache = new AnswerCache(platform.clock, createAnswerStore(platform.database.db));
+  const reports = createReportsService({
     clock: platform.clock,
     synthesiser: platform.synthesiser,
     access: platform.access,
-    store: createReportStore(platform.database.db),
+    cache,
     climate: createClimateSource(platform.upstream.transport('forecast')),
     oracles: createOracleReportSources({ fees: platform.upstream.transport('fees'), compliance: platform.upstream.transport('compliance'), internalKey: platform.access.internalKey }),
   });
+  const signals = createSignalService({ clock: platform.clock, access: platform.access, cache, dataset: { current: async () => ({ series: snapshotSeries() }) } });
+  const endpoints = signalEndpoints();
+  const graphqlUrl = `${publicOrigin(platform.config.server)}/graphql`;
   return {
     name,
     typeDefs,
-    schema: buildFederatedSchema(typeDefs, createIntelligenceResolvers(service, `${publicOrigin(platform.config.server)}/graphql`)),
-    restPrefixes: ['/reports'],
-    routes: reportsRoutes(service, { access: platform.access, facilitatorUrl: platform.config.access.facilitatorUrl }),
+    schema: buildFederatedSchema(typeDefs, createIntelligenceResolvers({ reports, signals, endpoints }, graphqlUrl)),
+    restPrefixes: ['/reports', '/v1/intelligence'],
+    routes: intelligenceRoutes({ reports, signals, endpoints }, { access: platform.access, facilitatorUrl: platform.config.access.facilitatorUrl }),
     createContext: (request) => ({ request }),
   };
 }

@@ -1,23 +1,13 @@
 import { DateTimeResolver, JSONObjectResolver } from 'graphql-scalars';
-import { parseGraphQLInput } from '../../platform/graphql.js';
-import type { SubgraphContext } from '../../platform/subgraph.js';
-import { esgReportQuerySchema, esgSubjectOf } from './inputs.js';
-import type { IntelligenceService } from './service.js';
+import { createReportsResolvers } from './reports/resolvers.js';
+import type { IntelligenceServices } from './routes.js';
+import { signalResolvers } from './shared/signal-resolvers.js';
 
-/** The graph's reports: paid like their REST paths, the resource named by the public GraphQL URL. */
-export function createIntelligenceResolvers(service: IntelligenceService, graphqlUrl: string) {
+/** The subgraph's scalars, the reports' fields and one field per signal. */
+export function createIntelligenceResolvers(services: IntelligenceServices, graphqlUrl: string) {
   return {
     DateTime: DateTimeResolver,
     JSONObject: JSONObjectResolver,
-    Query: {
-      climateReport: (_: unknown, __: unknown, context: SubgraphContext) => service.climateReport(context.request, `${graphqlUrl}#climateReport`),
-      macroReport: (_: unknown, __: unknown, context: SubgraphContext) => service.macroReport(context.request, `${graphqlUrl}#macroReport`),
-      esgReport: (_: unknown, args: { lei?: string | null; address?: string | null }, context: SubgraphContext) =>
-        service.esgReport(
-          context.request,
-          `${graphqlUrl}#esgReport`,
-          esgSubjectOf(parseGraphQLInput(esgReportQuerySchema, { ...(args.lei ? { lei: args.lei } : {}), ...(args.address ? { address: args.address } : {}) }, 'GEN_ERR_BAD_REQUEST')),
-        ),
-    },
+    Query: { ...createReportsResolvers(services.reports, graphqlUrl), ...signalResolvers(services.signals, services.endpoints, graphqlUrl) },
   };
 }

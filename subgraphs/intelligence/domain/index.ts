@@ -1,6 +1,6 @@
-export type { ClimateInputs, ClimateReportData } from './climate-report.js';
-export { buildClimateReport, climateRiskLevel, describeSource, OUTLOOK_MONTHS, TOP_REGIONS } from './climate-report.js';
-export type { EsgReportInputs, MacroInputs } from './oracle-reports.js';
-export { buildEsgReport, buildMacroReport, esgRiskLevel, macroRegime, macroRiskLevel, ninetyDayOutlook } from './oracle-reports.js';
-export type { DataQuality, Report, ReportSynthesis, RiskLevel, SourceReference } from './types.js';
-export { RISK_LEVELS } from './types.js';
+export type { LadderRule } from './ladder.js';
+export { climbLadder } from './ladder.js';
+export type { DataQuality, InputUse, SignalAnswer } from './provenance.js';
+export { dataQualityOf, inputUse, isStale, readInputs, STALE_AFTER_DAYS } from './provenance.js';
+export type { Frequency, Observation, Series, SeriesSet, SeriesSource } from './series.js';
+export { between, changeBy, changePct, clamp, dayNumber, daysBetween, latest, mean, onOrBefore, percentileRank, round, shiftDate, standardDeviation, zScore } from './series.js';

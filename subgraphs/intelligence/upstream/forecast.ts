@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError, errorCatalog, type ErrorCode } from '../../../platform/errors.js';
 import { UpstreamAnswerError, upstreamErrorText, type UpstreamRequest, type UpstreamResponse, type UpstreamTransport } from '../../../platform/upstream.js';
-import type { ClimateInputs } from '../domain/index.js';
+import type { ClimateInputs } from '../reports/domain/index.js';
 
 /**
  * The climate report's client of the forecast subgraph's public REST interface (DESIGN.md §3), in

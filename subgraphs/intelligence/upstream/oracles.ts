@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { UpstreamTransport } from '../../../platform/upstream.js';
-import type { EsgReportInputs, MacroInputs } from '../domain/index.js';
+import type { EsgReportInputs, MacroInputs } from '../reports/domain/index.js';
 
 /**
  * The reports' clients of the stability and ESG oracles (fees) and the compliance oracle's entity

@@ -1,0 +1,7 @@
+import { marketEndpoints } from './market/endpoints.js';
+import type { AnySignalEndpoint } from './shared/signal-endpoint.js';
+
+/** Every paid signal of the service, family by family. */
+export function signalEndpoints(): AnySignalEndpoint[] {
+  return [...marketEndpoints];
+}

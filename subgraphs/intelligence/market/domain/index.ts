@@ -1,0 +1,2 @@
+export type { MacroComponent, MacroRegime, MacroStress, MacroStressParameters } from './macro-stress.js';
+export { computeMacroStress } from './macro-stress.js';

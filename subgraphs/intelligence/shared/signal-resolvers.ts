@@ -1,0 +1,25 @@
+import type { SubgraphContext } from '../../../platform/subgraph.js';
+import type { AnySignalEndpoint } from './signal-endpoint.js';
+import { signalParams } from './signal-routes.js';
+import type { SignalService } from './signal-service.js';
+
+/**
+ * One Query field per endpoint, paid like its REST path (the resource named by the public GraphQL
+ * URL and the field), answering the same served signal in its GraphQL shape.
+ */
+export function signalResolvers(service: SignalService, endpoints: readonly AnySignalEndpoint[], graphqlUrl: string) {
+  return Object.fromEntries(
+    endpoints.map((endpoint) => [
+      endpoint.graphql.field,
+      async (_: unknown, args: Record<string, unknown>, context: SubgraphContext) => {
+        const served = await service.answer(context.request, `${graphqlUrl}#${endpoint.graphql.field}`, endpoint, signalParams(endpoint, args));
+        return endpoint.graphql.toGraphQL ? { ...endpoint.graphql.toGraphQL(served), ...envelopeOf(served) } : served;
+      },
+    ]),
+  );
+}
+
+function envelopeOf(served: Record<string, unknown>) {
+  const { generatedAt, cacheHit, dataQuality, stale, inputs, missingInputs } = served;
+  return { generatedAt, cacheHit, dataQuality, stale, inputs, missingInputs };
+}

@@ -1,0 +1,49 @@
+import { type Access, paidWork, setHeaders } from '../../../platform/access/admission.js';
+import type { Clock } from '../../../platform/clock.js';
+import type { RequestContext } from '../../../platform/request-context.js';
+import type { AnswerCache } from './answer-cache.js';
+import { catalogEntry } from './catalog.js';
+import { type KeptSignal, keptSignal, type ServedSignal } from './envelope.js';
+import type { IntelligenceDataset, SignalEndpoint } from './signal-endpoint.js';
+
+/** Where the current dataset comes from: the shipped snapshot, or live adapters over it. */
+export interface DatasetSource {
+  current(): Promise<IntelligenceDataset>;
+}
+
+export interface SignalServiceDeps {
+  clock: Clock;
+  access: Access;
+  cache: AnswerCache;
+  dataset: DatasetSource;
+}
+
+/**
+ * The paid signals (Document 3 §4): admitted through platform/access (x402 or X-API-Key), served
+ * from the answer cache for the endpoint's catalog time (shared by REST, GraphQL and every replica
+ * on one database), with X-Rail-Cache-Hit, X-Rail-Generated and the endpoint's own headers.
+ */
+export function createSignalService(deps: SignalServiceDeps) {
+  async function compute<Params, Body extends object>(endpoint: SignalEndpoint<Params, Body>, params: Params): Promise<KeptSignal<Body>> {
+    const now = deps.clock.now();
+    const answer = await endpoint.compute({ dataset: await deps.dataset.current(), now, params });
+    return keptSignal(answer, now);
+  }
+
+  return {
+    /** The answer of `endpoint` for `params`, once the caller is admitted; a payment is settled only when the answer is delivered. */
+    async answer<Params, Body extends object>(request: RequestContext, resource: string, endpoint: SignalEndpoint<Params, Body>, params: Params): Promise<ServedSignal<Body>> {
+      const entry = catalogEntry(endpoint.id, endpoint.summary);
+      const served = await paidWork(deps.access, request, entry.offer, resource, async () => {
+        if (entry.cacheMs === null) return { value: await compute(endpoint, params), generatedAt: deps.clock.now(), cacheHit: false };
+        const key = `signal:${endpoint.cacheKey ? endpoint.cacheKey(params) : endpoint.id}`;
+        return deps.cache.answer(key, entry.cacheMs, () => compute(endpoint, params));
+      });
+      const generatedAt = served.generatedAt.toISOString();
+      setHeaders(request, { 'x-rail-cache-hit': String(served.cacheHit), 'x-rail-generated': generatedAt, ...endpoint.headers(served.value) });
+      return { ...served.value, generatedAt, cacheHit: served.cacheHit };
+    },
+  };
+}
+
+export type SignalService = ReturnType<typeof createSignalService>;

@@ -1,0 +1,22 @@
+import { startTestServer, type TestServer } from '../../../test/helpers.js';
+
+/** A server with the intelligence subgraph alone and an API key with a generous limit: what a signal test calls. */
+export async function startSignalServer(
+  options: { rateLimit?: number; subgraphs?: Array<'intelligence' | 'compliance' | 'payments' | 'fees' | 'forecast'> } = {},
+): Promise<{ server: TestServer; key: string }> {
+  const server = await startTestServer({ subgraphs: options.subgraphs ?? ['intelligence'] });
+  const { key } = await server.platform!.access.keys.create('api', 'signal tests', options.rateLimit ?? 10_000);
+  return { server, key };
+}
+
+/** GET a signal path with the key: status, parsed body and headers. */
+export async function getSignal(server: TestServer, path: string, key?: string) {
+  const response = await server.app.inject({ method: 'GET', url: path, headers: key ? { 'x-api-key': key } : {} });
+  return { status: response.statusCode, body: response.json() as Record<string, any>, headers: response.headers };
+}
+
+/** A GraphQL query with the key, to the intelligence subgraph (or `path`): the parsed body. */
+export async function querySignal(server: TestServer, query: string, key?: string, path = '/subgraphs/intelligence/graphql') {
+  const response = await server.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) }, payload: { query } });
+  return response.json() as { data?: Record<string, any>; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+}
