@@ -1,7 +1,6 @@
 import { publicOrigin } from '../../platform/credentials.js';
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
-import { snapshotSeries } from './data/dataset.js';
 import { signalEndpoints } from './endpoints.js';
 import { createReportsService } from './reports/service.js';
 import { createIntelligenceResolvers } from './resolvers.js';
@@ -9,6 +8,7 @@ import { intelligenceRoutes } from './routes.js';
 import { AnswerCache } from './shared/answer-cache.js';
 import { createAnswerStore } from './shared/answer-store.js';
 import { createSignalService } from './shared/signal-service.js';
+import { createDatasetSource } from './sources/dataset-source.js';
 import { createClimateSource } from './upstream/forecast.js';
 import { createOracleReportSources } from './upstream/oracles.js';
 
@@ -29,7 +29,7 @@ export function build(platform: PlatformServices): Subgraph {
     climate: createClimateSource(platform.upstream.transport('forecast')),
     oracles: createOracleReportSources({ fees: platform.upstream.transport('fees'), compliance: platform.upstream.transport('compliance'), internalKey: platform.access.internalKey }),
   });
-  const signals = createSignalService({ clock: platform.clock, access: platform.access, cache, dataset: { current: async () => ({ series: snapshotSeries() }) } });
+  const signals = createSignalService({ clock: platform.clock, access: platform.access, cache, dataset: createDatasetSource() });
   const endpoints = signalEndpoints();
   const graphqlUrl = `${publicOrigin(platform.config.server)}/graphql`;
   return {
