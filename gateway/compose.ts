@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { composeServices } from '@apollo/composition';
 import { parse } from 'graphql';
+import { subgraphSdl } from '../platform/subgraph.js';
 import { SUBGRAPH_NAMES } from './subgraphs.js';
 
 export const supergraphPath = fileURLToPath(new URL('../schema/supergraph.graphql', import.meta.url));
@@ -11,13 +12,9 @@ export function defaultSubgraphUrl(name: string): string {
   return `http://localhost:4000/subgraphs/${name}/graphql`;
 }
 
-export function readSubgraphSdl(name: string): string {
-  return readFileSync(fileURLToPath(new URL(`../schema/${name}.graphql`, import.meta.url)), 'utf8');
-}
-
 /** Composes every SDL in schema/ with @apollo/composition; throws with the composition errors. */
 export function composeSupergraph(names: readonly string[] = SUBGRAPH_NAMES): string {
-  const result = composeServices(names.map((name) => ({ name, url: defaultSubgraphUrl(name), typeDefs: parse(readSubgraphSdl(name)) })));
+  const result = composeServices(names.map((name) => ({ name, url: defaultSubgraphUrl(name), typeDefs: parse(subgraphSdl(name)) })));
   if (result.errors) {
     throw new Error(`Supergraph composition failed:\n${result.errors.map((error) => `- ${error.message}`).join('\n')}`);
   }

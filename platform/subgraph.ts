@@ -77,8 +77,13 @@ export interface SubgraphModule<Name extends string = string> {
 }
 
 export function loadSubgraphTypeDefs(name: string): DocumentNode {
+  return parse(subgraphSdl(name));
+}
+
+/** The SDL of a subgraph: schema/<name>.graphql followed by its families' files (familySchemas). */
+export function subgraphSdl(name: string): string {
   const path = fileURLToPath(new URL(`../schema/${name}.graphql`, import.meta.url));
-  return parse([readFileSync(path, 'utf8'), ...familySchemas(name)].join('\n'));
+  return [readFileSync(path, 'utf8'), ...familySchemas(name)].join('\n');
 }
 
 /** schema/<name>/*.graphql: the SDL of a subgraph's families, one file each, appended in name order. */

@@ -20,5 +20,6 @@ export function createFeesResolvers(services: { quotes: FeesService; stability: 
     Query: { ...quotes.Query, ...stability.Query, ...esg.Query },
     LegalEntity: quotes.LegalEntity,
     Quote: quotes.Quote,
+    RiskDashboard: stability.RiskDashboard,
   };
 }

@@ -23,6 +23,11 @@ export function createForecastResolvers(service: ForecastService) {
       scenarioAnalysis: (_: unknown, args: { input: Record<string, unknown> }) => service.scenario(parseGraphQLInput(scenarioBodySchema, args.input, 'FCT_ERR_INVALID_BODY')),
       tcfdReport: (_: unknown, args: { input: Record<string, unknown> }) => service.tcfdReport(parseGraphQLInput(tcfdBodySchema, args.input, 'FCT_ERR_INVALID_BODY')),
     },
+    /** The forecast part of the intelligence service's risk dashboard (free, like GET /forecast/heat-check). */
+    RiskDashboard: {
+      __resolveReference: (reference: { id: string }) => ({ id: reference.id }),
+      heatCheck: () => service.heatCheck(),
+    },
     Commodity: {
       __resolveReference: (reference: { symbol: string }): CommodityParent => ({ symbol: parseSupportedSymbol(reference.symbol) }),
       outlook: (parent: CommodityParent) => service.commodityOutlook(parent.symbol),

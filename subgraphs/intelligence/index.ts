@@ -1,6 +1,7 @@
 import { publicOrigin } from '../../platform/credentials.js';
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
+import { createDashboardService } from './dashboard/service.js';
 import { signalEndpoints } from './endpoints.js';
 import { createReportsService } from './reports/service.js';
 import { createIntelligenceResolvers } from './resolvers.js';
@@ -31,13 +32,14 @@ export function build(platform: PlatformServices): Subgraph {
   });
   const signals = createSignalService({ clock: platform.clock, access: platform.access, cache, dataset: createDatasetSource() });
   const endpoints = signalEndpoints();
+  const dashboard = createDashboardService({ access: platform.access, signals, endpoints });
   const graphqlUrl = `${publicOrigin(platform.config.server)}/graphql`;
   return {
     name,
     typeDefs,
-    schema: buildFederatedSchema(typeDefs, createIntelligenceResolvers({ reports, signals, endpoints }, graphqlUrl)),
+    schema: buildFederatedSchema(typeDefs, createIntelligenceResolvers({ reports, signals, endpoints, dashboard }, graphqlUrl)),
     restPrefixes: ['/reports', '/v1/intelligence'],
-    routes: intelligenceRoutes({ reports, signals, endpoints }, { access: platform.access, facilitatorUrl: platform.config.access.facilitatorUrl }),
+    routes: intelligenceRoutes({ reports, signals, endpoints, dashboard }, { access: platform.access, facilitatorUrl: platform.config.access.facilitatorUrl }),
     createContext: (request) => ({ request }),
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Access } from '../../platform/access/admission.js';
 import { httpRoutes } from '../../platform/http.js';
+import type { DashboardService } from './dashboard/service.js';
 import { reportsRoutes } from './reports/routes.js';
 import type { ReportsService } from './reports/service.js';
 import type { AnySignalEndpoint } from './shared/signal-endpoint.js';
@@ -11,6 +12,7 @@ export interface IntelligenceServices {
   reports: ReportsService;
   signals: SignalService;
   endpoints: readonly AnySignalEndpoint[];
+  dashboard: DashboardService;
 }
 
 /** The reports service under /reports and the signals under /v1/intelligence, each its own OpenAPI document. */

@@ -15,5 +15,10 @@ export function createStabilityResolvers(service: StabilityService) {
       stabilityHistory: () => service.history(),
       usdHealth: () => service.usdHealth(),
     },
+    /** The stability part of the intelligence service's risk dashboard (free, like GET /stability/reliability). */
+    RiskDashboard: {
+      __resolveReference: (reference: { id: string }) => ({ id: reference.id }),
+      stability: () => service.reliabilityWithDecision(),
+    },
   };
 }

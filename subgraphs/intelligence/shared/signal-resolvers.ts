@@ -20,6 +20,6 @@ export function signalResolvers(service: SignalService, endpoints: readonly AnyS
 }
 
 function envelopeOf(served: Record<string, unknown>) {
-  const { generatedAt, cacheHit, dataQuality, stale, inputs, missingInputs } = served;
-  return { generatedAt, cacheHit, dataQuality, stale, inputs, missingInputs };
+  const { generatedAt, cacheHit, dataQuality, asOf, stale, inputs, missingInputs } = served;
+  return { generatedAt, cacheHit, dataQuality, asOf, stale, inputs, missingInputs };
 }

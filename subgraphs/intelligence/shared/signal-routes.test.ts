@@ -4,7 +4,7 @@ import { signalEndpoints } from '../endpoints.js';
 import { catalogEntry, SIGNAL_CATALOG } from './catalog.js';
 import { getSignal, querySignal, startSignalServer } from './testing.js';
 
-const ENVELOPE = ['cacheHit', 'dataQuality', 'generatedAt', 'inputs', 'missingInputs', 'stale'];
+const ENVELOPE = ['asOf', 'cacheHit', 'dataQuality', 'generatedAt', 'inputs', 'missingInputs', 'stale'];
 
 let server: TestServer;
 let key: string;

@@ -30,18 +30,24 @@ export function createSignalService(deps: SignalServiceDeps) {
     return keptSignal(answer, now);
   }
 
+  /** The answer of `endpoint` for `params` from the cache (or computed on a miss), with no admission: for views that admitted their caller already. */
+  async function serve<Params, Body extends object>(endpoint: SignalEndpoint<Params, Body>, params: Params): Promise<ServedSignal<Body>> {
+    const entry = catalogEntry(endpoint.id, endpoint.summary);
+    const served =
+      entry.cacheMs === null
+        ? { value: await compute(endpoint, params), generatedAt: deps.clock.now(), cacheHit: false }
+        : await deps.cache.answer(`signal:${endpoint.cacheKey ? endpoint.cacheKey(params) : endpoint.id}`, entry.cacheMs, () => compute(endpoint, params));
+    return { ...served.value, generatedAt: served.generatedAt.toISOString(), cacheHit: served.cacheHit };
+  }
+
   return {
+    serve,
     /** The answer of `endpoint` for `params`, once the caller is admitted; a payment is settled only when the answer is delivered. */
     async answer<Params, Body extends object>(request: RequestContext, resource: string, endpoint: SignalEndpoint<Params, Body>, params: Params): Promise<ServedSignal<Body>> {
       const entry = catalogEntry(endpoint.id, endpoint.summary);
-      const served = await paidWork(deps.access, request, entry.offer, resource, async () => {
-        if (entry.cacheMs === null) return { value: await compute(endpoint, params), generatedAt: deps.clock.now(), cacheHit: false };
-        const key = `signal:${endpoint.cacheKey ? endpoint.cacheKey(params) : endpoint.id}`;
-        return deps.cache.answer(key, entry.cacheMs, () => compute(endpoint, params));
-      });
-      const generatedAt = served.generatedAt.toISOString();
-      setHeaders(request, { 'x-rail-cache-hit': String(served.cacheHit), 'x-rail-generated': generatedAt, ...endpoint.headers(served.value) });
-      return { ...served.value, generatedAt, cacheHit: served.cacheHit };
+      const served = await paidWork(deps.access, request, entry.offer, resource, () => serve(endpoint, params));
+      setHeaders(request, { 'x-rail-cache-hit': String(served.cacheHit), 'x-rail-generated': served.generatedAt, ...endpoint.headers(served) });
+      return served;
     },
   };
 }
