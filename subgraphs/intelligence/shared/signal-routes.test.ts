@@ -85,3 +85,27 @@ describe('GET /.well-known/x402 at the service root', () => {
     for (const entry of served) expect(endpoints[`${entry.method} ${entry.path}`]!.price).toEqual({ amount: String(Math.round(Number(entry.priceUsd) * 1e6)), currency: 'USDC', decimals: 6 });
   });
 });
+
+describe('refusals under /v1/intelligence: {error, code} (decision 0062)', () => {
+  it('an unknown API key is 401 GEN_ERR_UNAUTHORIZED, never the answer', async () => {
+    const refused = await getSignal(server, '/v1/intelligence/macro-stress', 'srk_not_a_key');
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: expect.any(String), code: 'GEN_ERR_UNAUTHORIZED' });
+  });
+
+  it('a key over its per-minute limit is 429 GEN_ERR_RATE_LIMITED with Retry-After and the rate-limit headers', async () => {
+    const { key: small } = await server.platform!.access.keys.create('api', 'one call a minute', 1);
+    expect((await getSignal(server, '/v1/intelligence/macro-stress', small)).status).toBe(200);
+    const over = await getSignal(server, '/v1/intelligence/macro-stress', small);
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({ error: expect.any(String), code: 'GEN_ERR_RATE_LIMITED' });
+    expect(over.headers['retry-after']).toMatch(/^\d+$/);
+    expect(over.headers['x-ratelimit-remaining']).toBe('0');
+  });
+
+  it('an unknown path under the prefix is 404 in the same shape', async () => {
+    const missing = await getSignal(server, '/v1/intelligence/no-such-signal', key);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ error: expect.any(String), code: 'GEN_ERR_NOT_FOUND' });
+  });
+});

@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../../../test/helpers.js';
+import { sourceManifests } from '../data/dataset.js';
+import { signalEndpoints } from '../endpoints.js';
+import { catalogEntry } from './catalog.js';
+import { getSignal, startSignalServer } from './testing.js';
+
+// Every input figure traceable (issue 23): each input an answer names is a shipped series with a
+// publisher, URL, licence, as-of and the public repository commit it was copied from.
+
+const manifests = sourceManifests();
+const declared = new Map(manifests.flatMap(({ entries }) => Object.entries(entries)));
+const EXAMPLE_PARAMETERS: Record<string, string> = { address: '0x000000000000000000000000000000000000dEaD' };
+
+describe('the shipped input data', () => {
+  it.each(manifests.map(({ folder, entries }) => ({ folder: folder.pathname.split('/').at(-2)!, folderUrl: folder, entries })))(
+    'data/$folder: every CSV is declared in sources.json, every declared file exists, and its last row is the as-of',
+    ({ folderUrl, entries }) => {
+      const files = readdirSync(folderUrl).filter((file) => file.endsWith('.csv'));
+      expect(files.sort()).toEqual(
+        Object.values(entries)
+          .map((entry) => entry.file)
+          .sort(),
+      );
+      for (const entry of Object.values(entries)) {
+        const lines = readFileSync(new URL(entry.file, folderUrl), 'utf8').trim().split('\n');
+        expect(lines.at(-1)!.slice(0, 10), entry.file).toBe(entry.asOf);
+        expect(lines.length - 1, entry.file).toBe(entry.rows);
+      }
+    },
+  );
+});
+
+describe('every input of every answer', () => {
+  let server: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    ({ server, key } = await startSignalServer({ subgraphs: ['intelligence', 'compliance'] }));
+  }, 90_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it.each(signalEndpoints().map((endpoint) => catalogEntry(endpoint.id, endpoint.summary)))('$path: has a source, URL, licence and as-of in the shipped data', async (entry) => {
+    const answer = await getSignal(
+      server,
+      entry.path.replace(/:(\w+)/g, (_, name: string) => EXAMPLE_PARAMETERS[name]!),
+      key,
+    );
+    expect(answer.status).toBe(200);
+    const inputs = answer.body.inputs as Array<{ id: string; publisher: string; url: string; licence: string; asOf: string }>;
+    expect(inputs.length + (answer.body.missingInputs as string[]).length).toBeGreaterThan(0);
+    for (const input of inputs) {
+      const seriesId = input.id.split(':')[0]!;
+      const source = declared.get(seriesId);
+      expect(source, `${input.id} is not a shipped series`).toBeDefined();
+      expect({ publisher: input.publisher, url: input.url, licence: input.licence }).toEqual({ publisher: source!.publisher, url: source!.url, licence: source!.licence });
+      expect(input.asOf <= source!.asOf).toBe(true);
+      expect(source!.copiedFrom.commit).toMatch(/^[0-9a-f]{40}$/);
+    }
+  });
+});
