@@ -55,7 +55,8 @@ export interface EarthSystems {
 /** The element's risk: the first proximity rule from the top that warming satisfies. */
 export function proximityRisk(element: TippingElement, warmingC: number, rules: readonly ProximityRule[]): string {
   for (const rule of rules) {
-    if (rule.reference === undefined || warmingC >= element[rule.reference] + (rule.offsetC ?? 0)) return rule.risk;
+    // Rounded so that a bound such as 0.8 - 0.5 is 0.3, not 0.30000000000000004.
+    if (rule.reference === undefined || warmingC >= round(element[rule.reference] + (rule.offsetC ?? 0), 6)) return rule.risk;
   }
   throw new Error('the proximity rules must end with a rule without a reference');
 }
