@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import parametersJson from '../../data/parameters/earth-systems.json' with { type: 'json' };
 import { snapshotSeries } from '../../data/dataset.js';
+import parametersJson from '../../data/parameters/earth-systems.json' with { type: 'json' };
 import { climbLadder } from '../../domain/index.js';
 import { tippingPointTable } from '../reference.js';
 import { annual, testSeries } from '../testing.js';
