@@ -1,5 +1,6 @@
 import { GraphQLNonNull, isObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { describeShapeDisagreements } from '../../../platform/shape-check.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../../platform/subgraph.js';
 import type { TestServer } from '../../../test/helpers.js';
@@ -138,12 +139,13 @@ describe('the planetary GraphQL fields', () => {
 
 describe('each planetary answer is one shape in REST and GraphQL', () => {
   const schema = buildFederatedSchema(loadSubgraphTypeDefs('intelligence'), {});
-  it.each([
+  const bodies: Array<[string, z.ZodObject<z.ZodRawShape>]> = [
     ['EarthSystems', earthSystemsSchema],
     ['Climate', climateSchema],
     ['ClimatePulse', climatePulseSchema],
     ['Biodiversity', biodiversityGraphQLSchema],
-  ] as const)('%s', (typeName, body) => {
+  ];
+  it.each(bodies)('%s', (typeName, body) => {
     const type = schema.getType(typeName);
     if (!isObjectType(type)) throw new Error(`${typeName} is not an object type`);
     expect(describeShapeDisagreements(signalResponseSchema(body), new GraphQLNonNull(type))).toEqual([]);
