@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sourceManifests } from '../data/dataset.js';
 import parametersJson from '../data/parameters/biodiversity.json' with { type: 'json' };
@@ -36,6 +37,15 @@ describe('the planetary reference tables carry their provenance', () => {
 
   it('ships the Living Planet Index with its repository commit', () => {
     const planetary = sourceManifests().find(({ folder }) => folder.pathname.endsWith('/planetary/'));
-    expect(planetary?.entries.lpi_owid).toMatchObject({ layout: 'long', copiedFrom: { repository: 'no9hh/repo1', commit: '276464f81882ebb6c8ecafb965981680ac872e39' } });
+    const entry = planetary!.entries.lpi_owid!;
+    expect(entry).toMatchObject({ layout: 'long', copiedFrom: { repository: 'no9hh/repo1', commit: '276464f81882ebb6c8ecafb965981680ac872e39' } });
+    const rows = readFileSync(new URL(entry.file, planetary!.folder), 'utf8').trim().split('\n').slice(1);
+    expect(rows).toHaveLength(entry.rows);
+    expect(
+      rows
+        .map((row) => row.slice(0, 10))
+        .sort()
+        .at(-1),
+    ).toBe(entry.asOf);
   });
 });
