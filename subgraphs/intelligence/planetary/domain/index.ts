@@ -1,0 +1,10 @@
+export type { Biodiversity, BiodiversityParameters, DependencyProcess, DependencyTable, Hotspot, SectorDependency } from './biodiversity.js';
+export { computeBiodiversity, scoreDependency } from './biodiversity.js';
+export type { Climate, ClimateParameters, ClimateRegion } from './climate.js';
+export { basketChanges, computeClimate, precipitationShiftPct } from './climate.js';
+export type { ClimatePulse, ClimatePulseParameters, PulseRegion, RegionSignal } from './climate-pulse.js';
+export { computeClimatePulse, regionSeriesId, regionSignal } from './climate-pulse.js';
+export type { EarthSystems, EarthSystemsParameters, ProximityRule, TippingElement, TippingPointTable } from './earth-systems.js';
+export { computeEarthSystems, proximityRisk, seaLevelAcceleration, warmingAbovePreIndustrial } from './earth-systems.js';
+export { linearPressure, trailingMean, weightedMean, yearWindowMean } from './measures.js';
+export { fillTemplate } from './text.js';
