@@ -1,4 +1,4 @@
-import { climbLadder, type LadderRule, latest, onOrBefore, readInputs, round, type SeriesSet, shiftDate, type SignalAnswer } from '../../domain/index.js';
+import { climbLadder, type LadderRule, latest, onOrBefore, readInputs, round, type SeriesSet, type SignalAnswer } from '../../domain/index.js';
 import { type GaugeName, type GaugeReading, type GaugesParameters, readGauges } from './gauges.js';
 
 export type SupplyChainRegime = 'EXTREME' | 'ELEVATED' | 'NORMAL' | 'SLACK';
@@ -23,6 +23,13 @@ export interface SupplyChain {
   leadMonths: number;
 }
 
+/** The same day `months` calendar months earlier (a monthly series is dated the first of the month). */
+export function monthsBefore(date: string, months: number): string {
+  const [year, month] = date.split('-').map(Number) as [number, number];
+  const index = year * 12 + (month - 1) - months;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}-${date.slice(8, 10)}`;
+}
+
 function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
 }
@@ -45,7 +52,7 @@ export function computeSupplyChain(series: SeriesSet, parameters: SupplyChainPar
   const gscpi = read.found[parameters.gscpiSeries];
   if (!gscpi) throw new Error(`supply-chain: the GSCPI series ${parameters.gscpiSeries} is missing`);
   const last = latest(gscpi);
-  const earlier = onOrBefore(gscpi, shiftDate(last.date, -Math.round(parameters.momentumMonths * 30.44)));
+  const earlier = onOrBefore(gscpi, monthsBefore(last.date, parameters.momentumMonths));
   const gscpiChange = earlier && earlier.date < last.date ? round(last.value - earlier.value, 2) : null;
   const gscpiZScore = round(last.value, 2);
   const regime = climbLadder(parameters.regimes, gscpiZScore);
