@@ -94,7 +94,17 @@ describe('the energy-transition ladders at their bounds', () => {
   });
 
   it('signals STEADY_TRANSITION when renewables accelerate but fossil demand still rises', () => {
-    const set = withSeries(withShareTrend(1.5), testSeries('owid_us_fossil_fuel_consumption_twh', [['2015-01-01', 100], ['2020-01-01', 110]], 'annual'));
+    const set = withSeries(
+      withShareTrend(1.5),
+      testSeries(
+        'owid_us_fossil_fuel_consumption_twh',
+        [
+          ['2015-01-01', 100],
+          ['2020-01-01', 110],
+        ],
+        'annual',
+      ),
+    );
     expect(computeEnergyTransition(set, parameters).body).toMatchObject({ renewableTrend: 'ACCELERATING', fossilDemandCurve: 'RISING', signal: 'STEADY_TRANSITION' });
   });
 

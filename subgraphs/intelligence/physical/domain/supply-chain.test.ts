@@ -43,7 +43,22 @@ describe('supply-chain against the shipped snapshot', () => {
 });
 
 describe('the GSCPI regime ladder', () => {
-  const regimeAt = (value: number) => computeSupplyChain(withSeries(snapshot, testSeries('GSCPI', [['2026-01-01', 0], ['2026-04-01', value]], 'monthly')), parameters, TODAY).body;
+  const regimeAt = (value: number) =>
+    computeSupplyChain(
+      withSeries(
+        snapshot,
+        testSeries(
+          'GSCPI',
+          [
+            ['2026-01-01', 0],
+            ['2026-04-01', value],
+          ],
+          'monthly',
+        ),
+      ),
+      parameters,
+      TODAY,
+    ).body;
 
   it.each([
     [2.0, 'EXTREME'],

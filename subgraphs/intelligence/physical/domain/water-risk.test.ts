@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { snapshotSeries } from '../../data/dataset.js';
-import { climbLadder } from '../../domain/index.js';
 import parametersJson from '../../data/parameters/water-risk.json' with { type: 'json' };
+import { climbLadder } from '../../domain/index.js';
 import { computeWaterRisk, type WaterRiskParameters } from './index.js';
 import { testSeries, withoutSeries, withSeries } from './testing.js';
 
@@ -62,8 +62,10 @@ describe('water-risk against the shipped snapshot (WRI Aqueduct 4.0 country cate
 describe('water-risk ladders at their bounds', () => {
   /** The snapshot with the USA categories replaced. */
   const usa = (bws: number, drr: number, rfr: number) =>
-    computeWaterRisk(withSeries(snapshot, testSeries('aqueduct40_bws:USA', [['2023-07-05', bws]]), testSeries('aqueduct40_drr:USA', [['2023-07-05', drr]]), testSeries('aqueduct40_rfr:USA', [['2023-07-05', rfr]])), parameters)
-      .body.regions['US Southwest']!;
+    computeWaterRisk(
+      withSeries(snapshot, testSeries('aqueduct40_bws:USA', [['2023-07-05', bws]]), testSeries('aqueduct40_drr:USA', [['2023-07-05', drr]]), testSeries('aqueduct40_rfr:USA', [['2023-07-05', rfr]])),
+      parameters,
+    ).body.regions['US Southwest']!;
 
   it.each([
     [3.5, 'EXTREME'],
