@@ -1,0 +1,10 @@
+export type { EnergyTransition, EnergyTransitionParameters } from './energy-transition.js';
+export { computeEnergyTransition } from './energy-transition.js';
+export type { GaugeName, GaugeParameters, GaugeReading, GaugeSet, GaugesParameters } from './gauges.js';
+export { DATA_UNAVAILABLE, readGauges, seasonalPercentile } from './gauges.js';
+export type { ShippingStress, ShippingStressParameters } from './shipping-stress.js';
+export { computeShippingStress } from './shipping-stress.js';
+export type { SupplyChain, SupplyChainParameters, SupplyChainRegime } from './supply-chain.js';
+export { computeSupplyChain } from './supply-chain.js';
+export type { WaterRisk, WaterRiskParameters } from './water-risk.js';
+export { computeWaterRisk } from './water-risk.js';
