@@ -1,0 +1,22 @@
+import { readInputs, type Series, type SeriesSet } from '../../domain/index.js';
+
+/** One input slot of a model: the ids of series that carry the same figure, any one of which will do. */
+export interface SeriesSlot {
+  anyOf: string[];
+}
+
+/**
+ * The freshest of the slot's series (newest last observation; the first listed on a tie), or
+ * undefined with the slot named as missing. Two copies of one publisher's figure (World Bank gold
+ * and its datahub repackaging two months fresher) are read as one input: only the series used is
+ * reported.
+ */
+export function pickSeries(series: SeriesSet, slot: SeriesSlot): Series | undefined {
+  const { used } = readInputs(series, slot.anyOf);
+  return used.reduce<Series | undefined>((best, candidate) => (best === undefined || candidate.asOf > best.asOf ? candidate : best), undefined);
+}
+
+/** How a missing slot is named in `missingInputs`. */
+export function slotName(slot: SeriesSlot): string {
+  return slot.anyOf.join(' or ');
+}
