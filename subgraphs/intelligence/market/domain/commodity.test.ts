@@ -3,7 +3,7 @@ import { snapshotSeries } from '../../data/dataset.js';
 import parametersJson from '../../data/parameters/commodity.json' with { type: 'json' };
 import { climbLadder, type Series } from '../../domain/index.js';
 import { snapshotWithout, testSeries } from '../testing.js';
-import { computeCommodityStress, type CommodityParameters } from './commodity.js';
+import { type CommodityParameters, computeCommodityStress } from './commodity.js';
 import { crossCommoditySignal, inflationLeadSignal, readDemandRegime, readFlightToSafety } from './commodity-signals.js';
 
 const parameters = parametersJson as CommodityParameters;
@@ -17,7 +17,7 @@ describe('the ladders of data/parameters/commodity.json, at their bounds and jus
     [50, 'MODERATE'],
     [49.9, 'CALM'],
     [0, 'CALM'],
-  ])('stress index %d is %s', (index, regime) => {
+  ])('stress index %s is %s', (index, regime) => {
     expect(climbLadder(parameters.regimes, index)).toBe(regime);
   });
 
@@ -28,7 +28,7 @@ describe('the ladders of data/parameters/commodity.json, at their bounds and jus
     [69.9, 'NORMAL'],
     [30, 'NORMAL'],
     [29.9, 'SUBDUED'],
-  ])('commodity score %d is %s', (score, level) => {
+  ])('commodity score %s is %s', (score, level) => {
     expect(climbLadder(parameters.commoditySignals, score)).toBe(level);
   });
 
@@ -37,7 +37,7 @@ describe('the ladders of data/parameters/commodity.json, at their bounds and jus
     [4.99, 'STABLE'],
     [-5, 'STABLE'],
     [-5.01, 'CONTRACTING'],
-  ])('copper-to-gold 3-month change %d%% is demand %s', (change, regime) => {
+  ])('copper-to-gold 3-month change %s percent is demand %s', (change, regime) => {
     expect(climbLadder(parameters.demandRegime.ladder, change)).toBe(regime);
   });
 
@@ -50,7 +50,7 @@ describe('the ladders of data/parameters/commodity.json, at their bounds and jus
     [-3.01, 'MILD_DOWNSIDE'],
     [-10, 'MILD_DOWNSIDE'],
     [-10.01, 'DOWNSIDE_PRESSURE'],
-  ])('energy and food %d%% over 3 months is %s', (change, level) => {
+  ])('energy and food %s percent over 3 months is %s', (change, level) => {
     expect(inflationLeadSignal([{ name: 'oil', change }], parameters.inflationLead).split(':')[0]).toBe(level);
   });
 
@@ -59,7 +59,7 @@ describe('the ladders of data/parameters/commodity.json, at their bounds and jus
     [2, 'CONCENTRATED'],
     [1, 'CONCENTRATED'],
     [0, 'CONTAINED'],
-  ])('%d commodities at percentile 70 or above is %s', (count, level) => {
+  ])('%s commodities at percentile 70 or above is %s', (count, level) => {
     // One commodity exactly at the bound counts, one just below does not.
     const scores = [...Array.from({ length: count }, (_, index) => ({ name: `c${index}`, score: 70 })), { name: 'below', score: 69.9 }];
     expect(crossCommoditySignal(scores, parameters.crossCommodity).split(':')[0]).toBe(level);
@@ -201,7 +201,7 @@ describe('gold as a safe haven', () => {
     // +4.99%: no rally; the fear gauge at its top alone: WATCH
     [104.99, 0, 95, 'WATCH'],
     [104.99, 0, 5, 'ABSENT'],
-  ])('gold %d, real yield %dpp, fear gauge value %d: %s', (goldLast, yieldChange, fear, state) => {
+  ])('gold %s, real yield %spp, fear gauge value %s: %s', (goldLast, yieldChange, fear, state) => {
     expect(read(goldLast, yieldChange, fear)).toBe(state);
   });
 

@@ -1,13 +1,13 @@
 import { climbLadder, type LadderRule, round, type Series, type SeriesSet, type SeriesSource, type SignalAnswer } from '../../domain/index.js';
 import {
-  crossCommoditySignal,
   type CrossCommodityParameters,
+  crossCommoditySignal,
   type DemandParameters,
   type DemandRegime,
   type FlightToSafety,
   type FlightToSafetyParameters,
-  inflationLeadSignal,
   type InflationLeadParameters,
+  inflationLeadSignal,
   readDemandRegime,
   readFlightToSafety,
 } from './commodity-signals.js';
