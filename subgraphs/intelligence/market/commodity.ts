@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import parametersJson from '../data/parameters/commodity.json' with { type: 'json' };
 import type { SignalEndpoint } from '../shared/signal-endpoint.js';
-import { type CommodityParameters, type CommodityStress, computeCommodityStress } from './domain/index.js';
+import { type CommodityParameters, type CommodityStress, computeCommodityStress, seriesAsOfDay } from './domain/index.js';
 
 const parameters = parametersJson as CommodityParameters;
 
@@ -43,7 +43,7 @@ export const commodityEndpoint: SignalEndpoint<Record<string, never>, CommodityS
   id: 'commodity',
   summary: 'Multi-commodity stress: oil, gas, gold, wheat, corn and copper against their own ten years',
   response: commodityStressSchema,
-  compute: ({ dataset }) => computeCommodityStress(dataset.series, parameters),
+  compute: ({ dataset, now }) => computeCommodityStress(seriesAsOfDay(dataset.series, now.toISOString().slice(0, 10)), parameters),
   headers: (body) => ({ 'x-rail-commodity-stress': String(body.stressIndex), 'x-rail-commodity-regime': body.regime }),
   graphql: { field: 'commodityStress' },
 };

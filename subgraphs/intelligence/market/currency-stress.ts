@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import parametersJson from '../data/parameters/currency-stress.json' with { type: 'json' };
 import type { SignalEndpoint } from '../shared/signal-endpoint.js';
-import { computeCurrencyStress, type CurrencyEntry, type CurrencyStress, type CurrencyStressParameters } from './domain/index.js';
+import { computeCurrencyStress, type CurrencyEntry, type CurrencyStress, type CurrencyStressParameters, seriesAsOfDay } from './domain/index.js';
 
 const parameters = parametersJson as CurrencyStressParameters;
 
@@ -43,7 +43,7 @@ export const currencyStressEndpoint: SignalEndpoint<Record<string, never>, Curre
   id: 'currency-stress',
   summary: 'Dollar regime and stress of ten G10 and ten emerging-market currencies',
   response: currencyStressSchema,
-  compute: ({ dataset }) => computeCurrencyStress(dataset.series, parameters),
+  compute: ({ dataset, now }) => computeCurrencyStress(seriesAsOfDay(dataset.series, now.toISOString().slice(0, 10)), parameters),
   headers: (body) => ({ 'x-rail-dollar-regime': body.dollarRegime, 'x-rail-currency-stress': String(body.stressIndex) }),
   graphql: { field: 'currencyStress', toGraphQL: currencyStressToGraphQL },
 };

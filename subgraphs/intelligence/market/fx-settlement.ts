@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import parametersJson from '../data/parameters/fx-settlement.json' with { type: 'json' };
 import type { SignalEndpoint } from '../shared/signal-endpoint.js';
-import { computeFxSettlement, type FxSettlement, type FxSettlementParameters } from './domain/index.js';
+import { computeFxSettlement, type FxSettlement, type FxSettlementParameters, seriesAsOfDay } from './domain/index.js';
 
 const parameters = parametersJson as FxSettlementParameters;
 
@@ -71,7 +71,10 @@ export const fxSettlementEndpoint: SignalEndpoint<FxSettlementParams, FxSettleme
   invalidParamsCode: 'INT_ERR_INVALID_PARAMETER',
   cacheKey: (params) => `fx-settlement:${params.corridor ?? 'all'}`,
   response: fxSettlementSchema,
-  compute: ({ dataset, now, params }) => computeFxSettlement(dataset.series, parameters, { today: now.toISOString().slice(0, 10), ...(params.corridor ? { corridor: params.corridor } : {}) }),
+  compute: ({ dataset, now, params }) => {
+    const today = now.toISOString().slice(0, 10);
+    return computeFxSettlement(seriesAsOfDay(dataset.series, today), parameters, { today, ...(params.corridor ? { corridor: params.corridor } : {}) });
+  },
   // The spec names no header of its own for fx-settlement (Document 3 §4); X-Rail-Cache-Hit and X-Rail-Generated come from the framework.
   headers: () => ({}),
   graphql: { field: 'fxSettlement', toGraphQL: fxSettlementToGraphQL },

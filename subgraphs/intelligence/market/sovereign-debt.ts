@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import parametersJson from '../data/parameters/sovereign-debt.json' with { type: 'json' };
 import type { SignalEndpoint } from '../shared/signal-endpoint.js';
-import { computeSovereignDebt, type SovereignDebt, type SovereignDebtParameters } from './domain/index.js';
+import { computeSovereignDebt, seriesAsOfDay, type SovereignDebt, type SovereignDebtParameters } from './domain/index.js';
 
 const parameters = parametersJson as SovereignDebtParameters;
 
@@ -32,7 +32,7 @@ export const sovereignDebtEndpoint: SignalEndpoint<Record<string, never>, Sovere
   id: 'sovereign-debt',
   summary: 'Sovereign debt sustainability of the United States, the European Union, the United Kingdom and Japan',
   response: sovereignDebtSchema,
-  compute: ({ dataset }) => computeSovereignDebt(dataset.series, parameters),
+  compute: ({ dataset, now }) => computeSovereignDebt(seriesAsOfDay(dataset.series, now.toISOString().slice(0, 10)), parameters),
   headers: (body) => ({ 'x-rail-sovereign-regime': body.systemicSignals.globalDebtRegime }),
   graphql: { field: 'sovereignDebt', toGraphQL: sovereignDebtToGraphQL },
 };

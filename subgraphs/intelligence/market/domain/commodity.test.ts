@@ -5,6 +5,7 @@ import { climbLadder, type Series } from '../../domain/index.js';
 import { snapshotWithout, testSeries } from '../testing.js';
 import { type CommodityParameters, computeCommodityStress } from './commodity.js';
 import { crossCommoditySignal, inflationLeadSignal, readDemandRegime, readFlightToSafety } from './commodity-signals.js';
+import { seriesAsOfDay } from './series-pick.js';
 
 const parameters = parametersJson as CommodityParameters;
 
@@ -151,6 +152,16 @@ describe('commodity stress with an input taken away', () => {
     const answer = computeCommodityStress(snapshotWithout('gold_monthly_datahub', 'wb_gold_monthly'), parameters);
     expect(answer.missing).toContain('gold: gold_monthly_datahub or wb_gold_monthly');
     expect(answer.body.commodities.copper?.demandRegime).toBe('UNKNOWN');
+  });
+});
+
+describe('commodity stress on a day in the past', () => {
+  it('sees only the observations dated by then', () => {
+    const answer = computeCommodityStress(seriesAsOfDay(snapshotSeries(), '2026-06-30'), parameters);
+    // gold (datahub) 2026-06-01 4228 against 2026-05-01 4587: -7.8266% -> -7.83; Brent's last day by then is in June
+    expect(answer.body.commodities.gold).toMatchObject({ value: 4228, asOf: '2026-06-01', monthlyChange: -7.83 });
+    expect(answer.body.commodities.oil?.asOf.slice(0, 7)).toBe('2026-06');
+    expect(answer.inputs.every((input) => input.asOf <= '2026-06-30')).toBe(true);
   });
 });
 

@@ -7,5 +7,6 @@ export type { CorridorCarry, CorridorRegime, CorridorSettlement, FxSettlement, F
 export { computeFxSettlement } from './fx-settlement.js';
 export type { MacroComponent, MacroRegime, MacroStress, MacroStressParameters } from './macro-stress.js';
 export { computeMacroStress } from './macro-stress.js';
+export { seriesAsOfDay } from './series-pick.js';
 export type { SovereignDebt, SovereignDebtParameters, SovereignEntry } from './sovereign-debt.js';
 export { computeSovereignDebt } from './sovereign-debt.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testSeries } from '../testing.js';
 import { changeOverMonths, daysBack, readMove, readVolatility, realisedVolatilities, shiftMonths, signedPercent, weightedMean } from './moves.js';
-import { pickSeries } from './series-pick.js';
+import { pickSeries, seriesAsOfDay } from './series-pick.js';
 
 describe('shiftMonths', () => {
   it.each([
@@ -107,5 +107,31 @@ describe('small helpers', () => {
     expect(pickSeries(set, { anyOf: ['older', 'fresher'] })?.id).toBe('fresher');
     expect(pickSeries(set, { anyOf: ['older', 'older'] })?.id).toBe('older');
     expect(pickSeries(set, { anyOf: ['absent'] })).toBeUndefined();
+  });
+});
+
+describe('seriesAsOfDay', () => {
+  it('clips each series to the day, drops one with nothing by then, and passes an older one through untouched', () => {
+    const recent = testSeries(
+      'recent',
+      [
+        ['2026-01-01', 1],
+        ['2026-03-01', 2],
+      ],
+      'monthly',
+    );
+    const old = testSeries('old', [['2025-01-01', 1]], 'monthly');
+    const future = testSeries('future', [['2027-01-01', 1]], 'monthly');
+    const clipped = seriesAsOfDay(
+      new Map([
+        ['recent', recent],
+        ['old', old],
+        ['future', future],
+      ]),
+      '2026-02-15',
+    );
+    expect(clipped.get('recent')).toMatchObject({ asOf: '2026-01-01', observations: [{ date: '2026-01-01', value: 1 }] });
+    expect(clipped.get('old')).toBe(old);
+    expect(clipped.has('future')).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { readInputs, type Series, type SeriesSet } from '../../domain/index.js';
+import { indexOnOrBefore } from './moves.js';
 
 /** One input slot of a model: the ids of series that carry the same figure, any one of which will do. */
 export interface SeriesSlot {
@@ -19,4 +20,20 @@ export function pickSeries(series: SeriesSet, slot: SeriesSlot): Series | undefi
 /** How a missing slot is named in `missingInputs`. */
 export function slotName(slot: SeriesSlot): string {
   return slot.anyOf.join(' or ');
+}
+
+/**
+ * The series as they stood on `today`: observations dated after it left out, and a series with
+ * none by then left out altogether (so a model names it missing). A clock set in the past sees no
+ * later data; a series already ending by then is passed through as it is, without a copy.
+ */
+export function seriesAsOfDay(set: SeriesSet, today: string): SeriesSet {
+  const clipped = new Map<string, Series>();
+  for (const [id, series] of set) {
+    const observations = series.observations;
+    const last = indexOnOrBefore(observations, today);
+    if (last === observations.length - 1) clipped.set(id, series);
+    else if (last >= 0) clipped.set(id, { ...series, observations: observations.slice(0, last + 1), asOf: observations[last]!.date });
+  }
+  return clipped;
 }
