@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import parametersJson from '../data/parameters/macro-stress.json' with { type: 'json' };
 import type { SignalEndpoint } from '../shared/signal-endpoint.js';
-import { computeMacroStress, type MacroStress, type MacroStressParameters } from './domain/index.js';
+import { computeMacroStress, type MacroStress, type MacroStressParameters, seriesAsOfDay } from './domain/index.js';
 
 const parameters = parametersJson as MacroStressParameters;
 
@@ -25,7 +25,7 @@ export const macroStressEndpoint: SignalEndpoint<Record<string, never>, MacroStr
   id: 'macro-stress',
   summary: 'Credit regime from five credit and volatility series',
   response: macroStressSchema,
-  compute: ({ dataset }) => computeMacroStress(dataset.series, parameters),
+  compute: ({ dataset, now }) => computeMacroStress(seriesAsOfDay(dataset.series, now.toISOString().slice(0, 10)), parameters),
   headers: (body) => ({ 'x-rail-stress-index': String(body.stressIndex), 'x-rail-regime': body.regime }),
   graphql: { field: 'macroStress' },
 };

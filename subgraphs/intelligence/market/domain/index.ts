@@ -1,2 +1,12 @@
+export type { CommodityBoard, CommodityName, CommodityParameters, CommodityReading, CommodityRegime, CommodityStress } from './commodity.js';
+export { computeCommodityStress } from './commodity.js';
+export type { DemandRegime, FlightToSafety } from './commodity-signals.js';
+export type { CurrencyEntry, CurrencyStress, CurrencyStressParameters } from './currency-stress.js';
+export { computeCurrencyStress } from './currency-stress.js';
+export type { CorridorCarry, CorridorRegime, CorridorSettlement, FxSettlement, FxSettlementParameters, SettlementTiming } from './fx-settlement.js';
+export { computeFxSettlement } from './fx-settlement.js';
 export type { MacroComponent, MacroRegime, MacroStress, MacroStressParameters } from './macro-stress.js';
 export { computeMacroStress } from './macro-stress.js';
+export { seriesAsOfDay } from './series-pick.js';
+export type { SovereignDebt, SovereignDebtParameters, SovereignEntry } from './sovereign-debt.js';
+export { computeSovereignDebt } from './sovereign-debt.js';
