@@ -3,6 +3,8 @@
 
 import {
   type DatedObservation,
+  type FeedBaseUrls,
+  type FeedOptions,
   fetchBoeSeries,
   fetchEcbSeries,
   fetchFredObservations,
@@ -10,8 +12,6 @@ import {
   fetchGmlCo2,
   fetchGscpiWorkbook,
   fetchPinkSheetMonthly,
-  type FeedBaseUrls,
-  type FeedOptions,
   type GmlCo2File,
   isoDay,
   mapBoeDaily,
