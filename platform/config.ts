@@ -3,6 +3,7 @@ import { getAddress, isAddress } from 'viem';
 import { english } from 'viem/accounts';
 import { z } from 'zod';
 import { isP256Point, type PublicP256Jwk, publicP256JwkShape } from './credentials.js';
+import { DEFAULT_FEED_BASE_URLS } from './sources/options.js';
 
 /**
  * The only place that reads the environment, and the only place a variable is declared: its name,
@@ -302,7 +303,7 @@ export const configVariables = {
   forecast: {
     live: variable('FORECAST_LIVE', booleanText.default(false), 'fetch live climate data (Open-Meteo, NASA EONET, GDACS, US Drought Monitor, FRED)'),
     liveTimeoutMs: variable('FORECAST_LIVE_TIMEOUT_MS', milliseconds(5_000), 'timeout of each live source call'),
-    fredApiKey: variable('FRED_API_KEY', z.string().optional(), 'FRED key for live prices'),
+    fredApiKey: variable('FRED_API_KEY', z.string().optional(), 'FRED key for live prices (forecast), live stability feeds (ORACLE_LIVE) and live intelligence series (INTELLIGENCE_LIVE)'),
   },
   oracles: {
     updateFrequencySeconds: variable(
@@ -320,6 +321,34 @@ export const configVariables = {
     fredUrl: variable('ORACLE_FRED_URL', z.url().default('https://api.stlouisfed.org/fred'), 'base URL of the FRED API for the live stability feeds (key: FRED_API_KEY)'),
     defillamaUrl: variable('ORACLE_DEFILLAMA_URL', z.url().default('https://stablecoins.llama.fi'), "base URL of DefiLlama's stablecoins API for the live supply and price feed"),
     liveTimeoutMs: variable('ORACLE_LIVE_TIMEOUT_MS', milliseconds(5_000), 'timeout of each live signal feed call'),
+  },
+  intelligence: {
+    live: variable(
+      'INTELLIGENCE_LIVE',
+      booleanText.default(false),
+      "overlay the intelligence signals' shipped series with the publishers' live ones (FRED with FRED_API_KEY, World Bank Pink Sheet, NOAA GML, NASA GISTEMP, NY Fed GSCPI, ECB, Bank of England; docs/intelligence/live-feeds.md); a series whose feed fails keeps its snapshot and is reported live: false",
+    ),
+    liveTimeoutMs: variable(
+      'INTELLIGENCE_LIVE_TIMEOUT_MS',
+      milliseconds(10_000),
+      'timeout of each live intelligence feed request, and the longest a signal waits for a refresh in flight before it is computed from the data it already has',
+    ),
+    refreshSeconds: variable(
+      'INTELLIGENCE_REFRESH_SECONDS',
+      z.coerce.number().int().min(60).max(86_400).default(3_600),
+      'seconds a live intelligence refresh serves before the next one (one refresh at a time; a failed feed is retried at the next)',
+    ),
+    fredUrl: variable('INTELLIGENCE_FRED_URL', z.url().default(DEFAULT_FEED_BASE_URLS.fred), 'base URL of the FRED API for the live intelligence series (key: FRED_API_KEY)'),
+    pinkSheetUrl: variable(
+      'INTELLIGENCE_PINK_SHEET_URL',
+      z.url().default(DEFAULT_FEED_BASE_URLS.worldbankPinkSheet),
+      'URL of the World Bank Pink Sheet monthly workbook (CMO-Historical-Data-Monthly.xlsx)',
+    ),
+    noaaGmlCo2Url: variable('INTELLIGENCE_NOAA_GML_CO2_URL', z.url().default(DEFAULT_FEED_BASE_URLS.noaaGmlCo2), "NOAA GML's CO2 trends folder (co2_mm_mlo.txt, co2_mm_gl.txt, co2_annmean_mlo.txt)"),
+    gistempUrl: variable('INTELLIGENCE_GISTEMP_URL', z.url().default(DEFAULT_FEED_BASE_URLS.gistemp), 'NASA GISTEMP v4 table folder (GLB.Ts+dSST.csv)'),
+    gscpiUrl: variable('INTELLIGENCE_GSCPI_URL', z.url().default(DEFAULT_FEED_BASE_URLS.nyfedGscpi), "URL of the New York Fed's GSCPI workbook (gscpi_data.xlsx)"),
+    ecbUrl: variable('INTELLIGENCE_ECB_URL', z.url().default(DEFAULT_FEED_BASE_URLS.ecb), 'ECB Data Portal web service root (euro short-term rate)'),
+    boeUrl: variable('INTELLIGENCE_BOE_URL', z.url().default(DEFAULT_FEED_BASE_URLS.boe), 'Bank of England Interactive Statistical Database root (SONIA)'),
   },
   synthesis: {
     llmUrl: variable('SYNTHESIS_LLM_URL', z.url().optional(), 'an OpenAI-compatible chat-completions endpoint for the synthesis fields', 'unset (rule-based)'),

@@ -1,7 +1,7 @@
 // The one error every feed adapter throws, typed by what failed; each caller decides what a failed
 // feed means for its answers (a 503, a fallback to a snapshot).
 
-export type FeedId = 'open-meteo' | 'eonet' | 'gdacs' | 'usdm' | 'fred' | 'defillama';
+export type FeedId = 'open-meteo' | 'eonet' | 'gdacs' | 'usdm' | 'fred' | 'defillama' | 'worldbank' | 'noaa-gml' | 'gistemp' | 'nyfed' | 'ecb' | 'boe';
 
 /** What went wrong, so logs and metrics can tell a slow feed from a changed format. */
 export type SourceFailureKind = 'timeout' | 'network' | 'http-status' | 'malformed-body';

@@ -32,6 +32,15 @@ export function buildUrl(base: string, path: string, params: Record<string, stri
 }
 
 export async function getText(source: FeedId, url: URL, options: HttpOptions, accept = 'application/json'): Promise<RawResponse> {
+  return readBody(source, url, options, accept, async (response) => ({ status: response.status, text: await response.text() }));
+}
+
+/** One GET whose body is binary (a workbook, an archive): the bytes as sent. */
+export async function getBytes(source: FeedId, url: URL, options: HttpOptions, accept = 'application/octet-stream'): Promise<Uint8Array> {
+  return readBody(source, url, options, accept, async (response) => new Uint8Array(await response.arrayBuffer()));
+}
+
+async function readBody<Body>(source: FeedId, url: URL, options: HttpOptions, accept: string, read: (response: Response) => Promise<Body>): Promise<Body> {
   const signal = AbortSignal.timeout(options.timeoutMs);
   const headers: Record<string, string> = options.userAgent === undefined ? { accept } : { accept, 'user-agent': options.userAgent };
   let response: Response;
@@ -46,7 +55,7 @@ export async function getText(source: FeedId, url: URL, options: HttpOptions, ac
     throw new SourceUnavailableError(source, 'http-status', message, { status: response.status });
   }
   try {
-    return { status: response.status, text: await response.text() };
+    return await read(response);
   } catch (cause) {
     throw transportFailure(source, url, options, signal, cause);
   }

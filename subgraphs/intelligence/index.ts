@@ -30,7 +30,7 @@ export function build(platform: PlatformServices): Subgraph {
     climate: createClimateSource(platform.upstream.transport('forecast')),
     oracles: createOracleReportSources({ fees: platform.upstream.transport('fees'), compliance: platform.upstream.transport('compliance'), internalKey: platform.access.internalKey }),
   });
-  const signals = createSignalService({ clock: platform.clock, access: platform.access, cache, dataset: createDatasetSource() });
+  const signals = createSignalService({ clock: platform.clock, access: platform.access, cache, dataset: createDatasetSource(platform) });
   const endpoints = signalEndpoints();
   const dashboard = createDashboardService({ access: platform.access, signals, endpoints });
   const graphqlUrl = `${publicOrigin(platform.config.server)}/graphql`;

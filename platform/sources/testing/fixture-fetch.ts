@@ -8,7 +8,8 @@ export interface FixtureRoute {
   /** Which request this route answers. */
   matches: (url: URL) => boolean;
   status?: number;
-  body: string;
+  /** Text, or bytes for a binary body (a workbook). */
+  body: string | Uint8Array;
 }
 
 export interface FixtureFetch {
@@ -32,7 +33,8 @@ export function fixtureFetch(routes: readonly FixtureRoute[]): FixtureFetch {
     if (route === undefined) return new Response('no fixture for this request', { status: 404 });
     const status = route.status ?? 200;
     // The Response constructor refuses a body, even an empty one, with 204.
-    return new Response(status === 204 ? null : route.body, { status });
+    const body = typeof route.body === 'string' ? route.body : new Uint8Array(route.body);
+    return new Response(status === 204 ? null : body, { status });
   };
   return { fetch, requests };
 }
