@@ -37,6 +37,8 @@ export { type DayWindow, fetchOpenMeteoDaily, MAX_POINTS_PER_REQUEST, NORMAL_PER
 export { type ClimatologyCache, type DailyNormals, mapDailyNormals, mapPointAnomaly, mapTemperatureAnomaly, MIN_VALID_DAYS, pointKey } from './open-meteo/map.js';
 export { type OpenMeteoLocation, parseOpenMeteoDaily } from './open-meteo/parse.js';
 export { DEFAULT_FEED_BASE_URLS, type FeedBaseUrls, type FeedOptions, type FeedRequestOptions } from './options.js';
+export { mapSeriesCsv, monthlyAverages } from './series-csv/map.js';
+export { parseSeriesCsv, type SeriesCsvRow, SeriesFileError } from './series-csv/parse.js';
 export type { AlertCounts, Bbox, DatedObservation, GeoPoint } from './types.js';
 export { fetchUsdmStateAreas } from './usdm/fetch.js';
 export { isoDate, mapDroughtIndex, type UsdmDrought } from './usdm/map.js';

@@ -22,6 +22,16 @@ const dataAge = {
   dataQuality,
   evaluatedAt: z.string().describe("when the model was evaluated: the snapshot's date, or now with live data"),
   dataAgeDays: z.number().int().describe('whole days from the newest observation to now'),
+  inputs: z
+    .array(
+      z.object({
+        input: z.string().describe('"climate" (the production regions\' observations) or "price:<SYMBOL>" (a benchmark\'s monthly prices)'),
+        asOf: z.string().describe('YYYY-MM-DD: the last day the input describes'),
+        dataAgeDays: z.number().int().describe("whole days from the input's as-of to now"),
+        stale: z.boolean().describe("older than the input's limit (climate 30 days, prices 62 days)"),
+      }),
+    )
+    .describe('each input behind the answer with its own as-of and age (decision 0068)'),
 };
 
 export const forecastErrorSchema = z.object({

@@ -3,7 +3,7 @@ import { clip, echo } from '../../platform/echo.js';
 import { AppError } from '../../platform/errors.js';
 import type { Synthesiser } from '../../platform/synthesis.js';
 import type { ForecastDataSource } from './dataset-load.js';
-import { type CommodityOutlook, portfolioStressFrom, scenarioResultFrom, tcfdReportFrom } from './domain/index.js';
+import { type CommodityOutlook, heatCheckInputs, type InputAge, outlookInputs, portfolioInputs, portfolioStressFrom, scenarioResultFrom, tcfdReportFrom } from './domain/index.js';
 import { COMMODITY_SYMBOLS, type CommoditySymbol, type ScenarioId } from './domain/index.js';
 import type { PortfolioBody, ScenarioBody, TcfdBody } from './inputs.js';
 import { type Assess, createLatestVersionCache, type VersionAnswers } from './version-answers.js';
@@ -16,6 +16,8 @@ export interface DataAge {
   evaluatedAt: string;
   /** Whole days between the newest observation behind the answer and now (the real clock). */
   dataAgeDays: number;
+  /** Each input behind the answer with its own as-of and age: climate readings and prices keep their dates (decision 0068). */
+  inputs: InputAge[];
 }
 
 export interface ForecastServiceDeps {
@@ -40,7 +42,7 @@ export function parseSupportedSymbol(raw: string): CommoditySymbol {
 interface LoadedAnswers {
   answers: VersionAnswers;
   now: Date;
-  age: (asOf: string) => DataAge;
+  age: (asOf: string, inputs: InputAge[]) => DataAge;
 }
 
 type AnswersFor = ReturnType<typeof createLatestVersionCache>;
@@ -50,9 +52,10 @@ async function loadAnswers(deps: ForecastServiceDeps, answersFor: AnswersFor): P
   const now = deps.clock.now();
   const evaluatedAt = loaded.evaluatedAt ?? now;
   const answers = answersFor(loaded, { now: evaluatedAt, dataQuality: loaded.dataQuality });
-  const age = (asOf: string): DataAge => ({
+  const age = (asOf: string, inputs: InputAge[]): DataAge => ({
     evaluatedAt: evaluatedAt.toISOString(),
     dataAgeDays: Math.max(0, Math.floor((now.getTime() - Date.parse(asOf)) / DAY_MS)),
+    inputs,
   });
   return { answers, now, age };
 }
@@ -74,14 +77,14 @@ export function createForecastService(deps: ForecastServiceDeps) {
 
   return {
     async heatCheck() {
-      const { answers, age } = await load();
+      const { answers, now, age } = await load();
       const heatCheck = answers.heatCheck();
-      return { ...heatCheck, ...age(heatCheck.asOf) };
+      return { ...heatCheck, ...age(heatCheck.asOf, heatCheckInputs(answers.assessment(), now)) };
     },
     async commodityOutlook(symbol: CommoditySymbol) {
-      const { answers, age } = await load();
+      const { answers, now, age } = await load();
       const outlook = await withSynthesis(deps.synthesiser, answers.outlook(symbol));
-      return { ...outlook, ...age(outlook.asOf) };
+      return { ...outlook, ...age(outlook.asOf, outlookInputs(answers.assessment(), symbol, now)) };
     },
     async regions() {
       const { answers } = await load();
@@ -93,9 +96,11 @@ export function createForecastService(deps: ForecastServiceDeps) {
       return answers.calendar(now);
     },
     async portfolio(body: PortfolioBody) {
-      const { answers, age } = await load();
-      const stress = portfolioStressFrom(answers.assessment(), body);
-      return { ...stress, ...age(stress.asOf) };
+      const { answers, now, age } = await load();
+      const assessment = answers.assessment();
+      const stress = portfolioStressFrom(assessment, body);
+      const symbols = body.positions.map((position) => position.symbol);
+      return { ...stress, ...age(stress.asOf, portfolioInputs(assessment, symbols, now)) };
     },
     async scenario(body: ScenarioBody) {
       const { answers } = await load();

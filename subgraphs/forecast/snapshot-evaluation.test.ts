@@ -54,6 +54,53 @@ describe('the shipped snapshot is evaluated as of its own date (decision 0103)',
   });
 });
 
+describe('prices and climate keep their own dates (decision 0068)', () => {
+  it('GET /forecast/commodity/WTI shows a 2026 price with its as-of, and says the climate behind the outlook is old', async () => {
+    const outlook = (await server.app.inject({ method: 'GET', url: '/forecast/commodity/WTI' })).json();
+    // data/series/wti_daily_eia.csv, July 2026: 22 trading days summing to 1,770.04 → 80.456364 → 80.4564 (4 decimals);
+    // August 2026 stops at the 18th, so July is the last complete month.
+    expect(outlook).toMatchObject({ currentPrice: 80.4564, priceUnit: 'USD/bbl', priceDate: '2026-07-01' });
+    // the climate model is still evaluated at its own readings' date; the price is not aged into it
+    expect(outlook).toMatchObject({ asOf: '2024-10-08T00:00:00.000Z', evaluatedAt: SNAPSHOT_AS_OF.toISOString(), dataAgeDays: EXPECTED_AGE_DAYS });
+    expect(outlook.inputs).toEqual([
+      { input: 'climate', asOf: '2024-10-08', dataAgeDays: 775, stale: true },
+      // 2026-07-31 → 2026-11-22: 31 + 30 + 31 + 22 = 114 days, past the 62-day limit of a monthly price
+      { input: 'price:WTI', asOf: '2026-07-31', dataAgeDays: 114, stale: true },
+    ]);
+  });
+
+  it('the heat-check names only its climate input; a portfolio names the prices of its positions; GraphQL shows them', async () => {
+    const heatCheck = (await server.app.inject({ method: 'GET', url: '/forecast/heat-check' })).json();
+    expect(heatCheck.inputs).toEqual([{ input: 'climate', asOf: '2024-10-08', dataAgeDays: 775, stale: true }]);
+    const portfolio = (
+      await server.app.inject({
+        method: 'POST',
+        url: '/forecast/portfolio',
+        payload: { positions: [{ symbol: 'COPPER', notionalUsd: 1_000_000 }] },
+      })
+    ).json();
+    // COPPER: World Bank Pink Sheet to May 2026; 2026-05-31 → 2026-11-22 = 30 + 31 + 31 + 30 + 31 + 22 = 175 days
+    expect(portfolio.inputs).toEqual([
+      { input: 'climate', asOf: '2024-10-08', dataAgeDays: 775, stale: true },
+      { input: 'price:COPPER', asOf: '2026-05-31', dataAgeDays: 175, stale: true },
+    ]);
+    const viaGraphQL = await graphql<{ commodity: { outlook: { priceDate: string; inputs: unknown[] } } }>(
+      server,
+      '{ commodity(symbol: "NG") { outlook { priceDate inputs { input asOf dataAgeDays stale } } } }',
+      {},
+      '/subgraphs/forecast/graphql',
+    );
+    // NG: EIA Henry Hub daily, averaged per complete month, to July 2026 (as WTI)
+    expect(viaGraphQL.data?.commodity.outlook).toEqual({
+      priceDate: '2026-07-01',
+      inputs: [
+        { input: 'climate', asOf: '2024-10-08', dataAgeDays: 775, stale: true },
+        { input: 'price:NG', asOf: '2026-07-31', dataAgeDays: 114, stale: true },
+      ],
+    });
+  });
+});
+
 describe('live data is evaluated now', () => {
   it('a source that gives no evaluation date (live) is evaluated at the clock, so two-year-old figures read UNCERTAIN', async () => {
     const clock = new ManualClock(TEST_NOW);

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { CalendarMonth, CommodityProfile, ForecastDataset, ModelParameters, RegionProfile, Scenario } from '../domain/index.js';
 import type { CommoditySymbol, Provenance, RegionClimateObservation, ScenarioId } from '../domain/index.js';
 import { findInconsistencies } from './consistency.js';
+import { benchmarkPrices } from './prices.js';
 import {
   calendarFileSchema,
   type CommoditiesFile,
@@ -15,15 +16,20 @@ import {
   type ScenariosFile,
   scenariosFileSchema,
 } from './schemas.js';
+import type { ShippedSeries } from './series.js';
 
-/** The JSON of each file, as imported. */
+/** The JSON of each file, as imported, and the shipped price series, as read through the feed layer. */
 export interface RawForecastFiles {
   commodities: unknown;
   regions: unknown;
   parameters: unknown;
   scenarios: unknown;
   calendar: unknown;
+  series: ReadonlyMap<string, ShippedSeries>;
 }
+
+/** Fewer monthly prices than this cannot fill the drawdown's 24-month lookback. */
+const MIN_PRICES = 25;
 
 export class ForecastDataError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -41,11 +47,11 @@ export function parseForecastFiles(raw: RawForecastFiles): ForecastDataset {
     scenarios: parseFile(scenariosFileSchema, raw.scenarios, 'scenarios.json'),
     calendar: parseFile(calendarFileSchema, raw.calendar, 'calendar.json'),
   };
-  const problems = findInconsistencies(files);
+  const problems = [...findInconsistencies(files), ...priceSeriesProblems(files.commodities, raw.series)];
   if (problems.length > 0) {
     throw new ForecastDataError(`forecast data files are inconsistent:\n- ${problems.join('\n- ')}`);
   }
-  return buildDataset(files);
+  return buildDataset(files, raw.series);
 }
 
 function parseFile<S extends z.ZodType>(schema: S, value: unknown, file: string): z.infer<S> {
@@ -55,21 +61,36 @@ function parseFile<S extends z.ZodType>(schema: S, value: unknown, file: string)
   throw new ForecastDataError(`forecast data file ${file} is malformed:\n- ${issues.join('\n- ')}`, { cause: result.error });
 }
 
-function buildDataset(files: ParsedForecastFiles): ForecastDataset {
+function priceSeriesProblems(file: CommoditiesFile, series: RawForecastFiles['series']): string[] {
+  return file.commodities.flatMap(({ symbol, priceSeries }) => {
+    const shipped = series.get(priceSeries.seriesId);
+    if (shipped === undefined) return [`${symbol}: price series ${priceSeries.seriesId} is not in data/series/sources.json`];
+    const count = benchmarkPrices(priceSeries, shipped).prices.length;
+    return count < MIN_PRICES ? [`${symbol}: ${count} monthly prices from ${priceSeries.from}, at least ${MIN_PRICES} needed`] : [];
+  });
+}
+
+function buildDataset(files: ParsedForecastFiles, series: RawForecastFiles['series']): ForecastDataset {
   const { provenance: _parameterProvenance, ...parameters } = files.parameters;
+  const commodities = commoditiesOf(files.commodities, series);
   return {
-    commodities: commoditiesOf(files.commodities),
+    commodities,
     regions: files.regions.regions.map(regionProfileOf),
     observations: files.regions.regions.flatMap((r) => r.observations.map((o): RegionClimateObservation => ({ regionId: r.id, ...o }))),
     parameters: parameters satisfies ModelParameters,
     scenarios: scenariosOf(files.scenarios),
     calendar: [...files.calendar.months].sort((a, b) => a.month - b.month) satisfies CalendarMonth[],
-    sources: sourcesOf(files),
+    sources: sourcesOf(files, Object.values(commodities)),
   };
 }
 
-function commoditiesOf(file: CommoditiesFile): Record<CommoditySymbol, CommodityProfile> {
-  return recordBy<CommoditySymbol, CommodityProfile>(file.commodities, (c) => c.symbol);
+/** Each commodity with its prices and their provenance built from its series (checked present above). */
+function commoditiesOf(file: CommoditiesFile, series: RawForecastFiles['series']): Record<CommoditySymbol, CommodityProfile> {
+  const profiles = file.commodities.map(({ priceSeries, ...commodity }): CommodityProfile => {
+    const { prices, provenance } = benchmarkPrices(priceSeries, series.get(priceSeries.seriesId)!);
+    return { ...commodity, prices, priceProvenance: provenance };
+  });
+  return recordBy<CommoditySymbol, CommodityProfile>(profiles, (c) => c.symbol);
 }
 
 function regionProfileOf(region: RegionsFile['regions'][number]): RegionProfile {
@@ -92,9 +113,9 @@ function recordBy<K extends string, V>(items: readonly V[], key: (item: V) => K)
  * Every distinct source (by source and URL), in file order: prices, production, climate, scenarios,
  * calendar, parameters. Series-specific derivations stay on the commodity; the list keeps source, url, asOf.
  */
-function sourcesOf(files: ParsedForecastFiles): Provenance[] {
+function sourcesOf(files: ParsedForecastFiles, commodities: readonly CommodityProfile[]): Provenance[] {
   const candidates: Provenance[] = [
-    ...files.commodities.commodities.flatMap((c) => [c.priceProvenance, c.production.provenance]),
+    ...commodities.flatMap((c) => [c.priceProvenance, c.production.provenance]),
     ...(files.regions.provenance.sources ?? [files.regions.provenance]),
     files.scenarios.provenance,
     files.calendar.provenance,

@@ -22,8 +22,6 @@ function checkCommodities(file: CommoditiesFile, regionIds: ReadonlySet<string>)
   const symbols = file.commodities.map((c) => c.symbol);
   const problems = exactlyOnce('commodities.json', symbols, COMMODITY_SYMBOLS);
   for (const c of file.commodities) {
-    const dates = c.prices.map((p) => p.date);
-    if (dates.some((d, i) => i > 0 && d <= (dates[i - 1] ?? ''))) problems.push(`${c.symbol}: prices must ascend by date without repeats`);
     const listed = c.production.regions;
     const total = listed.reduce((acc, r) => acc + r.production, 0);
     const shareSum = listed.reduce((acc, r) => acc + r.share, 0);

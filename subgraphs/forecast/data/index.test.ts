@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMODITY_SYMBOLS, SCENARIO_IDS } from '../domain/index.js';
 import calendar from './calendar.json' with { type: 'json' };
 import commodities from './commodities.json' with { type: 'json' };
-import { ForecastDataError, latestSnapshotObservations, parseForecastFiles, type RawForecastFiles, snapshotDataset, snapshotObservations, snapshotRegions } from './index.js';
+import { ForecastDataError, latestSnapshotObservations, loadShippedSeries, parseForecastFiles, type RawForecastFiles, snapshotDataset, snapshotObservations, snapshotRegions } from './index.js';
 import parameters from './model-parameters.json' with { type: 'json' };
 import regions from './regions.json' with { type: 'json' };
 import scenarios from './scenarios.json' with { type: 'json' };
@@ -13,9 +13,10 @@ interface ShippedFiles {
   parameters: typeof parameters;
   scenarios: typeof scenarios;
   calendar: typeof calendar;
+  series: RawForecastFiles['series'];
 }
 
-const SHIPPED: ShippedFiles = { commodities, regions, parameters, scenarios, calendar };
+const SHIPPED: ShippedFiles = { commodities, regions, parameters, scenarios, calendar, series: loadShippedSeries() };
 
 /** A deep copy of the shipped files with one change applied. */
 function broken(change: (files: ShippedFiles) => void): RawForecastFiles {
@@ -52,6 +53,62 @@ describe('the shipped snapshot', () => {
     const keys = snapshotDataset.sources.map((s) => `${s.source}|${s.url}`);
     expect(new Set(keys).size).toBe(keys.length);
     expect(snapshotDataset.sources.every((s) => s.derivation === undefined)).toBe(true);
+  });
+});
+
+describe('the prices come from the shipped series through the feed layer (decision 0068)', () => {
+  const series = loadShippedSeries();
+
+  it('every series file names its publisher, URL, licence, as-of and the repository commit it was copied from', () => {
+    expect(series.size).toBe(11);
+    for (const { source, observations } of series.values()) {
+      expect(source).toMatchObject({ publisher: expect.any(String), licence: expect.any(String), url: expect.stringMatching(/^https:\/\//) });
+      expect(source.copiedFrom.commit).toMatch(/^[0-9a-f]{40}$/);
+      expect(observations.at(-1)?.date).toBe(source.asOf);
+    }
+  });
+
+  it('each commodity reads its own series, and its price provenance says which file, commit and licence', () => {
+    for (const symbol of COMMODITY_SYMBOLS) {
+      const spec = commodities.commodities.find((c) => c.symbol === symbol)!.priceSeries;
+      const { source } = series.get(spec.seriesId)!;
+      const provenance = snapshotDataset.commodities[symbol].priceProvenance;
+      expect(provenance).toMatchObject({ source: source.publisher, url: source.url });
+      expect(provenance.derivation).toContain(`data/series/${source.file}`);
+      expect(provenance.derivation).toContain(source.copiedFrom.commit);
+      expect(provenance.derivation).toContain(source.licence);
+    }
+  });
+
+  it('the newest price of every benchmark but LUMBER is from 2026; LUMBER stays on BLS PPI to 2023-11', () => {
+    const latest = Object.fromEntries(COMMODITY_SYMBOLS.map((symbol) => [symbol, snapshotDataset.commodities[symbol].prices.at(-1)?.date]));
+    expect(latest).toEqual({
+      // World Bank Pink Sheet, workbook "Updated on June 02, 2026": last month May 2026
+      WHEAT: '2026-05-01',
+      CORN: '2026-05-01',
+      SOYB: '2026-05-01',
+      COFFEE: '2026-05-01',
+      COCOA: '2026-05-01',
+      COTTON: '2026-05-01',
+      SUGAR: '2026-05-01',
+      COPPER: '2026-05-01',
+      // EIA daily spot prices to 2026-08-18: July is the last complete month
+      WTI: '2026-07-01',
+      NG: '2026-07-01',
+      LUMBER: '2023-11-01',
+    });
+    expect(snapshotDataset.commodities.LUMBER.priceProvenance.asOf).toBe('2023-11-30');
+  });
+
+  it('published monthly prices are the file rows from the first month used; daily ones are averaged per month', () => {
+    // data/series/wb_cocoa_monthly.csv: 2022-01 2.47 ... 2026-05 4.16; 4 years × 12 + 5 months = 53 prices
+    const cocoa = snapshotDataset.commodities.COCOA.prices;
+    expect([cocoa.length, cocoa[0], cocoa.at(-1)]).toEqual([53, { date: '2022-01-01', price: 2.47 }, { date: '2026-05-01', price: 4.16 }]);
+    // data/series/henry_hub_daily_eia.csv, June 2026: 21 days summing to 66.04 → 3.144762 → 3.1448
+    expect(snapshotDataset.commodities.NG.prices.at(-2)).toEqual({ date: '2026-06-01', price: 3.1448 });
+    // the LUMBER values shipped in commodities.json until decision 0068, moved unchanged: 35 months 2021-01..2023-11
+    const lumber = snapshotDataset.commodities.LUMBER.prices;
+    expect([lumber.length, lumber[0], lumber.at(-1)]).toEqual([35, { date: '2021-01-01', price: 329.9 }, { date: '2023-11-01', price: 240.273 }]);
   });
 });
 
@@ -121,11 +178,26 @@ describe('a malformed data file fails loudly', () => {
       message: /CORN: unknown production region atlantis/,
     },
     {
-      name: 'prices out of order',
+      name: 'a price series not shipped',
       change: (f) => {
-        f.commodities.commodities[2]!.prices.reverse();
+        f.commodities.commodities[2]!.priceSeries.seriesId = 'wb_soybean_oil_monthly';
       },
-      message: /SOYB: prices must ascend/,
+      message: /SOYB: price series wb_soybean_oil_monthly is not in data\/series\/sources\.json/,
+    },
+    {
+      name: 'too short a price history for the drawdown',
+      change: (f) => {
+        // the Pink Sheet series end at 2026-05: 2024-06..2026-05 is 24 months, one short of 25
+        f.commodities.commodities[3]!.priceSeries.from = '2024-06-01';
+      },
+      message: /COFFEE: 24 monthly prices from 2024-06-01, at least 25 needed/,
+    },
+    {
+      name: 'an unknown price method',
+      change: (f) => {
+        Object.assign(f.commodities.commodities[0]!.priceSeries, { method: 'weekly' });
+      },
+      message: /commodities\.json is malformed[\s\S]*priceSeries\.method/,
     },
   ])('$name', ({ change, message }) => {
     expect(() => parseForecastFiles(broken(change))).toThrow(ForecastDataError);

@@ -8,14 +8,16 @@ import commodities from './commodities.json' with { type: 'json' };
 import parameters from './model-parameters.json' with { type: 'json' };
 import regions from './regions.json' with { type: 'json' };
 import scenarios from './scenarios.json' with { type: 'json' };
+import { loadShippedSeries } from './series.js';
 
 export { ForecastDataError, parseForecastFiles, type RawForecastFiles } from './assemble.js';
 export { pricePointSchema, provenanceSchema, regionClimateObservationSchema } from './schemas.js';
+export { loadShippedSeries, type SeriesSource, type ShippedSeries } from './series.js';
 
 /** Data quality of results computed from the snapshot alone. */
 export const SNAPSHOT_DATA_QUALITY = 'ESTIMATED' as const;
 
-export const snapshotDataset: ForecastDataset = parseForecastFiles({ commodities, regions, parameters, scenarios, calendar });
+export const snapshotDataset: ForecastDataset = parseForecastFiles({ commodities, regions, parameters, scenarios, calendar, series: loadShippedSeries() });
 
 export const snapshotRegions: readonly RegionProfile[] = snapshotDataset.regions;
 

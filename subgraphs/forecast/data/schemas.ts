@@ -59,8 +59,13 @@ const commoditySchema = z.strictObject({
     unit: z.string().min(1),
     currency: z.string().length(3),
   }),
-  prices: z.array(pricePointSchema).min(24),
-  priceProvenance: provenanceSchema,
+  /** Where the monthly prices come from (data/series); the prices and their provenance are built from it at load. */
+  priceSeries: z.strictObject({
+    seriesId: z.string().min(1),
+    method: z.enum(['monthly', 'monthly-average-of-daily']),
+    from: z.string().regex(/^\d{4}-\d{2}-01$/, 'expected the first of a month, YYYY-MM-01'),
+    toBenchmarkUnit: z.number().positive(),
+  }),
   production: z.strictObject({
     provenance: provenanceSchema,
     unit: z.string().min(1),
@@ -139,6 +144,7 @@ export const parametersFileSchema = z.strictObject({
     topRiskCount: z.number().int().min(1),
   }),
   severity: z.strictObject({ moderateFrom: points0to100, highFrom: points0to100 }),
+  dataAge: z.strictObject({ climateStaleAfterDays: z.number().int().positive(), priceStaleAfterDays: z.number().int().positive() }),
 });
 
 const pctRange = z.strictObject({ low: z.number(), high: z.number() });

@@ -48,7 +48,7 @@ describe('buildTcfdReport', () => {
       scenario: 'global_heatwave',
       tailImpactUsd: 775_000,
       tailImpactPct: 22.14, // 775,000 / 3,500,000
-      climateDrawdownUsd: 1_296_776.3, // as in stress-portfolio.test.ts
+      climateDrawdownUsd: 1_025_670.55, // as in stress-portfolio.test.ts
     });
   });
 

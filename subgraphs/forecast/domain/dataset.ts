@@ -151,6 +151,8 @@ export interface ModelParameters {
   drawdown: DrawdownParameters;
   portfolio: { concentrationLimitPct: number; atRiskShareLimitPct: number; topRiskCount: number };
   severity: { moderateFrom: number; highFrom: number };
+  /** An input older than this (days from its as-of to now) is stale; answers say so per input (decision 0068). */
+  dataAge: { climateStaleAfterDays: number; priceStaleAfterDays: number };
 }
 
 export interface ForecastDataset {

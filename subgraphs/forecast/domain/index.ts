@@ -29,6 +29,7 @@ export { withLiveInputs } from './dataset.js';
 export { RULE_BASED_REASONING_MODEL } from './explain-outlook.js';
 export type { HeatCheck, HeatCheckEntry } from './heat-check.js';
 export { buildHeatCheck, heatCheckFrom } from './heat-check.js';
+export { heatCheckInputs, type InputAge, outlookInputs, portfolioInputs } from './input-ages.js';
 export type { RegionEntry } from './rank-regions.js';
 export { rankRegions, regionRankingFrom } from './rank-regions.js';
 export type { AffectedCommodity, ScenarioPositionResult, ScenarioRequest, ScenarioResult } from './run-scenario.js';

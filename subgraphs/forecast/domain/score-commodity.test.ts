@@ -44,7 +44,8 @@ describe('pinned scores of the shipped snapshot (now = 2024-10-09T00:00Z)', () =
     const outlook = buildCommodityOutlook(snapshotDataset, 'COCOA', CONTEXT);
     expect(outlook).toMatchObject({
       symbol: 'COCOA',
-      currentPrice: 6.5238, // World Bank Pink Sheet COCOA, September 2024, USD/kg
+      currentPrice: 4.16, // World Bank Pink Sheet Cocoa, May 2026, $/kg (data/series/wb_cocoa_monthly.csv, last row)
+      priceDate: '2026-05-01',
       climateRiskScore: 14.2,
       status: 'GREEN',
       // 0.84 × 0.6 + 0.16 × 0.5 = 0.584; 0.84 × 0.7 + 0.16 × 2.0 = 0.908; fires 0 + 2; alerts 0

@@ -27,13 +27,17 @@ describe('stressPortfolio: three positions on the snapshot', () => {
   });
 
   it.each([
-    // COCOA: σ of the 24 monthly returns Sep 2022..Sep 2024 = 0.122546; tail 2.326 × 0.122546 × √3 = 0.493707
-    //   > drawdown 0.330205 (9.7400 → 6.5238); scale 0.5 + 0.141867 = 0.641867; 0.493707 × 0.641867 = 0.316894
-    { symbol: 'COCOA', lossUsd: 316_893.8, lossPct: 31.69 },
-    // COFFEE: drawdown (5.8971 - 4.0459) / 5.8971 = 0.313917 > tail 0.258137; scale 0.904957; 0.284081 × 500,000
-    { symbol: 'COFFEE', lossUsd: 142_040.65, lossPct: 28.41 },
-    // SOYB: drawdown (664.45 - 391.31) / 664.45 = 0.411077 > tail 0.220064; scale 1.019082; 0.418921 × 2,000,000
-    { symbol: 'SOYB', lossUsd: 837_841.86, lossPct: 41.89 },
+    // Prices: the shipped Pink Sheet series (data/series), last 25 months 2024-05..2026-05 (decision 0068).
+    // COCOA: σ of the 24 monthly returns = 0.135302; tail 2.326 × 0.135302 × √3 = 0.545099
+    //   < drawdown (10.75 in 2025-01 → 3.24 in 2026-03) / 10.75 = 0.698605; scale 0.5 + 0.141867 = 0.641867;
+    //   0.698605 × 0.641867 = 0.448411 × 1,000,000
+    { symbol: 'COCOA', lossUsd: 448_411.04, lossPct: 44.84 },
+    // COFFEE: tail 2.326 × 0.074454 × √3 = 0.299958 > drawdown (9.05 in 2025-02 → 6.95 in 2026-05) / 9.05 = 0.232044;
+    //   scale 0.904957; 0.299958 × 0.904957 = 0.271449 × 500,000
+    { symbol: 'COFFEE', lossUsd: 135_724.53, lossPct: 27.14 },
+    // SOYB: tail 2.326 × 0.053772 × √3 = 0.216634 > drawdown (490.22 in 2024-05 → 391.31 in 2024-09) / 490.22 = 0.201767;
+    //   scale 1.019082; 0.216634 × 1.019082 = 0.220767 × 2,000,000
+    { symbol: 'SOYB', lossUsd: 441_534.98, lossPct: 22.08 },
   ])('$symbol worst-case loss is $lossUsd USD ($lossPct%)', ({ symbol, lossUsd, lossPct }) => {
     const position = result.positions.find((p) => p.symbol === symbol);
     expect(position?.worstCaseLossUsd).toBe(lossUsd);
@@ -41,9 +45,9 @@ describe('stressPortfolio: three positions on the snapshot', () => {
   });
 
   it('sums the position losses into the worst-case drawdown', () => {
-    // unrounded 316,893.795 + 142,040.646 + 837,841.860 = 1,296,776.301 → 1,296,776.30 (the rounded
-    // parts would give .31: totals are rounded once, from unrounded figures); 1,296,776.30 / 3,500,000 = 37.05%
-    expect(result.worstCaseDrawdown).toEqual({ usd: 1_296_776.3, pct: 37.05, horizonMonths: 3 });
+    // unrounded 448,411.041 + 135,724.535 + 441,534.977 = 1,025,670.553 → 1,025,670.55 (totals are rounded
+    // once, from unrounded figures); 1,025,670.55 / 3,500,000 = 29.30%
+    expect(result.worstCaseDrawdown).toEqual({ usd: 1_025_670.55, pct: 29.3, horizonMonths: 3 });
   });
 
   it('returns per-position status, outlook and weight', () => {
@@ -56,8 +60,8 @@ describe('stressPortfolio: three positions on the snapshot', () => {
 
   it('recommends in rule order: RED holdings, concentration, share at risk', () => {
     expect(result.recommendations).toEqual([
-      'Reduce or hedge SOYB: RED at 51.9/100 (drought in Brazil grain belt (Cerrado and South)); $2,000,000.00 exposed, worst-case loss $837,841.86.',
-      'Reduce or hedge COFFEE: RED at 40.5/100 (drought in Brazil Southeast (Minas Gerais, São Paulo)); $500,000.00 exposed, worst-case loss $142,040.65.',
+      'Reduce or hedge SOYB: RED at 51.9/100 (drought in Brazil grain belt (Cerrado and South)); $2,000,000.00 exposed, worst-case loss $441,534.98.',
+      'Reduce or hedge COFFEE: RED at 40.5/100 (drought in Brazil Southeast (Minas Gerais, São Paulo)); $500,000.00 exposed, worst-case loss $135,724.53.',
       // 2,000,000 / 3,500,000 = 57.1% > 40%
       'Concentration: SOYB is 57.1% of notional (limit 40%); spread exposure across benchmarks with different production regions.',
       // (0 + 2,500,000) / 3,500,000 = 71.4% > 50%
