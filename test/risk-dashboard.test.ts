@@ -11,6 +11,10 @@ const DASHBOARD_QUERY = `{
     stability { stability { currentScore threshold { stable caution } } isHealthy dataQuality asOf decision { action } }
     heatCheck { asOf dataQuality commodities { symbol status } }
     macroStress { stressIndex regime dataQuality asOf stale }
+    commodityStress { stressIndex regime dataQuality asOf }
+    currencyStress { stressIndex dollarRegime dataQuality asOf }
+    sovereignDebt { systemicSignals { globalDebtRegime } dataQuality asOf missingInputs }
+    supplyChain { gscpiZScore regime dataQuality asOf }
   }
 }`;
 
@@ -37,8 +41,9 @@ describe('riskDashboard through the gateway, before the stability oracle has run
     expect(unpaid.data?.riskDashboard, JSON.stringify(unpaid)).toBeNull();
     const error = unpaid.errors?.[0];
     expect(error?.extensions?.code).toBe('GEN_ERR_PAYMENT_REQUIRED');
-    // The signals this version holds, priced by data/catalog.json: macro-stress 0.15 USDC = 150000 base units.
-    expect(error!.extensions!.accepts[0]).toMatchObject({ maxAmountRequired: '150000', resource: expect.stringMatching(/\/graphql#riskDashboard$/) });
+    // The five signals it holds, priced by data/catalog.json: macro-stress 0.15 + commodity, currency-stress,
+    // sovereign-debt and supply-chain 0.25 each = 1.15 USDC = 1150000 base units.
+    expect(error!.extensions!.accepts[0]).toMatchObject({ maxAmountRequired: '1150000', resource: expect.stringMatching(/\/graphql#riskDashboard$/) });
   });
 
   it('a part that fails is null with its error; the others stand', async () => {
@@ -91,6 +96,11 @@ describe('riskDashboard through the gateway, the oracles running', () => {
       stale: true,
       asOf: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     });
+    expect(dashboard.commodityStress.regime).toMatch(/^(CALM|MODERATE|STRESSED|CRISIS)$/);
+    expect(dashboard.currencyStress.dollarRegime).toEqual(expect.any(String));
+    // Sovereign debt is PARTIAL by design: the EU aggregate is not openly published (decision 0063).
+    expect(dashboard.sovereignDebt).toMatchObject({ dataQuality: 'PARTIAL', missingInputs: expect.arrayContaining([expect.any(String)]) });
+    expect(dashboard.supplyChain).toMatchObject({ gscpiZScore: expect.any(Number), regime: expect.any(String), asOf: expect.any(String) });
     // The dashboard's figures are the standalone signal's, from the same cache.
     const alone = await ask(server, '{ macroStress { stressIndex regime } }', { 'x-api-key': apiKey });
     expect(alone.data!.macroStress).toEqual({ stressIndex: dashboard.macroStress.stressIndex, regime: dashboard.macroStress.regime });

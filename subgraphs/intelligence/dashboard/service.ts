@@ -4,6 +4,7 @@ import { AppError } from '../../../platform/errors.js';
 import type { RequestContext } from '../../../platform/request-context.js';
 import { catalogEntry } from '../shared/catalog.js';
 import type { AnySignalEndpoint } from '../shared/signal-endpoint.js';
+import { graphQLShape } from '../shared/signal-resolvers.js';
 import type { SignalService } from '../shared/signal-service.js';
 
 /** The parts of the dashboard this subgraph answers: GraphQL field of RiskDashboard -> catalog id of its signal. */
@@ -51,7 +52,7 @@ export function createDashboardService(deps: { access: Access; signals: SignalSe
       if (!admitted.has(parent)) throw new AppError('GEN_ERR_PAYMENT_REQUIRED', { message: 'Open the dashboard through Query.riskDashboard: its parts are paid there.' });
       const endpoint = parts.find(([name]) => name === field)?.[1];
       if (!endpoint) throw new AppError('GEN_ERR_UNAVAILABLE', { message: `The ${field} part is not served by this version.` });
-      return deps.signals.serve(endpoint, {});
+      return graphQLShape(endpoint, await deps.signals.serve(endpoint, {}));
     },
   };
 }

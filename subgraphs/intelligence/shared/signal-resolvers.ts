@@ -13,10 +13,15 @@ export function signalResolvers(service: SignalService, endpoints: readonly AnyS
       endpoint.graphql.field,
       async (_: unknown, args: Record<string, unknown>, context: SubgraphContext) => {
         const served = await service.answer(context.request, `${graphqlUrl}#${endpoint.graphql.field}`, endpoint, signalParams(endpoint, args));
-        return endpoint.graphql.toGraphQL ? { ...endpoint.graphql.toGraphQL(served), ...envelopeOf(served) } : served;
+        return graphQLShape(endpoint, served);
       },
     ]),
   );
+}
+
+/** A served signal in its GraphQL shape: the endpoint's mapping when REST's shape cannot be GraphQL's, with the envelope. */
+export function graphQLShape(endpoint: AnySignalEndpoint, served: Record<string, unknown>): object {
+  return endpoint.graphql.toGraphQL ? { ...endpoint.graphql.toGraphQL(served), ...envelopeOf(served) } : served;
 }
 
 function envelopeOf(served: Record<string, unknown>) {
