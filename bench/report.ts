@@ -19,6 +19,7 @@ import {
   REPLAYS,
 } from './payments.js';
 import { ROOT } from './processes.js';
+import { count, rate, section, table, times } from './markdown.js';
 import { type GatewayRun, SPLIT_LAYOUT_NOTE, type SplitQuery } from './split-layout.js';
 
 /** docs/benchmarks.md (and stdout): what ran where, then one table a section, each figure against its target. */
@@ -71,14 +72,7 @@ function describeMachine(pinning: string, loadAtStart: number): string[] {
   ];
 }
 
-const rate = (figures: Figures) => Math.round(figures.requestsPerSecond).toLocaleString('en-US');
-const times = (value: number) => `${value.toFixed(2)}x`;
 const verdict = (met: boolean) => (met ? 'met' : '**not met**');
-
-/** A markdown table; each row a list of cells. */
-function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)];
-}
 
 /** Targets checked in the report, for the summary line. */
 class Tally {
@@ -103,11 +97,6 @@ function comparisonTable(first: string, baseline: string, rows: readonly Compari
       return [row.label, ...figures(row.rail), ...figures(row.baseline), `${row.rail.errors}/${row.baseline.errors}`, times(ratio), ...target];
     }),
   );
-}
-
-/** A section: its heading, what it compares, then its tables and notes. */
-function section(title: string, intro: readonly string[], body: readonly string[]): string[] {
-  return [`## ${title}`, '', ...intro, '', ...body, ''];
 }
 
 function restSection(rows: readonly Comparison[], tally: Tally): string[] {
@@ -204,7 +193,6 @@ function startSection(coldStart: ColdStart, memory: MemoryFigures, tally: Tally)
   );
 }
 
-const count = (value: number) => value.toLocaleString('en-US');
 
 function paidLabel(run: PaidRun): string {
   return `x402: a verified payment each, settled on chain, ${run.connections} connection${run.connections === 1 ? '' : 's'} (${count(run.payments)} requests)`;
