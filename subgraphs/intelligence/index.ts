@@ -9,6 +9,7 @@ import { AnswerCache } from './shared/answer-cache.js';
 import { createAnswerStore } from './shared/answer-store.js';
 import { createSignalService } from './shared/signal-service.js';
 import { createDatasetSource } from './sources/dataset-source.js';
+import { COMPLIANCE_SERVICE, createComplianceClient } from './upstream/compliance.js';
 import { createClimateSource } from './upstream/forecast.js';
 import { createOracleReportSources } from './upstream/oracles.js';
 
@@ -20,6 +21,7 @@ export const typeDefs = loadSubgraphTypeDefs(name);
  * /v1/intelligence (the server root is `{intelligence_url}`, decision 0062).
  */
 export function build(platform: PlatformServices): Subgraph {
+  const compliance = createComplianceClient({ transport: platform.upstream.transport(COMPLIANCE_SERVICE), internalKey: platform.access.internalKey });
   const cache = new AnswerCache(platform.clock, createAnswerStore(platform.database.db));
   const reports = createReportsService({
     clock: platform.clock,
@@ -30,7 +32,7 @@ export function build(platform: PlatformServices): Subgraph {
     oracles: createOracleReportSources({ fees: platform.upstream.transport('fees'), compliance: platform.upstream.transport('compliance'), internalKey: platform.access.internalKey }),
   });
   const signals = createSignalService({ clock: platform.clock, access: platform.access, cache, dataset: createDatasetSource() });
-  const endpoints = signalEndpoints();
+  const endpoints = signalEndpoints({ compliance });
   const graphqlUrl = `${publicOrigin(platform.config.server)}/graphql`;
   return {
     name,

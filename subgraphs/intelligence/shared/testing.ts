@@ -1,4 +1,8 @@
+import type { UpstreamTransport } from '../../../platform/upstream.js';
 import { startTestServer, type TestServer } from '../../../test/helpers.js';
+import { signalEndpoints } from '../endpoints.js';
+import { createComplianceClient } from '../upstream/compliance.js';
+import type { AnySignalEndpoint } from './signal-endpoint.js';
 
 /** A server with the intelligence subgraph alone and an API key with a generous limit: what a signal test calls. */
 export async function startSignalServer(
@@ -19,4 +23,12 @@ export async function getSignal(server: TestServer, path: string, key?: string) 
 export async function querySignal(server: TestServer, query: string, key?: string, path = '/subgraphs/intelligence/graphql') {
   const response = await server.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) }, payload: { query } });
   return response.json() as { data?: Record<string, any>; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+}
+
+/** Every endpoint as listed (ids, fields, schemas), its upstream clients never called: for tests that walk the catalogue. */
+export function listedSignalEndpoints(): AnySignalEndpoint[] {
+  const unused: UpstreamTransport = async () => {
+    throw new Error('a listed endpoint is not computed');
+  };
+  return signalEndpoints({ compliance: createComplianceClient({ transport: unused, internalKey: undefined }) });
 }
