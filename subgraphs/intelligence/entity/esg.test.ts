@@ -137,7 +137,8 @@ describe('hostile subjects', () => {
 
 describe('entityEsg in the graph', () => {
   it('answers the REST body in GraphQL types, and INT_ERR_INVALID_SUBJECT for a bad subject', async () => {
-    const fields = 'esgScore tier components { environmental { score violations riskLevel } governance { score riskLevel } social { score incidents riskLevel } } flags recommendedTier entity { lei legalName } dataQuality';
+    const fields =
+      'esgScore tier components { environmental { score violations riskLevel } governance { score riskLevel } social { score incidents riskLevel } } flags recommendedTier entity { lei legalName } dataQuality';
     const paid = await querySignal(server, `{ entityEsg(address: "${SHELL_CATALYSTS}") { ${fields} } }`, key);
     expect(paid.errors).toBeUndefined();
     const rest = (await getSignal(server, esg(SHELL_CATALYSTS), key)).body;

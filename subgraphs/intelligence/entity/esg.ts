@@ -30,19 +30,17 @@ const SCREENING_DATASETS = ['ofacSdn', 'pepUsFederal', 'pepHeadsOfState', 'pepMe
  * with valid ISO 17442 check digits (any case). Anything else is 400 INT_ERR_INVALID_SUBJECT.
  */
 const isMixedCase = (address: string) => /[a-f]/.test(address.slice(2)) && /[A-F]/.test(address.slice(2));
-export const esgParamsSchema = z
-  .object({ address: z.string().max(MAX_SUBJECT_LENGTH, `must be at most ${MAX_SUBJECT_LENGTH} characters`) })
-  .transform((params, context): EsgSubject => {
-    const subject = esgSubjectOf(params.address);
-    const checksumWrong = subject?.kind === 'wallet' && isMixedCase(params.address) && !isAddress(params.address, { strict: true });
-    if (subject && !checksumWrong) return subject;
-    context.addIssue({
-      code: 'custom',
-      path: ['address'],
-      message: hasAddressForm(params.address) ? 'a mixed-case address must carry its EIP-55 checksum' : 'must be an EVM address (0x and 40 hex digits) or an LEI with valid ISO 17442 check digits',
-    });
-    return z.NEVER;
+export const esgParamsSchema = z.object({ address: z.string().max(MAX_SUBJECT_LENGTH, `must be at most ${MAX_SUBJECT_LENGTH} characters`) }).transform((params, context): EsgSubject => {
+  const subject = esgSubjectOf(params.address);
+  const checksumWrong = subject?.kind === 'wallet' && isMixedCase(params.address) && !isAddress(params.address, { strict: true });
+  if (subject && !checksumWrong) return subject;
+  context.addIssue({
+    code: 'custom',
+    path: ['address'],
+    message: hasAddressForm(params.address) ? 'a mixed-case address must carry its EIP-55 checksum' : 'must be an EVM address (0x and 40 hex digits) or an LEI with valid ISO 17442 check digits',
   });
+  return z.NEVER;
+});
 
 const riskLevel = z.enum(ESG_RISK_LEVELS);
 export const entityEsgSchema = z.object({

@@ -128,8 +128,6 @@ describe('assessEntityEsg: subjects the oracle holds no entity for', () => {
 describe('assessEntityEsg: inputs', () => {
   it('maps each dated reference dataset to an input with the publisher and rhythm of the parameters, live false', () => {
     const evidence = { ...byLei(record(100)), datasets: [ofac, { dataset: 'unknown', url: 'https://x.example', asOf: '2026-01-01', licence: 'x' }] };
-    expect(assessEntityEsg(evidence, parameters).inputs).toEqual([
-      { id: 'compliance:ofacSdn', ...parameters.datasets.ofacSdn, url: ofac.url, licence: ofac.licence, asOf: '2023-12-28', live: false },
-    ]);
+    expect(assessEntityEsg(evidence, parameters).inputs).toEqual([{ id: 'compliance:ofacSdn', ...parameters.datasets.ofacSdn, url: ofac.url, licence: ofac.licence, asOf: '2023-12-28', live: false }]);
   });
 });
