@@ -12,6 +12,7 @@ import { createDatasetSource } from './sources/dataset-source.js';
 import { COMPLIANCE_SERVICE, createComplianceClient } from './upstream/compliance.js';
 import { createClimateSource } from './upstream/forecast.js';
 import { createOracleReportSources } from './upstream/oracles.js';
+import { createTreasurySource, PAYMENTS_SERVICE } from './upstream/payments.js';
 
 export const name = 'intelligence';
 export const typeDefs = loadSubgraphTypeDefs(name);
@@ -30,6 +31,8 @@ export function build(platform: PlatformServices): Subgraph {
     cache,
     climate: createClimateSource(platform.upstream.transport('forecast')),
     oracles: createOracleReportSources({ fees: platform.upstream.transport('fees'), compliance: platform.upstream.transport('compliance'), internalKey: platform.access.internalKey }),
+    compliance,
+    treasury: createTreasurySource({ transport: platform.upstream.transport(PAYMENTS_SERVICE), internalKey: platform.access.internalKey }),
   });
   const signals = createSignalService({ clock: platform.clock, access: platform.access, cache, dataset: createDatasetSource() });
   const endpoints = signalEndpoints({ compliance });

@@ -7,7 +7,7 @@ import type { Database } from '../../../platform/db.js';
 import type { HttpServer } from '../../../platform/http.js';
 import { boundedCall } from '../../../platform/timeout.js';
 import { INTEGRATION_PREFIX } from '../shared/api.js';
-import { type HoldRow, monthBounds, type SettlementGroup, type TreasurySummary,treasurySummary } from './domain/index.js';
+import { type HoldRow, monthBounds, type SettlementGroup, type TreasurySummary, treasurySummary } from './domain/index.js';
 import { integrationErrorSchema } from './responses.js';
 
 /**

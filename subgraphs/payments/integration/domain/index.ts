@@ -75,10 +75,10 @@ export {
   type HoldStatus,
   monthBounds,
   publishable,
-  Tally,
   type SettlementGroup,
   type SummaryStatus,
+  Tally,
   TREASURY_DISCLOSURE_RULE,
-  treasurySummary,
   type TreasurySummary,
+  treasurySummary,
 } from './treasury-summary.js';
