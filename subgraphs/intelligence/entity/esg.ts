@@ -4,7 +4,7 @@ import parametersJson from '../data/parameters/esg.json' with { type: 'json' };
 import type { SignalEndpoint } from '../shared/signal-endpoint.js';
 import type { ComplianceClient, EntityEsgAnswer, ReferenceDataset } from '../upstream/compliance.js';
 import {
-  assessEntityEsg,
+  computeEntityEsg,
   type EntityEsg,
   ESG_RISK_LEVELS,
   ESG_TIERS,
@@ -110,7 +110,7 @@ export function esgEndpoint(compliance: ComplianceClient): SignalEndpoint<EsgSub
     invalidParamsCode: 'INT_ERR_INVALID_SUBJECT',
     cacheKey: (subject) => `esg:${subjectKey(subject)}`,
     response: entityEsgSchema,
-    compute: async ({ params }) => assessEntityEsg(await esgEvidenceOf(compliance, params), parameters),
+    compute: async ({ params }) => computeEntityEsg(await esgEvidenceOf(compliance, params), parameters),
     headers: (body) => ({ 'x-rail-esg-score': String(body.esgScore), 'x-rail-esg-tier': body.tier }),
     graphql: { field: 'entityEsg' },
   };

@@ -128,7 +128,7 @@ function recommendedTierOf(flags: readonly string[], esgScore: number, parameter
 }
 
 /** The entity ESG answer of shape 6 from what the compliance oracle holds on the subject. */
-export function assessEntityEsg(evidence: EsgEvidence, parameters: EsgParameters): SignalAnswer<EntityEsg> {
+export function computeEntityEsg(evidence: EsgEvidence, parameters: EsgParameters): SignalAnswer<EntityEsg> {
   const { entity, screening } = evidence;
   const assessed = new Set<EsgPillar>(entity?.assessedPillars ?? []);
   const pillarScore = (pillar: EsgPillar) => (entity && assessed.has(pillar) ? entity[pillar] : parameters.unassessedScore);
