@@ -1,5 +1,5 @@
-import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { DEVELOPMENT_MNEMONIC } from '../platform/chain/embedded-chain.js';
 import { measureSignalComputation, type SignalComputation } from '../subgraphs/intelligence/index.js';
 import { bench, type Figures, type Load, progress, send } from './load.js';
@@ -84,6 +84,9 @@ export function intelligenceSection(figures: IntelligenceFigures): string[] {
   return section('8. Intelligence signals, uncached and cached, and the risk dashboard', intro, [
     ...table(['path', 'uncached p50 ms', 'uncached p99 ms', 'first call ms', 'cached req/s', 'p50 ms', 'p99 ms', 'errors'], rows),
     '',
-    ...table(['query', 'req/s', 'p50 ms', 'p99 ms', 'errors'], [['riskDashboard through /graphql', rate(figures.dashboard), String(figures.dashboard.p50), String(figures.dashboard.p99), String(figures.dashboard.errors)]]),
+    ...table(
+      ['query', 'req/s', 'p50 ms', 'p99 ms', 'errors'],
+      [['riskDashboard through /graphql', rate(figures.dashboard), String(figures.dashboard.p50), String(figures.dashboard.p99), String(figures.dashboard.errors)]],
+    ),
   ]);
 }

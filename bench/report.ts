@@ -3,7 +3,9 @@ import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { COLD_START_TARGET_MS, type ColdStart, type MemoryFigures } from './cold-start.js';
 import { type ComplianceFigures, FEE_AMOUNT_USD, type Latency, SCREEN_P99_TARGET_MS, WARM_PASSES, WARMUP_NAMES } from './compliance.js';
 import type { HostileFigures } from './graphql.js';
+import { type IntelligenceFigures, intelligenceSection } from './intelligence.js';
 import { type Comparison, CONNECTIONS, type Figures, SECONDS, WARMUP_SECONDS } from './load.js';
+import { count, rate, section, table, times } from './markdown.js';
 import { type AccessFigures, CLIMATE_PATH, MAX_PAYMENTS, type PaidRun } from './paid.js';
 import {
   CALLBACK_PAYMENTS,
@@ -19,7 +21,6 @@ import {
   REPLAYS,
 } from './payments.js';
 import { ROOT } from './processes.js';
-import { count, rate, section, table, times } from './markdown.js';
 import { type GatewayRun, SPLIT_LAYOUT_NOTE, type SplitQuery } from './split-layout.js';
 
 /** docs/benchmarks.md (and stdout): what ran where, then one table a section, each figure against its target. */
@@ -44,6 +45,7 @@ export interface BenchResults {
   access: AccessFigures;
   compliance: ComplianceFigures;
   payments: PaymentsOutcome;
+  intelligence: IntelligenceFigures;
 }
 
 function git(args: readonly string[]): string {
@@ -192,7 +194,6 @@ function startSection(coldStart: ColdStart, memory: MemoryFigures, tally: Tally)
     ),
   );
 }
-
 
 function paidLabel(run: PaidRun): string {
   return `x402: a verified payment each, settled on chain, ${run.connections} connection${run.connections === 1 ? '' : 's'} (${count(run.payments)} requests)`;
@@ -380,6 +381,7 @@ export function renderReport(results: BenchResults): string {
     accessSection(results.access),
     complianceSection(results.compliance, tally),
     paymentsSection(results.payments, tally),
+    intelligenceSection(results.intelligence),
   ];
   return [
     '# Benchmarks',

@@ -5,6 +5,7 @@ import { parseCommandLine } from '../platform/cli.js';
 import { measureColdStart, sampleResidentMemory } from './cold-start.js';
 import { benchCompliance } from './compliance.js';
 import { benchGraphQL, benchHostileRequest } from './graphql.js';
+import { benchIntelligence, intelligenceSection } from './intelligence.js';
 import { CONNECTIONS, SECONDS, WARMUP_SECONDS } from './load.js';
 import { benchAccess } from './paid.js';
 import { benchPayments } from './payments.js';
@@ -23,6 +24,7 @@ import { benchSplitLayout, SPLIT_LAYOUT_NOTE } from './split-layout.js';
  *   5. access control on the paid report route: 402, x402 payments, an API key, against bare Fastify
  *   6. compliance: SDN screening per name, VoP by API key, the vendor query, the matcher's precision and recall
  *   7. payments on PostgreSQL: fresh native payments end to end, idempotent replays, the callback outbox
+ *   8. the intelligence signals uncached (computed in-process) and cached (over HTTP), and riskDashboard
  * then writes docs/benchmarks.md and prints it. BENCH_ONLY=access (npm run bench:access),
  * BENCH_ONLY=compliance (npm run bench:compliance) or BENCH_ONLY=payments (npm run bench:payments)
  * runs section 5, 6 or 7 alone and prints it, leaving docs/benchmarks.md as it is. Every child process is
@@ -48,12 +50,12 @@ async function benchAllInOne(): Promise<Pick<BenchResults, 'rest' | 'graphql' | 
   }
 }
 
-/** BENCH_ONLY: unset for the whole run, `access`, `compliance` or `payments` for section 5, 6 or 7 alone. */
-function onlySection(): 'access' | 'compliance' | 'payments' | undefined {
+/** BENCH_ONLY: unset for the whole run, `access`, `compliance`, `payments` or `intelligence` for section 5, 6, 7 or 8 alone. */
+function onlySection(): 'access' | 'compliance' | 'payments' | 'intelligence' | undefined {
   const only = process.env.BENCH_ONLY;
   if (only === undefined || only === '') return undefined;
-  if (only === 'access' || only === 'compliance' || only === 'payments') return only;
-  throw new Error(`BENCH_ONLY may be unset, "access", "compliance" or "payments", not "${only}"`);
+  if (only === 'access' || only === 'compliance' || only === 'payments' || only === 'intelligence') return only;
+  throw new Error(`BENCH_ONLY may be unset, "access", "compliance", "payments" or "intelligence", not "${only}"`);
 }
 
 const USAGE = `usage: npm run bench            every section, then docs/benchmarks.md is rewritten
@@ -61,6 +63,7 @@ const USAGE = `usage: npm run bench            every section, then docs/benchmar
        npm run bench:compliance section 6 alone (BENCH_ONLY=compliance), printed only
        npm run bench:payments   section 7 alone (BENCH_ONLY=payments) on PostgreSQL at DATABASE_URL
                                 (default postgres://postgres@127.0.0.1:5432/test), printed only
+       npm run bench:intelligence section 8 alone (BENCH_ONLY=intelligence), printed only
 Measures the hot paths on loopback with autocannon (BENCH_SECONDS per figure): figures, not a test.`;
 
 async function main(): Promise<void> {
@@ -79,6 +82,11 @@ async function main(): Promise<void> {
   if (only === 'compliance') {
     console.log('\n6. compliance (alone: docs/benchmarks.md is left as it is)');
     console.log(`\n${complianceSection(await benchCompliance()).join('\n')}`);
+    return;
+  }
+  if (only === 'intelligence') {
+    console.log('\n8. intelligence (alone: docs/benchmarks.md is left as it is)');
+    console.log(`\n${intelligenceSection(await benchIntelligence()).join('\n')}`);
     return;
   }
   if (only === 'payments') {
@@ -106,7 +114,22 @@ async function main(): Promise<void> {
   console.log('\n7. payments on PostgreSQL');
   const payments = await benchPayments();
 
-  const report = renderReport({ startedAt, pinning, loadAtStart, durationSeconds: (Date.now() - startedAt.getTime()) / 1000, coldStart, split, access, compliance, payments, ...allInOne });
+  console.log('\n8. intelligence');
+  const intelligence = await benchIntelligence();
+
+  const report = renderReport({
+    startedAt,
+    pinning,
+    loadAtStart,
+    durationSeconds: (Date.now() - startedAt.getTime()) / 1000,
+    coldStart,
+    split,
+    access,
+    compliance,
+    payments,
+    intelligence,
+    ...allInOne,
+  });
   writeFileSync(join(ROOT, REPORT_PATH), report);
   console.log(`\n${report}\n(written to ${REPORT_PATH})`);
 }

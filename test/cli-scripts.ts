@@ -21,6 +21,7 @@ export const OUR_CLIS = [
   'bench',
   'bench:access',
   'bench:compliance',
+  'bench:intelligence',
   'bench:payments',
   'docs:errors',
   'docs:config',

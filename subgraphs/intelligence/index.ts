@@ -2,16 +2,20 @@ import { publicOrigin } from '../../platform/credentials.js';
 import type { PlatformServices, Subgraph } from '../../platform/subgraph.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
 import { createDashboardService } from './dashboard/service.js';
-import { signalEndpoints } from './endpoints.js';
+import { snapshotSeries } from './data/dataset.js';
+import { datasetEndpoints, signalEndpoints } from './endpoints.js';
 import { createReportsService } from './reports/service.js';
 import { createIntelligenceResolvers } from './resolvers.js';
 import { intelligenceRoutes } from './routes.js';
 import { AnswerCache } from './shared/answer-cache.js';
 import { createAnswerStore } from './shared/answer-store.js';
+import { type SignalComputation, timeSignalComputations } from './shared/computation-timing.js';
 import { createSignalService } from './shared/signal-service.js';
 import { createDatasetSource } from './sources/dataset-source.js';
+import { COMPLIANCE_SERVICE, createComplianceClient } from './upstream/compliance.js';
 import { createClimateSource } from './upstream/forecast.js';
 import { createOracleReportSources } from './upstream/oracles.js';
+import { createTreasurySource, PAYMENTS_SERVICE } from './upstream/payments.js';
 
 export const name = 'intelligence';
 export const typeDefs = loadSubgraphTypeDefs(name);
@@ -21,6 +25,7 @@ export const typeDefs = loadSubgraphTypeDefs(name);
  * /v1/intelligence (the server root is `{intelligence_url}`, decision 0062).
  */
 export function build(platform: PlatformServices): Subgraph {
+  const compliance = createComplianceClient({ transport: platform.upstream.transport(COMPLIANCE_SERVICE), internalKey: platform.access.internalKey });
   const cache = new AnswerCache(platform.clock, createAnswerStore(platform.database.db));
   const reports = createReportsService({
     clock: platform.clock,
@@ -29,9 +34,11 @@ export function build(platform: PlatformServices): Subgraph {
     cache,
     climate: createClimateSource(platform.upstream.transport('forecast')),
     oracles: createOracleReportSources({ fees: platform.upstream.transport('fees'), compliance: platform.upstream.transport('compliance'), internalKey: platform.access.internalKey }),
+    compliance,
+    treasury: createTreasurySource({ transport: platform.upstream.transport(PAYMENTS_SERVICE), internalKey: platform.access.internalKey }),
   });
   const signals = createSignalService({ clock: platform.clock, access: platform.access, cache, dataset: createDatasetSource(platform) });
-  const endpoints = signalEndpoints();
+  const endpoints = signalEndpoints({ compliance });
   const dashboard = createDashboardService({ access: platform.access, signals, endpoints });
   const graphqlUrl = `${publicOrigin(platform.config.server)}/graphql`;
   return {
@@ -42,4 +49,11 @@ export function build(platform: PlatformServices): Subgraph {
     routes: intelligenceRoutes({ reports, signals, endpoints, dashboard }, { access: platform.access, facilitatorUrl: platform.config.access.facilitatorUrl }),
     createContext: (request) => ({ request }),
   };
+}
+
+export type { SignalComputation };
+
+/** npm run bench (section 8): what a cache miss of each signal costs, computed over the shipped snapshot `runs` times. */
+export function measureSignalComputation(runs: number): Promise<SignalComputation[]> {
+  return timeSignalComputations(datasetEndpoints(), { series: snapshotSeries() }, new Date(), runs);
 }

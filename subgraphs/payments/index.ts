@@ -18,6 +18,7 @@ import { createInitiation } from './integration/initiation.js';
 import { createPaymentsContext } from './integration/resolvers.js';
 import { createPaymentsService, type PaymentsService, SETTLEMENT_AGENT_TENANT } from './integration/service.js';
 import { createPaymentStore } from './integration/store.js';
+import { createTreasurySummary } from './integration/treasury-summary.js';
 import { createRailLookup } from './rail/lookup.js';
 import { createRailSettlement, type RailSettlement } from './rail/settlement.js';
 import { createPaymentRecovery, createRecoveryLoop, recoveryDelaysFor } from './recovery/service.js';
@@ -66,7 +67,7 @@ export function build(platform: PlatformServices): Subgraph {
     typeDefs,
     schema: buildFederatedSchema(typeDefs, createPaymentsResolvers(integration)),
     restPrefixes: [INTEGRATION_PREFIX, AGENT_PREFIX],
-    routes: paymentsRoutes({ integration, agent, ...access }),
+    routes: paymentsRoutes({ integration, agent, ...access, internalKey: platform.access.internalKey }),
     createContext: (request) => createPaymentsContext(integration.graphStore, access, request),
     // The worker starts before the recovery's first run is scheduled; the recovery stops first at close (after the last request, before the database closes).
     async start() {
@@ -102,7 +103,9 @@ function buildIntegration(platform: PlatformServices, callbacks: CallbackDeliver
     stability: platform.upstream.transport(FEES_SERVICE),
     pingDatabase: () => platform.database.ping(),
   });
-  return { store, payments, initiation, graphStore, health };
+  // The month's aggregate for the treasury report (decision 0066).
+  const treasury = createTreasurySummary(platform.database.db, { timeoutMs });
+  return { store, payments, initiation, graphStore, health, treasury };
 }
 
 /**

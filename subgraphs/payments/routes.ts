@@ -11,12 +11,14 @@ import type { IntegrationHealth } from './integration/health.js';
 import type { Initiations } from './integration/initiation.js';
 import { integrationRoutes } from './integration/routes.js';
 import type { Payments } from './integration/service.js';
+import type { TreasurySummaryService } from './integration/treasury-summary.js';
 
 export interface PaymentsRouteDeps {
   integration: {
     payments: Payments;
     initiation: Initiations;
     health: IntegrationHealth;
+    treasury: TreasurySummaryService;
   };
   agent: {
     agent: SettlementAgent;
@@ -29,6 +31,8 @@ export interface PaymentsRouteDeps {
   keys: ApiKeys;
   /** ADMIN_KEY: reads every institution's payments, operates the held settlements and the issuers' funds. */
   adminKey: string | undefined;
+  /** INTERNAL_KEY: the internal paths (the treasury summary). */
+  internalKey: string | undefined;
 }
 
 /**
@@ -37,9 +41,9 @@ export interface PaymentsRouteDeps {
  * and error shape, then its manifest, outside that document), registered in that order.
  */
 export function paymentsRoutes(deps: PaymentsRouteDeps): FastifyPluginAsync {
-  const { integration, agent, keys, adminKey } = deps;
+  const { integration, agent, keys, adminKey, internalKey } = deps;
   return httpRoutes(async (app) => {
-    await app.register(integrationRoutes(integration.payments, { keys, adminKey, initiation: integration.initiation, health: integration.health }));
+    await app.register(integrationRoutes(integration.payments, { keys, adminKey, initiation: integration.initiation, health: integration.health, treasury: integration.treasury, internalKey }));
     await app.register(agentRoutes(agent.agent, { capabilities: agent.capabilities, holds: agent.holds, adminKey, funds: agent.funds }));
     await app.register(agentManifestRoutes());
   });

@@ -14,11 +14,13 @@ interface ReportProduct {
   amount: bigint;
   description: string;
   whatYouGet: string[];
+  /** The query string of an example call (agent.json), when the report takes one. */
+  exampleQuery?: string;
 }
 
 /**
  * The reports on sale. The climate report's price is the spec's (2000000 base units, USD 2.00);
- * macro and ESG are ours (decision 0038); compliance and treasury follow.
+ * macro and ESG are ours (decision 0038), compliance and treasury too (decision 0066).
  */
 export const REPORT_PRODUCTS = {
   climate: {
@@ -46,12 +48,39 @@ export const REPORT_PRODUCTS = {
   },
   esg: {
     amount: 1_000_000n,
+    exampleQuery: '?lei=2138001KPMR6PD83HC08',
     description: "ESG report: a counterparty's entity ESG (by LEI or wallet) beside the rail's E, S and G",
     whatYouGet: [
       "Risk level from the counterparty's composite ESG score",
       'Entity E, S, G, fee tier and coverage',
       "The rail's E, S, G and ESG fee",
       'Recommendations, the oracle data used and its sources',
+    ],
+  },
+  // Decision 0066: 1.00 USDC as macro and ESG, each reading one subgraph's public answers.
+  compliance: {
+    amount: 1_000_000n,
+    exampleQuery: '?lei=2138001KPMR6PD83HC08&name=Shell%20Catalysts%20%26%20Technologies',
+    description: 'Compliance report of a counterparty (LEI and/or name): sanctions and AML screening, PEP check, country risk and Travel Rule status',
+    whatYouGet: [
+      'Risk level (LOW to CRITICAL) from the screening flags',
+      'Sanctions screening of the name, its reported owners and the verdict',
+      'PEP check with its matches and the FATF R.12 note',
+      'Country risk of the registered jurisdiction against the FATF lists',
+      'LEI registry record and FATF R.16 (Travel Rule) readiness on the rail',
+      'Recommendations, the datasets screened (source, as-of, licence) and the oracle data used',
+    ],
+  },
+  treasury: {
+    amount: 1_000_000n,
+    exampleQuery: '?period=2026-10',
+    description: "Treasury report of a month: the rail's settlement volume, corridor performance and the settlement agent's automated decisions, in aggregate",
+    whatYouGet: [
+      'Risk level from the month’s settlement exceptions and held settlements',
+      'Settlement volume: payments by status, USD settled, mean time to settle',
+      'Corridor performance: payments, settlement rate and volume per corridor',
+      "Audit of the settlement agent's automated decisions and the rules that held them",
+      'Aggregates only: no institution’s payments; figures too small to show are withheld',
     ],
   },
 } as const satisfies Record<string, ReportProduct>;

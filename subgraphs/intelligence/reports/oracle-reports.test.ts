@@ -79,6 +79,6 @@ describe('GET /reports/report/macro and /reports/report/esg', () => {
     });
     expect(response.json().data).toMatchObject({ macroReport: { reportType: 'macro' }, esgReport: { reportType: 'esg' } });
     const card = (await server.app.inject({ method: 'GET', url: '/reports/.well-known/agent.json' })).json();
-    expect(card.skills.map((skill: { id: string }) => skill.id)).toEqual(['climate-report', 'macro-report', 'esg-report']);
+    expect(card.skills.map((skill: { id: string }) => skill.id)).toEqual(['climate-report', 'macro-report', 'esg-report', 'compliance-report', 'treasury-report']);
   });
 });

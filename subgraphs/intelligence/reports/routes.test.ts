@@ -231,7 +231,7 @@ describe('an API key instead of a payment', () => {
 });
 
 describe('discovery and health', () => {
-  it('GET /reports/.well-known/x402 lists the priced route with its price', async () => {
+  it('GET /reports/.well-known/x402 lists every priced report with its price', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/reports/.well-known/x402' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
@@ -245,11 +245,13 @@ describe('discovery and health', () => {
         },
         'GET /report/macro': expect.objectContaining({ price: { amount: '1000000', currency: 'USDC', decimals: 6 } }),
         'GET /report/esg': expect.objectContaining({ price: { amount: '1000000', currency: 'USDC', decimals: 6 } }),
+        'GET /report/compliance': expect.objectContaining({ price: { amount: '1000000', currency: 'USDC', decimals: 6 } }),
+        'GET /report/treasury': expect.objectContaining({ price: { amount: '1000000', currency: 'USDC', decimals: 6 } }),
       },
     });
   });
 
-  it('GET /reports/.well-known/agent.json lists the climate report as a skill with its payment requirements', async () => {
+  it('GET /reports/.well-known/agent.json lists each report as a skill with its payment requirements', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/reports/.well-known/agent.json' });
     expect(response.statusCode).toBe(200);
     const card = response.json();
@@ -262,6 +264,8 @@ describe('discovery and health', () => {
       }),
       expect.objectContaining({ id: 'macro-report' }),
       expect.objectContaining({ id: 'esg-report' }),
+      expect.objectContaining({ id: 'compliance-report' }),
+      expect.objectContaining({ id: 'treasury-report' }),
     ]);
   });
 

@@ -5,7 +5,7 @@ import { X402_VERSION } from '../../../platform/access/x402.js';
 import { httpRoutes, publicOriginOf } from '../../../platform/http.js';
 import { registerOpenApi } from '../../../platform/openapi.js';
 import { REPORT_PRODUCTS, reportOffer } from './catalog.js';
-import { esgReportQuerySchema, esgSubjectOf } from './inputs.js';
+import { complianceReportQuerySchema, complianceSubjectOf, esgReportQuerySchema, esgSubjectOf, treasuryReportQuerySchema } from './inputs.js';
 import { agentCardSchema, reportPaymentRequiredSchema, reportResponseSchema, reportsErrorSchema, reportsHealthSchema } from './responses.js';
 import type { ReportsService } from './service.js';
 
@@ -65,6 +65,36 @@ export function reportsRoutes(service: ReportsService, options: ReportsRouteOpti
       async (request) => service.esgReport(request.requestContext, resourceOf(request), esgSubjectOf(request.query)),
     );
 
+    const compliancePath = `${REPORTS_PREFIX}/report/compliance`;
+    prices.price('GET', compliancePath, reportOffer('compliance'));
+    app.get(
+      compliancePath,
+      {
+        exposeHeadRoute: false,
+        schema: {
+          summary: 'Compliance report of a counterparty by lei and/or name, at least one: sanctions and AML screening, PEP, country risk, Travel Rule (1.00 USDC)',
+          querystring: complianceReportQuerySchema,
+          response: { 200: reportResponseSchema, 400: reportsErrorSchema, ...errors },
+        },
+      },
+      async (request) => service.complianceReport(request.requestContext, resourceOf(request), complianceSubjectOf(request.query)),
+    );
+
+    const treasuryPath = `${REPORTS_PREFIX}/report/treasury`;
+    prices.price('GET', treasuryPath, reportOffer('treasury'));
+    app.get(
+      treasuryPath,
+      {
+        exposeHeadRoute: false,
+        schema: {
+          summary: "Treasury report of a month (period YYYY-MM, default the current one): the rail's settlement volume, corridor performance, automated decisions, in aggregate (1.00 USDC)",
+          querystring: treasuryReportQuerySchema,
+          response: { 200: reportResponseSchema, 400: reportsErrorSchema, ...errors },
+        },
+      },
+      async (request) => service.treasuryReport(request.requestContext, resourceOf(request), request.query.period),
+    );
+
     prices.registerDiscovery(app);
 
     app.get(`${REPORTS_PREFIX}/.well-known/agent.json`, { schema: { summary: 'Agent card: each report a skill with its payment requirements', response: { 200: agentCardSchema } } }, async (request) =>
@@ -100,7 +130,7 @@ async function agentCard(origin: string, access: Access) {
           name: `${type[0]!.toUpperCase()}${type.slice(1)} report`,
           description: price.description,
           tags: ['report', type, 'x402'],
-          examples: [`GET ${REPORTS_PREFIX}/report/${type}`],
+          examples: [`GET ${REPORTS_PREFIX}/report/${type}${(REPORT_PRODUCTS[type] as { exampleQuery?: string }).exampleQuery ?? ''}`],
           endpoint: { method: 'GET', url },
           payment: { x402Version: X402_VERSION, accepts: [await access.x402.requirementsFor(price, url)] },
         };

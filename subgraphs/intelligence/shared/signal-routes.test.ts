@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../../test/helpers.js';
-import { signalEndpoints } from '../endpoints.js';
 import { catalogEntry, SIGNAL_CATALOG } from './catalog.js';
-import { getSignal, querySignal, startSignalServer } from './testing.js';
+import { getSignal, listedSignalEndpoints, querySignal, startSignalServer } from './testing.js';
 
 const ENVELOPE = ['asOf', 'cacheHit', 'dataQuality', 'generatedAt', 'inputs', 'missingInputs', 'stale'];
 
 let server: TestServer;
 let key: string;
 beforeAll(async () => {
-  ({ server, key } = await startSignalServer());
+  // esg/:address reads the compliance oracle's public interface: the server serves it too.
+  ({ server, key } = await startSignalServer({ subgraphs: ['intelligence', 'compliance'] }));
 }, 60_000);
 afterAll(async () => {
   await server?.close();
@@ -19,7 +19,7 @@ afterAll(async () => {
 const EXAMPLE_PARAMETERS: Record<string, string> = { address: '0x000000000000000000000000000000000000dEaD' };
 const urlOf = (path: string) => path.replace(/:(\w+)/g, (_, name: string) => EXAMPLE_PARAMETERS[name]!);
 
-describe.each(signalEndpoints().map((endpoint) => ({ endpoint, entry: catalogEntry(endpoint.id, endpoint.summary) })))('$entry.path', ({ endpoint, entry }) => {
+describe.each(listedSignalEndpoints().map((endpoint) => ({ endpoint, entry: catalogEntry(endpoint.id, endpoint.summary) })))('$entry.path', ({ endpoint, entry }) => {
   it('answers 402 without payment, with the price of the endpoint table in token base units', async () => {
     const unpaid = await getSignal(server, urlOf(entry.path));
     expect(unpaid.status).toBe(402);
@@ -80,7 +80,7 @@ describe('GET /.well-known/x402 at the service root', () => {
     const response = await server.app.inject({ method: 'GET', url: '/.well-known/x402' });
     expect(response.statusCode).toBe(200);
     const endpoints = response.json().endpoints as Record<string, { price: { amount: string; currency: string; decimals: number } }>;
-    const served = signalEndpoints().map((endpoint) => SIGNAL_CATALOG[endpoint.id]!);
+    const served = listedSignalEndpoints().map((endpoint) => SIGNAL_CATALOG[endpoint.id]!);
     expect(Object.keys(endpoints).sort()).toEqual(served.map((entry) => `${entry.method} ${entry.path}`).sort());
     for (const entry of served) expect(endpoints[`${entry.method} ${entry.path}`]!.price).toEqual({ amount: String(Math.round(Number(entry.priceUsd) * 1e6)), currency: 'USDC', decimals: 6 });
   });

@@ -1,10 +1,19 @@
-import { startTestServer, type TestServer } from '../../../test/helpers.js';
+import type { UpstreamTransport } from '../../../platform/upstream.js';
+import { openTestPglite, startTestServer, type TestServer } from '../../../test/helpers.js';
+import { signalEndpoints } from '../endpoints.js';
+import { createComplianceClient } from '../upstream/compliance.js';
+import type { AnySignalEndpoint } from './signal-endpoint.js';
 
-/** A server with the intelligence subgraph alone and an API key with a generous limit: what a signal test calls. */
+/**
+ * A server with the intelligence subgraph (and the subgraphs named) and an API key with a generous
+ * limit: what a signal test calls. Its database is its own PGlite (the server closes it): answers
+ * are cached in the database, and a cache shared with another test's server (another clock, live
+ * feeds) would answer this one.
+ */
 export async function startSignalServer(
   options: { rateLimit?: number; subgraphs?: Array<'intelligence' | 'compliance' | 'payments' | 'fees' | 'forecast'> } = {},
 ): Promise<{ server: TestServer; key: string }> {
-  const server = await startTestServer({ subgraphs: options.subgraphs ?? ['intelligence'] });
+  const server = await startTestServer({ subgraphs: options.subgraphs ?? ['intelligence'], database: await openTestPglite() });
   const { key } = await server.platform!.access.keys.create('api', 'signal tests', options.rateLimit ?? 10_000);
   return { server, key };
 }
@@ -19,4 +28,12 @@ export async function getSignal(server: TestServer, path: string, key?: string) 
 export async function querySignal(server: TestServer, query: string, key?: string, path = '/subgraphs/intelligence/graphql') {
   const response = await server.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) }, payload: { query } });
   return response.json() as { data?: Record<string, any>; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+}
+
+/** Every endpoint as listed (ids, fields, schemas), its upstream clients never called: for tests that walk the catalogue. */
+export function listedSignalEndpoints(): AnySignalEndpoint[] {
+  const unused: UpstreamTransport = async () => {
+    throw new Error('a listed endpoint is not computed');
+  };
+  return signalEndpoints({ compliance: createComplianceClient({ transport: unused, internalKey: undefined }) });
 }

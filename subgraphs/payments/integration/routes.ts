@@ -13,6 +13,7 @@ import { registerManifestRoute } from './manifest.js';
 import { registerMcpEndpoint } from './mcp.js';
 import { batchResponseSchema, fxRateSchema, initiationResponseSchema, integrationErrorSchema } from './responses.js';
 import type { Payments } from './service.js';
+import { registerTreasurySummaryRoute, type TreasurySummaryService } from './treasury-summary.js';
 
 /**
  * The integration API's errors are {error, code} (the spec shows none; decision 0025), every error
@@ -92,6 +93,10 @@ export interface IntegrationRouteOptions {
   initiation: Initiations;
   /** GET /integration/health. */
   health: IntegrationHealth;
+  /** GET /integration/treasury-summary (internal, decision 0066). */
+  treasury: TreasurySummaryService;
+  /** INTERNAL_KEY: the internal paths. */
+  internalKey: string | undefined;
 }
 
 /** The integration API (spec §4): thin, each path calls the service. */
@@ -130,6 +135,7 @@ export function integrationRoutes(payments: Payments, options: IntegrationRouteO
     );
     registerBatchRoute(app, options.initiation, institution);
     registerHealthRoute(app, options.health, institution);
+    registerTreasurySummaryRoute(app, options.treasury, options.internalKey);
     registerManifestRoute(app, institution);
     registerMcpEndpoint(app, { initiation: options.initiation, payments, health: options.health }, institution);
   });

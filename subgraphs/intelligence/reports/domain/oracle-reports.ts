@@ -29,8 +29,9 @@ export interface MacroInputs {
   sources: string[];
 }
 
-function reportEnvelope(reportType: string, now: Date, synthesis: Report['synthesis'], data: Record<string, unknown>, sources: string[]): Report {
-  return { reportType, period: now.toISOString().slice(0, 7), generatedAt: now.toISOString(), synthesis, data, sources };
+/** The report envelope of Document 1 §2; `period` is the month of `now` unless the report covers another. */
+export function reportEnvelope(reportType: string, now: Date, synthesis: Report['synthesis'], data: Record<string, unknown>, sources: string[], period = now.toISOString().slice(0, 7)): Report {
+  return { reportType, period, generatedAt: now.toISOString(), synthesis, data, sources };
 }
 
 /** Peg alert: CRITICAL; unstable under 60: HIGH; unstable: ELEVATED; caution or any USD alert: MODERATE; else LOW. */

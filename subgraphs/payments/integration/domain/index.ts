@@ -68,3 +68,17 @@ export {
   requestedExecutionDateOf,
   tmsReferenceOf,
 } from './pain001.js';
+// The month's aggregate treasury summary, published only where no institution's payments show (decision 0066).
+export {
+  type DisclosureRule,
+  type HoldRow,
+  type HoldStatus,
+  monthBounds,
+  publishable,
+  type SettlementGroup,
+  type SummaryStatus,
+  Tally,
+  TREASURY_DISCLOSURE_RULE,
+  type TreasurySummary,
+  treasurySummary,
+} from './treasury-summary.js';
