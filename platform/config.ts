@@ -287,7 +287,7 @@ export const configVariables = {
     serviceUrls: variable(
       'SERVICE_URLS',
       subgraphUrlList,
-      "`name=url,...`: subgraphs this process calls over HTTP in the split layout (payments calls `compliance` and `fees`; intelligence calls `fees`, `compliance` and `forecast`); any other is called in-process through the server's own routes",
+      "`name=url,...`: subgraphs this process calls over HTTP in the split layout (payments calls `compliance` and `fees`; intelligence calls `fees`, `compliance`, `forecast` and `payments`); any other is called in-process through the server's own routes",
       'unset (in-process)',
     ),
     timeoutMs: variable('UPSTREAM_TIMEOUT_MS', milliseconds(5_000), 'longest one call from a subgraph to another (in-process or over HTTP) may take'),

@@ -123,3 +123,17 @@ export function round(value: number, digits = 2): number {
   const factor = 10 ** digits;
   return Math.sign(value) * (Math.round(Math.abs(value) * factor) / factor);
 }
+
+/** The series as they stood on `date`: observations dated after it left out (a clock before the data sees none of it). */
+export function seriesAsOf(series: SeriesSet, date: string): SeriesSet {
+  const truncated = new Map<string, Series>();
+  for (const [id, one] of series) {
+    if (one.asOf <= date) {
+      truncated.set(id, one);
+      continue;
+    }
+    const observations = one.observations.filter((observation) => observation.date <= date);
+    if (observations.length > 0) truncated.set(id, { ...one, observations, asOf: observations.at(-1)!.date });
+  }
+  return truncated;
+}

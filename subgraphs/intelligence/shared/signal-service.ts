@@ -1,6 +1,7 @@
 import { type Access, paidWork, setHeaders } from '../../../platform/access/admission.js';
 import type { Clock } from '../../../platform/clock.js';
 import type { RequestContext } from '../../../platform/request-context.js';
+import { seriesAsOf } from '../domain/index.js';
 import type { AnswerCache } from './answer-cache.js';
 import { catalogEntry } from './catalog.js';
 import { type KeptSignal, keptSignal, type ServedSignal } from './envelope.js';
@@ -24,9 +25,16 @@ export interface SignalServiceDeps {
  * on one database), with X-Rail-Cache-Hit, X-Rail-Generated and the endpoint's own headers.
  */
 export function createSignalService(deps: SignalServiceDeps) {
+  // The dataset as it stood on the clock's day, kept while the day and the dataset are the same.
+  let dated: { source: IntelligenceDataset; day: string; dataset: IntelligenceDataset } | undefined;
+  function datasetOn(source: IntelligenceDataset, day: string): IntelligenceDataset {
+    if (dated?.source !== source || dated.day !== day) dated = { source, day, dataset: { ...source, series: seriesAsOf(source.series, day) } };
+    return dated.dataset;
+  }
+
   async function compute<Params, Body extends object>(endpoint: SignalEndpoint<Params, Body>, params: Params): Promise<KeptSignal<Body>> {
     const now = deps.clock.now();
-    const answer = await endpoint.compute({ dataset: await deps.dataset.current(), now, params });
+    const answer = await endpoint.compute({ dataset: datasetOn(await deps.dataset.current(), now.toISOString().slice(0, 10)), now, params });
     return keptSignal(answer, now);
   }
 
