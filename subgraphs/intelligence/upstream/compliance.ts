@@ -19,7 +19,8 @@ const pillar = z.enum(['environmental', 'social', 'governance']);
 const provenance = z.object({ source: z.string(), url: z.string(), asOf: z.string(), licence: z.string() });
 
 const registrationSchema = z.object({ walletAddress: z.string(), legalName: z.string(), lei: z.string().nullable(), country: z.string().nullable() });
-const entityEsgSchema = z.object({
+/** GET /compliance/esg/score/:lei, as the ESG signal and the ESG report read it. */
+export const entityEsgSchema = z.object({
   lei: z.string(),
   entityName: z.string(),
   composite: z.number(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { UpstreamTransport } from '../../../platform/upstream.js';
 import type { EsgReportInputs, MacroInputs } from '../reports/domain/index.js';
+import { entityEsgSchema } from './compliance.js';
 
 /**
  * The reports' clients of the stability and ESG oracles (fees) and the compliance oracle's entity
@@ -34,16 +35,6 @@ const esgScoreSchema = z.object({
   fee: z.object({ bps: z.number(), tier: z.string() }),
   dataQuality: z.enum(['LIVE', 'PARTIAL', 'ESTIMATED']),
   asOf: z.string(),
-});
-const entityEsgSchema = z.object({
-  lei: z.string(),
-  entityName: z.string(),
-  composite: z.number(),
-  environmental: z.number(),
-  social: z.number(),
-  governance: z.number(),
-  feeTier: z.string(),
-  coverage: z.string(),
 });
 
 async function read<T>(transport: UpstreamTransport, path: string, schema: z.ZodType<T>, headers: Record<string, string> = {}): Promise<T | null> {
