@@ -46,4 +46,4 @@ export { CATEGORICAL_STATISTICS, parseUsdmRows, type UsdmRow } from './usdm/pars
 export { fetchPinkSheetMonthly } from './worldbank/fetch.js';
 export { mapPinkSheetColumn } from './worldbank/map.js';
 export { parsePinkSheetMonthly, PINK_SHEET_MONTHLY_PRICES, type PinkSheetColumn, type PinkSheetMonthly } from './worldbank/parse.js';
-export { type CellValue, columnLetters, readWorksheet, type SheetRow } from './xlsx.js';
+export { type CellValue, columnLetters, MAX_WORKBOOK_BYTES, readWorksheet, type SheetRow } from './xlsx.js';

@@ -1,44 +1,69 @@
+import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { zipArchive } from './testing/workbook-fixture.js';
-import { columnLetters, readWorksheet } from './xlsx.js';
-import { MAX_ENTRY_BYTES, openZip } from './zip.js';
+import { columnLetters, MAX_WORKBOOK_BYTES, readWorksheet } from './xlsx.js';
 
-const encode = (text: string) => new TextEncoder().encode(text);
-const MAIN = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+const SHEET = 'Data & notes';
 
-/** A one-sheet workbook whose sheet XML is `sheetData` (no shared strings part). */
-function workbook(sheetData: string): Uint8Array {
-  return zipArchive([
-    { name: 'xl/workbook.xml', data: encode(`<workbook ${MAIN} xmlns:r="r"><sheets><sheet r:id="rId1" name="Data &amp; notes" sheetId="1"/></sheets></workbook>`) },
-    { name: 'xl/_rels/workbook.xml.rels', data: encode('<Relationships><Relationship Target="/xl/worksheets/data.xml" Id="rId1" Type="x/worksheet"/></Relationships>') },
-    { name: 'xl/worksheets/data.xml', data: encode(`<worksheet ${MAIN}><sheetData>${sheetData}</sheetData></worksheet>`) },
-  ]);
+/** The .xlsx bytes of a one-sheet workbook written by exceljs; `fill` sets its cells. */
+async function workbook(fill: (sheet: ExcelJS.Worksheet) => void, options: { date1904?: boolean } = {}): Promise<Uint8Array> {
+  const book = new ExcelJS.Workbook();
+  if (options.date1904 === true) book.properties.date1904 = true;
+  fill(book.addWorksheet(SHEET));
+  return new Uint8Array(await book.xlsx.writeBuffer());
 }
 
 describe('readWorksheet', () => {
-  it('reads inline strings, booleans, formula strings and numbers, by column letters, attributes in any order', () => {
-    const rows = readWorksheet(
-      workbook(
-        '<row r="2"><c t="inlineStr" r="A2"><is><t>Q&amp;A</t></is></c><c r="B2" t="b"><v>1</v></c><c r="C2" t="str"><f>A2</f><v>x &lt; y</v></c><c r="AB2"><v>-7.8E-2</v></c><c r="AC2"/></row>',
-      ),
-      'Data & notes',
-    );
-    expect(rows).toEqual([
+  it('reads strings, rich text, booleans, formula results, hyperlinks, errors and numbers, by column letters', async () => {
+    const bytes = await workbook((sheet) => {
+      sheet.getCell('A2').value = 'Q&A';
+      sheet.getCell('B2').value = true;
+      sheet.getCell('C2').value = { formula: 'A2', result: 'x < y' };
+      sheet.getCell('D2').value = { richText: [{ text: 'NEW YORK FED  ' }, { text: 'ECONOMIC RESEARCH', font: { bold: true } }] };
+      sheet.getCell('E2').value = { text: 'research', hyperlink: 'https://www.newyorkfed.org/research' };
+      sheet.getCell('F2').value = { error: '#N/A' };
+      sheet.getCell('G2').value = { formula: 'AB2*2' };
+      sheet.getCell('AB2').value = -0.078;
+    });
+    expect(await readWorksheet(bytes, SHEET)).toEqual([
       {
         row: 2,
         cells: new Map<string, unknown>([
           ['A', 'Q&A'],
           ['B', true],
           ['C', 'x < y'],
+          ['D', 'NEW YORK FED  ECONOMIC RESEARCH'],
+          ['E', 'research'],
+          ['F', '#N/A'],
           ['AB', -0.078],
         ]),
       },
     ]);
   });
 
-  it('numbers rows and cells that omit their reference by position', () => {
-    const rows = readWorksheet(workbook('<row><c><v>1</v></c><c><v>2</v></c></row><row><c><v>3</v></c></row>'), 'Data & notes');
-    expect(rows.map((row) => [row.row, [...row.cells]])).toEqual([
+  it('gives a date-formatted cell back as its Excel day serial, as the workbook stores it (1900 and 1904 systems)', async () => {
+    const fill = (sheet: ExcelJS.Worksheet) => {
+      sheet.getCell('A1').value = new Date(Date.UTC(2025, 1, 28));
+      sheet.getCell('A1').numFmt = 'dd-mmm-yyyy';
+      sheet.getCell('B1').value = new Date(Date.UTC(1998, 0, 31, 12));
+      sheet.getCell('B1').numFmt = 'yyyy-mm-dd hh:mm';
+    };
+    const [row] = await readWorksheet(await workbook(fill), SHEET);
+    expect([...row!.cells]).toEqual([
+      ['A', 45716],
+      ['B', 35826.5],
+    ]);
+    const [row1904] = await readWorksheet(await workbook(fill, { date1904: true }), SHEET);
+    expect(row1904!.cells.get('A')).toBe(45716 - 1462);
+  });
+
+  it('keeps each row at its sheet row number and leaves out empty rows and cells', async () => {
+    const bytes = await workbook((sheet) => {
+      sheet.getCell('A1').value = 1;
+      sheet.getCell('B1').value = 2;
+      sheet.getCell('C1').value = null;
+      sheet.getCell('A4').value = 3;
+    });
+    expect((await readWorksheet(bytes, SHEET)).map((row) => [row.row, [...row.cells]])).toEqual([
       [
         1,
         [
@@ -46,35 +71,14 @@ describe('readWorksheet', () => {
           ['B', 2],
         ],
       ],
-      [2, [['A', 3]]],
+      [4, [['A', 3]]],
     ]);
   });
 
-  it('names what is missing when the sheet or a part is absent', () => {
-    expect(() => readWorksheet(workbook(''), 'Other')).toThrow('no sheet named "Other"');
-    expect(() => readWorksheet(zipArchive([{ name: 'xl/workbook.xml', data: encode('<workbook/>') }]), 'x')).toThrow('xl/_rels/workbook.xml.rels');
-  });
-
-  it('refuses a numeric cell that holds text', () => {
-    expect(() => readWorksheet(workbook('<row r="1"><c r="A1"><v>n/a</v></c></row>'), 'Data & notes')).toThrow('numeric cell');
-  });
-});
-
-describe('openZip', () => {
-  it('lists and inflates deflated entries', () => {
-    const archive = openZip(zipArchive([{ name: 'a/b.txt', data: encode('hello hello hello') }]));
-    expect(archive.names).toEqual(['a/b.txt']);
-    expect(new TextDecoder().decode(archive.read('a/b.txt'))).toBe('hello hello hello');
-    expect(archive.read('missing')).toBeUndefined();
-  });
-
-  it('refuses what is not a ZIP archive, and an entry claiming more than the size limit', () => {
-    expect(() => openZip(encode('PK but not really a zip file at all'))).toThrow('not a ZIP archive');
-    const bytes = zipArchive([{ name: 'big', data: encode('x') }]);
-    const view = new DataView(bytes.buffer);
-    const directory = view.getUint32(bytes.length - 6, true);
-    view.setUint32(directory + 24, MAX_ENTRY_BYTES + 1, true);
-    expect(() => openZip(bytes).read('big')).toThrow('larger than');
+  it('says what is wrong: no such sheet, not a workbook, larger than the limit', async () => {
+    await expect(readWorksheet(await workbook(() => {}), 'Other')).rejects.toThrow('no sheet named "Other"');
+    await expect(readWorksheet(new TextEncoder().encode('<html>moved</html>'), SHEET)).rejects.toThrow('not a readable .xlsx workbook');
+    await expect(readWorksheet(new Uint8Array(MAX_WORKBOOK_BYTES + 1), SHEET)).rejects.toThrow(`larger than ${MAX_WORKBOOK_BYTES} bytes`);
   });
 });
 

@@ -1,8 +1,8 @@
-// One worksheet of an Office Open XML workbook (ECMA-376 SpreadsheetML, .xlsx) as rows of cell values:
-// the workbook's sheet list, its relationships, the shared strings and the sheet's <row>/<c> elements.
-// Formulas are read as their cached values; styles (and so date formats) are not read.
+// One worksheet of an Office Open XML workbook (.xlsx) as rows of cell values, read with exceljs.
+// Formulas are read as their cached results, rich text as its runs joined; a cell exceljs reads as a
+// Date (a number under a date format) is given back as its Excel day serial, as the workbook stores it.
 
-import { openZip, type ZipArchive } from './zip.js';
+import ExcelJS from 'exceljs';
 
 export type CellValue = string | number | boolean;
 
@@ -13,21 +13,36 @@ export interface SheetRow {
   cells: ReadonlyMap<string, CellValue>;
 }
 
-const WORKBOOK = 'xl/workbook.xml';
-const WORKBOOK_RELATIONSHIPS = 'xl/_rels/workbook.xml.rels';
-const SHARED_STRINGS_TYPE = /\/sharedStrings$/;
+/** A workbook larger than this is refused before it is unzipped: the publishers' workbooks are a few MB. */
+export const MAX_WORKBOOK_BYTES = 32 * 1024 * 1024;
 
-/** The rows of the sheet named `sheetName`; throws an Error naming what is missing when the workbook does not have it. */
-export function readWorksheet(bytes: Uint8Array, sheetName: string): SheetRow[] {
-  const archive = openZip(bytes);
-  const relationships = parseRelationships(entryText(archive, WORKBOOK_RELATIONSHIPS));
-  const sheet = sheetTargets(entryText(archive, WORKBOOK)).find((candidate) => candidate.name === sheetName);
+const DAY_MS = 86_400_000;
+/** Excel's day 0 in the 1900 date system (1899-12-30 UTC); the 1904 system starts 1462 days later. */
+const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
+const DATE_1904_OFFSET_DAYS = 1462;
+
+/** The rows of the sheet named `sheetName`; throws an Error saying what is wrong when the bytes are not such a workbook. */
+export async function readWorksheet(bytes: Uint8Array, sheetName: string): Promise<SheetRow[]> {
+  if (bytes.byteLength > MAX_WORKBOOK_BYTES) throw new Error(`workbook is larger than ${MAX_WORKBOOK_BYTES} bytes`);
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as Parameters<ExcelJS.Xlsx['load']>[0]);
+  } catch (cause) {
+    throw new Error(`not a readable .xlsx workbook (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+  }
+  const sheet = workbook.getWorksheet(sheetName);
   if (sheet === undefined) throw new Error(`workbook has no sheet named "${sheetName}"`);
-  const target = relationships.find((relationship) => relationship.id === sheet.relationshipId);
-  if (target === undefined) throw new Error(`sheet "${sheetName}" has no relationship ${sheet.relationshipId}`);
-  const stringsTarget = relationships.find((relationship) => SHARED_STRINGS_TYPE.test(relationship.type));
-  const strings = stringsTarget === undefined ? [] : parseSharedStrings(entryText(archive, partPath(stringsTarget.target)));
-  return parseRows(entryText(archive, partPath(target.target)), strings);
+  const date1904 = workbook.properties.date1904 === true;
+  const rows: SheetRow[] = [];
+  sheet.eachRow((row, number) => {
+    const cells = new Map<string, CellValue>();
+    row.eachCell((cell, column) => {
+      const value = cellValue(cell.value, date1904);
+      if (value !== undefined) cells.set(columnLetters(column - 1), value);
+    });
+    rows.push({ row: number, cells });
+  });
+  return rows;
 }
 
 /** Column letters of a 0-based column index: 0 -> "A", 27 -> "AB". */
@@ -37,104 +52,24 @@ export function columnLetters(index: number): string {
   return letters;
 }
 
-function columnIndex(letters: string): number {
-  return [...letters].reduce((index, letter) => index * 26 + letter.charCodeAt(0) - 64, 0) - 1;
+/** Excel day serial of a date exceljs read from a date-formatted number (the inverse of its own conversion). */
+function excelSerial(date: Date, date1904: boolean): number {
+  const serial = (date.getTime() - EXCEL_EPOCH_MS) / DAY_MS - (date1904 ? DATE_1904_OFFSET_DAYS : 0);
+  // exceljs rounds the date to the millisecond: undo the float noise that leaves on whole days.
+  return Math.round(serial * 1e9) / 1e9;
 }
 
-function entryText(archive: ZipArchive, name: string): string {
-  const bytes = archive.read(name);
-  if (bytes === undefined) throw new Error(`workbook has no part ${name}`);
-  return new TextDecoder().decode(bytes);
-}
-
-/** Relationship targets are relative to xl/ unless they start at the package root. */
-function partPath(target: string): string {
-  return target.startsWith('/') ? target.slice(1) : `xl/${target}`;
-}
-
-function attributes(tag: string): Record<string, string> {
-  const found: Record<string, string> = {};
-  for (const [, name, value] of tag.matchAll(/([\w:]+)="([^"]*)"/g)) found[name!] = unescapeXml(value!);
-  return found;
-}
-
-function sheetTargets(workbook: string): Array<{ name: string; relationshipId: string }> {
-  return [...workbook.matchAll(/<sheet\b([^>]*?)\/?>/g)].map(([, tag]) => {
-    const { name = '', 'r:id': relationshipId = '' } = attributes(tag!);
-    return { name, relationshipId };
-  });
-}
-
-function parseRelationships(xml: string): Array<{ id: string; type: string; target: string }> {
-  return [...xml.matchAll(/<Relationship\b([^>]*?)\/?>/g)].map(([, tag]) => {
-    const { Id = '', Type = '', Target = '' } = attributes(tag!);
-    return { id: Id, type: Type, target: Target };
-  });
-}
-
-/** Each <si>: its text runs joined, phonetic guides (<rPh>) left out. */
-function parseSharedStrings(xml: string): string[] {
-  return [...xml.matchAll(/<si>([\s\S]*?)<\/si>/g)].map(([, item]) => textRuns(item!.replace(/<rPh\b[\s\S]*?<\/rPh>/g, '')));
-}
-
-function textRuns(xml: string): string {
-  return [...xml.matchAll(/<t(?:\s[^>]*)?>([\s\S]*?)<\/t>/g)].map(([, text]) => unescapeXml(text!)).join('');
-}
-
-function parseRows(xml: string, strings: readonly string[]): SheetRow[] {
-  const rows: SheetRow[] = [];
-  let previousRow = 0;
-  for (const [, tag, body] of xml.matchAll(/<row\b([^>]*?)(?:\/>|>([\s\S]*?)<\/row>)/g)) {
-    const declared = attributes(tag!).r;
-    const row = declared === undefined ? previousRow + 1 : Number(declared);
-    previousRow = row;
-    if (body !== undefined) rows.push({ row, cells: parseCells(body, strings) });
+function cellValue(value: ExcelJS.CellValue, date1904: boolean): CellValue | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`numeric cell holds ${String(value)}`);
+    return value;
   }
-  return rows;
-}
-
-function parseCells(xml: string, strings: readonly string[]): Map<string, CellValue> {
-  const cells = new Map<string, CellValue>();
-  let previousColumn = -1;
-  for (const [, tag, body] of xml.matchAll(/<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
-    const { r, t } = attributes(tag!);
-    const column = r === undefined ? previousColumn + 1 : columnIndex(r.replace(/\d+$/, ''));
-    previousColumn = column;
-    const value = body === undefined ? undefined : cellValue(body, t, strings);
-    if (value !== undefined) cells.set(columnLetters(column), value);
-  }
-  return cells;
-}
-
-function cellValue(body: string, type: string | undefined, strings: readonly string[]): CellValue | undefined {
-  if (type === 'inlineStr') return textRuns(body);
-  const raw = /<v>([\s\S]*?)<\/v>/.exec(body)?.[1];
-  if (raw === undefined) return undefined;
-  switch (type) {
-    case 's': {
-      const text = strings[Number(raw)];
-      if (text === undefined) throw new Error(`shared string ${raw} does not exist`);
-      return text;
-    }
-    case 'b':
-      return raw === '1';
-    case 'str':
-    case 'e':
-      return unescapeXml(raw);
-    default: {
-      const value = Number(raw);
-      if (!Number.isFinite(value)) throw new Error(`numeric cell holds "${raw.slice(0, 20)}"`);
-      return value;
-    }
-  }
-}
-
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function unescapeXml(text: string): string {
-  return text.replace(/&(#x[0-9a-fA-F]+|#\d+|amp|lt|gt|quot|apos);/g, (_match, entity: string) => {
-    if (entity.startsWith('#x')) return String.fromCodePoint(Number.parseInt(entity.slice(2), 16));
-    if (entity.startsWith('#')) return String.fromCodePoint(Number(entity.slice(1)));
-    return NAMED_ENTITIES[entity]!;
-  });
+  if (value instanceof Date) return excelSerial(value, date1904);
+  if ('richText' in value) return value.richText.map((run) => run.text).join('');
+  if ('error' in value) return value.error;
+  if ('formula' in value || 'sharedFormula' in value) return value.result === undefined ? undefined : cellValue(value.result, date1904);
+  if ('hyperlink' in value) return value.text;
+  return undefined;
 }

@@ -16,9 +16,9 @@ describe('fetchGscpiWorkbook', () => {
 });
 
 describe('mapGscpiMonthly', () => {
-  it('dates each month-end row the first of its month and keeps the full-precision index', () => {
+  it('dates each month-end row the first of its month and keeps the full-precision index', async () => {
     // Rows 6-9: Jan-Apr 1998; rows 328-331: Nov 2024-Feb 2025 (the shipped vintage rounds these to 6 decimals).
-    expect(mapGscpiMonthly(parseGscpiWorkbook(workbook))).toEqual([
+    expect(mapGscpiMonthly(await parseGscpiWorkbook(workbook))).toEqual([
       { date: '1998-01-01', value: -1.0828779186089943 },
       { date: '1998-02-01', value: -0.45547077930134533 },
       { date: '1998-03-01', value: -0.078439517550171658 },

@@ -20,10 +20,10 @@ function isDateCell(cell: CellValue | undefined): cell is string | number {
   return (typeof cell === 'string' && TEXT_DATE.test(cell.trim())) || typeof cell === 'number';
 }
 
-export function parseGscpiWorkbook(bytes: Uint8Array): GscpiRow[] {
+export async function parseGscpiWorkbook(bytes: Uint8Array): Promise<GscpiRow[]> {
   let rows: SheetRow[];
   try {
-    rows = readWorksheet(bytes, GSCPI_SHEET);
+    rows = await readWorksheet(bytes, GSCPI_SHEET);
   } catch (cause) {
     throw malformedBody('nyfed', cause instanceof Error ? cause.message : 'unreadable workbook', cause);
   }

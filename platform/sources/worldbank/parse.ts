@@ -25,10 +25,10 @@ export interface PinkSheetMonthly {
   columns: PinkSheetColumn[];
 }
 
-export function parsePinkSheetMonthly(bytes: Uint8Array): PinkSheetMonthly {
+export async function parsePinkSheetMonthly(bytes: Uint8Array): Promise<PinkSheetMonthly> {
   let rows: SheetRow[];
   try {
-    rows = readWorksheet(bytes, PINK_SHEET_MONTHLY_PRICES);
+    rows = await readWorksheet(bytes, PINK_SHEET_MONTHLY_PRICES);
   } catch (cause) {
     throw malformedBody('worldbank', cause instanceof Error ? cause.message : 'unreadable workbook', cause);
   }

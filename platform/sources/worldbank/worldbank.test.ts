@@ -6,6 +6,7 @@ import { mapPinkSheetColumn } from './map.js';
 import { parsePinkSheetMonthly } from './parse.js';
 
 const workbook = workbookFixture('worldbank', 'pink-sheet-monthly-excerpt');
+const sheet = await parsePinkSheetMonthly(workbook);
 
 describe('fetchPinkSheetMonthly', () => {
   it('downloads the configured workbook as bytes', async () => {
@@ -17,8 +18,6 @@ describe('fetchPinkSheetMonthly', () => {
 });
 
 describe('parsePinkSheetMonthly', () => {
-  const sheet = parsePinkSheetMonthly(workbook);
-
   it('finds the names row and the units row above the first month, names trimmed', () => {
     expect(sheet.updated).toBe('Updated on June 02, 2026');
     expect(sheet.columns.map((column) => column.name)).toContain('Rice, Thai 5%');
@@ -35,8 +34,6 @@ describe('parsePinkSheetMonthly', () => {
 });
 
 describe('mapPinkSheetColumn', () => {
-  const sheet = parsePinkSheetMonthly(workbook);
-
   it('dates each monthly price the first of its month ("2026M05" -> 2026-05-01)', () => {
     // Row 7 is 1960M01 (Brent 1.63), rows 799-803 are 2026M01-2026M05.
     expect(mapPinkSheetColumn(sheet, 'Crude oil, Brent')).toEqual([

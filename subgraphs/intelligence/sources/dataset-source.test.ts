@@ -13,8 +13,11 @@ const HOUR_MS = 3_600_000;
 /** Three routed series of three publishers: FRED, the Pink Sheet and the GSCPI vintage. */
 const ROUTES = { VIXCLS: LIVE_SERIES.VIXCLS!, wb_wheat_us_hrw_monthly: LIVE_SERIES.wb_wheat_us_hrw_monthly!, GSCPI: LIVE_SERIES.GSCPI! };
 
+/** Deadline of the timeout tests; the others allow a cold worker's first exceljs workbook loads (a few hundred ms under a loaded test run). */
+const SHORT_TIMEOUT = { INTELLIGENCE_LIVE_TIMEOUT_MS: '200' };
+
 function source(options: { fetch?: typeof globalThis.fetch; environment?: Record<string, string> } = {}) {
-  const config = loadConfig({ INTELLIGENCE_LIVE: 'true', FRED_API_KEY: 'test-key', INTELLIGENCE_REFRESH_SECONDS: '3600', INTELLIGENCE_LIVE_TIMEOUT_MS: '200', ...options.environment });
+  const config = loadConfig({ INTELLIGENCE_LIVE: 'true', FRED_API_KEY: 'test-key', INTELLIGENCE_REFRESH_SECONDS: '3600', INTELLIGENCE_LIVE_TIMEOUT_MS: '3000', ...options.environment });
   const clock = new ManualClock(NOW);
   const logger = { warn: vi.fn(), info: vi.fn() };
   const registry = new Registry();
@@ -126,7 +129,7 @@ describe('createDatasetSource refreshes at most once per interval, one refresh a
 
 describe('createDatasetSource is bounded by INTELLIGENCE_LIVE_TIMEOUT_MS', () => {
   it('times out a publisher that does not answer, and keeps its series from the snapshot', async () => {
-    const { dataset, logger } = source({ fetch: hangingFetch });
+    const { dataset, logger } = source({ fetch: hangingFetch, environment: SHORT_TIMEOUT });
     const { series } = await dataset.current();
     expect([...Object.keys(ROUTES)].map((id) => series.get(id)!.live)).toEqual([false, false, false]);
     expect(logger.warn).toHaveBeenCalledWith(expect.objectContaining({ feed: 'fred', kind: 'timeout' }), expect.any(String));
@@ -134,7 +137,7 @@ describe('createDatasetSource is bounded by INTELLIGENCE_LIVE_TIMEOUT_MS', () =>
 
   it('answers from the data it holds when a refresh outlasts the timeout, and starts no second refresh meanwhile', async () => {
     // unansweringFetch ignores its abort signal: only the wait's own deadline can end the call.
-    const { dataset, calls } = source({ fetch: unansweringFetch });
+    const { dataset, calls } = source({ fetch: unansweringFetch, environment: SHORT_TIMEOUT });
     const first = await dataset.current();
     expect(first.series).toBe(snapshotSeries());
     await dataset.current();

@@ -96,7 +96,7 @@ function loadFeed(feed: LiveFeedName, members: Routed, context: LiveLoadContext)
     case 'gistemp':
       return guarded(feed, members, async () => sameForAll(members, mapGistempMonthly(parseGistempTable(await fetchGistempGlobal(context.options)))));
     case 'nyfed':
-      return guarded(feed, members, async () => sameForAll(members, mapGscpiMonthly(parseGscpiWorkbook(await fetchGscpiWorkbook(context.options)))));
+      return guarded(feed, members, async () => sameForAll(members, mapGscpiMonthly(await parseGscpiWorkbook(await fetchGscpiWorkbook(context.options)))));
     case 'ecb':
       return eachAlone(feed, members as Routed<Extract<LiveRoute, { feed: 'ecb' }>>, async (id, route) =>
         mapEcbDaily(parseEcbCsv(await fetchEcbSeries(context.options, route, isoDay(context.since(id))))),
@@ -146,7 +146,7 @@ function fiscalYearEnd(date: string): string {
 }
 
 async function loadPinkSheet(members: Routed<Extract<LiveRoute, { feed: 'worldbank' }>>, options: LiveFeedOptions): Promise<Outcome[]> {
-  const sheet = parsePinkSheetMonthly(await fetchPinkSheetMonthly(options));
+  const sheet = await parsePinkSheetMonthly(await fetchPinkSheetMonthly(options));
   return members.map(([id, route]) => {
     const observations = mapPinkSheetColumn(sheet, route.column);
     return observations === undefined ? { failure: failure('worldbank', [id], 'malformed-body', `no column "${route.column}" in "Monthly Prices"`) } : { id, observations };
