@@ -2,7 +2,7 @@
 // Formulas are read as their cached results, rich text as its runs joined; a cell exceljs reads as a
 // Date (a number under a date format) is given back as its Excel day serial, as the workbook stores it.
 
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 
 export type CellValue = string | number | boolean;
 
@@ -24,7 +24,9 @@ const DATE_1904_OFFSET_DAYS = 1462;
 /** The rows of the sheet named `sheetName`; throws an Error saying what is wrong when the bytes are not such a workbook. */
 export async function readWorksheet(bytes: Uint8Array, sheetName: string): Promise<SheetRow[]> {
   if (bytes.byteLength > MAX_WORKBOOK_BYTES) throw new Error(`workbook is larger than ${MAX_WORKBOOK_BYTES} bytes`);
-  const workbook = new ExcelJS.Workbook();
+  // Loaded on first use: exceljs takes most of a second to import, and only the live workbook feeds need it.
+  const { default: excel } = await import('exceljs');
+  const workbook = new excel.Workbook();
   try {
     await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as Parameters<ExcelJS.Xlsx['load']>[0]);
   } catch (cause) {
