@@ -1,19 +1,22 @@
+import { like } from 'drizzle-orm';
+import { intelligenceReports } from '../../../drizzle/schema.js';
 import type { UpstreamTransport } from '../../../platform/upstream.js';
-import { openTestPglite, startTestServer, type TestServer } from '../../../test/helpers.js';
+import { startTestServer, type TestServer } from '../../../test/helpers.js';
 import { signalEndpoints } from '../endpoints.js';
 import { createComplianceClient } from '../upstream/compliance.js';
 import type { AnySignalEndpoint } from './signal-endpoint.js';
 
 /**
  * A server with the intelligence subgraph (and the subgraphs named) and an API key with a generous
- * limit: what a signal test calls. Its database is its own PGlite (the server closes it): answers
- * are cached in the database, and a cache shared with another test's server (another clock, live
- * feeds) would answer this one.
+ * limit: what a signal test calls. It runs on the worker's shared database, whose kept signal
+ * answers are cleared first: answers are cached in the database, and one kept by another test's
+ * server (another clock, live feeds) would answer for this one. A worker runs its files one at a time.
  */
 export async function startSignalServer(
   options: { rateLimit?: number; subgraphs?: Array<'intelligence' | 'compliance' | 'payments' | 'fees' | 'forecast'> } = {},
 ): Promise<{ server: TestServer; key: string }> {
-  const server = await startTestServer({ subgraphs: options.subgraphs ?? ['intelligence'], database: await openTestPglite() });
+  const server = await startTestServer({ subgraphs: options.subgraphs ?? ['intelligence'] });
+  await clearKeptSignals(server);
   const { key } = await server.platform!.access.keys.create('api', 'signal tests', options.rateLimit ?? 10_000);
   return { server, key };
 }
@@ -36,4 +39,9 @@ export function listedSignalEndpoints(): AnySignalEndpoint[] {
     throw new Error('a listed endpoint is not computed');
   };
   return signalEndpoints({ compliance: createComplianceClient({ transport: unused, internalKey: undefined }) });
+}
+
+/** Removes every kept signal answer of the server's database (reports stay). */
+export async function clearKeptSignals(server: TestServer): Promise<void> {
+  await server.platform!.database.db.delete(intelligenceReports).where(like(intelligenceReports.cacheKey, 'signal:%'));
 }

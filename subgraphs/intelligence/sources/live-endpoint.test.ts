@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFixture } from '../../../platform/sources/testing/fixture-fetch.js';
-import { openTestPglite, startTestServer, type TestServer } from '../../../test/helpers.js';
-import { getSignal } from '../shared/testing.js';
+import { startTestServer, type TestServer } from '../../../test/helpers.js';
+import { clearKeptSignals, getSignal } from '../shared/testing.js';
 import { type FixtureServer, intelligenceFixtureRoutes, startFixtureServer } from './testing.js';
 
 /** The six FRED series macro-stress reads, and the newest observation of each fixture. */
@@ -24,12 +24,12 @@ describe('a server with INTELLIGENCE_LIVE answers macro-stress from the live fee
   beforeAll(async () => {
     const failingVix = { matches: (url: URL) => vixFails && url.searchParams.get('series_id') === 'VIXCLS', status: 500, body: readFixture('fred', 'vixcls-recent.json') };
     fixtures = await startFixtureServer(() => [failingVix, ...intelligenceFixtureRoutes()]);
-    // A database of its own: answers are cached there, and another test's snapshot answer must not answer for the live one.
     server = await startTestServer({
       subgraphs: ['intelligence'],
-      database: await openTestPglite(),
       environment: { INTELLIGENCE_LIVE: 'true', FRED_API_KEY: 'test-key', INTELLIGENCE_LIVE_TIMEOUT_MS: '5000', ...fixtures.environment },
     });
+    // Answers are cached in the database: a snapshot answer another test's server kept must not answer for the live one.
+    await clearKeptSignals(server);
     ({ key } = await server.platform!.access.keys.create('api', 'live feeds test', 100));
   });
 
