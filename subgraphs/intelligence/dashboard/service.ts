@@ -1,4 +1,3 @@
-import { parseUnits } from 'viem';
 import { type Access, type Offer, paidWork } from '../../../platform/access/admission.js';
 import { AppError } from '../../../platform/errors.js';
 import type { RequestContext } from '../../../platform/request-context.js';
@@ -59,7 +58,7 @@ export function createDashboardService(deps: { access: Access; signals: SignalSe
 
 function dashboardOffer(endpoints: readonly AnySignalEndpoint[]): Offer {
   const entries = endpoints.map((endpoint) => catalogEntry(endpoint.id, endpoint.summary));
-  const amount = entries.reduce((sum, entry) => sum + parseUnits(entry.priceUsd, 6), 0n);
+  const amount = entries.reduce((sum, entry) => sum + entry.offer.price.amount, 0n);
   return { price: { amount, description: `Risk dashboard: ${entries.map((entry) => entry.id).join(', ')} in one view (the sum of their prices)` } };
 }
 
