@@ -36,6 +36,7 @@ export const errorCatalog = {
   GQL_ERR_VARIABLES_TOO_LARGE: { status: 400, message: 'The GraphQL variables nest deeper or hold more values than allowed.' },
   SUBGRAPH_UNAVAILABLE: { status: 503, message: 'A part of the graph is unavailable; the other fields were answered. Retry later.' },
   INT_ERR_INVALID_PARAMETER: { status: 400, message: 'A parameter of the intelligence request is invalid.' },
+  INT_ERR_UNKNOWN_NODE: { status: 400, message: 'The node id is not in the model catalogue; GET the endpoint (free) for the valid ids.' },
   INT_ERR_INVALID_SUBJECT: { status: 400, message: 'The subject must be an EVM address (0x and 40 hex digits) or a 20-character LEI with valid ISO 17442 check digits.' },
   FEE_ERR_INVALID_QUOTE_PARAMS: { status: 400, message: 'Invalid quote parameters.' },
   FEE_ERR_QUOTE_NOT_FOUND: { status: 404, message: 'No quote with this quoteId was issued.' },

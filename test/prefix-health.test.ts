@@ -20,7 +20,7 @@ describe('each service prefix answers its own /health', () => {
 
   it('every prefix of every subgraph answers GET <prefix>/health: none is 404', async () => {
     const prefixes = server.subgraphs.flatMap((subgraph) => subgraph.restPrefixes);
-    expect(prefixes.sort()).toEqual(['/agent', '/compliance', '/esg', '/forecast', '/integration', '/reports', '/stability', '/v1/intelligence']);
+    expect(prefixes.sort()).toEqual(['/agent', '/compliance', '/esg', '/forecast', '/integration', '/intelligence', '/reports', '/stability', '/v1/intelligence']);
     for (const prefix of prefixes) {
       const { status } = await injectJson(server, 'GET', `${prefix}/health`, { headers: { authorization: `Bearer ${bearer}` } });
       expect({ prefix, status }).toEqual({ prefix, status: 200 });

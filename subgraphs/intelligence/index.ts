@@ -45,7 +45,7 @@ export function build(platform: PlatformServices): Subgraph {
     name,
     typeDefs,
     schema: buildFederatedSchema(typeDefs, createIntelligenceResolvers({ reports, signals, endpoints, dashboard }, graphqlUrl)),
-    restPrefixes: ['/reports', '/v1/intelligence'],
+    restPrefixes: ['/reports', '/v1/intelligence', '/intelligence'],
     routes: intelligenceRoutes({ reports, signals, endpoints, dashboard }, { access: platform.access, facilitatorUrl: platform.config.access.facilitatorUrl }),
     createContext: (request) => ({ request }),
   };

@@ -14,6 +14,18 @@ export interface ComputeContext<Params> {
 }
 
 /**
+ * A free GET beside a paid POST endpoint at the same path (GET /butterfly, GET /contagion): the
+ * catalogue a caller needs to form a request. Node discovery moves no money and reveals no answer.
+ */
+export interface SignalDiscovery<Listing extends object = object> {
+  summary: string;
+  response: z.ZodObject<z.ZodRawShape>;
+  list(): Listing;
+  /** The Query field answering the same listing. */
+  graphqlField: string;
+}
+
+/**
  * One paid intelligence endpoint, served alike by REST and GraphQL (shared/signal-routes.ts and
  * signal-resolvers.ts): its catalog id, how to read its parameters, how to compute it, and the
  * X-Rail-* headers it names.
@@ -23,7 +35,7 @@ export interface SignalEndpoint<Params = Record<string, never>, Body extends obj
   id: string;
   /** One line for the OpenAPI summary and the x402 description. */
   summary: string;
-  /** Query and path parameters (REST) and GraphQL arguments, one schema for both. */
+  /** Query and path parameters of a GET, the JSON body of a POST (REST), and GraphQL arguments: one schema for all. */
   params?: z.ZodType<Params>;
   /** Error code of a request whose parameters do not parse (default GEN_ERR_BAD_REQUEST). */
   invalidParamsCode?: ErrorCode;
@@ -34,8 +46,10 @@ export interface SignalEndpoint<Params = Record<string, never>, Body extends obj
   compute(context: ComputeContext<Params>): SignalAnswer<Body> | Promise<SignalAnswer<Body>>;
   /** The endpoint's own X-Rail-* headers, from its answer. */
   headers(body: Body): Record<string, string>;
+  /** Only for a POST endpoint: the free GET at its path that lists what a request may name. */
+  discovery?: SignalDiscovery;
   graphql: {
-    /** The Query field. */
+    /** The Query field (a POST endpoint's simulation is a query too: it has no side effects). */
     field: string;
     /** The GraphQL shape of the answer when it differs from REST (keys GraphQL cannot name, objects keyed by name). */
     toGraphQL?: (body: Body) => object;

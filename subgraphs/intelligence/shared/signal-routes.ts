@@ -1,13 +1,14 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { createPriceList, resourceOf } from '../../../platform/access/paid-route.js';
 import { paymentRequiredSchema } from '../../../platform/access/x402-schemas.js';
+import { AppError } from '../../../platform/errors.js';
 import { parseGraphQLInput } from '../../../platform/graphql.js';
 import { httpRoutes } from '../../../platform/http.js';
 import { registerOpenApi } from '../../../platform/openapi.js';
 import { catalogEntry } from './catalog.js';
 import { signalResponseSchema } from './envelope.js';
-import type { AnySignalEndpoint } from './signal-endpoint.js';
+import type { AnySignalEndpoint, SignalDiscovery } from './signal-endpoint.js';
 import type { SignalService } from './signal-service.js';
 
 /** `{intelligence_url}` is the server root (decision 0062): the paths are the spec's as written. */
@@ -26,8 +27,22 @@ export function signalParams(endpoint: AnySignalEndpoint, input: Record<string, 
   return endpoint.params ? parseGraphQLInput(endpoint.params, input, endpoint.invalidParamsCode ?? 'GEN_ERR_BAD_REQUEST') : {};
 }
 
+/** What a request names: path and query of a GET; the JSON body (and path) of a POST. */
+function requestInput(method: 'GET' | 'POST', request: FastifyRequest): Record<string, unknown> {
+  const path = request.params as Record<string, unknown>;
+  if (method === 'GET') return { ...(request.query as Record<string, unknown>), ...path };
+  const body = request.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new AppError('GEN_ERR_BAD_REQUEST', { message: 'The request body must be a JSON object' });
+  return { ...(body as Record<string, unknown>), ...path };
+}
+
+/** The free GET beside a POST endpoint: its listing, with no admission. */
+function registerDiscovery(app: FastifyInstance, path: string, discovery: SignalDiscovery): void {
+  app.get(path, { schema: { summary: `${discovery.summary} (free)`, response: { 200: discovery.response } } }, async () => discovery.list());
+}
+
 /**
- * The paid signal paths (Document 3 §4): each endpoint a GET under /v1/intelligence, thin over the
+ * The paid signal paths (Document 3 §4): each endpoint at its catalog path and method, thin over the
  * signal service; `/.well-known/x402` at the service root lists every priced path; errors other
  * than the 402 are `{error, code}` (decision 0062).
  */
@@ -45,16 +60,15 @@ export function signalRoutes(service: SignalService, endpoints: readonly AnySign
     for (const endpoint of endpoints) {
       const entry = catalogEntry(endpoint.id, endpoint.summary);
       prices.price(entry.method, entry.path, entry.offer);
-      const url = entry.path.replace(/:(\w+)/g, ':$1');
-      app.get(
-        url,
+      app.route({
+        method: entry.method,
+        url: entry.path,
         // No HEAD twin: a HEAD would be charged for an answer it never receives.
-        { exposeHeadRoute: false, schema: { summary: `${endpoint.summary} (${entry.priceUsd} USDC)`, response: { 200: signalResponseSchema(endpoint.response), ...errors } } },
-        async (request) => {
-          const input = { ...(request.query as Record<string, unknown>), ...(request.params as Record<string, unknown>) };
-          return service.answer(request.requestContext, resourceOf(request), endpoint, signalParams(endpoint, input));
-        },
-      );
+        exposeHeadRoute: false,
+        schema: { summary: `${endpoint.summary} (${entry.priceUsd} USDC)`, response: { 200: signalResponseSchema(endpoint.response), ...errors } },
+        handler: async (request) => service.answer(request.requestContext, resourceOf(request), endpoint, signalParams(endpoint, requestInput(entry.method, request))),
+      });
+      if (endpoint.discovery) registerDiscovery(app, entry.path, endpoint.discovery);
     }
     prices.registerDiscovery(app);
     app.get(`${SIGNALS_PREFIX}/health`, { schema: { summary: 'Service health', response: { 200: z.object({ status: z.string(), service: z.string(), version: z.string() }) } } }, async () => ({

@@ -27,6 +27,12 @@ export async function getSignal(server: TestServer, path: string, key?: string) 
   return { status: response.statusCode, body: response.json() as Record<string, any>, headers: response.headers };
 }
 
+/** POST a JSON body to a signal path (the simulations) with the key: status, parsed body and headers. */
+export async function postSignal(server: TestServer, path: string, body: unknown, key?: string) {
+  const response = await server.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) }, payload: JSON.stringify(body) });
+  return { status: response.statusCode, body: response.json() as Record<string, any>, headers: response.headers };
+}
+
 /** A GraphQL query with the key, to the intelligence subgraph (or `path`): the parsed body. */
 export async function querySignal(server: TestServer, query: string, key?: string, path = '/subgraphs/intelligence/graphql') {
   const response = await server.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) }, payload: { query } });
