@@ -9,6 +9,7 @@ import { createIntelligenceResolvers } from './resolvers.js';
 import { intelligenceRoutes } from './routes.js';
 import { AnswerCache } from './shared/answer-cache.js';
 import { createAnswerStore } from './shared/answer-store.js';
+import { catalogEntry } from './shared/catalog.js';
 import { type SignalComputation, timeSignalComputations } from './shared/computation-timing.js';
 import { createSignalService } from './shared/signal-service.js';
 import { createDatasetSource } from './sources/dataset-source.js';
@@ -56,4 +57,9 @@ export type { SignalComputation };
 /** npm run bench (section 8): what a cache miss of each signal costs, computed over the shipped snapshot `runs` times. */
 export function measureSignalComputation(runs: number): Promise<SignalComputation[]> {
   return timeSignalComputations(datasetEndpoints(), { series: snapshotSeries() }, new Date(), runs);
+}
+
+/** npm run bench (section 8): the example body of each POST endpoint (the simulations), by path. */
+export function signalExamples(): Map<string, unknown> {
+  return new Map(datasetEndpoints().flatMap((endpoint) => (endpoint.example === undefined ? [] : [[catalogEntry(endpoint.id, endpoint.summary).path, endpoint.example] as const])));
 }
