@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import incomeGroupsJson from '../data/social/reference/income-groups.json' with { type: 'json' };
 import parametersJson from '../data/parameters/gender-risk.json' with { type: 'json' };
+import incomeGroupsJson from '../data/social/reference/income-groups.json' with { type: 'json' };
 import { seriesAsOf } from '../domain/index.js';
 import type { SignalEndpoint } from '../shared/signal-endpoint.js';
 import { computeGenderRisk, type GenderRisk, type GenderRiskParameters, type IncomeGroupTable } from './domain/index.js';

@@ -62,7 +62,8 @@ describe('GET /v1/intelligence/gender-risk', () => {
         'opportunityDrivers',
       ]);
       expect(profile.iso3).toMatch(/^[A-Z]{3}$/);
-      for (const field of ['ipvPrevalence', 'womenLawIndex', 'femaleLFPR', 'maleLFPR', 'lfprGenderGap', 'gbvRiskScore', 'opportunityScore', 'estimatedGDPDragPct']) expect(typeof profile[field], `${profile.iso3} ${field}`).toBe('number');
+      for (const field of ['ipvPrevalence', 'womenLawIndex', 'femaleLFPR', 'maleLFPR', 'lfprGenderGap', 'gbvRiskScore', 'opportunityScore', 'estimatedGDPDragPct'])
+        expect(typeof profile[field], `${profile.iso3} ${field}`).toBe('number');
       expect(profile.riskStatus).toMatch(/^(CRITICAL|HIGH|ELEVATED|BUILDING|LOW)$/);
       expect(profile.opportunityStatus).toMatch(/^(STRONG|EMERGING|MODERATE|LIMITED|CONSTRAINED)$/);
       expect(Array.isArray(profile.primaryTransmissions) && Array.isArray(profile.opportunityDrivers)).toBe(true);
@@ -70,7 +71,12 @@ describe('GET /v1/intelligence/gender-risk', () => {
     const { labourSuppression, gdpDrag, economicStressFeedback } = body.financialCorrelations;
     expect(labourSuppression).toEqual({ score: expect.any(Number), mechanism: expect.any(String), gdpImpactPct: expect.any(Number) });
     expect(gdpDrag).toEqual({ globalEstimatePct: expect.any(Number), rangeMin: 1.3, rangeMax: 3.7, methodology: expect.stringContaining('Cuberes and Teignier (2016)') });
-    expect(economicStressFeedback).toEqual({ usUnemploymentRate: expect.any(Number), usConsumerSentiment: null, feedbackRisk: expect.any(String), feedbackNarrative: expect.stringContaining('US unemployment') });
+    expect(economicStressFeedback).toEqual({
+      usUnemploymentRate: expect.any(Number),
+      usConsumerSentiment: null,
+      feedbackRisk: expect.any(String),
+      feedbackNarrative: expect.stringContaining('US unemployment'),
+    });
     expect(numberOrNull(economicStressFeedback.usConsumerSentiment)).toBe(true);
     expect(body.opportunitySignals.topOpportunityCountries).toHaveLength(5);
     expect(body.opportunitySignals.topOpportunityCountries[0]).toEqual({ iso3: expect.any(String), name: expect.any(String), opportunityScore: expect.any(Number), drivers: expect.any(Array) });

@@ -1,4 +1,4 @@
-import { type LadderRule, climbLadder, onOrBefore, round, type Series, type SeriesSet } from '../../domain/index.js';
+import { climbLadder, type LadderRule, onOrBefore, round, type Series, type SeriesSet } from '../../domain/index.js';
 import { type Scale, scaleScore, weightedScore } from './scales.js';
 
 export type RiskStatus = 'CRITICAL' | 'HIGH' | 'ELEVATED' | 'BUILDING' | 'LOW';

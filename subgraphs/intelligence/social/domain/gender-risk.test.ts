@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import incomeGroupsJson from '../../data/social/reference/income-groups.json' with { type: 'json' };
-import parametersJson from '../../data/parameters/gender-risk.json' with { type: 'json' };
 import { snapshotSeries } from '../../data/dataset.js';
+import parametersJson from '../../data/parameters/gender-risk.json' with { type: 'json' };
+import incomeGroupsJson from '../../data/social/reference/income-groups.json' with { type: 'json' };
 import { climbLadder, seriesAsOf } from '../../domain/index.js';
 import { snapshotWith, snapshotWithout, testSeries } from '../../market/testing.js';
 import { computeGenderRisk, gdpDragPct, type GenderRiskParameters, type IncomeGroupTable, sahmGap, scaleScore, weightedScore } from './index.js';
@@ -117,7 +117,8 @@ describe('over the shipped data', () => {
     expect(body.countryProfiles).toHaveLength(18);
     for (const region of parameters.regions) expect(body.countryProfiles.filter((profile) => profile.region === region)).toHaveLength(3);
     for (const profile of body.countryProfiles) {
-      for (const field of ['ipvPrevalence', 'womenLawIndex', 'femaleLFPR', 'maleLFPR', 'lfprGenderGap', 'gbvRiskScore', 'opportunityScore'] as const) expect(profile[field], `${profile.iso3} ${field}`).toEqual(expect.any(Number));
+      for (const field of ['ipvPrevalence', 'womenLawIndex', 'femaleLFPR', 'maleLFPR', 'lfprGenderGap', 'gbvRiskScore', 'opportunityScore'] as const)
+        expect(profile[field], `${profile.iso3} ${field}`).toEqual(expect.any(Number));
       expect(profile.lfprGenderGap).toBeCloseTo(profile.maleLFPR! - profile.femaleLFPR!, 0);
       expect(profile.riskStatus).toBe(climbLadder(parameters.riskStatus, profile.gbvRiskScore!));
       expect(profile.opportunityStatus).toBe(climbLadder(parameters.opportunityStatus, profile.opportunityScore!));

@@ -1,5 +1,5 @@
 import { climbLadder, mean, round, type SeriesSet, type SeriesSource, type SignalAnswer } from '../../domain/index.js';
-import { type CountryEntry, type CountryProfile, type OpportunityStatus, type ProfileParameters, type RiskStatus, type ScoredCountry, scoreCountry } from './country-profile.js';
+import { type CountryEntry, type CountryProfile, type OpportunityStatus, type ProfileParameters, type RiskStatus, scoreCountry, type ScoredCountry } from './country-profile.js';
 import { type EconomicStressFeedback, readUsStress, type UsStressParameters } from './us-stress.js';
 
 export interface GenderRiskParameters extends ProfileParameters {
@@ -44,7 +44,17 @@ const meanOf = (values: Array<number | null | undefined>, digits = 1): number | 
 };
 
 function incomeGroupSource(table: IncomeGroupTable): SeriesSource {
-  return { id: 'income-groups', title: 'World Bank country income classification', units: 'category', frequency: 'annual', publisher: table.source.publisher, url: table.source.url, licence: table.source.licence, asOf: table.source.asOf, live: false };
+  return {
+    id: 'income-groups',
+    title: 'World Bank country income classification',
+    units: 'category',
+    frequency: 'annual',
+    publisher: table.source.publisher,
+    url: table.source.url,
+    licence: table.source.licence,
+    asOf: table.source.asOf,
+    live: false,
+  };
 }
 
 function labourSuppression(scored: ScoredCountry[], parameters: GenderRiskParameters): GenderRisk['financialCorrelations']['labourSuppression'] {
@@ -97,7 +107,10 @@ export function computeGenderRisk(series: SeriesSet, incomeGroups: IncomeGroupTa
   const stress = readUsStress(series, parameters.usStress);
   const avgGBVRiskScore = meanOf(profiles.map((profile) => profile.gbvRiskScore));
   const avgOpportunityScore = meanOf(profiles.map((profile) => profile.opportunityScore));
-  const globalDrag = meanOf(profiles.map((profile) => profile.estimatedGDPDragPct), 2);
+  const globalDrag = meanOf(
+    profiles.map((profile) => profile.estimatedGDPDragPct),
+    2,
+  );
   const { rangeMin, rangeMax, methodology } = parameters.gdpDrag;
   const regime = regimeOf(avgGBVRiskScore, stress.feedback, parameters);
   const top = topOpportunities(scored, parameters.topOpportunityCount);

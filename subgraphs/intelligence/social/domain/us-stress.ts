@@ -48,7 +48,11 @@ export function readUsStress(series: SeriesSet, parameters: UsStressParameters):
   const sentiment = parameters.consumerSentiment.id ? read.found[parameters.consumerSentiment.id] : undefined;
   const usConsumerSentiment = sentiment ? round(sentiment.observations.at(-1)!.value, 1) : null;
   if (!unemployment) {
-    return { feedback: { usUnemploymentRate: null, usConsumerSentiment, feedbackRisk: 'UNKNOWN', feedbackNarrative: `${parameters.unemployment.label} unavailable: feedback risk unknown` }, used: read.used, missing };
+    return {
+      feedback: { usUnemploymentRate: null, usConsumerSentiment, feedbackRisk: 'UNKNOWN', feedbackNarrative: `${parameters.unemployment.label} unavailable: feedback risk unknown` },
+      used: read.used,
+      missing,
+    };
   }
   const last = unemployment.observations.at(-1)!;
   const gap = sahmGap(
