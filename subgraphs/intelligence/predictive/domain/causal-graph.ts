@@ -1,0 +1,209 @@
+import { changeBy, changePct, latest, onOrBefore, percentileRank, round, type Series, type SeriesSet, shiftDate, type SignalAnswer } from '../../domain/index.js';
+
+/** How a node's stress is read from one published series (data/parameters/causal-graph.json). */
+export interface NodeIndicator {
+  series: string;
+  /** `level`: the value itself; `changePct` / `changeBy`: its move over `days` calendar days. */
+  measure: 'level' | 'changePct' | 'changeBy';
+  days?: number;
+  /** Which way is stress: up (higher is worse), down (lower is worse) or either way (the size of the move). */
+  direction: 'up' | 'down' | 'either';
+  why: string;
+}
+
+export interface CausalGraphParameters {
+  /** Years of history the current reading is ranked against. */
+  lookbackYears: number;
+  /** Days between the history's sample points (a month: comparable across daily and monthly series). */
+  sampleEveryDays: number;
+  /** Stress (0-100) from which a node or an edge is called hot. */
+  hotAtLeast: number;
+  /** How many of the most stressed edges the summary names. */
+  hottestEdges: number;
+  indicators: Record<string, NodeIndicator>;
+}
+
+export interface CatalogueNode {
+  id: string;
+  label: string;
+  domain: string;
+}
+
+export interface CatalogueEdge {
+  from: string;
+  to: string;
+  weight: number;
+  class: string;
+  mechanism: string;
+  lagHours?: number;
+}
+
+/** A node and edge catalogue a model runs on (the simulations' networks). */
+export interface CatalogueNetwork {
+  model: string;
+  usedBy: string[];
+  nodes: readonly CatalogueNode[];
+  edges: readonly CatalogueEdge[];
+}
+
+export interface StressEvidence {
+  series: string;
+  title: string;
+  measure: string;
+  value: number;
+  asOf: string;
+  /** Share (0-100) of the sampled history at or below the reading, turned so that higher is more stress. */
+  percentile: number;
+}
+
+export interface GraphNode extends CatalogueNode {
+  /** 0-100; null when no open series measures the node. */
+  stress: number | null;
+  evidence: StressEvidence | null;
+}
+
+export interface GraphEdge extends CatalogueEdge {
+  /** Stress of the source node carried by the edge: source stress x weight; null when the source is unmeasured. */
+  stress: number | null;
+  evidence: StressEvidence | null;
+}
+
+export interface GraphNetwork {
+  model: string;
+  usedBy: string[];
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
+export interface CausalGraph {
+  summary: {
+    nodes: number;
+    edges: number;
+    measuredNodes: number;
+    measuredEdges: number;
+    /** Mean stress of the measured edges, 0-100. */
+    systemStress: number | null;
+    hotNodes: string[];
+    hottestEdges: Array<{ network: string; from: string; to: string; stress: number; mechanism: string }>;
+  };
+  networks: GraphNetwork[];
+  synthesis: string;
+}
+
+const DAYS_PER_YEAR = 365.25;
+
+/** The indicator's reading on `date` (the series as it stood then), or undefined. */
+function readingOn(series: Series, indicator: NodeIndicator, date: string): number | undefined {
+  const end = onOrBefore(series, date);
+  if (!end) return undefined;
+  if (indicator.measure === 'level') return end.value;
+  const start = onOrBefore(series, shiftDate(end.date, -(indicator.days ?? 0)));
+  if (!start) return undefined;
+  if (indicator.measure === 'changeBy') return end.value - start.value;
+  return start.value === 0 ? undefined : ((end.value - start.value) / Math.abs(start.value)) * 100;
+}
+
+function currentReading(series: Series, indicator: NodeIndicator): number | undefined {
+  if (indicator.measure === 'level') return latest(series).value;
+  return indicator.measure === 'changeBy' ? changeBy(series, indicator.days ?? 0) : changePct(series, indicator.days ?? 0);
+}
+
+/** The readings at monthly points over the lookback, ending at the newest observation. */
+function sampledHistory(series: Series, indicator: NodeIndicator, parameters: CausalGraphParameters): number[] {
+  const end = latest(series).date;
+  const points = Math.floor((parameters.lookbackYears * DAYS_PER_YEAR) / parameters.sampleEveryDays);
+  const history: number[] = [];
+  for (let point = 0; point <= points; point += 1) {
+    const reading = readingOn(series, indicator, shiftDate(end, -point * parameters.sampleEveryDays));
+    if (reading !== undefined) history.push(reading);
+  }
+  return history;
+}
+
+/** Stress 0-100 of one reading against its history, in the indicator's direction. */
+function directedPercentile(history: readonly number[], reading: number, direction: NodeIndicator['direction']): number {
+  if (direction === 'up') return percentileRank(history, reading);
+  if (direction === 'down') return 100 - percentileRank(history, reading) + (history.filter((value) => value === reading).length / history.length) * 100;
+  return percentileRank(
+    history.map((value) => Math.abs(value)),
+    Math.abs(reading),
+  );
+}
+
+function measureText(indicator: NodeIndicator): string {
+  const days = indicator.days ?? 0;
+  if (indicator.measure === 'level') return 'level';
+  return indicator.measure === 'changePct' ? `change over ${days} days, %` : `change over ${days} days`;
+}
+
+/** The stress of a node from its indicator, with the evidence, or null when it has none in the dataset. */
+export function nodeStress(series: SeriesSet, indicator: NodeIndicator | undefined, parameters: CausalGraphParameters): { stress: number; evidence: StressEvidence; source: Series } | null {
+  const source = indicator ? series.get(indicator.series) : undefined;
+  if (!indicator || !source || source.observations.length === 0) return null;
+  const reading = currentReading(source, indicator);
+  const history = sampledHistory(source, indicator, parameters);
+  if (reading === undefined || history.length < 2) return null;
+  const percentile = round(directedPercentile(history, reading, indicator.direction), 1);
+  const evidence: StressEvidence = { series: source.id, title: source.title, measure: measureText(indicator), value: round(reading, 4), asOf: latest(source).date, percentile };
+  return { stress: percentile, evidence, source };
+}
+
+function networkStress(network: CatalogueNetwork, stressOf: (id: string) => ReturnType<typeof nodeStress>): GraphNetwork {
+  const nodes = network.nodes.map((node): GraphNode => {
+    const measured = stressOf(node.id);
+    return { ...node, stress: measured?.stress ?? null, evidence: measured?.evidence ?? null };
+  });
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const edges = network.edges.map((edge): GraphEdge => {
+    const source = byId.get(edge.from);
+    const stress = source?.stress === null || source?.stress === undefined ? null : round(source.stress * edge.weight, 1);
+    return { ...edge, stress, evidence: source?.evidence ?? null };
+  });
+  return { model: network.model, usedBy: network.usedBy, nodes, edges };
+}
+
+function hottestEdges(networks: readonly GraphNetwork[], count: number): CausalGraph['summary']['hottestEdges'] {
+  return networks
+    .flatMap((network) => network.edges.flatMap((edge) => (edge.stress === null ? [] : [{ network: network.model, from: edge.from, to: edge.to, stress: edge.stress, mechanism: edge.mechanism }])))
+    .sort((a, b) => b.stress - a.stress || a.network.localeCompare(b.network) || a.from.localeCompare(b.from) || a.to.localeCompare(b.to))
+    .slice(0, count);
+}
+
+function synthesisOf(summary: CausalGraph['summary'], networks: readonly GraphNetwork[]): string {
+  const measured = `${summary.measuredNodes} of ${summary.nodes} nodes are measured by a published series`;
+  if (summary.systemStress === null) return `${measured}; no edge carries a measured stress.`;
+  const hot = summary.hotNodes.length === 0 ? 'no node is hot' : `hot nodes: ${summary.hotNodes.join(', ')}`;
+  const top = summary.hottestEdges[0];
+  const edge = top ? `; the most stressed channel is ${top.from} -> ${top.to} (${top.stress}) in the ${top.network} network: ${top.mechanism}` : '';
+  return `${measured} across ${networks.length} networks; mean edge stress ${summary.systemStress} of 100; ${hot}${edge}.`;
+}
+
+/**
+ * The models' causal graph: each network's nodes with the stress their indicator series shows now
+ * (percentile of the current reading in its own history), and each edge carrying its source's stress
+ * scaled by the edge weight, with the evidence (series, value, date) behind it.
+ */
+export function computeCausalGraph(series: SeriesSet, networks: readonly CatalogueNetwork[], parameters: CausalGraphParameters): SignalAnswer<CausalGraph> {
+  const cache = new Map<string, ReturnType<typeof nodeStress>>();
+  const stressOf = (id: string) => {
+    if (!cache.has(id)) cache.set(id, nodeStress(series, parameters.indicators[id], parameters));
+    return cache.get(id)!;
+  };
+  const graphs = networks.map((network) => networkStress(network, stressOf));
+  const nodes = graphs.flatMap((graph) => graph.nodes);
+  const edges = graphs.flatMap((graph) => graph.edges);
+  const measuredEdges = edges.filter((edge) => edge.stress !== null);
+  const hotNodes = [...new Set(nodes.filter((node) => node.stress !== null && node.stress >= parameters.hotAtLeast).map((node) => node.id))].sort();
+  const summary: CausalGraph['summary'] = {
+    nodes: nodes.length,
+    edges: edges.length,
+    measuredNodes: nodes.filter((node) => node.stress !== null).length,
+    measuredEdges: measuredEdges.length,
+    systemStress: measuredEdges.length === 0 ? null : round(measuredEdges.reduce((sum, edge) => sum + edge.stress!, 0) / measuredEdges.length, 1),
+    hotNodes,
+    hottestEdges: hottestEdges(graphs, parameters.hottestEdges),
+  };
+  const used = [...new Map([...cache.values()].flatMap((measured) => (measured ? [[measured.source.id, measured.source] as const] : []))).values()];
+  const missing = [...new Set(Object.values(parameters.indicators).map((indicator) => indicator.series))].filter((id) => !series.get(id)).sort();
+  return { body: { summary, networks: graphs, synthesis: synthesisOf(summary, graphs) }, inputs: used, missing };
+}
