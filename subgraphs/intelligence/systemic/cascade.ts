@@ -2,8 +2,7 @@ import { z } from 'zod';
 import parametersJson from '../data/parameters/cascade.json' with { type: 'json' };
 import { seriesAsOfDay } from '../market/domain/index.js';
 import type { SignalEndpoint } from '../shared/signal-endpoint.js';
-import { type Cascade, cascadeMissing, type CascadeParameters, computeCascade } from './domain/cascade.js';
-import { measureReadings } from './domain/readings.js';
+import { type Cascade, cascadeMissing, type CascadeParameters, computeCascade, measureReadings } from './domain/index.js';
 import { mergeInputs, readPartOne } from './part-one.js';
 
 const parameters = parametersJson as CascadeParameters;

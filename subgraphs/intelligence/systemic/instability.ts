@@ -4,10 +4,7 @@ import parametersJson from '../data/parameters/instability.json' with { type: 'j
 import { seriesAsOfDay } from '../market/domain/index.js';
 import type { SignalEndpoint } from '../shared/signal-endpoint.js';
 import { propagationStepSchema } from './cascade.js';
-import type { CascadeParameters } from './domain/cascade.js';
-import { computeInstability, type Instability, type InstabilityParameters } from './domain/instability.js';
-import { readLayers } from './domain/layers.js';
-import { measureReadings } from './domain/readings.js';
+import { type CascadeParameters, computeInstability, type Instability, type InstabilityParameters, measureReadings, readLayers } from './domain/index.js';
 import { mergeInputs, readPartOne } from './part-one.js';
 
 const parameters = parametersJson as InstabilityParameters;

@@ -4,8 +4,7 @@ import parametersJson from '../data/parameters/mycelium.json' with { type: 'json
 import { shiftDate } from '../domain/index.js';
 import { seriesAsOfDay } from '../market/domain/index.js';
 import type { ComputeContext, SignalEndpoint } from '../shared/signal-endpoint.js';
-import type { CascadeParameters } from './domain/cascade.js';
-import { computeMycelium, type Mycelium, type MyceliumParameters, type NetworkInputs } from './domain/mycelium.js';
+import { type CascadeParameters, computeMycelium, type Mycelium, type MyceliumParameters, type NetworkInputs } from './domain/index.js';
 import { mergeInputs, readPartOne } from './part-one.js';
 
 const parameters = parametersJson as unknown as MyceliumParameters;

@@ -8,7 +8,7 @@ import { shippingStressEndpoint } from '../physical/shipping-stress.js';
 import { supplyChainEndpoint } from '../physical/supply-chain.js';
 import { climateEndpoint } from '../planetary/climate.js';
 import type { AnySignalEndpoint, ComputeContext } from '../shared/signal-endpoint.js';
-import type { PartOneBodies, PartOneName } from './domain/part-one.js';
+import { type PartOneBodies, type PartOneName } from './domain/index.js';
 
 const PART_ONE: Record<PartOneName, AnySignalEndpoint> = {
   macroStress: macroStressEndpoint,

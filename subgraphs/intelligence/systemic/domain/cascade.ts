@@ -1,7 +1,7 @@
 import { clamp, climbLadder, type LadderRule, mean, round } from '../../domain/index.js';
 import { type ConditionResult, type ConditionRule, evaluateCondition, type Readings } from './conditions.js';
 import { type LayerParameters, type LayerReading, readLayers } from './layers.js';
-import { type PathStep, propagate,type PropagationParameters, type PropagationStep } from './propagation.js';
+import { type PathStep, propagate, type PropagationParameters, type PropagationStep } from './propagation.js';
 import type { ReadingParameters } from './readings.js';
 
 export type CascadeStatus = 'ACTIVE' | 'FORMING' | 'DORMANT';

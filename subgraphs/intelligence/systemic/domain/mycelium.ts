@@ -1,6 +1,6 @@
 import { clamp, climbLadder, type LadderRule, latest, mean, type Observation, readInputs, round, type Series, type SeriesSet } from '../../domain/index.js';
 import type { CurrencyStress, SovereignDebt } from '../../market/domain/index.js';
-import { piecewiseLinear } from '../../market/domain/moves.js';
+import { piecewiseLinear } from '../../market/domain/index.js';
 import { changePctAt, lastPercentile } from './series-math.js';
 
 export type MyceliumRegime = 'FRUITING_BODY_IMMINENT' | 'DEAD_ZONE_FORMING' | 'STRESSED_CONNECTIVITY' | 'THINNING' | 'HEALTHY';

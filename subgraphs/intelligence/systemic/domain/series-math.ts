@@ -1,5 +1,5 @@
 import { type Observation, percentileRank, type Series, shiftDate } from '../../domain/index.js';
-import { indexOnOrBefore } from '../../market/domain/moves.js';
+import { indexOnOrBefore } from '../../market/domain/index.js';
 
 /** Mean of the observations dated within the `days` calendar days up to each observation (prefix sums, one pass). */
 export function rollingMeans(observations: readonly Observation[], days: number): number[] {
