@@ -52,7 +52,8 @@ describe('GET /v1/intelligence/cascade', () => {
   });
 
   it('answers the GraphQL field', async () => {
-    const query = '{ cascade { nervousSystem { systemicRiskScore overallStatus activeCascadeCount layers { layer name status score } } activeCascades { type status confidence entryLayer triggers { id met value } propagation { layer status pricedIn typicalLag leadSignal } unpricedEffects historicalAnalog timelineNarrative } unpricedRisks systemicNarrative earlyWarningSignals dataQuality } }';
+    const query =
+      '{ cascade { nervousSystem { systemicRiskScore overallStatus activeCascadeCount layers { layer name status score } } activeCascades { type status confidence entryLayer triggers { id met value } propagation { layer status pricedIn typicalLag leadSignal } unpricedEffects historicalAnalog timelineNarrative } unpricedRisks systemicNarrative earlyWarningSignals dataQuality } }';
     const { data, errors } = await querySignal(server, query, key);
     expect(errors).toBeUndefined();
     expect(data?.cascade.nervousSystem.layers).toHaveLength(7);
@@ -77,7 +78,8 @@ describe('GET /v1/intelligence/instability', () => {
   });
 
   it('answers the GraphQL field', async () => {
-    const query = '{ instability { usInstabilityScore fiscalDominanceScore overallIntensity origins { actor mode intensity ongoingSince keySignals absorptionOutlook historicalComparisons } scenarios { type confidence entryLayer propagation { layer status } historicalAnalog } dataAsOf { epuDate tradeDate deficitDate } watchList } }';
+    const query =
+      '{ instability { usInstabilityScore fiscalDominanceScore overallIntensity origins { actor mode intensity ongoingSince keySignals absorptionOutlook historicalComparisons } scenarios { type confidence entryLayer propagation { layer status } historicalAnalog } dataAsOf { epuDate tradeDate deficitDate } watchList } }';
     const { data, errors } = await querySignal(server, query, key);
     expect(errors).toBeUndefined();
     expect(data?.instability).toMatchObject({ usInstabilityScore: 74, overallIntensity: 'ACUTE', dataAsOf: { tradeDate: '2024-12-01' } });
@@ -100,7 +102,8 @@ describe('GET /v1/intelligence/mycelium', () => {
   });
 
   it('answers the GraphQL field with the nodes as a list naming each', async () => {
-    const query = '{ mycelium { networkHealth regime nodes { id name connectivity nutrientFlow stressSignal status deadZones context } threadHealth { thinningThreads deadZones newConnections } fruitingBodyRisk { probability leadTimeWeeks mostLikelyType underground historicalAnalog } networkNarrative } }';
+    const query =
+      '{ mycelium { networkHealth regime nodes { id name connectivity nutrientFlow stressSignal status deadZones context } threadHealth { thinningThreads deadZones newConnections } fruitingBodyRisk { probability leadTimeWeeks mostLikelyType underground historicalAnalog } networkNarrative } }';
     const { data, errors } = await querySignal(server, query, key);
     expect(errors).toBeUndefined();
     expect(data?.mycelium.nodes).toHaveLength(6);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import parametersJson from '../../data/parameters/cascade.json' with { type: 'json' };
-import { type CascadeParameters, cascadeConfidence, cascadeStatus, computeCascade, conditionHolds, type ConditionRule, evaluateCondition, propagate, readLayers, systemicRiskScore } from './index.js';
+import { cascadeConfidence, type CascadeParameters, cascadeStatus, computeCascade, conditionHolds, type ConditionRule, evaluateCondition, propagate, readLayers, systemicRiskScore } from './index.js';
 
 const parameters = parametersJson as CascadeParameters;
 const STEP = 0.01;
@@ -153,7 +153,7 @@ describe('layers, propagation and the nervous system', () => {
         const readings = Object.fromEntries(readingNames.map((name, index) => [name, values[index]]));
         const first = computeCascade(readings, parameters);
         expect(computeCascade(readings, parameters)).toEqual(first);
-        for (const cascade of first.activeCascades) expect(cascade.confidence).toBeGreaterThanOrEqual(0), expect(cascade.confidence).toBeLessThanOrEqual(1);
+        for (const cascade of first.activeCascades) expect(cascade.confidence >= 0 && cascade.confidence <= 1).toBe(true);
       }),
       { numRuns: 50 },
     );

@@ -72,7 +72,15 @@ describe('the US scenarios at their bounds', () => {
   });
 
   it('US_FISCAL_DOMINANCE_RISK: debt above 100% and (deficit deteriorating or inflation above 2.5%), score 30 or more', () => {
-    const components = { debtToGdpPct: 100.1, debtToGdpScore: 0, deficitTrend: 'STABLE' as const, deficitTrendScore: 0, inflationExpectationsPct: 2, inflationExpectationsScore: 0, cpiInflationPct: 2.51 };
+    const components = {
+      debtToGdpPct: 100.1,
+      debtToGdpScore: 0,
+      deficitTrend: 'STABLE' as const,
+      deficitTrendScore: 0,
+      inflationExpectationsPct: 2,
+      inflationExpectationsScore: 0,
+      cpiInflationPct: 2.51,
+    };
     expect(fiscalScenarioHolds(components, 30, dominance)).toBe(true);
     expect(fiscalScenarioHolds({ ...components, debtToGdpPct: 100 }, 30, dominance)).toBe(false);
     expect(fiscalScenarioHolds({ ...components, cpiInflationPct: 2.5 }, 30, dominance)).toBe(false);

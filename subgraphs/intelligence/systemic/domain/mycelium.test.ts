@@ -10,7 +10,14 @@ const parameters = parametersJson as unknown as MyceliumParameters;
 function currenciesAt(score: number): CurrencyStress {
   const entry = { signal: '', '30dChange': '+0.00%', score, rate: 1, asOf: '2026-01-01' };
   const codes = ['CNY', 'INR', 'BRL', 'MXN', 'KRW', 'ZAR', 'THB', 'MYR', 'SGD', 'TWD'];
-  return { dollarRegime: 'RANGE_BOUND', stressIndex: score, g10: { JPY: entry, EUR: entry }, emergingMarkets: Object.fromEntries(codes.map((code) => [code, entry])), settlementCorridorImpact: {}, narrative: '' };
+  return {
+    dollarRegime: 'RANGE_BOUND',
+    stressIndex: score,
+    g10: { JPY: entry, EUR: entry },
+    emergingMarkets: Object.fromEntries(codes.map((code) => [code, entry])),
+    settlementCorridorImpact: {},
+    narrative: '',
+  };
 }
 
 function networkAt(score: number) {
