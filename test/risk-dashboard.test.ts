@@ -15,6 +15,7 @@ const DASHBOARD_QUERY = `{
     currencyStress { stressIndex dollarRegime dataQuality asOf }
     sovereignDebt { systemicSignals { globalDebtRegime } dataQuality asOf missingInputs }
     supplyChain { gscpiZScore regime dataQuality asOf }
+    cascade { nervousSystem { systemicRiskScore overallStatus activeCascadeCount } dataQuality asOf }
   }
 }`;
 
@@ -41,9 +42,9 @@ describe('riskDashboard through the gateway, before the stability oracle has run
     expect(unpaid.data?.riskDashboard, JSON.stringify(unpaid)).toBeNull();
     const error = unpaid.errors?.[0];
     expect(error?.extensions?.code).toBe('GEN_ERR_PAYMENT_REQUIRED');
-    // The five signals it holds, priced by data/catalog.json: macro-stress 0.15 + commodity, currency-stress,
-    // sovereign-debt and supply-chain 0.25 each = 1.15 USDC = 1150000 base units.
-    expect(error!.extensions!.accepts[0]).toMatchObject({ maxAmountRequired: '1150000', resource: expect.stringMatching(/\/graphql#riskDashboard$/) });
+    // The six signals it holds, priced by data/catalog.json: macro-stress 0.15 + commodity, currency-stress,
+    // sovereign-debt and supply-chain 0.25 each + cascade 0.75 = 1.90 USDC = 1900000 base units.
+    expect(error!.extensions!.accepts[0]).toMatchObject({ maxAmountRequired: '1900000', resource: expect.stringMatching(/\/graphql#riskDashboard$/) });
   });
 
   it('a part that fails is null with its error; the others stand', async () => {
@@ -101,6 +102,11 @@ describe('riskDashboard through the gateway, the oracles running', () => {
     // Sovereign debt is PARTIAL by design: the EU aggregate is not openly published (decision 0063).
     expect(dashboard.sovereignDebt).toMatchObject({ dataQuality: 'PARTIAL', missingInputs: expect.arrayContaining([expect.any(String)]) });
     expect(dashboard.supplyChain).toMatchObject({ gscpiZScore: expect.any(Number), regime: expect.any(String), asOf: expect.any(String) });
+    // The cascade status and the systemic risk score (issue 24 item 7), PARTIAL: some layer inputs are not openly published.
+    expect(dashboard.cascade).toMatchObject({
+      nervousSystem: { systemicRiskScore: expect.any(Number), overallStatus: expect.stringMatching(/^(CRITICAL|HIGH|ELEVATED|STABLE|NO_DATA)$/), activeCascadeCount: expect.any(Number) },
+      dataQuality: 'PARTIAL',
+    });
     // The dashboard's figures are the standalone signal's, from the same cache.
     const alone = await ask(server, '{ macroStress { stressIndex regime } }', { 'x-api-key': apiKey });
     expect(alone.data!.macroStress).toEqual({ stressIndex: dashboard.macroStress.stressIndex, regime: dashboard.macroStress.regime });

@@ -4,16 +4,17 @@ import { physicalEndpoints } from './physical/endpoints.js';
 import { planetaryEndpoints } from './planetary/endpoints.js';
 import type { AnySignalEndpoint } from './shared/signal-endpoint.js';
 import { socialEndpoints } from './social/endpoints.js';
+import { systemicEndpoints } from './systemic/endpoints.js';
 
 /** The other subgraphs the signals read, through their public interfaces (upstream/). */
 export type SignalUpstreams = EntityUpstreams;
 
 /** The signals computed from the dataset alone (no other subgraph is read). */
 export function datasetEndpoints(): AnySignalEndpoint[] {
-  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints, ...socialEndpoints];
+  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints, ...systemicEndpoints, ...socialEndpoints];
 }
 
 /** Every paid signal of the service, family by family. */
 export function signalEndpoints(upstreams: SignalUpstreams): AnySignalEndpoint[] {
-  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints, ...socialEndpoints, ...entityEndpoints(upstreams)];
+  return [...datasetEndpoints(), ...entityEndpoints(upstreams)];
 }

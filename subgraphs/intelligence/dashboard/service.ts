@@ -13,6 +13,7 @@ export const DASHBOARD_PARTS = {
   currencyStress: 'currency-stress',
   sovereignDebt: 'sovereign-debt',
   supplyChain: 'supply-chain',
+  cascade: 'cascade',
 } as const;
 
 export type DashboardPart = keyof typeof DASHBOARD_PARTS;

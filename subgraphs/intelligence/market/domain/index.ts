@@ -10,3 +10,4 @@ export { computeMacroStress } from './macro-stress.js';
 export { seriesAsOfDay } from './series-pick.js';
 export type { SovereignDebt, SovereignDebtParameters, SovereignEntry } from './sovereign-debt.js';
 export { computeSovereignDebt } from './sovereign-debt.js';
+export { indexOnOrBefore, lookbackStart, piecewiseLinear, weightedMean } from './moves.js';

@@ -1,0 +1,14 @@
+export type { Cascade, CascadeParameters, CascadeSpec, CascadeStatus, ListedCascade } from './cascade.js';
+export { cascadeConfidence, cascadeMissing, cascadeStatus, computeCascade, systemicRiskScore } from './cascade.js';
+export type { ConditionResult, ConditionRule, Readings } from './conditions.js';
+export { conditionHolds, evaluateCondition } from './conditions.js';
+export type { DeficitTrend, Instability, InstabilityParameters, Intensity } from './instability.js';
+export { computeInstability, deficitTrend, fiscalDominanceScore, fiscalScenarioHolds, overallIntensity, policyScenarioHolds, usInstabilityScore } from './instability.js';
+export type { LayerReading } from './layers.js';
+export { readLayers } from './layers.js';
+export type { Mycelium, MyceliumParameters, MyceliumRegime, NetworkInputs } from './mycelium.js';
+export { computeMycelium, fruitingProbability, leadTimeWeeks, networkRegime } from './mycelium.js';
+export type { PartOneBodies, PartOneName } from './part-one.js';
+export type { PathStep, PropagationStep } from './propagation.js';
+export { propagate } from './propagation.js';
+export { measureReadings } from './readings.js';
