@@ -3,6 +3,7 @@ import { marketEndpoints } from './market/endpoints.js';
 import { physicalEndpoints } from './physical/endpoints.js';
 import { planetaryEndpoints } from './planetary/endpoints.js';
 import type { AnySignalEndpoint } from './shared/signal-endpoint.js';
+import { simulationEndpoints } from './simulation/endpoints.js';
 
 /** The other subgraphs the signals read, through their public interfaces (upstream/). */
 export type SignalUpstreams = EntityUpstreams;
@@ -14,5 +15,5 @@ export function datasetEndpoints(): AnySignalEndpoint[] {
 
 /** Every paid signal of the service, family by family. */
 export function signalEndpoints(upstreams: SignalUpstreams): AnySignalEndpoint[] {
-  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints, ...entityEndpoints(upstreams)];
+  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints, ...entityEndpoints(upstreams), ...simulationEndpoints];
 }
