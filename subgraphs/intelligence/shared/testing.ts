@@ -33,6 +33,28 @@ export async function postSignal(server: TestServer, path: string, body: unknown
   return { status: response.statusCode, body: response.json() as Record<string, any>, headers: response.headers };
 }
 
+/** The example body of each POST endpoint (the simulations), for tests that walk every endpoint. */
+export const EXAMPLE_BODIES: Record<string, Record<string, string | number>> = {
+  butterfly: { origin: 'geo.conflict', eventType: 'example event', magnitude: 50 },
+  aftershock: { origin: 'commodity.oil', eventType: 'example event', magnitude: 50 },
+  contagion: { origin: 'fin.us_banking', magnitude: 50 },
+};
+
+/** Calls an endpoint at its catalog method: a GET at `url`, or a POST of its example body. */
+export async function callSignal(server: TestServer, endpoint: { id: string; method: 'GET' | 'POST' }, url: string, key?: string) {
+  return endpoint.method === 'POST' ? postSignal(server, url, EXAMPLE_BODIES[endpoint.id], key) : getSignal(server, url, key);
+}
+
+/** The GraphQL arguments of a POST endpoint's example body (`(origin: "geo.conflict", ...)`), empty for a GET. */
+export function exampleGraphQLArguments(id: string): string {
+  const body = EXAMPLE_BODIES[id];
+  return body
+    ? `(${Object.entries(body)
+        .map(([name, value]) => `${name}: ${JSON.stringify(value)}`)
+        .join(', ')})`
+    : '';
+}
+
 /** A GraphQL query with the key, to the intelligence subgraph (or `path`): the parsed body. */
 export async function querySignal(server: TestServer, query: string, key?: string, path = '/subgraphs/intelligence/graphql') {
   const response = await server.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) }, payload: { query } });

@@ -35,7 +35,6 @@ export function knownOrigin<Params extends { origin: string }>(catalogue: NodeCa
     if (nodes.some((node) => node.id === params.origin)) return params;
     throw new AppError('INT_ERR_UNKNOWN_NODE', {
       message: `origin: '${params.origin}' is not a node of the ${catalogue.model} catalogue; GET ${catalogue.discoveryPath} (free) lists its ${nodes.length} node ids`,
-      details: { field: 'origin', nodeId: params.origin, discovery: catalogue.discoveryPath },
     });
   };
 }
