@@ -3,15 +3,16 @@ import { marketEndpoints } from './market/endpoints.js';
 import { physicalEndpoints } from './physical/endpoints.js';
 import { planetaryEndpoints } from './planetary/endpoints.js';
 import type { AnySignalEndpoint } from './shared/signal-endpoint.js';
+import { simulationEndpoints } from './simulation/endpoints.js';
 import { socialEndpoints } from './social/endpoints.js';
 import { systemicEndpoints } from './systemic/endpoints.js';
 
 /** The other subgraphs the signals read, through their public interfaces (upstream/). */
 export type SignalUpstreams = EntityUpstreams;
 
-/** The signals computed from the dataset alone (no other subgraph is read). */
+/** The signals computed from the dataset and the shipped catalogues alone (no other subgraph is read). */
 export function datasetEndpoints(): AnySignalEndpoint[] {
-  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints, ...systemicEndpoints, ...socialEndpoints];
+  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints, ...systemicEndpoints, ...socialEndpoints, ...simulationEndpoints];
 }
 
 /** Every paid signal of the service, family by family. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../../test/helpers.js';
 import { sourceManifests } from '../data/dataset.js';
 import { catalogEntry } from './catalog.js';
-import { getSignal, listedSignalEndpoints, startSignalServer } from './testing.js';
+import { callSignal, listedSignalEndpoints, startSignalServer } from './testing.js';
 
 // Every input figure traceable (issue 23): each input an answer names is a shipped series with a
 // publisher, URL, licence, as-of and the public repository commit it was copied from.
@@ -52,32 +52,37 @@ describe('every input of every answer', () => {
     await server?.close();
   });
 
-  it.each(listedSignalEndpoints().map((endpoint) => catalogEntry(endpoint.id, endpoint.summary)))('$path: has a source, URL, licence and as-of in the shipped data', async (entry) => {
-    const answer = await getSignal(
-      server,
-      entry.path.replace(/:(\w+)/g, (_, name: string) => EXAMPLE_PARAMETERS[name]!),
-      key,
-    );
-    expect(answer.status).toBe(200);
-    const inputs = answer.body.inputs as Array<{ id: string; publisher: string; url: string; licence: string; asOf: string }>;
-    expect(inputs.length + (answer.body.missingInputs as string[]).length).toBeGreaterThan(0);
-    for (const input of inputs) {
-      const seriesId = input.id.split(':')[0]!;
-      if (seriesId === 'compliance') {
-        // esg/:address reads the compliance subgraph's reference datasets: their provenance is compliance's, as GET /compliance/reference-data publishes it.
-        expect(referenceData.get(input.id.slice('compliance:'.length)), `${input.id} is not one of compliance's reference datasets`).toMatchObject({ url: input.url, licence: input.licence });
-        continue;
+  it.each(listedSignalEndpoints().map((endpoint) => ({ endpoint, entry: catalogEntry(endpoint.id, endpoint.summary) })))(
+    '$entry.path: has a source, URL, licence and as-of in the shipped data',
+    async ({ endpoint, entry }) => {
+      const answer = await callSignal(
+        server,
+        endpoint,
+        entry.path.replace(/:(\w+)/g, (_, name: string) => EXAMPLE_PARAMETERS[name]!),
+        key,
+      );
+      expect(answer.status).toBe(200);
+      const inputs = answer.body.inputs as Array<{ id: string; publisher: string; url: string; licence: string; asOf: string }>;
+      // A simulation (a POST) computes over its shipped node and edge catalogue only (decision 0071): it reads no input.
+      if (entry.method === 'GET') expect(inputs.length + (answer.body.missingInputs as string[]).length).toBeGreaterThan(0);
+      for (const input of inputs) {
+        const seriesId = input.id.split(':')[0]!;
+        if (seriesId === 'compliance') {
+          // esg/:address reads the compliance subgraph's reference datasets: their provenance is compliance's, as GET /compliance/reference-data publishes it.
+          expect(referenceData.get(input.id.slice('compliance:'.length)), `${input.id} is not one of compliance's reference datasets`).toMatchObject({ url: input.url, licence: input.licence });
+          continue;
+        }
+        const source = declared.get(seriesId);
+        if (!source) {
+          const table = referenceSources.find((reference) => reference.url === input.url && reference.publisher === input.publisher);
+          expect(table, `${input.id} is neither a shipped series nor a shipped reference table`).toBeDefined();
+          expect({ licence: input.licence, asOf: input.asOf }).toEqual({ licence: table!.licence, asOf: table!.asOf });
+          continue;
+        }
+        expect({ publisher: input.publisher, url: input.url, licence: input.licence }).toEqual({ publisher: source!.publisher, url: source!.url, licence: source!.licence });
+        expect(input.asOf <= source!.asOf).toBe(true);
+        expect(source!.copiedFrom.commit).toMatch(/^[0-9a-f]{40}$/);
       }
-      const source = declared.get(seriesId);
-      if (!source) {
-        const table = referenceSources.find((reference) => reference.url === input.url && reference.publisher === input.publisher);
-        expect(table, `${input.id} is neither a shipped series nor a shipped reference table`).toBeDefined();
-        expect({ licence: input.licence, asOf: input.asOf }).toEqual({ licence: table!.licence, asOf: table!.asOf });
-        continue;
-      }
-      expect({ publisher: input.publisher, url: input.url, licence: input.licence }).toEqual({ publisher: source!.publisher, url: source!.url, licence: source!.licence });
-      expect(input.asOf <= source!.asOf).toBe(true);
-      expect(source!.copiedFrom.commit).toMatch(/^[0-9a-f]{40}$/);
-    }
-  });
+    },
+  );
 });

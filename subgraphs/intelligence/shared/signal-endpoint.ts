@@ -37,8 +37,8 @@ export interface SignalEndpoint<Params = Record<string, never>, Body extends obj
   summary: string;
   /** Query and path parameters of a GET, the JSON body of a POST (REST), and GraphQL arguments: one schema for all. */
   params?: z.ZodType<Params>;
-  /** A typical request's parameters, when the endpoint has required ones: what `npm run bench` times and the OpenAPI example shows. */
-  example?: Params;
+  /** A typical request as a caller sends it (body or query), when the endpoint has required parameters: what `npm run bench` times and tests call. */
+  example?: Readonly<Record<string, unknown>>;
   /** Error code of a request whose parameters do not parse (default GEN_ERR_BAD_REQUEST). */
   invalidParamsCode?: ErrorCode;
   /** The cache key of an answer for `params` (default: the endpoint id). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../../test/helpers.js';
 import { catalogEntry, SIGNAL_CATALOG } from './catalog.js';
-import { getSignal, listedSignalEndpoints, querySignal, startSignalServer } from './testing.js';
+import { callSignal, exampleGraphQLArguments, getSignal, listedSignalEndpoints, querySignal, startSignalServer } from './testing.js';
 
 const ENVELOPE = ['asOf', 'cacheHit', 'dataQuality', 'generatedAt', 'inputs', 'missingInputs', 'stale'];
 
@@ -21,13 +21,13 @@ const urlOf = (path: string) => path.replace(/:(\w+)/g, (_, name: string) => EXA
 
 describe.each(listedSignalEndpoints().map((endpoint) => ({ endpoint, entry: catalogEntry(endpoint.id, endpoint.summary) })))('$entry.path', ({ endpoint, entry }) => {
   it('answers 402 without payment, with the price of the endpoint table in token base units', async () => {
-    const unpaid = await getSignal(server, urlOf(entry.path));
+    const unpaid = await callSignal(server, endpoint, urlOf(entry.path));
     expect(unpaid.status).toBe(402);
     expect(unpaid.body.accepts[0]).toMatchObject({ scheme: 'exact', network: 'base', maxAmountRequired: String(Math.round(Number(entry.priceUsd) * 1_000_000)) });
   });
 
   it('answers 200 with an API key: the rate-limit headers, X-Rail-Cache-Hit, X-Rail-Generated and the envelope fields', async () => {
-    const paid = await getSignal(server, urlOf(entry.path), key);
+    const paid = await callSignal(server, endpoint, urlOf(entry.path), key);
     expect(paid.status).toBe(200);
     expect(paid.headers['x-ratelimit-limit']).toBe('10000');
     expect(paid.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
@@ -64,7 +64,7 @@ describe.each(listedSignalEndpoints().map((endpoint) => ({ endpoint, entry: cata
 
   it('answers the GraphQL field with the same envelope, and null with GEN_ERR_PAYMENT_REQUIRED unpaid', async () => {
     const field = endpoint.graphql.field;
-    const args = entry.path.includes(':address') ? `(address: "${EXAMPLE_PARAMETERS.address}")` : '';
+    const args = entry.path.includes(':address') ? `(address: "${EXAMPLE_PARAMETERS.address}")` : exampleGraphQLArguments(endpoint);
     const query = `{ ${field}${args} { generatedAt cacheHit dataQuality stale missingInputs inputs { id url licence asOf } } }`;
     const unpaid = await querySignal(server, query);
     expect(unpaid.data?.[field]).toBeNull();

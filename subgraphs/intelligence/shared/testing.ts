@@ -4,6 +4,7 @@ import type { UpstreamTransport } from '../../../platform/upstream.js';
 import { startTestServer, type TestServer } from '../../../test/helpers.js';
 import { signalEndpoints } from '../endpoints.js';
 import { createComplianceClient } from '../upstream/compliance.js';
+import { catalogEntry } from './catalog.js';
 import type { AnySignalEndpoint } from './signal-endpoint.js';
 
 /**
@@ -31,6 +32,21 @@ export async function getSignal(server: TestServer, path: string, key?: string) 
 export async function postSignal(server: TestServer, path: string, body: unknown, key?: string) {
   const response = await server.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) }, payload: JSON.stringify(body) });
   return { status: response.statusCode, body: response.json() as Record<string, any>, headers: response.headers };
+}
+
+/** Calls an endpoint at its catalog method: a GET at `url`, or a POST of its example body. */
+export async function callSignal(server: TestServer, endpoint: AnySignalEndpoint, url: string, key?: string) {
+  return catalogEntry(endpoint.id, endpoint.summary).method === 'POST' ? postSignal(server, url, endpoint.example, key) : getSignal(server, url, key);
+}
+
+/** The GraphQL arguments of an endpoint's example (`(origin: "geo.conflict", ...)`), empty when it has none. */
+export function exampleGraphQLArguments(endpoint: AnySignalEndpoint): string {
+  const example = endpoint.example;
+  return example
+    ? `(${Object.entries(example)
+        .map(([name, value]) => `${name}: ${JSON.stringify(value)}`)
+        .join(', ')})`
+    : '';
 }
 
 /** A GraphQL query with the key, to the intelligence subgraph (or `path`): the parsed body. */

@@ -1,0 +1,10 @@
+export type { Aftershock, AftershockEvent, AftershockParameters, AftershockRequest, AftershockWave, WaveId } from './aftershock.js';
+export { aftershockEvents, computeAftershock, WAVE_IDS, waveOf } from './aftershock.js';
+export type { Butterfly, ButterflyParameters, ButterflyRequest, CascadeStep } from './butterfly.js';
+export { butterflyCascade, computeButterfly } from './butterfly.js';
+export type { Contagion, ContagionParameters, ContagionRegime, ContagionRequest, ContagionRun, EpochState } from './contagion.js';
+export { computeContagion, CONTAGION_REGIMES, contagionRegime, runContagion } from './contagion.js';
+export type { ContagionEdge, ContagionNetwork, Network, NetworkDomain, NetworkNode, ResponseClass, ShockEdge, ShockNetwork } from './network.js';
+export { RESPONSE_CLASSES } from './network.js';
+export type { PropagationRequest, Reach } from './propagation.js';
+export { propagateShock } from './propagation.js';
