@@ -3,16 +3,17 @@ import { marketEndpoints } from './market/endpoints.js';
 import { physicalEndpoints } from './physical/endpoints.js';
 import { planetaryEndpoints } from './planetary/endpoints.js';
 import type { AnySignalEndpoint } from './shared/signal-endpoint.js';
+import { structuralEndpoints } from './structural/endpoints.js';
 
 /** The other subgraphs the signals read, through their public interfaces (upstream/). */
 export type SignalUpstreams = EntityUpstreams;
 
 /** The signals computed from the dataset alone (no other subgraph is read). */
 export function datasetEndpoints(): AnySignalEndpoint[] {
-  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints];
+  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints, ...structuralEndpoints];
 }
 
 /** Every paid signal of the service, family by family. */
 export function signalEndpoints(upstreams: SignalUpstreams): AnySignalEndpoint[] {
-  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints, ...entityEndpoints(upstreams)];
+  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints, ...structuralEndpoints, ...entityEndpoints(upstreams)];
 }
