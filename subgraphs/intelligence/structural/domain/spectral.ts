@@ -54,9 +54,18 @@ export function bandBins(n: number, samplesPerYear: number, band: Band): number[
   return bins;
 }
 
+/** The method: the least-squares line removed, then the band-passed analytic signal. */
 export function analyticSignal(values: readonly number[], samplesPerYear: number, band: Band): AnalyticSignal {
-  const n = values.length;
-  const x = detrend(values);
+  return bandPassedAnalyticSignal(detrend(values), samplesPerYear, band);
+}
+
+/**
+ * The band-passed analytic signal of a series as given. Exact for a sinusoid with a whole number of
+ * cycles in the window; the detrending step before it takes a small share of a cycle with it (the
+ * line fitted to a cosine is not flat), a phase error that falls with the number of cycles.
+ */
+export function bandPassedAnalyticSignal(x: readonly number[], samplesPerYear: number, band: Band): AnalyticSignal {
+  const n = x.length;
   const cos = Array.from({ length: n }, (_, j) => Math.cos((2 * Math.PI * j) / n));
   const sin = Array.from({ length: n }, (_, j) => Math.sin((2 * Math.PI * j) / n));
   const spectrum = bandBins(n, samplesPerYear, band).map((k) => {
