@@ -1,6 +1,13 @@
+import { GraphQLNonNull, isObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { describeShapeDisagreements } from '../../../platform/shape-check.js';
+import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../../platform/subgraph.js';
 import type { TestServer } from '../../../test/helpers.js';
+import { signalResponseSchema } from '../shared/envelope.js';
 import { getSignal, querySignal, startSignalServer } from '../shared/testing.js';
+import { resonanceSchema } from './resonance.js';
+import { tectonicSchema } from './tectonic.js';
 
 /**
  * The structural family through REST and GraphQL on the shipped snapshot, the clock at TEST_NOW
@@ -90,6 +97,19 @@ describe('GET /v1/intelligence/resonance', () => {
     expect(data?.resonance.clusters[0]).toEqual(SNAPSHOT.firstCluster);
     expect(data?.resonance.approachingAlignment[0]).toEqual(SNAPSHOT.firstAlignment);
     expect(data?.resonance.missingInputs).toHaveLength(10);
+  });
+});
+
+describe('each structural answer is one shape in REST and GraphQL', () => {
+  const schema = buildFederatedSchema(loadSubgraphTypeDefs('intelligence'), {});
+  const bodies: Array<[string, z.ZodObject<z.ZodRawShape>]> = [
+    ['Tectonic', tectonicSchema],
+    ['Resonance', resonanceSchema],
+  ];
+  it.each(bodies)('%s', (typeName, body) => {
+    const type = schema.getType(typeName);
+    if (!isObjectType(type)) throw new Error(`${typeName} is not an object type`);
+    expect(describeShapeDisagreements(signalResponseSchema(body), new GraphQLNonNull(type))).toEqual([]);
   });
 });
 
