@@ -69,7 +69,17 @@ export function periodLabel(period: number, grid: Grid): string {
   return grid === 'annual' ? String(period) : `${Math.floor(period / 4)}Q${(period % 4) + 1}`;
 }
 
+/** Period means by series object: series are immutable, and the same CPI deflates a dozen prices. */
+const periodMeans = new WeakMap<Series, Partial<Record<Grid, Map<number, number>>>>();
+
 function averagePerPeriod(series: Series, grid: Grid): Map<number, number> {
+  const cached = periodMeans.get(series) ?? {};
+  cached[grid] ??= computeAveragePerPeriod(series, grid);
+  periodMeans.set(series, cached);
+  return cached[grid];
+}
+
+function computeAveragePerPeriod(series: Series, grid: Grid): Map<number, number> {
   const sums = new Map<number, { sum: number; count: number }>();
   for (const { date, value } of series.observations) {
     const period = periodOf(date, grid);
