@@ -5,6 +5,7 @@ import { planetaryEndpoints } from './planetary/endpoints.js';
 import type { AnySignalEndpoint } from './shared/signal-endpoint.js';
 import { simulationEndpoints } from './simulation/endpoints.js';
 import { socialEndpoints } from './social/endpoints.js';
+import { structuralEndpoints } from './structural/endpoints.js';
 import { systemicEndpoints } from './systemic/endpoints.js';
 
 /** The other subgraphs the signals read, through their public interfaces (upstream/). */
@@ -12,7 +13,7 @@ export type SignalUpstreams = EntityUpstreams;
 
 /** The signals computed from the dataset and the shipped catalogues alone (no other subgraph is read). */
 export function datasetEndpoints(): AnySignalEndpoint[] {
-  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints, ...systemicEndpoints, ...socialEndpoints, ...simulationEndpoints];
+  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints, ...systemicEndpoints, ...structuralEndpoints, ...socialEndpoints, ...simulationEndpoints];
 }
 
 /** Every paid signal of the service, family by family. */
