@@ -2,10 +2,11 @@ import { entityEndpoints, type EntityUpstreams } from './entity/endpoints.js';
 import { marketEndpoints } from './market/endpoints.js';
 import { physicalEndpoints } from './physical/endpoints.js';
 import { planetaryEndpoints } from './planetary/endpoints.js';
+import { predictiveEndpoints, type PredictiveUpstreams } from './predictive/endpoints.js';
 import type { AnySignalEndpoint } from './shared/signal-endpoint.js';
 
 /** The other subgraphs the signals read, through their public interfaces (upstream/). */
-export type SignalUpstreams = EntityUpstreams;
+export type SignalUpstreams = EntityUpstreams & PredictiveUpstreams;
 
 /** The signals computed from the dataset alone (no other subgraph is read). */
 export function datasetEndpoints(): AnySignalEndpoint[] {
@@ -14,5 +15,5 @@ export function datasetEndpoints(): AnySignalEndpoint[] {
 
 /** Every paid signal of the service, family by family. */
 export function signalEndpoints(upstreams: SignalUpstreams): AnySignalEndpoint[] {
-  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints, ...entityEndpoints(upstreams)];
+  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints, ...entityEndpoints(upstreams), ...predictiveEndpoints(upstreams)];
 }

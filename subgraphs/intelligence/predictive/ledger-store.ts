@@ -2,7 +2,7 @@ import { and, asc, desc, eq, isNull, lte } from 'drizzle-orm';
 import { intelligenceLedgerCalls, intelligenceLedgerResolutions } from '../../../drizzle/schema.js';
 import type { Database } from '../../../platform/db.js';
 import { boundedCall } from '../../../platform/timeout.js';
-import { callId, type CallStatus, type DraftCall, type LedgerCall, type Resolution } from './domain/ledger.js';
+import { callId, type CallStatus, type DraftCall, type LedgerCall, type Resolution } from './domain/index.js';
 
 const STORE_TIMEOUT_MS = 5000;
 

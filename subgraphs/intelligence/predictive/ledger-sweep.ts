@@ -1,7 +1,7 @@
 import { seriesAsOf } from '../domain/index.js';
 import type { IntelligenceDataset } from '../shared/signal-endpoint.js';
-import { dayOf } from './domain/calendar.js';
-import { callId, type LedgerModel, type ModelRecord, resolutionStep, type ResolutionTiming, resolvedBy, voided } from './domain/ledger.js';
+import { dayOf } from './domain/index.js';
+import { callId, type LedgerModel, type ModelRecord, resolutionStep, type ResolutionTiming, resolvedBy, voided } from './domain/index.js';
 import type { LedgerStore } from './ledger-store.js';
 
 export interface SweepResult {

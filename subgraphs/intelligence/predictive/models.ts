@@ -3,9 +3,9 @@ import ledgerJson from '../data/parameters/ledger.json' with { type: 'json' };
 import { commodityEndpoint } from '../market/commodity.js';
 import { currencyStressEndpoint } from '../market/currency-stress.js';
 import { macroStressEndpoint } from '../market/macro-stress.js';
-import { type FortyEightHourParameters, fortyEightHourLedgerModel } from './domain/forty-eight-hour.js';
-import type { LedgerModel, ResolutionTiming } from './domain/ledger.js';
-import { regimeLedgerModel } from './domain/regime-call.js';
+import type { LedgerModel, ResolutionTiming } from './domain/index.js';
+import { fortyEightHourLedgerModel, type FortyEightHourParameters } from './domain/index.js';
+import { regimeLedgerModel } from './domain/index.js';
 
 export interface LedgerParameters extends ResolutionTiming {
   reliabilityBuckets: number;

@@ -200,6 +200,7 @@ export function fortyEightHourLedgerModel(parameters: FortyEightHourParameters):
     title: 'The 48-hour call: direction of a daily market series two business days ahead',
     period: 'business-day',
     horizon: `${parameters.horizonBusinessDays} business days of the series`,
+    series: parameters.candidates.map((candidate) => candidate.series),
     periodOf: (now) => callDays(now, parameters.horizonBusinessDays).period,
     call: async (dataset: IntelligenceDataset, now: Date) => draftOf(fortyEightHourCalls(dataset.series, now, parameters), now, model),
     resolve: async (datasetAtTarget: IntelligenceDataset, call: DraftCall) => observeFortyEightHour(datasetAtTarget.series, call),

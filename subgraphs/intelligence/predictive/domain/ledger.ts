@@ -1,4 +1,4 @@
-import { daysBetween, type SeriesSet, seriesAsOf } from '../../domain/index.js';
+import { daysBetween, seriesAsOf, type SeriesSet } from '../../domain/index.js';
 import type { IntelligenceDataset } from '../../shared/signal-endpoint.js';
 import { dayOf, weekdayOnOrBefore } from './calendar.js';
 
@@ -93,6 +93,8 @@ export interface LedgerModel {
   period: 'business-day' | 'iso-week';
   /** The horizon in words (`7 calendar days`, `2 business days of the series`). */
   horizon: string;
+  /** The daily series that date its calls (an answer about the ledger names them as its inputs). */
+  series: readonly string[];
   periodOf(now: Date): string;
   call(dataset: IntelligenceDataset, now: Date, record: ModelRecord): Promise<DraftCall | undefined>;
   resolve(datasetAtTarget: IntelligenceDataset, call: DraftCall): Promise<Observation | undefined>;

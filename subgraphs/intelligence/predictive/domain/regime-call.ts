@@ -62,6 +62,7 @@ export function regimeLedgerModel<Body extends object>(spec: RegimeModelSpec<Bod
     subject: spec.subject,
     period: 'iso-week',
     horizon: `${parameters.horizonDays} calendar days`,
+    series: [spec.datingSeries],
     periodOf: (now) => isoWeekStart(dayOf(now)),
     async call(dataset: IntelligenceDataset, now: Date, record: ModelRecord): Promise<DraftCall | undefined> {
       const day = dayOf(now);
