@@ -70,7 +70,8 @@ export const transitionRiskEndpoint: SignalEndpoint<{ carbonPrice: number }, Tra
   invalidParamsCode: 'INT_ERR_INVALID_PARAMETER',
   cacheKey: (params) => `transition-risk:${params.carbonPrice}`,
   response: transitionRiskSchema,
-  compute: ({ dataset, params }) => computeTransitionRisk(dataset.series, fuels, params.carbonPrice, parameters),
+  // A caller without parameters (the bench, the determinism test) gets the default scenario.
+  compute: ({ dataset, params }) => computeTransitionRisk(dataset.series, fuels, params.carbonPrice ?? parameters.defaultScenarioEurPerTonne, parameters),
   headers: (body) => ({ 'x-rail-transition-risk': body.transitionRiskScore === null ? 'none' : String(body.transitionRiskScore), 'x-rail-transition-regime': body.regime }),
   graphql: { field: 'transitionRisk', toGraphQL: transitionRiskToGraphQL },
 };
