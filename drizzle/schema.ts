@@ -5,5 +5,6 @@ export * from './schema/compliance.js';
 export * from './schema/compliance-reference.js';
 export * from './schema/fees.js';
 export * from './schema/intelligence.js';
+export * from './schema/intelligence-ledger.js';
 export * from './schema/payments.js';
 export * from './schema/platform.js';

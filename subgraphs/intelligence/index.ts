@@ -4,6 +4,7 @@ import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgr
 import { createDashboardService } from './dashboard/service.js';
 import { snapshotSeries } from './data/dataset.js';
 import { datasetEndpoints, signalEndpoints } from './endpoints.js';
+import { createLedgerStore } from './predictive/ledger-store.js';
 import { createReportsService } from './reports/service.js';
 import { createIntelligenceResolvers } from './resolvers.js';
 import { intelligenceRoutes } from './routes.js';
@@ -39,7 +40,7 @@ export function build(platform: PlatformServices): Subgraph {
     treasury: createTreasurySource({ transport: platform.upstream.transport(PAYMENTS_SERVICE), internalKey: platform.access.internalKey }),
   });
   const signals = createSignalService({ clock: platform.clock, access: platform.access, cache, dataset: createDatasetSource(platform) });
-  const endpoints = signalEndpoints({ compliance });
+  const endpoints = signalEndpoints({ compliance, ledger: createLedgerStore(platform.database.db) });
   const dashboard = createDashboardService({ access: platform.access, signals, endpoints });
   const graphqlUrl = `${publicOrigin(platform.config.server)}/graphql`;
   return {

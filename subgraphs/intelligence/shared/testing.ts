@@ -3,6 +3,7 @@ import { intelligenceReports } from '../../../drizzle/schema.js';
 import type { UpstreamTransport } from '../../../platform/upstream.js';
 import { startTestServer, type TestServer } from '../../../test/helpers.js';
 import { signalEndpoints } from '../endpoints.js';
+import type { LedgerStore } from '../predictive/ledger-store.js';
 import { createComplianceClient } from '../upstream/compliance.js';
 import { catalogEntry } from './catalog.js';
 import type { AnySignalEndpoint } from './signal-endpoint.js';
@@ -60,7 +61,10 @@ export function listedSignalEndpoints(): AnySignalEndpoint[] {
   const unused: UpstreamTransport = async () => {
     throw new Error('a listed endpoint is not computed');
   };
-  return signalEndpoints({ compliance: createComplianceClient({ transport: unused, internalKey: undefined }) });
+  const ledger = new Proxy({} as LedgerStore, {
+    get: () => () => Promise.reject(new Error('a listed endpoint is not computed')),
+  });
+  return signalEndpoints({ compliance: createComplianceClient({ transport: unused, internalKey: undefined }), ledger });
 }
 
 /** Removes every kept signal answer of the server's database (reports stay). */
