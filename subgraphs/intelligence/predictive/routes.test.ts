@@ -64,8 +64,8 @@ describe('the 48-hour call and the ledger under a moving clock', () => {
     const { status, body, headers } = await getSignal(server, LEDGER, key);
     expect(status).toBe(200);
     expect(body.sweep).toEqual({ recorded: 0, resolved: 0 });
-    expect(body.models.map((model: { model: string }) => model.model)).toEqual(['macro-stress-regime', 'commodity-regime', 'currency-dollar-regime', '48h-call']);
-    expect(body.overall).toMatchObject({ calls: 4, pending: 4, resolved: 0, void: 0, brierScore: null, hitRate: null });
+    expect(body.models.map((model: { model: string }) => model.model)).toEqual(['macro-stress-regime', 'commodity-regime', 'currency-dollar-regime', 'cascade-status', 'mycelium-regime', '48h-call']);
+    expect(body.overall).toMatchObject({ calls: 6, pending: 6, resolved: 0, void: 0, brierScore: null, hitRate: null });
     expect(body.overall.reliability).toHaveLength(10);
     const regime = body.calls.find((call: { model: string }) => call.model === 'macro-stress-regime');
     expect(regime).toMatchObject({
@@ -74,7 +74,7 @@ describe('the 48-hour call and the ledger under a moving clock', () => {
       resolvesAt: '2026-06-18T00:00:00.000Z',
       resolutionRule: { comparison: 'EQUALS', category: 'LATE_CYCLE', targetDate: '2026-06-17' },
     });
-    expect(headers['x-rail-ledger-calls']).toBe('4');
+    expect(headers['x-rail-ledger-calls']).toBe('6');
     expect(headers['x-rail-brier-score']).toBe('none');
   });
 
@@ -97,17 +97,17 @@ describe('the 48-hour call and the ledger under a moving clock', () => {
   it('resolves the regime calls a week on by recomputing each model on the data of the target day, and the score moves', async () => {
     server.clock.set('2026-06-19T09:00:00.000Z');
     const { body } = await getSignal(server, LEDGER, key);
-    // The three regime calls, and the 48-hour call Saturday's sweep recorded for Friday 2026-06-12 (target Tuesday 2026-06-16).
-    expect(body.overall.resolved).toBe(5);
+    // The five regime calls, and the 48-hour call Saturday's sweep recorded for Friday 2026-06-12 (target Tuesday 2026-06-16).
+    expect(body.overall.resolved).toBe(7);
     expect(body.calls.find((call: { id: string }) => call.id === '48h-call:us-markets:2026-06-12')).toMatchObject({
       issuedAt: '2026-06-13T09:00:00.000Z',
       status: 'RESOLVED',
       resolutionRule: { targetDate: '2026-06-16' },
     });
     // The new week's calls and the new business day's 48-hour call were recorded by the same sweep.
-    expect(body.overall.pending).toBe(4);
+    expect(body.overall.pending).toBe(6);
     const regimes = body.calls.filter((call: { model: string; period: string }) => call.model !== '48h-call' && call.period === '2026-06-08');
-    expect(regimes).toHaveLength(3);
+    expect(regimes).toHaveLength(5);
     for (const call of regimes) expect(call.resolution).toMatchObject({ status: 'RESOLVED', observedCategory: expect.any(String), observedAsOf: expect.stringMatching(/^2026-06-1[5-7]$/) });
     const expected = body.calls
       .filter((call: { status: string }) => call.status === 'RESOLVED')
@@ -143,7 +143,7 @@ describe('the 48-hour call and the ledger under a moving clock', () => {
       resolution: { outcome: true, observedValue: 17.68 },
       resolutionRule: { comparison: 'AT_OR_BELOW', threshold: 22.22 },
     });
-    expect(data?.predictionLedger.models).toHaveLength(4);
+    expect(data?.predictionLedger.models).toHaveLength(6);
     expect(data?.fortyEightHourCall.candidates).toHaveLength(4);
   });
 });
