@@ -2,7 +2,7 @@ import { entityEndpoints, type EntityUpstreams } from './entity/endpoints.js';
 import { marketEndpoints } from './market/endpoints.js';
 import { physicalEndpoints } from './physical/endpoints.js';
 import { planetaryEndpoints } from './planetary/endpoints.js';
-import { type PredictiveUpstreams, recordingEndpoints, transitionRiskEndpoint } from './predictive/endpoints.js';
+import { causalGraphEndpoint, type PredictiveUpstreams, recordingEndpoints, transitionRiskEndpoint } from './predictive/endpoints.js';
 import type { AnySignalEndpoint } from './shared/signal-endpoint.js';
 import { simulationEndpoints } from './simulation/endpoints.js';
 import { socialEndpoints } from './social/endpoints.js';
@@ -14,7 +14,7 @@ export type SignalUpstreams = EntityUpstreams & PredictiveUpstreams;
 
 /** The signals computed from the dataset and the shipped catalogues alone (no other subgraph is read). */
 export function datasetEndpoints(): AnySignalEndpoint[] {
-  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints, ...systemicEndpoints, ...structuralEndpoints, ...socialEndpoints, ...simulationEndpoints, transitionRiskEndpoint];
+  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints, ...systemicEndpoints, ...structuralEndpoints, ...socialEndpoints, ...simulationEndpoints, transitionRiskEndpoint, causalGraphEndpoint];
 }
 
 /** Every paid signal of the service, family by family. */

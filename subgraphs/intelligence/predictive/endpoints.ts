@@ -16,4 +16,5 @@ export function recordingEndpoints(upstreams: PredictiveUpstreams): AnySignalEnd
 }
 
 
+export { causalGraphEndpoint } from './causal-graph.js';
 export { fortyEightHourCallEndpoint, ledgerEndpoint, transitionRiskEndpoint };

@@ -1,4 +1,4 @@
-import { changeBy, changePct, latest, onOrBefore, percentileRank, round, type Series, type SeriesSet, shiftDate, type SignalAnswer } from '../../domain/index.js';
+import { changeBy, changePct, latest, onOrBefore, percentileRank, round, type Series, type SeriesSet, shiftDate } from '../../domain/index.js';
 
 /** How a node's stress is read from one published series (data/parameters/causal-graph.json). */
 export interface NodeIndicator {
@@ -38,23 +38,36 @@ export interface CatalogueEdge {
   lagHours?: number;
 }
 
-/** A node and edge catalogue a model runs on (the simulations' networks). */
+/** A node and edge catalogue a model runs on, with how its nodes' stress is read. */
 export interface CatalogueNetwork {
   model: string;
   usedBy: string[];
+  /** How the nodes' stress is measured, in a sentence. */
+  stressMethod: string;
   nodes: readonly CatalogueNode[];
   edges: readonly CatalogueEdge[];
+  stressOf: StressReader;
 }
 
+/** What a node's stress is read from: a published series ranked against its own history, or a model's own stress. */
 export interface StressEvidence {
-  series: string;
+  /** A series id of the dataset, or the model (`tectonic`) whose answer carries the stress. */
+  source: string;
   title: string;
   measure: string;
   value: number;
   asOf: string;
-  /** Share (0-100) of the sampled history at or below the reading, turned so that higher is more stress. */
-  percentile: number;
 }
+
+/** A node's stress 0-100 with its evidence (and the series it read, for the answer's inputs). */
+export interface MeasuredStress {
+  stress: number;
+  evidence: StressEvidence;
+  series?: Series;
+}
+
+/** How a network's node stresses are read. */
+export type StressReader = (nodeId: string) => MeasuredStress | null;
 
 export interface GraphNode extends CatalogueNode {
   /** 0-100; null when no open series measures the node. */
@@ -71,6 +84,7 @@ export interface GraphEdge extends CatalogueEdge {
 export interface GraphNetwork {
   model: string;
   usedBy: string[];
+  stressMethod: string;
   nodes: GraphNode[];
   edges: GraphEdge[];
 }
@@ -136,30 +150,33 @@ function measureText(indicator: NodeIndicator): string {
   return indicator.measure === 'changePct' ? `change over ${days} days, %` : `change over ${days} days`;
 }
 
-/** The stress of a node from its indicator, with the evidence, or null when it has none in the dataset. */
-export function nodeStress(series: SeriesSet, indicator: NodeIndicator | undefined, parameters: CausalGraphParameters): { stress: number; evidence: StressEvidence; source: Series } | null {
+/** The stress of a node from its indicator series, or null when it has none in the dataset. */
+export function indicatorStress(series: SeriesSet, indicator: NodeIndicator | undefined, parameters: CausalGraphParameters): MeasuredStress | null {
   const source = indicator ? series.get(indicator.series) : undefined;
   if (!indicator || !source || source.observations.length === 0) return null;
   const reading = currentReading(source, indicator);
   const history = sampledHistory(source, indicator, parameters);
   if (reading === undefined || history.length < 2) return null;
-  const percentile = round(directedPercentile(history, reading, indicator.direction), 1);
-  const evidence: StressEvidence = { series: source.id, title: source.title, measure: measureText(indicator), value: round(reading, 4), asOf: latest(source).date, percentile };
-  return { stress: percentile, evidence, source };
+  const stress = round(directedPercentile(history, reading, indicator.direction), 1);
+  const measure = `${measureText(indicator)}, ranked against ${parameters.lookbackYears} years of monthly readings (${indicator.direction === 'either' ? 'size of the move' : `${indicator.direction} is stress`})`;
+  return { stress, evidence: { source: source.id, title: source.title, measure, value: round(reading, 4), asOf: latest(source).date }, series: source };
 }
 
-function networkStress(network: CatalogueNetwork, stressOf: (id: string) => ReturnType<typeof nodeStress>): GraphNetwork {
+function networkStress(network: CatalogueNetwork): { graph: GraphNetwork; read: Series[] } {
+  const read: Series[] = [];
   const nodes = network.nodes.map((node): GraphNode => {
-    const measured = stressOf(node.id);
-    return { ...node, stress: measured?.stress ?? null, evidence: measured?.evidence ?? null };
+    const measured = network.stressOf(node.id);
+    if (measured?.series) read.push(measured.series);
+    return { id: node.id, label: node.label, domain: node.domain, stress: measured?.stress ?? null, evidence: measured?.evidence ?? null };
   });
   const byId = new Map(nodes.map((node) => [node.id, node]));
   const edges = network.edges.map((edge): GraphEdge => {
     const source = byId.get(edge.from);
     const stress = source?.stress === null || source?.stress === undefined ? null : round(source.stress * edge.weight, 1);
-    return { ...edge, stress, evidence: source?.evidence ?? null };
+    const { from, to, weight, class: evidenceClass, mechanism, lagHours } = edge;
+    return { from, to, weight, class: evidenceClass, mechanism, ...(lagHours === undefined ? {} : { lagHours }), stress, evidence: source?.evidence ?? null };
   });
-  return { model: network.model, usedBy: network.usedBy, nodes, edges };
+  return { graph: { model: network.model, usedBy: network.usedBy, stressMethod: network.stressMethod, nodes, edges }, read };
 }
 
 function hottestEdges(networks: readonly GraphNetwork[], count: number): CausalGraph['summary']['hottestEdges'] {
@@ -179,31 +196,24 @@ function synthesisOf(summary: CausalGraph['summary'], networks: readonly GraphNe
 }
 
 /**
- * The models' causal graph: each network's nodes with the stress their indicator series shows now
- * (percentile of the current reading in its own history), and each edge carrying its source's stress
- * scaled by the edge weight, with the evidence (series, value, date) behind it.
+ * The models' causal graph: each network's nodes with the stress they show now and each edge
+ * carrying its source's stress scaled by the edge weight, with the evidence behind it.
  */
-export function computeCausalGraph(series: SeriesSet, networks: readonly CatalogueNetwork[], parameters: CausalGraphParameters): SignalAnswer<CausalGraph> {
-  const cache = new Map<string, ReturnType<typeof nodeStress>>();
-  const stressOf = (id: string) => {
-    if (!cache.has(id)) cache.set(id, nodeStress(series, parameters.indicators[id], parameters));
-    return cache.get(id)!;
-  };
-  const graphs = networks.map((network) => networkStress(network, stressOf));
+export function computeCausalGraph(networks: readonly CatalogueNetwork[], parameters: Pick<CausalGraphParameters, 'hotAtLeast' | 'hottestEdges'>): { graph: CausalGraph; read: Series[] } {
+  const stressed = networks.map(networkStress);
+  const graphs = stressed.map((one) => one.graph);
   const nodes = graphs.flatMap((graph) => graph.nodes);
   const edges = graphs.flatMap((graph) => graph.edges);
   const measuredEdges = edges.filter((edge) => edge.stress !== null);
-  const hotNodes = [...new Set(nodes.filter((node) => node.stress !== null && node.stress >= parameters.hotAtLeast).map((node) => node.id))].sort();
   const summary: CausalGraph['summary'] = {
     nodes: nodes.length,
     edges: edges.length,
     measuredNodes: nodes.filter((node) => node.stress !== null).length,
     measuredEdges: measuredEdges.length,
     systemStress: measuredEdges.length === 0 ? null : round(measuredEdges.reduce((sum, edge) => sum + edge.stress!, 0) / measuredEdges.length, 1),
-    hotNodes,
+    hotNodes: [...new Set(nodes.filter((node) => node.stress !== null && node.stress >= parameters.hotAtLeast).map((node) => node.id))].sort(),
     hottestEdges: hottestEdges(graphs, parameters.hottestEdges),
   };
-  const used = [...new Map([...cache.values()].flatMap((measured) => (measured ? [[measured.source.id, measured.source] as const] : []))).values()];
-  const missing = [...new Set(Object.values(parameters.indicators).map((indicator) => indicator.series))].filter((id) => !series.get(id)).sort();
-  return { body: { summary, networks: graphs, synthesis: synthesisOf(summary, graphs) }, inputs: used, missing };
+  const read = [...new Map(stressed.flatMap((one) => one.read).map((series) => [series.id, series])).values()];
+  return { graph: { summary, networks: graphs, synthesis: synthesisOf(summary, graphs) }, read };
 }
