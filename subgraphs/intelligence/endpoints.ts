@@ -14,7 +14,17 @@ export type SignalUpstreams = EntityUpstreams & PredictiveUpstreams;
 
 /** The signals computed from the dataset and the shipped catalogues alone (no other subgraph is read). */
 export function datasetEndpoints(): AnySignalEndpoint[] {
-  return [...marketEndpoints, ...physicalEndpoints, ...planetaryEndpoints, ...systemicEndpoints, ...structuralEndpoints, ...socialEndpoints, ...simulationEndpoints, transitionRiskEndpoint, causalGraphEndpoint];
+  return [
+    ...marketEndpoints,
+    ...physicalEndpoints,
+    ...planetaryEndpoints,
+    ...systemicEndpoints,
+    ...structuralEndpoints,
+    ...socialEndpoints,
+    ...simulationEndpoints,
+    transitionRiskEndpoint,
+    causalGraphEndpoint,
+  ];
 }
 
 /** Every paid signal of the service, family by family. */

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import parametersJson from '../data/parameters/causal-graph.json' with { type: 'json' };
-import { loadButterflyNetwork, loadContagionNetwork } from '../simulation/catalogue.js';
 import type { ComputeContext, SignalEndpoint } from '../shared/signal-endpoint.js';
+import { loadButterflyNetwork, loadContagionNetwork } from '../simulation/catalogue.js';
 import { faultLineCatalogue } from '../structural/catalogues.js';
 import { tectonicEndpoint } from '../structural/tectonic.js';
-import { type CatalogueNetwork, type CausalGraph, type CausalGraphParameters, computeCausalGraph, indicatorStress, type MeasuredStress } from './domain/causal-graph.js';
+import { type CatalogueNetwork, type CausalGraph, type CausalGraphParameters, computeCausalGraph, indicatorStress, type MeasuredStress } from './domain/index.js';
 
 const parameters = parametersJson as CausalGraphParameters;
 
@@ -16,7 +16,13 @@ const evidenceSchema = z.object({
   asOf: z.string(),
 });
 
-const nodeSchema = z.object({ id: z.string(), label: z.string(), domain: z.string(), stress: z.number().nullable().describe('0-100; null: no open series measures the node'), evidence: evidenceSchema.nullable() });
+const nodeSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  domain: z.string(),
+  stress: z.number().nullable().describe('0-100; null: no open series measures the node'),
+  evidence: evidenceSchema.nullable(),
+});
 
 const edgeSchema = z.object({
   from: z.string(),
@@ -62,7 +68,10 @@ async function faultLineNetwork(context: ComputeContext<unknown>) {
   const stresses = new Map(
     tectonic.body.faultLines.map((line): [string, MeasuredStress] => [
       line.node.id,
-      { stress: line.currentStress, evidence: { source: 'tectonic', title: line.node.label, measure: `currentStress of GET /v1/intelligence/tectonic (threshold ${line.node.threshold})`, value: line.currentStress, asOf: today } },
+      {
+        stress: line.currentStress,
+        evidence: { source: 'tectonic', title: line.node.label, measure: `currentStress of GET /v1/intelligence/tectonic (threshold ${line.node.threshold})`, value: line.currentStress, asOf: today },
+      },
     ]),
   );
   const catalogue = faultLineCatalogue();

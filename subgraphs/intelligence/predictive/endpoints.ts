@@ -15,6 +15,5 @@ export function recordingEndpoints(upstreams: PredictiveUpstreams): AnySignalEnd
   return [ledgerEndpoint(ledger), fortyEightHourCallEndpoint(ledger)];
 }
 
-
 export { causalGraphEndpoint } from './causal-graph.js';
 export { fortyEightHourCallEndpoint, ledgerEndpoint, transitionRiskEndpoint };

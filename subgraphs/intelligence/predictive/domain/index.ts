@@ -1,6 +1,21 @@
 export { addWeekdays, dayOf, isoWeekStart, isWeekday, startOfDay, weekdayOnOrBefore, weekdaysBetween } from './calendar.js';
 export type { Calibration, ReliabilityBucket, ScoredCall } from './calibration.js';
 export { brierScore, calibrationOf, scoredCall } from './calibration.js';
+export type {
+  CatalogueEdge,
+  CatalogueNetwork,
+  CatalogueNode,
+  CausalGraph,
+  CausalGraphParameters,
+  GraphEdge,
+  GraphNetwork,
+  GraphNode,
+  MeasuredStress,
+  NodeIndicator,
+  StressEvidence,
+  StressReader,
+} from './causal-graph.js';
+export { computeCausalGraph, indicatorStress } from './causal-graph.js';
 export type { CandidateCall, Direction, FortyEightHourCalls, FortyEightHourParameters, LevelBucket, MomentumBucket } from './forty-eight-hour.js';
 export { callDays, candidateCall, draftOf, fortyEightHourCalls, fortyEightHourLedgerModel, observeFortyEightHour } from './forty-eight-hour.js';
 export type { CallStatus, Comparison, DraftCall, Evidence, LedgerCall, LedgerModel, ModelRecord, Observation, Resolution, ResolutionRule, ResolutionStep, ResolutionTiming } from './ledger.js';
