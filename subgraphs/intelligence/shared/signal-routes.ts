@@ -65,7 +65,14 @@ export function signalRoutes(service: SignalService, endpoints: readonly AnySign
         url: entry.path,
         // No HEAD twin: a HEAD would be charged for an answer it never receives.
         exposeHeadRoute: false,
-        schema: { summary: `${endpoint.summary} (${entry.priceUsd} USDC)`, response: { 200: signalResponseSchema(endpoint.response), ...errors } },
+        schema: {
+          summary: `${endpoint.summary} (${entry.priceUsd} USDC)`,
+          ...(entry.method === 'POST' && endpoint.params ? { body: endpoint.params } : {}),
+          response: { 200: signalResponseSchema(endpoint.response), ...errors },
+        },
+        // The body schema documents the request (OpenAPI); the endpoint's own parse validates it, so a
+        // refusal carries the endpoint's code (INT_ERR_INVALID_PARAMETER, INT_ERR_UNKNOWN_NODE).
+        validatorCompiler: () => (data: unknown) => ({ value: data }),
         handler: async (request) => service.answer(request.requestContext, resourceOf(request), endpoint, signalParams(endpoint, requestInput(entry.method, request))),
       });
       if (endpoint.discovery) registerDiscovery(app, entry.path, endpoint.discovery);

@@ -264,5 +264,11 @@ describe('OpenAPI', () => {
     expect(Object.keys(body.paths[BUTTERFLY]).sort()).toEqual(['get', 'post']);
     expect(Object.keys(body.paths[CONTAGION]).sort()).toEqual(['get', 'post']);
     expect(Object.keys(body.paths[AFTERSHOCK])).toEqual(['post']);
+    // Each POST documents its request body from the same schema that validates it.
+    for (const path of [BUTTERFLY, AFTERSHOCK, CONTAGION]) {
+      const schema = body.paths[path].post.requestBody.content['application/json'].schema;
+      expect(schema.required, path).toEqual(expect.arrayContaining(['origin', 'magnitude']));
+      expect(schema.properties.magnitude, path).toMatchObject({ minimum: 1, maximum: 100 });
+    }
   });
 });
