@@ -1,7 +1,7 @@
-import { seriesAsOf } from '../domain/index.js';
+import { isStale, seriesAsOf } from '../domain/index.js';
 import type { IntelligenceDataset } from '../shared/signal-endpoint.js';
 import { dayOf } from './domain/index.js';
-import { callId, type LedgerModel, type ModelRecord, resolutionStep, type ResolutionTiming, resolvedBy, voided } from './domain/index.js';
+import { callId, type DraftCall, type LedgerModel, type ModelRecord, resolutionStep, type ResolutionTiming, resolvedBy, voided } from './domain/index.js';
 import type { LedgerStore } from './ledger-store.js';
 
 export interface SweepResult {
@@ -23,13 +23,23 @@ async function recordOf(store: LedgerStore, model: string): Promise<ModelRecord>
   return { resolved: resolved.length, hits: resolved.filter((call) => call.resolution?.outcome === true).length };
 }
 
-/** Records each model's call for the period of `now` unless it is recorded already. */
+/**
+ * A call made on data that is already stale (its dating series older than its publication rhythm
+ * allows, the envelope's own rule) would be a call on a past the caller cannot act on, voided later
+ * and never scored: it is not made.
+ */
+function onFreshData(draft: DraftCall, dataset: IntelligenceDataset, now: Date): boolean {
+  const dating = dataset.series.get(draft.resolutionRule.series);
+  return dating !== undefined && !isStale(dating, dayOf(now));
+}
+
+/** Records each model's call for the period of `now` unless it is recorded already or its data is stale. */
 async function recordCalls(ledger: Ledger, dataset: IntelligenceDataset, now: Date): Promise<number> {
   const drafts = [];
   for (const model of ledger.models) {
     if (await ledger.store.has(callId(model.id, model.subject, model.periodOf(now)))) continue;
     const draft = await model.call(dataset, now, await recordOf(ledger.store, model.id));
-    if (draft) drafts.push(draft);
+    if (draft && onFreshData(draft, dataset, now)) drafts.push(draft);
   }
   return ledger.store.record(drafts);
 }

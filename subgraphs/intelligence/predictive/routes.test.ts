@@ -146,6 +146,19 @@ describe('the 48-hour call and the ledger under a moving clock', () => {
     expect(data?.predictionLedger.models).toHaveLength(6);
     expect(data?.fortyEightHourCall.candidates).toHaveLength(4);
   });
+
+  it('finding: with a clock weeks past the data, it made calls on a stale base that could only go VOID; now it makes none and says so (call null)', async () => {
+    // The shipped daily series end in October 2026: on 2026-12-21 every dating series is stale (over 10 days old).
+    server.clock.set('2026-12-21T09:00:00.000Z');
+    const before = (await getSignal(server, `${LEDGER}?limit=200`, key)).body;
+    expect(before.sweep.recorded).toBe(0);
+    const { status, body } = await getSignal(server, CALL, key);
+    expect(status).toBe(200);
+    expect(body.call).toBeNull();
+    expect(body.stale).toBe(true);
+    const after = (await getSignal(server, `${LEDGER}?limit=200`, key)).body;
+    expect(after.overall.calls).toBe(before.overall.calls);
+  });
 });
 
 describe('GET /v1/intelligence/transition-risk', () => {
