@@ -31,16 +31,23 @@ export interface PropagationParameters {
 
 /**
  * The cascade's path through the layers (decision 0069): the entry layer carries the cascade's
- * own status; a downstream layer is ACTIVE once its own signal has moved (score at layerMovedAt or
- * above), else FORMING when the cascade is ACTIVE and the layer's typical lag is within
- * formingWithinDays, else EXPECTED. pricedIn is whether the layer's own signal has moved.
+ * own status. Downstream of an ACTIVE cascade, a layer is ACTIVE once its own signal has moved
+ * (score at layerMovedAt or above), else FORMING when its typical lag is within formingWithinDays,
+ * else EXPECTED. Downstream of a FORMING cascade every layer is EXPECTED: stress a layer shows
+ * already is not this cascade's doing while the cascade has not started. pricedIn is whether the
+ * layer's own signal has moved.
  */
+function downstreamStatus(cascadeStatus: 'ACTIVE' | 'FORMING', moved: boolean, lagDays: number, parameters: PropagationParameters): PropagationStatus {
+  if (cascadeStatus === 'FORMING') return 'EXPECTED';
+  if (moved) return 'ACTIVE';
+  return lagDays <= parameters.formingWithinDays ? 'FORMING' : 'EXPECTED';
+}
+
 export function propagate(path: readonly PathStep[], entryLayer: number, cascadeStatus: 'ACTIVE' | 'FORMING', layers: readonly LayerReading[], parameters: PropagationParameters): PropagationStep[] {
   return path.map((step) => {
     const score = layerScore(layers, step.layer);
     const moved = score !== null && score >= parameters.layerMovedAt;
-    const status: PropagationStatus =
-      step.layer === entryLayer ? cascadeStatus : moved ? 'ACTIVE' : cascadeStatus === 'ACTIVE' && step.lagDays <= parameters.formingWithinDays ? 'FORMING' : 'EXPECTED';
+    const status: PropagationStatus = step.layer === entryLayer ? cascadeStatus : downstreamStatus(cascadeStatus, moved, step.lagDays, parameters);
     return { layer: step.layer, status, pricedIn: moved, typicalLag: step.typicalLag, leadSignal: step.leadSignal, layerScore: score };
   });
 }
