@@ -90,7 +90,7 @@ describe('aftershock: a hand-checked network', () => {
 
   it('composes the synthesis from the events', () => {
     expect(ask(24).synthesis).toBe(
-      'Pipeline cut (A, magnitude 50), 24 hours on: 2 aftershocks expected by hour 4320: 0 amplified, 1 rebound, 1 structural; 0 in wave1 (immediate secondary effects (0-72 hours)), 1 in wave2 (policy response distortions (72 hours-4 weeks)), 1 in wave3 (structural realignment (4 weeks-6 months)). Strongest ahead: C (rebound, magnitude 20) at hour 200, as b moves c. First stabilising response: C at hour 200. Lasting change: C from hour 1000.',
+      'Pipeline cut (A, magnitude 50), 24 hours on: 2 aftershocks expected by hour 4320: 0 amplified, 1 rebound, 1 structural; 0 in wave1 (immediate secondary effects (0-72 hours)), 1 in wave2 (policy response distortions (1-4 weeks)), 1 in wave3 (structural realignment (1-6 months)). Strongest ahead: C (rebound, magnitude 20) at hour 200, as b moves c. First stabilising response: C at hour 200. Lasting change: C from hour 1000.',
     );
     expect(ask(1000).synthesis).toBe('Pipeline cut (A, magnitude 50), 1000 hours on: no aftershock of magnitude 5 or more remains between hour 1000 and hour 4320.');
   });

@@ -96,4 +96,14 @@ describe('the fruiting body', () => {
     const thinned = computeMycelium(before, now, parameters, {}).body.threadHealth;
     expect(thinned.thinningThreads).toContain('EM_DOLLAR_FUNDING-ASIAN_CAPITAL_FLOWS: strength 49 (was 50)');
   });
+
+  it('finding: a weak thread regaining strength was listed as thinning; below 50 and rising it is neither thinning nor new', () => {
+    const now = { date: '2026-04-01', series: new Map(), currencyStress: currenciesAt(51) };
+    const before = { date: '2026-01-01', series: new Map(), currencyStress: currenciesAt(53) };
+    const health = computeMycelium(now, before, parameters, {}).body.threadHealth;
+    expect(health.thinningThreads.filter((thread) => thread.startsWith('EM_DOLLAR_FUNDING-ASIAN_CAPITAL_FLOWS'))).toEqual([]);
+    expect(health.newConnections.filter((thread) => thread.startsWith('EM_DOLLAR_FUNDING-ASIAN_CAPITAL_FLOWS'))).toEqual([]);
+    const falling = computeMycelium(before, now, parameters, {}).body.threadHealth;
+    expect(falling.thinningThreads.some((thread) => thread.startsWith('EM_DOLLAR_FUNDING-ASIAN_CAPITAL_FLOWS'))).toBe(true);
+  });
 });

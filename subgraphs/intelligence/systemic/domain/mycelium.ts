@@ -236,8 +236,11 @@ function threads(now: Record<string, number | null>, before: Record<string, numb
     const current = strength(now, a, b);
     if (current === null) continue;
     const earlier = before && strength(before, a, b);
-    if (current < parameters.threadThinningBelow) thinningThreads.push(threadText(a, b, current, earlier));
-    else if (earlier !== undefined && earlier !== null && earlier < parameters.threadThinningBelow) newConnections.push(threadText(a, b, current, earlier));
+    // A weak thread that is regaining strength is not thinning (a review finding: it was listed as such).
+    const regaining = earlier !== undefined && earlier !== null && current > earlier;
+    if (current < parameters.threadThinningBelow) {
+      if (!regaining) thinningThreads.push(threadText(a, b, current, earlier));
+    } else if (earlier !== undefined && earlier !== null && earlier < parameters.threadThinningBelow) newConnections.push(threadText(a, b, current, earlier));
   }
   return { thinningThreads, deadZones: [...deadZoneIds], newConnections };
 }
