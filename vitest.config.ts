@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -18,5 +19,8 @@ export default defineConfig({
     // Files of one worker share a module graph: Apollo, the forecast data and a migrated PGlite
     // load once per worker instead of once per file (test/helpers.ts sharedTestDatabase).
     isolate: false,
+    // Vitest's default is one worker per core less one: on CI's 2 cores a single worker, which
+    // leaves a core idle while a test waits on a child process, PostgreSQL or a timer. Two at least.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -2,17 +2,27 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseCommandLine } from '../platform/cli.js';
-import { measureColdStart, sampleResidentMemory } from './cold-start.js';
-import { benchCompliance } from './compliance.js';
-import { benchGraphQL, benchHostileRequest } from './graphql.js';
-import { benchIntelligence, intelligenceSection } from './intelligence.js';
-import { CONNECTIONS, SECONDS, WARMUP_SECONDS } from './load.js';
-import { benchAccess } from './paid.js';
-import { benchPayments } from './payments.js';
 import { killAllNow, pinLoadGeneratorAndServers, removeTempFolders, ROOT, startRail, startTarget, stopAll, stopServers } from './processes.js';
-import { accessSection, type BenchResults, complianceSection, paymentsSection, renderReport, REPORT_PATH } from './report.js';
-import { benchRest, startBareFastify } from './rest.js';
-import { benchSplitLayout, SPLIT_LAYOUT_NOTE } from './split-layout.js';
+import type { BenchResults } from './report.js';
+
+// The sections are imported once the command line is read (main below): each loads the rail's
+// subgraphs, seconds of work that --help and a usage error do not need.
+const sections = async () => {
+  const [coldStart, compliance, graphql, intelligence, load, paid, payments, report, rest, splitLayout] = await Promise.all([
+    import('./cold-start.js'),
+    import('./compliance.js'),
+    import('./graphql.js'),
+    import('./intelligence.js'),
+    import('./load.js'),
+    import('./paid.js'),
+    import('./payments.js'),
+    import('./report.js'),
+    import('./rest.js'),
+    import('./split-layout.js'),
+  ]);
+  return { ...coldStart, ...compliance, ...graphql, ...intelligence, ...load, ...paid, ...payments, ...report, ...rest, ...splitLayout };
+};
+type Sections = Awaited<ReturnType<typeof sections>>;
 
 /**
  * npm run bench: in one run with one load (autocannon, 50 connections, BENCH_SECONDS per figure
@@ -32,7 +42,13 @@ import { benchSplitLayout, SPLIT_LAYOUT_NOTE } from './split-layout.js';
  */
 
 /** Sections 1-2 against one all-in-one rail, its VmRSS sampled meanwhile. */
-async function benchAllInOne(): Promise<Pick<BenchResults, 'rest' | 'graphql' | 'hostile' | 'memory'>> {
+async function benchAllInOne({
+  startBareFastify,
+  sampleResidentMemory,
+  benchRest,
+  benchGraphQL,
+  benchHostileRequest,
+}: Sections): Promise<Pick<BenchResults, 'rest' | 'graphql' | 'hostile' | 'memory'>> {
   const [rail, naive] = await Promise.all([startRail('all-in-one rail', [], { NODE_ENV: 'production' }), startTarget('naive-apollo')]);
   const bare = await startBareFastify(rail);
   try {
@@ -70,6 +86,25 @@ async function main(): Promise<void> {
   parseCommandLine({ usage: USAGE });
   const startedAt = new Date();
   const only = onlySection();
+  const loaded = await sections();
+  const {
+    CONNECTIONS,
+    SECONDS,
+    WARMUP_SECONDS,
+    accessSection,
+    benchAccess,
+    complianceSection,
+    benchCompliance,
+    intelligenceSection,
+    benchIntelligence,
+    paymentsSection,
+    benchPayments,
+    measureColdStart,
+    SPLIT_LAYOUT_NOTE,
+    benchSplitLayout,
+    renderReport,
+    REPORT_PATH,
+  } = loaded;
   const pinning = pinLoadGeneratorAndServers();
   const loadAtStart = loadavg()[0]!;
   console.log(`autocannon, ${CONNECTIONS} connections, ${SECONDS} s per figure after ${WARMUP_SECONDS} s warm-up, loopback; pinning: ${pinning}; 1-minute load average ${loadAtStart.toFixed(1)}`);
@@ -100,7 +135,7 @@ async function main(): Promise<void> {
   const coldStart = await measureColdStart();
   console.log(`  ${coldStart.ms === undefined ? `failed: ${coldStart.problem}` : `${(coldStart.ms / 1000).toFixed(2)} s to GET /health 200`}`);
 
-  const allInOne = await benchAllInOne();
+  const allInOne = await benchAllInOne(loaded);
 
   console.log(`\n3. split layout (${SPLIT_LAYOUT_NOTE})`);
   const split = await benchSplitLayout();

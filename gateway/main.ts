@@ -1,15 +1,34 @@
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { MNEMONIC_FILE } from '../platform/chain/chain-mnemonic.js';
-import { EMBEDDED_CHAIN_FOLDER } from '../platform/chain/index.js';
 import { exitWithUsage, parseCommandLine, UsageError } from '../platform/cli.js';
 import type { Config } from '../platform/config.js';
-import { loadConfig } from '../platform/config.js';
-import { describeErrorForLog } from '../platform/log.js';
-import { forgetRunningServer, localUrlOf, recordRunningServer } from '../platform/running-server.js';
-import { EMBEDDED_TREASURY_ACCOUNT_INDEX } from '../subgraphs/payments/index.js';
-import { buildServer, type BuiltServer, type ServerOptions } from './server.js';
-import { isSubgraphName, SUBGRAPH_NAMES } from './subgraphs.js';
+import type { BuiltServer, ServerOptions } from './server.js';
+import { isSubgraphName, SUBGRAPH_NAMES } from './subgraph-names.js';
+
+/** The rest of the rail, imported once the command line is read: --help and a usage error load no subgraph. */
+async function loadRail() {
+  const [chainMnemonic, chain, config, log, runningServer, payments, server] = await Promise.all([
+    import('../platform/chain/chain-mnemonic.js'),
+    import('../platform/chain/index.js'),
+    import('../platform/config.js'),
+    import('../platform/log.js'),
+    import('../platform/running-server.js'),
+    import('../subgraphs/payments/index.js'),
+    import('./server.js'),
+  ]);
+  return {
+    MNEMONIC_FILE: chainMnemonic.MNEMONIC_FILE,
+    EMBEDDED_CHAIN_FOLDER: chain.EMBEDDED_CHAIN_FOLDER,
+    loadConfig: config.loadConfig,
+    describeErrorForLog: log.describeErrorForLog,
+    forgetRunningServer: runningServer.forgetRunningServer,
+    localUrlOf: runningServer.localUrlOf,
+    recordRunningServer: runningServer.recordRunningServer,
+    EMBEDDED_TREASURY_ACCOUNT_INDEX: payments.EMBEDDED_TREASURY_ACCOUNT_INDEX,
+    buildServer: server.buildServer,
+  };
+}
+type Rail = Awaited<ReturnType<typeof loadRail>>;
 
 /**
  * Entry point.
@@ -55,7 +74,7 @@ function banner(server: BuiltServer, address: string): string {
 }
 
 /** Prints an error with its causes (never SQL parameters: the log serializer withholds them). */
-function describeFailure(error: unknown, what = 'could not start'): string {
+function describeFailure({ describeErrorForLog }: Rail, error: unknown, what = 'could not start'): string {
   const lines: string[] = [];
   let current: Record<string, unknown> | undefined = describeErrorForLog(error);
   while (current) {
@@ -66,7 +85,7 @@ function describeFailure(error: unknown, what = 'could not start'): string {
 }
 
 /** What the rail does with each of its accounts (contracts/deploy.ts, decisions 0008 and 0049); index 0 and the last are fixed there. */
-function accountRole(index: number, count: number): string {
+function accountRole({ EMBEDDED_TREASURY_ACCOUNT_INDEX }: Rail, index: number, count: number): string {
   if (index === 0) return 'owns the token and the contracts, feeds the oracles, settles x402 payments';
   if (index === EMBEDDED_TREASURY_ACCOUNT_INDEX) return "the payments treasury (agent owners' and AP2 issuers' deposits)";
   if (index === count - 1) return 'the operator: x402 payTo and the fee share';
@@ -74,7 +93,7 @@ function accountRole(index: number, count: number): string {
 }
 
 /** Where the accounts' secret comes from: never the secret itself. */
-function mnemonicSource(config: Config): string {
+function mnemonicSource({ EMBEDDED_CHAIN_FOLDER, MNEMONIC_FILE }: Rail, config: Config): string {
   if (config.chain.embeddedMnemonic !== undefined) return 'the mnemonic in EMBEDDED_CHAIN_MNEMONIC';
   return `the secret mnemonic generated in ${join(config.database.dataDir, EMBEDDED_CHAIN_FOLDER, MNEMONIC_FILE)} (mode 0600; whoever reads it can sign for them)`;
 }
@@ -84,17 +103,17 @@ function mnemonicSource(config: Config): string {
  * before it listens, and prints what an outside wallet needs: the addresses and the rail's
  * accounts with their roles. Never their keys nor their mnemonic (decision 0052).
  */
-async function connectEmbeddedRail(server: BuiltServer, config: Config, progress: (message: string) => void): Promise<string> {
+async function connectEmbeddedRail(rail: Rail, server: BuiltServer, config: Config, progress: (message: string) => void): Promise<string> {
   const chain = server.platform?.chain;
   if (!chain || chain.mode !== 'embedded') return '';
   progress('starting the embedded EVM (chainId 8453) and deploying the token and the settlement router');
   const { contracts, embedded } = await chain.connect();
   const count = embedded?.accounts.length ?? 0;
-  const accounts = (embedded?.accounts ?? []).map((account, index) => `    #${index} ${account.address}  ${accountRole(index, count)}`);
+  const accounts = (embedded?.accounts ?? []).map((account, index) => `    #${index} ${account.address}  ${accountRole(rail, index, count)}`);
   return [
     '',
     `  rail         embedded EVM, chainId 8453, JSON-RPC at /rpc: token ${contracts.token}, router ${contracts.router}`,
-    `  accounts     the rail's own, funded with 1,000,000 rUSD each, derived from ${mnemonicSource(config)}:`,
+    `  accounts     the rail's own, funded with 1,000,000 rUSD each, derived from ${mnemonicSource(rail, config)}:`,
     ...accounts,
   ].join('\n');
 }
@@ -103,7 +122,7 @@ async function connectEmbeddedRail(server: BuiltServer, config: Config, progress
  * A process that holds the embedded data folder (PGlite: one process) says where it listens, so
  * that `npm run keys` reaches it instead of the folder (decision 0058). Returns the cleanup.
  */
-function announceEmbeddedServer(server: BuiltServer, config: Config): () => void {
+function announceEmbeddedServer({ recordRunningServer, localUrlOf, forgetRunningServer }: Rail, server: BuiltServer, config: Config): () => void {
   if (!server.platform || config.database.url !== undefined) return () => {};
   const { dataDir } = config.database;
   recordRunningServer(dataDir, localUrlOf(config.server.host, (server.app.server.address() as AddressInfo).port));
@@ -111,7 +130,7 @@ function announceEmbeddedServer(server: BuiltServer, config: Config): () => void
 }
 
 /** SIGINT and SIGTERM: stop accepting, let in-flight requests finish (bounded), close, say so. */
-function stopOnSignals(server: BuiltServer, config: Config, cleanup: () => void): void {
+function stopOnSignals(rail: Rail, server: BuiltServer, config: Config, cleanup: () => void): void {
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -129,7 +148,7 @@ function stopOnSignals(server: BuiltServer, config: Config, cleanup: () => void)
         process.exit(0);
       },
       (error: unknown) => {
-        console.error(describeFailure(error, 'could not stop cleanly'));
+        console.error(describeFailure(rail, error, 'could not stop cleanly'));
         process.exit(1);
       },
     );
@@ -138,23 +157,26 @@ function stopOnSignals(server: BuiltServer, config: Config, cleanup: () => void)
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 }
 
+let rail: Rail | undefined;
+
 async function main(): Promise<void> {
   const startedAt = Date.now();
-  // The command line first: --help and a usage error need no configuration.
+  // The command line first: --help and a usage error need no configuration, and no subgraph loaded.
   const options = optionsFromArguments(process.argv.slice(2));
-  const config = loadConfig();
   const progress = (message: string) => console.log(`starting: ${message}`);
   progress('loading the subgraphs and the supergraph');
-  const server = await buildServer({ config, progress, ...options });
-  const rail = await connectEmbeddedRail(server, config, progress);
+  rail = await loadRail();
+  const config = rail.loadConfig();
+  const server = await rail.buildServer({ config, progress, ...options });
+  const embedded = await connectEmbeddedRail(rail, server, config, progress);
   const address = await server.app.listen({ port: config.server.port, host: config.server.host });
-  const cleanup = announceEmbeddedServer(server, config);
-  console.log(`${banner(server, address)}${rail}\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
-  stopOnSignals(server, config, cleanup);
+  const cleanup = announceEmbeddedServer(rail, server, config);
+  console.log(`${banner(server, address)}${embedded}\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  stopOnSignals(rail, server, config, cleanup);
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
   if (error instanceof UsageError) exitWithUsage(USAGE, error);
-  console.error(describeFailure(error));
+  console.error(describeFailure(rail ?? (await loadRail()), error));
   process.exit(1);
 });

@@ -1,12 +1,8 @@
 import { exitWithUsage, parseCommandLine, UsageError } from '../cli.js';
-import { systemClock } from '../clock.js';
-import { type Config, loadConfig } from '../config.js';
-import { claimDataDir, DataDirInUseError } from '../data-dir.js';
-import { openDatabase, pgliteFolder } from '../db.js';
-import { randomIds } from '../ids.js';
-import { findRunningServer } from '../running-server.js';
-import { createApiKeys, DEFAULT_REQUESTS_PER_MINUTE, type KeyKind } from './api-keys.js';
-import { directAdministration, type KeyAdministration, remoteAdministration } from './keys-administration.js';
+import type { Config } from '../config.js';
+import type { claimDataDir } from '../data-dir.js';
+import type { KeyKind } from './api-keys.js';
+import type { KeyAdministration } from './keys-administration.js';
 
 const USAGE = `usage:
   npm run keys -- create --kind api|bearer --label <text> [--institution <institution id>] [--limit <requests per minute>]
@@ -24,7 +20,7 @@ type Command = { name: 'create'; kind: KeyKind; label: string; limit: number; in
 type Flags = { kind?: string | undefined; label?: string | undefined; limit?: string | undefined; institution?: string | undefined };
 
 /** What `create` was asked for, or a usage error. */
-function creationOf(values: Flags): Command {
+function creationOf(values: Flags, DEFAULT_REQUESTS_PER_MINUTE: number): Command {
   const { kind, label, institution } = values;
   const limit = values.limit === undefined ? DEFAULT_REQUESTS_PER_MINUTE : Number(values.limit);
   if (kind !== 'api' && kind !== 'bearer') throw new UsageError('create needs --kind api or --kind bearer');
@@ -35,10 +31,10 @@ function creationOf(values: Flags): Command {
 }
 
 /** The command of the command line, checked before any database is opened or server asked. */
-function commandOf(positionals: string[], values: Flags): Command {
+function commandOf(positionals: string[], values: Flags, defaultLimit: number): Command {
   const [name, argument, ...rest] = positionals;
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest.join(' ')}"`);
-  if (name === 'create' && argument === undefined) return creationOf(values);
+  if (name === 'create' && argument === undefined) return creationOf(values, defaultLimit);
   if (name === 'revoke' && argument !== undefined) return { name, id: argument };
   if ((name === 'list' || name === 'institutions') && argument === undefined) return { name };
   throw new UsageError(name === undefined ? 'a command is needed' : `"${positionals.join(' ')}" is not a command`);
@@ -63,6 +59,13 @@ async function run(command: Command, keys: KeyAdministration): Promise<void> {
 
 /** On the configured database: DATABASE_URL, or the PGlite of DATA_DIR once this process holds the folder. */
 async function onDatabase(config: Config, command: Command, claimed: Awaited<ReturnType<typeof claimDataDir>> | undefined): Promise<void> {
+  const [{ systemClock }, { openDatabase, pgliteFolder }, { randomIds }, { createApiKeys }, { directAdministration }] = await Promise.all([
+    import('../clock.js'),
+    import('../db.js'),
+    import('../ids.js'),
+    import('./api-keys.js'),
+    import('./keys-administration.js'),
+  ]);
   const database = await openDatabase({ databaseUrl: config.database.url, schemaName: config.database.schema, pgliteDataDir: pgliteFolder(config.database.dataDir) });
   try {
     await run(command, directAdministration(createApiKeys({ db: database.db, clock: systemClock, ids: randomIds })));
@@ -84,7 +87,15 @@ async function main(): Promise<void> {
     allowPositionals: true,
     options: { kind: { type: 'string' }, label: { type: 'string' }, limit: { type: 'string' }, institution: { type: 'string' } },
   });
-  const command = commandOf(positionals, values);
+  // Imported once the command line is read: --help and an unknown option load none of them.
+  const [{ loadConfig }, { claimDataDir, DataDirInUseError }, { findRunningServer }, { DEFAULT_REQUESTS_PER_MINUTE }, { remoteAdministration }] = await Promise.all([
+    import('../config.js'),
+    import('../data-dir.js'),
+    import('../running-server.js'),
+    import('./api-keys.js'),
+    import('./keys-administration.js'),
+  ]);
+  const command = commandOf(positionals, values, DEFAULT_REQUESTS_PER_MINUTE);
   const config = loadConfig();
   if (config.database.url) return onDatabase(config, command, undefined);
   const { dataDir } = config.database;
