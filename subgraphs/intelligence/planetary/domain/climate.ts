@@ -1,5 +1,5 @@
 import { climbLadder, type LadderRule, mean, percentileRank, readInputs, round, type Series, type SeriesSet, type SignalAnswer } from '../../domain/index.js';
-import { weightedMean, yearWindowMean } from './measures.js';
+import { weightedPressure, yearWindowMean } from './measures.js';
 import { fillTemplate } from './text.js';
 
 interface YearRange {
@@ -122,7 +122,7 @@ export function computeClimate(series: SeriesSet, parameters: ClimateParameters)
     ...(food.percentile !== undefined ? [{ value: food.percentile, weight: parameters.weights.foodPrices }] : []),
   ];
   if (components.length === 0) throw new Error('climate: neither a precipitation series nor the food basket could be read');
-  const climateScore = weightedMean(components);
+  const climateScore = weightedPressure(components);
   const foodInflationPressure = food.current
     ? `${climbLadder(parameters.foodInflationPressure, food.current.changePct)}: food basket (wheat, maize, rice, soybeans) ${food.current.changePct >= 0 ? '+' : ''}${round(food.current.changePct, 1)}% over 12 months to ${food.current.date.slice(0, 7)}, percentile ${Math.round(food.percentile!)} of ${parameters.foodBasket.lookbackYears} years`
     : 'UNKNOWN: the food price series are missing';

@@ -1,5 +1,5 @@
 import { changeBy, climbLadder, type LadderRule, latest, readInputs, round, type Series, type SeriesSet, type SeriesSource, type SignalAnswer } from '../../domain/index.js';
-import { linearPressure, trailingMean, weightedMean, yearWindowMean } from './measures.js';
+import { linearPressure, trailingMean, weightedPressure, yearWindowMean } from './measures.js';
 
 type ComponentName = 'temperature' | 'co2' | 'tippingPoints' | 'seaLevel';
 type SeriesRole = 'co2' | 'co2Global' | 'temperature' | 'baseOffset' | 'seaLevel';
@@ -122,7 +122,7 @@ export function computeEarthSystems(series: SeriesSet, tipping: TippingPointTabl
     ['seaLevel', acceleration],
   ];
   const pressures = measured.flatMap(([name, value]) => (value === undefined ? [] : [{ value: linearPressure(value, parameters.components[name]), weight: parameters.components[name].weight }]));
-  const earthHealthIndex = round(100 - weightedMean(pressures), 1);
+  const earthHealthIndex = round(100 - weightedPressure(pressures), 1);
   const body: EarthSystems = {
     sustainability: {
       earthHealthIndex,

@@ -6,5 +6,5 @@ export type { ClimatePulse, ClimatePulseParameters, PulseRegion, RegionSignal } 
 export { computeClimatePulse, regionSeriesId, regionSignal } from './climate-pulse.js';
 export type { EarthSystems, EarthSystemsParameters, ProximityRule, TippingElement, TippingPointTable } from './earth-systems.js';
 export { computeEarthSystems, proximityRisk, seaLevelAcceleration, warmingAbovePreIndustrial } from './earth-systems.js';
-export { linearPressure, trailingMean, weightedMean, yearWindowMean } from './measures.js';
+export { linearPressure, trailingMean, weightedPressure, yearWindowMean } from './measures.js';
 export { fillTemplate } from './text.js';

@@ -23,8 +23,8 @@ export function linearPressure(value: number, bounds: { safe: number; critical: 
   return clamp(((value - bounds.safe) / (bounds.critical - bounds.safe)) * 100, 0, 100);
 }
 
-/** The weighted mean of the components present (weights renormalised), rounded to one decimal. */
-export function weightedMean(components: ReadonlyArray<{ value: number; weight: number }>): number {
+/** A 0-100 score: the weighted mean of the components present (weights renormalised), rounded to one decimal; at least one component. */
+export function weightedPressure(components: ReadonlyArray<{ value: number; weight: number }>): number {
   const weights = components.reduce((sum, component) => sum + component.weight, 0);
   if (weights === 0) throw new Error('a weighted mean needs at least one weighted component');
   return round(components.reduce((sum, component) => sum + component.value * component.weight, 0) / weights, 1);
