@@ -114,6 +114,12 @@ export function zScore(series: Series, years: number): number | undefined {
   return deviation === 0 ? 0 : (end.value - mean(window)) / deviation;
 }
 
+/** Sum of weight x value over the entries present, divided by the weights present (weights renormalised). */
+export function weightedMean(entries: ReadonlyArray<{ value: number; weight: number }>): number | undefined {
+  const weights = entries.reduce((sum, entry) => sum + entry.weight, 0);
+  return weights === 0 ? undefined : entries.reduce((sum, entry) => sum + entry.value * entry.weight, 0) / weights;
+}
+
 export function clamp(value: number, low: number, high: number): number {
   return Math.min(high, Math.max(low, value));
 }

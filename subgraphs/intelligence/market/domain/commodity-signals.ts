@@ -1,5 +1,5 @@
-import { climbLadder, type LadderRule, type Observation, round, type Series, type SeriesSet } from '../../domain/index.js';
-import { changeOverMonths, indexOnOrBefore, levelPercentile, ratioOnCommonDates, shiftMonths, signedPercent, weightedMean } from './moves.js';
+import { climbLadder, type LadderRule, type Observation, round, type Series, type SeriesSet, weightedMean } from '../../domain/index.js';
+import { changeOverMonths, indexOnOrBefore, levelPercentile, ratioOnCommonDates, shiftMonths, signedPercent } from './moves.js';
 
 export type FlightToSafety = 'ACTIVE' | 'WATCH' | 'ABSENT';
 export type DemandRegime = 'EXPANDING' | 'STABLE' | 'CONTRACTING' | 'UNKNOWN';

@@ -1,4 +1,4 @@
-import { climbLadder, type LadderRule, round, type Series, type SeriesSet, type SeriesSource, type SignalAnswer } from '../../domain/index.js';
+import { climbLadder, type LadderRule, round, type Series, type SeriesSet, type SeriesSource, type SignalAnswer, weightedMean } from '../../domain/index.js';
 import {
   type CrossCommodityParameters,
   crossCommoditySignal,
@@ -11,7 +11,7 @@ import {
   readDemandRegime,
   readFlightToSafety,
 } from './commodity-signals.js';
-import { changeOverMonths, monthsBack, type MoveReading, readMove, signedPercent, weightedMean } from './moves.js';
+import { changeOverMonths, monthsBack, type MoveReading, readMove, signedPercent } from './moves.js';
 import { pickSeries, type SeriesSlot, slotName } from './series-pick.js';
 
 export type CommodityRegime = 'CALM' | 'MODERATE' | 'STRESSED' | 'CRISIS';

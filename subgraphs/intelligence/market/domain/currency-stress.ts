@@ -1,6 +1,6 @@
-import { climbLadder, type LadderRule, round, type SeriesSet, type SeriesSource, type SignalAnswer } from '../../domain/index.js';
+import { climbLadder, type LadderRule, round, type SeriesSet, type SeriesSource, type SignalAnswer, weightedMean } from '../../domain/index.js';
 import { type CurrencyMeasure, type CurrencyReadParameters, currencySignal, measureCurrency, type PressureParameters, readPressure } from './currency.js';
-import { signedPercent, weightedMean } from './moves.js';
+import { signedPercent } from './moves.js';
 
 type Extra = 'capitalFlowDirection' | 'interventionRisk' | 'pbocPressure' | 'carryRisk';
 type PressureLevel = 'HIGH' | 'ELEVATED' | 'LOW';

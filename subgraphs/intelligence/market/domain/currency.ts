@@ -1,5 +1,5 @@
-import { climbLadder, type LadderRule, type Observation, round, type Series } from '../../domain/index.js';
-import { changeOver, daysBack, levelPercentile, mapObservations, readMove, readVolatility, weightedMean } from './moves.js';
+import { climbLadder, type LadderRule, type Observation, round, type Series, weightedMean } from '../../domain/index.js';
+import { changeOver, daysBack, levelPercentile, mapObservations, readMove, readVolatility } from './moves.js';
 
 /** How the FX models read a currency's history (currency-stress and fx-settlement share it). */
 export interface CurrencyReadParameters {

@@ -7,7 +7,7 @@ export type { CorridorCarry, CorridorRegime, CorridorSettlement, FxSettlement, F
 export { computeFxSettlement } from './fx-settlement.js';
 export type { MacroComponent, MacroRegime, MacroStress, MacroStressParameters } from './macro-stress.js';
 export { computeMacroStress } from './macro-stress.js';
-export { indexOnOrBefore, lookbackStart, piecewiseLinear, weightedMean } from './moves.js';
+export { indexOnOrBefore, lookbackStart, piecewiseLinear } from './moves.js';
 export { seriesAsOfDay } from './series-pick.js';
 export type { SovereignDebt, SovereignDebtParameters, SovereignEntry } from './sovereign-debt.js';
 export { computeSovereignDebt } from './sovereign-debt.js';

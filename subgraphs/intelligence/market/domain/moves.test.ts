@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { weightedMean } from '../../domain/index.js';
 import { testSeries } from '../testing.js';
-import { changeOverMonths, daysBack, readMove, readVolatility, realisedVolatilities, shiftMonths, signedPercent, weightedMean } from './moves.js';
+import { changeOverMonths, daysBack, readMove, readVolatility, realisedVolatilities, shiftMonths, signedPercent } from './moves.js';
 import { pickSeries, seriesAsOfDay } from './series-pick.js';
 
 describe('shiftMonths', () => {

@@ -168,12 +168,6 @@ export function piecewiseLinear(points: ReadonlyArray<{ at: number; score: numbe
   return low.score + ((value - low.at) / (high.at - low.at)) * (high.score - low.score);
 }
 
-/** Sum of weight x value over the entries present, divided by the weights present (weights renormalised). */
-export function weightedMean(entries: ReadonlyArray<{ value: number; weight: number }>): number | undefined {
-  const weights = entries.reduce((sum, entry) => sum + entry.weight, 0);
-  return weights === 0 ? undefined : entries.reduce((sum, entry) => sum + entry.value * entry.weight, 0) / weights;
-}
-
 /** A signed percentage as text with its sign: +1.26%, -0.40%. */
 export function signedPercent(value: number, digits = 2): string {
   return `${value >= 0 ? '+' : '-'}${Math.abs(value).toFixed(digits)}%`;

@@ -1,5 +1,5 @@
-import { climbLadder, type LadderRule, round, type Series, type SeriesSet, type SeriesSource, type SignalAnswer } from '../../domain/index.js';
-import { piecewiseLinear, weightedMean } from './moves.js';
+import { climbLadder, type LadderRule, round, type Series, type SeriesSet, type SeriesSource, type SignalAnswer, weightedMean } from '../../domain/index.js';
+import { piecewiseLinear } from './moves.js';
 import { type BalanceDefinition, type FiscalTrend, readFiscalTrend, readYieldDynamic, realGrowthPct, type YieldDefinition } from './sovereign-fiscal.js';
 
 type ScorePoints = Array<{ at: number; score: number }>;

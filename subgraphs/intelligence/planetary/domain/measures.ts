@@ -1,4 +1,4 @@
-import { clamp, mean, type Observation, round, type Series } from '../../domain/index.js';
+import { clamp, mean, type Observation, round, type Series, weightedMean } from '../../domain/index.js';
 
 /** Mean of the observations dated in the calendar years `fromYear` to `toYear` (inclusive); undefined when there are none. */
 export function yearWindowMean(series: Series, fromYear: number, toYear: number): number | undefined {
@@ -25,7 +25,7 @@ export function linearPressure(value: number, bounds: { safe: number; critical: 
 
 /** A 0-100 score: the weighted mean of the components present (weights renormalised), rounded to one decimal; at least one component. */
 export function weightedPressure(components: ReadonlyArray<{ value: number; weight: number }>): number {
-  const weights = components.reduce((sum, component) => sum + component.weight, 0);
-  if (weights === 0) throw new Error('a weighted mean needs at least one weighted component');
-  return round(components.reduce((sum, component) => sum + component.value * component.weight, 0) / weights, 1);
+  const mean = weightedMean(components);
+  if (mean === undefined) throw new Error('a weighted mean needs at least one weighted component');
+  return round(mean, 1);
 }

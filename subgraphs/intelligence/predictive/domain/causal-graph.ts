@@ -1,4 +1,4 @@
-import { changeBy, changePct, latest, onOrBefore, percentileRank, round, type Series, type SeriesSet, shiftDate } from '../../domain/index.js';
+import { latest, onOrBefore, percentileRank, round, type Series, type SeriesSet, shiftDate } from '../../domain/index.js';
 
 /** How a node's stress is read from one published series (data/parameters/causal-graph.json). */
 export interface NodeIndicator {
@@ -117,11 +117,6 @@ function readingOn(series: Series, indicator: NodeIndicator, date: string): numb
   return start.value === 0 ? undefined : ((end.value - start.value) / Math.abs(start.value)) * 100;
 }
 
-function currentReading(series: Series, indicator: NodeIndicator): number | undefined {
-  if (indicator.measure === 'level') return latest(series).value;
-  return indicator.measure === 'changeBy' ? changeBy(series, indicator.days ?? 0) : changePct(series, indicator.days ?? 0);
-}
-
 /** The readings at monthly points over the lookback, ending at the newest observation. */
 function sampledHistory(series: Series, indicator: NodeIndicator, parameters: CausalGraphParameters): number[] {
   const end = latest(series).date;
@@ -154,7 +149,7 @@ function measureText(indicator: NodeIndicator): string {
 export function indicatorStress(series: SeriesSet, indicator: NodeIndicator | undefined, parameters: CausalGraphParameters): MeasuredStress | null {
   const source = indicator ? series.get(indicator.series) : undefined;
   if (!indicator || !source || source.observations.length === 0) return null;
-  const reading = currentReading(source, indicator);
+  const reading = readingOn(source, indicator, latest(source).date);
   const history = sampledHistory(source, indicator, parameters);
   if (reading === undefined || history.length < 2) return null;
   const stress = round(directedPercentile(history, reading, indicator.direction), 1);

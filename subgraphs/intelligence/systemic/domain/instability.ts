@@ -1,6 +1,7 @@
 import { climbLadder, type LadderRule, latest, readInputs, round, type Series, type SeriesSet } from '../../domain/index.js';
+import { weightedMean } from '../../domain/index.js';
 import type { CurrencyStress } from '../../market/domain/index.js';
-import { lookbackStart, piecewiseLinear, weightedMean } from '../../market/domain/index.js';
+import { lookbackStart, piecewiseLinear } from '../../market/domain/index.js';
 import type { LayerReading } from './layers.js';
 import { type PathStep, propagate, type PropagationParameters, type PropagationStep } from './propagation.js';
 import { changePctAt, changePctOverDays, lastPercentile, rollingMeans, runStart } from './series-math.js';
