@@ -36,6 +36,10 @@ declare module 'fastify' {
      */
     inputCheckedBy?: 'graphql' | 'mcp' | 'page';
   }
+  interface FastifyInstance {
+    /** The OpenAPI documents this server publishes (any route ending in /openapi.json), for platform/capabilities.ts. */
+    openApiDocumentUrls: string[];
+  }
   interface FastifyRequest {
     /** The platform's request context (platform/request-context.ts), the same one resolvers get. */
     requestContext: RequestContext;
@@ -247,6 +251,10 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   app.setErrorHandler((error, request, reply) => errorShapes.send(request, reply, error));
   const methods = createMethodIndex();
   app.addHook('onRoute', (route) => methods.add(route.method, route.url));
+  app.decorate('openApiDocumentUrls', [] as string[]);
+  app.addHook('onRoute', (route) => {
+    if (route.url.endsWith('/openapi.json') && route.method === 'GET') app.openApiDocumentUrls.push(route.url);
+  });
   app.setNotFoundHandler((request, reply) => answerUnroutable(request, reply, methods, errorShapes));
   serverWideHeaders = addSecurityHeaders(app, {
     // An API answers JSON only: nothing it sends may load or frame anything.

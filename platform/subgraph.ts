@@ -80,10 +80,17 @@ export function loadSubgraphTypeDefs(name: string): DocumentNode {
   return parse(subgraphSdl(name));
 }
 
-/** The SDL of a subgraph: schema/<name>.graphql followed by its families' files (familySchemas). */
+/**
+ * `@rest` on a root field names the documented REST routes it answers for, as "METHOD /path" with the
+ * path as the all-in-one server mounts it (`GET /compliance/agent/:id`). test/capabilities.test.ts
+ * reads it to prove every documented route has a field; composition leaves it out of the supergraph.
+ */
+export const REST_DIRECTIVE_SDL = 'directive @rest(routes: [String!]!) on FIELD_DEFINITION';
+
+/** The SDL of a subgraph: the @rest definition, schema/<name>.graphql, then its families' files (familySchemas). */
 export function subgraphSdl(name: string): string {
   const path = fileURLToPath(new URL(`../schema/${name}.graphql`, import.meta.url));
-  return [readFileSync(path, 'utf8'), ...familySchemas(name)].join('\n');
+  return [REST_DIRECTIVE_SDL, readFileSync(path, 'utf8'), ...familySchemas(name)].join('\n');
 }
 
 /** schema/<name>/*.graphql: the SDL of a subgraph's families, one file each, appended in name order. */
