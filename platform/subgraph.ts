@@ -81,7 +81,7 @@ export function loadSubgraphTypeDefs(name: string): DocumentNode {
 }
 
 /**
- * `@rest` on a root field names the documented REST routes it answers for, as "METHOD /path" with the
+ * `@rest` on a field (a root field, or an entity's field such as LegalEntity.ownershipChain) names the documented REST routes it answers for, as "METHOD /path" with the
  * path as the all-in-one server mounts it (`GET /compliance/agent/:id`). test/capabilities.test.ts
  * reads it to prove every documented route has a field; composition leaves it out of the supergraph.
  */

@@ -10,12 +10,12 @@ import { startTestServer, type TestServer } from './helpers.js';
  * OpenAPI documents its routes publish and the SDL of the subgraphs it serves.
  */
 
-/** "METHOD /route" -> the root fields (Query.x, Mutation.y) whose @rest names it. */
+/** "METHOD /route" -> the fields (Query.x, Mutation.y, LegalEntity.z) whose @rest names it. */
 function restRoutesOfGraph(schemas: readonly GraphQLSchema[]): Map<string, string[]> {
   const fieldsByRoute = new Map<string, string[]>();
   for (const schema of schemas) {
-    for (const root of [schema.getQueryType(), schema.getMutationType()]) {
-      if (!root || !isObjectType(root)) continue;
+    for (const root of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(root) || root.name.startsWith('__')) continue;
       for (const field of Object.values(root.getFields())) {
         const rest = field.astNode?.directives?.find((directive) => directive.name.value === 'rest');
         const routes = rest?.arguments?.find((argument) => argument.name.value === 'routes')?.value;
