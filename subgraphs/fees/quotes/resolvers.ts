@@ -36,6 +36,7 @@ export function createQuoteResolvers(service: FeesService) {
       feeSchedule: () => service.feeSchedule(),
       feeQuote: (_: unknown, args: { input: Record<string, unknown> }) => service.issueQuote(parseGraphQLInput(quoteBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
       quote: (_: unknown, args: { quoteId: string }, context: FeesContext) => context.quoteById.load(checkedQuoteId(args.quoteId)),
+      esgManifest: () => service.esgManifest(),
       esgFeeQuote: (_: unknown, args: { input: Record<string, unknown> }) => service.esgQuote(parseGraphQLInput(esgQuoteBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),
       esgFeeSchedule: () => service.esgFeeSchedule(),
       feeVerification: (_: unknown, args: { input: Record<string, unknown> }) => service.verifyFees(parseGraphQLInput(verifyFeesBodySchema, args.input, 'FEE_ERR_INVALID_QUOTE_PARAMS')),

@@ -8,6 +8,7 @@ import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../../platform/su
 import { TEST_NOW } from '../../../test/helpers.js';
 import {
   esgFeeScheduleResponseSchema,
+  esgManifestResponseSchema,
   esgQuoteResponseSchema,
   feeScheduleResponseSchema,
   fxRateResponseSchema,
@@ -31,6 +32,7 @@ const pairs: Array<{ path: string; graphQLType: string; response: z.ZodType; gra
   // A quote's on-chain verification is GET /stability/verify-fees in REST, a field of the Quote in the graph.
   { path: 'GET /stability/quote', graphQLType: 'Quote', response: quoteResponseSchema, graphQLOnlyFields: ['Quote.verification'] },
   { path: 'GET /stability/manifest', graphQLType: 'StabilityManifest', response: manifestResponseSchema },
+  { path: 'GET /esg/manifest', graphQLType: 'EsgManifest', response: esgManifestResponseSchema },
   { path: 'GET /stability/fee-schedule', graphQLType: 'FeeSchedule', response: feeScheduleResponseSchema },
   { path: 'GET /esg/quote', graphQLType: 'EsgFeeQuote', response: esgQuoteResponseSchema },
   { path: 'GET /esg/fee-schedule', graphQLType: 'EsgFeeSchedule', response: esgFeeScheduleResponseSchema },
@@ -57,6 +59,7 @@ describe('REST response schemas and GraphQL types describe one shape', () => {
     const built: Array<[z.ZodType, unknown]> = [
       [quoteResponseSchema, quote],
       [manifestResponseSchema, service.manifest()],
+      [esgManifestResponseSchema, service.esgManifest()],
       [feeScheduleResponseSchema, service.feeSchedule()],
       [esgQuoteResponseSchema, service.esgQuote({ amountUsd: 10000, esgScore: 75 })],
       [esgFeeScheduleResponseSchema, service.esgFeeSchedule()],

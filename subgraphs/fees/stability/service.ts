@@ -17,13 +17,14 @@ export interface StabilityServiceDeps {
 export function createStabilityService(deps: StabilityServiceDeps) {
   const { clock, intervalSeconds: interval } = deps;
   const stability = () => deps.runs.view();
+  const reliability = async () => buildReliability(await stability(), clock.now(), interval, deps.parameters.bands);
   return {
-    reliability: async () => buildReliability(await stability(), clock.now(), interval, deps.parameters.bands),
+    reliability,
     /** GET /reliability with the action its decision table gives (the graph's `decision` field). */
     async reliabilityWithDecision() {
-      const reliability = buildReliability(await stability(), clock.now(), interval, deps.parameters.bands);
-      const decision = reliabilityDecision({ isHealthy: reliability.isHealthy, score: reliability.stability.currentScore, pegDeviationBps: reliability.peg.deviationBps }, deps.parameters);
-      return { ...reliability, decision };
+      const answer = await reliability();
+      const decision = reliabilityDecision({ isHealthy: answer.isHealthy, score: answer.stability.currentScore, pegDeviationBps: answer.peg.deviationBps }, deps.parameters);
+      return { ...answer, decision };
     },
     usdHealth: async () => (await stability()).latest.output!.usdHealth,
     health: async () => buildStabilityHealth(await stability(), clock.now(), interval, deps.network),
