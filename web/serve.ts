@@ -42,6 +42,8 @@ export const WEB_SECURITY_HEADERS: HelmetOptions = { contentSecurityPolicy: { us
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export interface WebApp {
+  /** Serves the app's page at one more path. */
+  addPage(path: string): void;
   /** Answers with the app's HTML shell (for a route of another owner, such as a browser's GET /graphql). */
   sendPage(reply: FastifyReply): Promise<FastifyReply>;
 }
@@ -84,8 +86,10 @@ export function registerWebApp(app: HttpServer, options: WebAppOptions): WebApp 
     // The page names the current hashed files: revalidated on every visit, unlike the files.
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
   };
-  const pageRoute = { helmet: WEB_SECURITY_HEADERS, config: { inputCheckedBy: 'page' as const } };
-  for (const path of options.pagePaths) app.get(path, pageRoute, (_request, reply) => sendPage(reply));
+  const addPage = (path: string) => {
+    app.get(path, { helmet: WEB_SECURITY_HEADERS, config: { inputCheckedBy: 'page' } }, (_request, reply) => sendPage(reply));
+  };
+  for (const path of options.pagePaths) addPage(path);
   app.get<{ Params: { file: string } }>(`${webAppBase(options.name)}/:file`, { helmet: WEB_SECURITY_HEADERS }, async (request, reply) => {
     const asset = (await bundleOrUnavailable(options)).assets.get(`${webAppBase(options.name)}/${request.params.file}`);
     if (!asset) throw new AppError('GEN_ERR_NOT_FOUND', { message: `No file ${request.params.file} in the ${options.name} web app.` });
@@ -95,5 +99,5 @@ export function registerWebApp(app: HttpServer, options: WebAppOptions): WebApp 
     bundleOrUnavailable(options).catch((error: unknown) => app.log.error({ err: error }, `web app ${options.name}: the background build failed`));
     done();
   });
-  return { sendPage };
+  return { addPage, sendPage };
 }

@@ -5,6 +5,7 @@ import { GraphiQL } from 'graphiql';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createFetcher } from './fetcher';
+import { makeEditorsKeyboardFriendly } from './keyboard';
 
 /** The gateway from /explorer; from a GraphQL endpoint itself (a browser's GET /graphql), that endpoint. */
 const endpoint = window.location.pathname === '/explorer' ? '/graphql' : window.location.pathname;
@@ -33,9 +34,9 @@ function Explorer() {
   return (
     <>
       <p className="explorer-note" id="explorer-note">
-        <strong>Paid fields cost money.</strong> Each call of a paid field (the intelligence endpoints, reports, …) is charged to the API key you put in Headers (
-        <code>{'{"X-API-Key": "srk_…"}'}</code>); without a key it is refused with the x402 payment requirements and its price. Free fields need no key. The key stays in this tab&apos;s session
-        storage, never on disk. Endpoint: <code>{endpoint}</code>.
+        <strong>Paid fields cost money.</strong> A paid field (the intelligence endpoints, reports, …) is charged to the API key you put in Headers as <code>{'{"X-API-Key": "srk_…"}'}</code>; without
+        a key it is refused with the x402 payment requirements and its price. Free fields need no key. The key stays in this tab&apos;s session storage, never on disk. Endpoint:{' '}
+        <code>{endpoint}</code>. Keyboard: Tab moves between controls, Ctrl-Enter runs, Shift-Ctrl-P formats.
       </p>
       <div className="explorer-ide">
         <GraphiQL
@@ -56,6 +57,7 @@ function Explorer() {
 
 const root = document.getElementById('app');
 if (root) {
+  makeEditorsKeyboardFriendly(root);
   createRoot(root).render(
     <StrictMode>
       <Explorer />
