@@ -8,6 +8,7 @@ import { AppError } from '../platform/errors.js';
 import type { HttpServer } from '../platform/http.js';
 import type { Logger } from '../platform/log.js';
 import type { BaseServices, Subgraph, SubgraphContext } from '../platform/subgraph.js';
+import { explorerOf } from '../web/explorer.js';
 import { readSupergraph } from './compose.js';
 import type { GatewayContext } from './gateway-context.js';
 import { createGraphQLServerOptions, graphQLRouteOptions } from './graphql-options.js';
@@ -39,7 +40,7 @@ export async function mountSubgraphEndpoint(app: HttpServer, base: BaseServices,
   app.route({
     url: path,
     method: [...GRAPHQL_METHODS],
-    ...graphQLRouteOptions(base),
+    ...graphQLRouteOptions(base, explorerOf(app)),
     handler: fastifyApolloHandler(server, { context: async (request) => subgraph.createContext(request.requestContext) }),
   });
   return server;
@@ -111,9 +112,10 @@ export async function mountGateway(app: HttpServer, base: BaseServices, localSub
   app.route({
     url: path,
     method: [...GRAPHQL_METHODS],
-    ...graphQLRouteOptions(base),
+    ...graphQLRouteOptions(base, explorerOf(app)),
     handler: fastifyApolloHandler(server, { context: async (request) => ({ request: request.requestContext }) }),
   });
+  explorerOf(app).addPage('/explorer');
   return server;
 }
 

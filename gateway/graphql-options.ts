@@ -1,9 +1,11 @@
 import type { ApolloServerOptions, BaseContext } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import { errorReportingPlugin, formatErrorForClients, limitPlugins, limitValidationRules, refuseServiceSdlRule, responseSizeLimit } from '../platform/graphql-guard.js';
 import type { HttpServer } from '../platform/http.js';
 import type { BaseServices } from '../platform/subgraph.js';
+import { answerBrowsersWithExplorer } from '../web/explorer.js';
+import { WEB_SECURITY_HEADERS, type WebApp } from '../web/serve.js';
 
 export interface GraphQLServerRole {
   role: 'gateway' | 'subgraph';
@@ -29,15 +31,28 @@ export function createGraphQLServerOptions<Context extends BaseContext>(
     // mid-drain; gateway/main.ts owns shutdown.
     stopOnTerminationSignals: false,
     // Inline traces (ftv1) would hand every caller of a subgraph endpoint its resolver timings.
-    plugins: [fastifyApolloDrainPlugin(app), errorReportingPlugin(base.logger, role), ...limitPlugins(limits), ...(role === 'subgraph' ? [ApolloServerPluginInlineTraceDisabled()] : [])],
+    // Apollo's landing page loads its Sandbox from a CDN (a blank page offline): a browser gets our explorer instead (graphQLRouteOptions).
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      fastifyApolloDrainPlugin(app),
+      errorReportingPlugin(base.logger, role),
+      ...limitPlugins(limits),
+      ...(role === 'subgraph' ? [ApolloServerPluginInlineTraceDisabled()] : []),
+    ],
   } as Omit<ApolloServerOptions<Context>, 'schema' | 'gateway' | 'typeDefs' | 'resolvers'>;
 }
 
 /**
- * Route options of a GraphQL endpoint: Apollo's landing page loads its sandbox, so no CSP there;
- * the response size limit applies to the body as serialised; the body and query string are checked
- * by the GraphQL guard (variables, literals), which answers with GraphQL errors and their codes.
+ * Route options of a GraphQL endpoint: a browser's GET gets the explorer's page (web/explorer.ts),
+ * under the web apps' strict CSP, which the JSON answers carry too; the response size limit applies
+ * to the body as serialised; the body and query string are checked by the GraphQL guard (variables,
+ * literals), which answers with GraphQL errors and their codes.
  */
-export function graphQLRouteOptions(base: BaseServices) {
-  return { helmet: { contentSecurityPolicy: false }, onSend: responseSizeLimit(base.config.gateway), config: { inputCheckedBy: 'graphql' } } as const;
+export function graphQLRouteOptions(base: BaseServices, explorer: WebApp) {
+  return {
+    helmet: WEB_SECURITY_HEADERS,
+    preHandler: answerBrowsersWithExplorer(explorer),
+    onSend: responseSizeLimit(base.config.gateway),
+    config: { inputCheckedBy: 'graphql' },
+  } as const;
 }

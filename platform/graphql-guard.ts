@@ -66,7 +66,9 @@ export function limitValidationRules(limits: GraphQLLimits): ValidationRule[] {
 
 /** 1 a field; a list field's children count `listSize` times (or its `first`/`limit` argument). */
 function listMultiplyingEstimator(listSize: number): ComplexityEstimator {
-  return ({ field, args, childComplexity }) => {
+  return ({ type, field, args, childComplexity }) => {
+    // Introspection reads the schema in memory (GraphiQL's query would be estimated 329452); graphql-js's MaxIntrospectionDepthRule bounds its cycles.
+    if (type.name.startsWith('__')) return 0;
     if (!isListType(getNullableType(field.type))) return 1 + childComplexity;
     const requested = Number(args.first ?? args.limit);
     const size = Number.isInteger(requested) && requested > 0 ? requested : listSize;
