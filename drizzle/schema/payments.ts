@@ -69,6 +69,8 @@ export const payments = pgTable(
     index('payments_pending').on(table.updatedAt).where(sql`${table.status} = 'PENDING'`),
     index('payments_agent_day').on(table.agentId, table.submittedAt).where(sql`${table.agentId} is not null`),
     index('payments_funding_issuer').on(table.fundingIssuer).where(sql`${table.fundingIssuer} is not null`),
+    // An institution's newest payments (Query.institutionPayments, decision 0083), a page without a scan.
+    index('payments_institution_recent').on(table.institutionId, table.submittedAt, table.railPaymentId),
     // A wallet's and a legal entity's payments in the graph (Wallet.payments, LegalEntity.payments), by either party.
     index('payments_creditor_wallet').on(sql`lower(${table.request} -> 'creditor' ->> 'walletAddress')`, table.submittedAt),
     index('payments_debtor_wallet').on(sql`lower(${table.request} -> 'debtor' ->> 'walletAddress')`, table.submittedAt),

@@ -1,0 +1,1 @@
+CREATE INDEX "payments_institution_recent" ON "payments" USING btree ("institution_id","submitted_at","rail_payment_id");
