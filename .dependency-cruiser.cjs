@@ -82,6 +82,20 @@ module.exports = {
       to: { path: '^subgraphs/', pathNot: '^subgraphs/[^/]+/index\\.ts$' },
     },
     {
+      name: 'web-only-to-platform',
+      severity: 'error',
+      comment: 'web/ (the bundler, the page server, the browser apps) may use platform/; the gateway mounts it, not the other way round.',
+      from: { path: '^web/' },
+      to: { path: '^(gateway|subgraphs|contracts|bin)/' },
+    },
+    {
+      name: 'only-gateway-to-web',
+      severity: 'error',
+      comment: 'The browser apps are mounted by the gateway: platform/ and the subgraphs know nothing of web/.',
+      from: { path: '^(platform|subgraphs|contracts)/' },
+      to: { path: '^web/' },
+    },
+    {
       name: 'domain-is-pure',
       severity: 'error',
       comment:

@@ -22,7 +22,7 @@ export default defineConfig(
     'test/fixtures/boundaries/',
   ]),
   {
-    files: ['**/*.{ts,js,cjs,mjs}'],
+    files: ['**/*.{ts,tsx,js,cjs,mjs}'],
     extends: [js.configs.recommended, tseslint.configs.recommended],
     plugins: { 'simple-import-sort': simpleImportSort },
     languageOptions: {
