@@ -74,7 +74,9 @@ export async function expectClean(opened: DashboardPage, expect: (value: unknown
  */
 export async function controlsTabMisses(page: Page): Promise<string[]> {
   const total = await page.evaluate(() => {
-    const controls = [...document.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), summary, [tabindex="0"]')].filter((element) => element.getClientRects().length > 0);
+    const controls = Array.from(document.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), summary, [tabindex="0"]')).filter(
+      (element) => element.getClientRects().length > 0,
+    );
     controls.forEach((element, index) => element.setAttribute('data-tab-probe', String(index)));
     (document.activeElement as HTMLElement | null)?.blur();
     return controls.length;
@@ -87,7 +89,7 @@ export async function controlsTabMisses(page: Page): Promise<string[]> {
   }
   return page.evaluate(
     (seen) =>
-      [...document.querySelectorAll<HTMLElement>('[data-tab-probe]')]
+      Array.from(document.querySelectorAll<HTMLElement>('[data-tab-probe]'))
         .filter((element) => !seen.includes(element.getAttribute('data-tab-probe')!))
         .map((element) => `${element.tagName.toLowerCase()}#${element.id} ${element.textContent?.trim().slice(0, 40) ?? ''}`),
     [...reached],

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { KeyPanel } from './components/key-panel.js';
-import { useView, VIEWS, type ViewId } from './route.js';
+import { useView, type ViewId, VIEWS } from './route.js';
 import { storeApiKey, storedApiKey } from './session.js';
 import { ModelsView } from './views/models.js';
 import { OraclesView } from './views/oracles.js';

@@ -22,7 +22,10 @@ export function formatAsOf(asOf: string | null | undefined): string {
 
 export function formatEpochSeconds(seconds: number): string {
   if (!seconds) return 'not yet';
-  return new Date(seconds * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return new Date(seconds * 1000)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 }
 
 export function formatDateTime(iso: string | null | undefined): string {

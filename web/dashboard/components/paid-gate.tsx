@@ -1,6 +1,6 @@
+import { formatUsdc } from '../format.js';
 import type { GraphQLError } from '../graphql.js';
 import { isPaymentRequired, priceOf } from '../graphql.js';
-import { formatUsdc } from '../format.js';
 
 /**
  * What a paid part costs (the price the server named when it refused it unpaid) and the button that

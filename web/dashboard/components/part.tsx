@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
-import { type GraphQLError } from '../graphql.js';
 import { formatAsOf, humanize } from '../format.js';
+import { type GraphQLError } from '../graphql.js';
 
 export interface Provenance {
   dataQuality?: string | null;
@@ -61,7 +61,15 @@ export function Part<T>(props: {
   return (
     <section class="part" id={props.id} aria-labelledby={`${props.id}-title`} data-state={props.value ? 'ready' : props.errors.length === 0 && props.absentText ? 'absent' : 'missing'}>
       <Heading id={`${props.id}-title`}>{props.title}</Heading>
-      {props.value ? props.children(props.value) : props.errors.length === 0 && props.absentText ? <p class="absent">{props.absentText}</p> : props.gate ? props.gate : <MissingNotice title={props.title} errors={props.errors} />}
+      {props.value ? (
+        props.children(props.value)
+      ) : props.errors.length === 0 && props.absentText ? (
+        <p class="absent">{props.absentText}</p>
+      ) : props.gate ? (
+        props.gate
+      ) : (
+        <MissingNotice title={props.title} errors={props.errors} />
+      )}
     </section>
   );
 }

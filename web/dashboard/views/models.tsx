@@ -4,8 +4,8 @@ import { Ladder, type Rung } from '../components/ladder.js';
 import { PaidGate } from '../components/paid-gate.js';
 import { MissingNotice, Part, ProvenanceLine, Regime } from '../components/part.js';
 import { TimeChart } from '../components/time-chart.js';
-import { errorsAt, errorsWithoutPath, type GraphQLError, isPaymentRequired } from '../graphql.js';
 import { formatNumber } from '../format.js';
+import { errorsAt, errorsWithoutPath, type GraphQLError, isPaymentRequired } from '../graphql.js';
 import { useRequest } from '../use-request.js';
 
 // Loaded: the free node catalogue. "Show the price" asks for the run unpaid (the server answers
@@ -62,6 +62,52 @@ function ContagionBody({ run }: { run: Contagion }) {
   );
 }
 
+interface FormProps {
+  nodes: ReadonlyArray<{ id: string; label: string; domain: string }>;
+  origin: string;
+  setOrigin: (value: string) => void;
+  magnitude: string;
+  setMagnitude: (value: string) => void;
+  epochs: string;
+  setEpochs: (value: string) => void;
+  disabled: boolean;
+  onSubmit: () => void;
+}
+
+function ContagionForm({ nodes, origin: chosenOrigin, setOrigin, magnitude, setMagnitude, epochs, setEpochs, disabled, onSubmit }: FormProps) {
+  return (
+    <form
+      class="form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      <div class="field">
+        <label for="contagion-origin">Origin of the shock</label>
+        <select id="contagion-origin" name="contagion-origin" value={chosenOrigin} onChange={(event) => setOrigin(event.currentTarget.value)}>
+          {nodes.map((node) => (
+            <option key={node.id} value={node.id}>
+              {node.label} ({node.domain})
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
+        <label for="contagion-magnitude">Magnitude (1 to 100)</label>
+        <input id="contagion-magnitude" name="contagion-magnitude" inputMode="decimal" value={magnitude} onInput={(event) => setMagnitude(event.currentTarget.value)} />
+      </div>
+      <div class="field">
+        <label for="contagion-epochs">Weeks (1 to 12)</label>
+        <input id="contagion-epochs" name="contagion-epochs" inputMode="numeric" value={epochs} onInput={(event) => setEpochs(event.currentTarget.value)} />
+      </div>
+      <button type="submit" disabled={disabled}>
+        Show the price of this run
+      </button>
+    </form>
+  );
+}
+
 export function ModelsView({ apiKey }: { apiKey: string }) {
   const request = useRequest<ModelsData>();
   const [origin, setOrigin] = useState('');
@@ -90,41 +136,25 @@ export function ModelsView({ apiKey }: { apiKey: string }) {
       <h2 id="models-title">Models</h2>
       <p class="lead">The contagion simulation (a week-by-week epidemic of a shock over the 30-node network) and the seven cascade layers.</p>
       {data?.contagionNodes === null ? <MissingNotice title="The node catalogue" errors={at('contagionNodes')} /> : null}
-      <form
-        class="form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          send(false);
-        }}
-      >
-        <div class="field">
-          <label for="contagion-origin">Origin of the shock</label>
-          <select id="contagion-origin" name="contagion-origin" value={chosenOrigin} onChange={(event) => setOrigin(event.currentTarget.value)}>
-            {nodes.map((node) => (
-              <option key={node.id} value={node.id}>
-                {node.label} ({node.domain})
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="contagion-magnitude">Magnitude (1 to 100)</label>
-          <input id="contagion-magnitude" name="contagion-magnitude" inputMode="decimal" value={magnitude} onInput={(event) => setMagnitude(event.currentTarget.value)} />
-        </div>
-        <div class="field">
-          <label for="contagion-epochs">Weeks (1 to 12)</label>
-          <input id="contagion-epochs" name="contagion-epochs" inputMode="numeric" value={epochs} onInput={(event) => setEpochs(event.currentTarget.value)} />
-        </div>
-        <button type="submit" disabled={request.loading || nodes.length === 0}>
-          Show the price of this run
-        </button>
-      </form>
+      <ContagionForm
+        nodes={nodes}
+        origin={chosenOrigin}
+        setOrigin={setOrigin}
+        magnitude={magnitude}
+        setMagnitude={setMagnitude}
+        epochs={epochs}
+        setEpochs={setEpochs}
+        disabled={request.loading || nodes.length === 0}
+        onSubmit={() => send(false)}
+      />
       {problem ? (
         <p class="problems" role="alert">
           {problem}
         </p>
       ) : null}
-      {isPaymentRequired(paidErrors) ? <PaidGate id="models-gate" what="The contagion run and the cascade layers" errors={paidErrors} apiKey={apiKey} loading={request.loading} onRun={() => send(true)} /> : null}
+      {isPaymentRequired(paidErrors) ? (
+        <PaidGate id="models-gate" what="The contagion run and the cascade layers" errors={paidErrors} apiKey={apiKey} loading={request.loading} onRun={() => send(true)} />
+      ) : null}
       {ran && !isPaymentRequired(paidErrors) ? (
         <div class="parts">
           <Part id="contagion" title="Contagion curves" value={data?.contagion} errors={at('contagion')}>

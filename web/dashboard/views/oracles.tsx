@@ -2,8 +2,8 @@ import { useEffect } from 'preact/hooks';
 import { Figure } from '../components/figure.js';
 import { Part, ProvenanceLine } from '../components/part.js';
 import { TimeChart } from '../components/time-chart.js';
-import { errorsAt, errorsWithoutPath, type GraphQLError } from '../graphql.js';
 import { formatAsOf, formatDateTime, formatEpochSeconds, formatNumber } from '../format.js';
+import { errorsAt, errorsWithoutPath, type GraphQLError } from '../graphql.js';
 import { useRequest } from '../use-request.js';
 
 const ORACLES_QUERY = `query Oracles {
@@ -67,7 +67,16 @@ function ScoreHistory({ history, reliability }: { history: NonNullable<OraclesDa
   const series = [{ label: 'Stability score', values: oldestFirst.map((entry) => entry.stabilityScore), colour: COLOURS.score }];
   return (
     <>
-      <TimeChart id="stability-chart" title="Stability score history" xLabel="Run (UTC)" time x={oldestFirst.map((entry) => entry.timestamp)} series={series} summary={summary} formatX={formatEpochSeconds} />
+      <TimeChart
+        id="stability-chart"
+        title="Stability score history"
+        xLabel="Run (UTC)"
+        time
+        x={oldestFirst.map((entry) => entry.timestamp)}
+        series={series}
+        summary={summary}
+        formatX={formatEpochSeconds}
+      />
       <ul class="bands" aria-label="Band of each run, newest first">
         {history.map((entry) => (
           <li key={entry.timestamp} class={`badge band-${entry.overall}`}>
@@ -97,7 +106,16 @@ function EsgScores({ rail, reliability }: { rail: NonNullable<OraclesData['railE
         <Figure label="ESG fee" value={`${formatNumber(rail.fee.bps, 2)} bps (${rail.fee.tier})`} field="railEsgScore.fee" />
       </dl>
       {history.length > 0 ? (
-        <TimeChart id="esg-chart" title="ESG score history" xLabel="Run (UTC)" time x={history.map((entry) => entry.timestamp)} series={series} summary={`${history.length} runs; average now ${formatNumber(rail.scores.average)}.`} formatX={formatEpochSeconds} />
+        <TimeChart
+          id="esg-chart"
+          title="ESG score history"
+          xLabel="Run (UTC)"
+          time
+          x={history.map((entry) => entry.timestamp)}
+          series={series}
+          summary={`${history.length} runs; average now ${formatNumber(rail.scores.average)}.`}
+          formatX={formatEpochSeconds}
+        />
       ) : null}
       <ProvenanceLine dataQuality={rail.dataQuality} asOf={rail.asOf} />
     </>
@@ -201,13 +219,19 @@ export function OraclesView() {
                 {value.stabilityReliability ? (
                   <p>
                     Confidence {formatNumber(value.stabilityReliability.confidence.score)} ({value.stabilityReliability.confidence.scale}); peg deviation{' '}
-                    {value.stabilityReliability.peg.deviationBps === null ? 'not measured' : `${formatNumber(value.stabilityReliability.peg.deviationBps, 2)} bps`} (alert at {value.stabilityReliability.peg.deviationThresholdBps} bps).
+                    {value.stabilityReliability.peg.deviationBps === null ? 'not measured' : `${formatNumber(value.stabilityReliability.peg.deviationBps, 2)} bps`} (alert at{' '}
+                    {value.stabilityReliability.peg.deviationThresholdBps} bps).
                   </p>
                 ) : null}
               </>
             )}
           </Part>
-          <Part id="feed-health" title="Feed health" value={data && (data.stabilityReliability || data.railEsgScore || data.heatCheck) ? data : null} errors={at('stabilityReliability', 'railEsgScore', 'heatCheck')}>
+          <Part
+            id="feed-health"
+            title="Feed health"
+            value={data && (data.stabilityReliability || data.railEsgScore || data.heatCheck) ? data : null}
+            errors={at('stabilityReliability', 'railEsgScore', 'heatCheck')}
+          >
             {(value) => <FeedHealth data={value} />}
           </Part>
         </div>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { Part } from '../components/part.js';
-import { errorsAt, errorsWithoutPath } from '../graphql.js';
 import { formatEpochSeconds } from '../format.js';
+import { errorsAt, errorsWithoutPath } from '../graphql.js';
 import { useRequest } from '../use-request.js';
 
 const PAYMENTS_QUERY = `query InstitutionPayments($first: Int!, $status: PaymentStatus) {
@@ -34,7 +34,7 @@ function callbackText(callback: Payment['callback']): string {
 }
 
 function PaymentsTable({ payments }: { payments: Payment[] }) {
-  if (payments.length === 0) return <p>No payments for this institution{' '}with these filters.</p>;
+  if (payments.length === 0) return <p>No payments for this institution with these filters.</p>;
   return (
     <div class="table-scroll" tabIndex={0} role="region" aria-label="Payments table (scrolls sideways)">
       <table class="payments">
@@ -93,7 +93,9 @@ export function PaymentsView() {
   return (
     <section aria-labelledby="payments-title">
       <h2 id="payments-title">Payments</h2>
-      <p class="lead">An institution's payments with their status, settlement transaction and callback. The institution key is sent as Authorization: Bearer and kept in this page only (never stored).</p>
+      <p class="lead">
+        An institution's payments with their status, settlement transaction and callback. The institution key is sent as Authorization: Bearer and kept in this page only (never stored).
+      </p>
       <form class="form" onSubmit={onSubmit}>
         <div class="field">
           <label for="institution-key">Institution key</label>

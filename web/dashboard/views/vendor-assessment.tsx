@@ -2,8 +2,8 @@ import { Figure } from '../components/figure.js';
 import { type OwnershipNodeView, OwnershipTree } from '../components/ownership-tree.js';
 import { PaidGate } from '../components/paid-gate.js';
 import { Part } from '../components/part.js';
-import { errorsAt, errorsWithoutPath, type GraphQLAnswer, type GraphQLError, isPaymentRequired } from '../graphql.js';
 import { formatDateTime, formatNumber, humanize } from '../format.js';
+import { errorsAt, errorsWithoutPath, type GraphQLAnswer, type GraphQLError, isPaymentRequired } from '../graphql.js';
 
 export const ASSESSMENT_QUERY = `query VendorAssessment($name: String!, $lei: String, $wallet: String, $country: String, $amount: Float!) {
   vendorAssessment(name: $name, lei: $lei, wallet: $wallet, country: $country, amountUsd: $amount) {
@@ -32,7 +32,11 @@ interface Assessment {
   breakdown: { complianceScore: number; esgScore: number };
   compliance: { verdict: string; signals: string[]; sanctions: boolean; pep: boolean; fatfBlacklist: boolean };
   esg: { score: number; tier: string; source: string };
-  pepScreen: { riskLevel: string; eddRequired: boolean; pepMatches: Array<{ name: string; matchedName: string; position: string; countryName: string; matchConfidence: string; score: number }> } | null;
+  pepScreen: {
+    riskLevel: string;
+    eddRequired: boolean;
+    pepMatches: Array<{ name: string; matchedName: string; position: string; countryName: string; matchConfidence: string; score: number }>;
+  } | null;
   vop: { result: string; score: number | null; resolvedBy: string; registeredName: string | null; registeredLei: string | null; proceedSafe: boolean; message: string } | null;
   legalEntity: {
     lei: string;
@@ -129,7 +133,12 @@ export function AssessmentParts(props: { answer: GraphQLAnswer<AssessmentData>; 
   const errors = props.answer.errors;
   const view = props.answer.data?.vendorAssessment;
   const at = (path: string[]): GraphQLError[] => [...errorsAt(errors, path), ...errorsWithoutPath(errors)];
-  if (!view) return <Part headingLevel={4} id="vendor-risk" title="Risk tier" value={null} errors={at(ROOT)}>{() => null}</Part>;
+  if (!view)
+    return (
+      <Part headingLevel={4} id="vendor-risk" title="Risk tier" value={null} errors={at(ROOT)}>
+        {() => null}
+      </Part>
+    );
   const entityPath = [...ROOT, 'legalEntity'];
   const noLei = 'No LEI in the registry for this vendor: search by LEI, or by a name the registry knows.';
   const vopErrors = errorsAt(errors, [...ROOT, 'vop']);
@@ -144,7 +153,9 @@ export function AssessmentParts(props: { answer: GraphQLAnswer<AssessmentData>; 
         value={view.vop}
         errors={vopErrors}
         absentText="No wallet for this vendor: VoP checks a name against a wallet."
-        gate={isPaymentRequired(vopErrors) ? <PaidGate id="vop-gate" what="Verification of payee" errors={vopErrors} apiKey={props.apiKey} loading={props.loading} onRun={props.onRunPaid} /> : undefined}
+        gate={
+          isPaymentRequired(vopErrors) ? <PaidGate id="vop-gate" what="Verification of payee" errors={vopErrors} apiKey={props.apiKey} loading={props.loading} onRun={props.onRunPaid} /> : undefined
+        }
       >
         {(vop) => <VopBody vop={vop} />}
       </Part>
@@ -165,7 +176,14 @@ export function AssessmentParts(props: { answer: GraphQLAnswer<AssessmentData>; 
           </>
         )}
       </Part>
-      <Part headingLevel={4} id="vendor-fee" title={`Fee of a payment of ${formatNumber(props.amountUsd, 2)} USD`} value={view.legalEntity?.paymentFee} errors={at([...entityPath, 'paymentFee'])} absentText={noLei}>
+      <Part
+        headingLevel={4}
+        id="vendor-fee"
+        title={`Fee of a payment of ${formatNumber(props.amountUsd, 2)} USD`}
+        value={view.legalEntity?.paymentFee}
+        errors={at([...entityPath, 'paymentFee'])}
+        absentText={noLei}
+      >
         {(fee) => (
           <>
             <dl class="figures">

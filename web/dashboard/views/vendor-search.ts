@@ -33,7 +33,14 @@ export interface SearchData {
 export function candidatesOf(data: SearchData | null | undefined): Candidate[] {
   if (data?.legalEntity) {
     const entity = data.legalEntity;
-    return [{ name: entity.legalName, lei: entity.lei, wallet: entity.wallets[0]?.walletAddress ?? null, detail: `LEI ${entity.lei}, ${entity.leiStatus}${entity.jurisdiction ? `, ${entity.jurisdiction}` : ''}; ${entity.wallets.length} registered wallet(s)` }];
+    return [
+      {
+        name: entity.legalName,
+        lei: entity.lei,
+        wallet: entity.wallets[0]?.walletAddress ?? null,
+        detail: `LEI ${entity.lei}, ${entity.leiStatus}${entity.jurisdiction ? `, ${entity.jurisdiction}` : ''}; ${entity.wallets.length} registered wallet(s)`,
+      },
+    ];
   }
   if (data?.wallet?.registration) {
     const { registration, address } = data.wallet;

@@ -63,7 +63,11 @@ export function VendorView({ apiKey }: { apiKey: string }) {
     event.preventDefault();
     const query = text.trim();
     const checked = checkOptions(country, amount);
-    const found = [...checked.problems, ...(query ? [] : ['Enter a name, an LEI or a wallet address.']), ...(query.length > MAX_NAME_LENGTH ? [`The search text is longer than ${MAX_NAME_LENGTH} characters.`] : [])];
+    const found = [
+      ...checked.problems,
+      ...(query ? [] : ['Enter a name, an LEI or a wallet address.']),
+      ...(query.length > MAX_NAME_LENGTH ? [`The search text is longer than ${MAX_NAME_LENGTH} characters.`] : []),
+    ];
     setProblems(found);
     if (found.length > 0) return;
     setSearched(query);
