@@ -135,7 +135,7 @@ export function build(platform: PlatformServices): Subgraph {
   return {
     name,
     typeDefs,
-    schema: buildFederatedSchema(typeDefs, complianceResolvers(families, `${origin}/graphql`)),
+    schema: buildFederatedSchema(typeDefs, complianceResolvers(families, { graphqlUrl: `${origin}/graphql`, internalKey: platform.access.internalKey })),
     restPrefixes: [COMPLIANCE_PREFIX],
     routes: complianceRoutes(families, { adminKey: config.access.adminKey, facilitatorUrl: config.access.facilitatorUrl, internalKey: platform.access.internalKey }),
     createContext: (request) => createComplianceContext(families, request),

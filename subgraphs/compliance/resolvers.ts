@@ -1,4 +1,7 @@
+import { JSONObjectResolver } from 'graphql-scalars';
 import type { RequestContext } from '../../platform/request-context.js';
+import { amlResolvers } from './aml/resolvers.js';
+import type { AmlService } from './aml/service.js';
 import { esgResolvers } from './esg/resolvers.js';
 import type { EntityEsgService } from './esg/service.js';
 import { createKyaContext, kyaResolvers } from './kya/resolvers.js';
@@ -7,6 +10,10 @@ import { ownershipChainContext, ownershipResolvers } from './ownership/resolvers
 import type { UboService } from './ownership/service.js';
 import { pepResolvers } from './pep/resolvers.js';
 import type { PepScreenService } from './pep/service.js';
+import { referenceDataResolvers } from './reference/resolvers.js';
+import type { ReferenceDataService } from './reference/service.js';
+import { streamResolvers } from './stream/resolvers.js';
+import type { StreamService } from './stream/service.js';
 import { vendorResolvers } from './vendor/resolvers.js';
 import type { VendorRiskService } from './vendor/service.js';
 import { createVopContext, vopResolvers } from './vop/resolvers.js';
@@ -22,6 +29,17 @@ export interface ComplianceGraphServices {
   pep: PepScreenService;
   ubo: UboService;
   vendorRisk: VendorRiskService;
+  aml: AmlService;
+  stream: StreamService;
+  referenceData: ReferenceDataService;
+}
+
+/** Where the graph's fields are served from and the secret its internal fields need. */
+export interface ComplianceGraphOptions {
+  /** The gateway's /graphql: the resource paid fields name in their x402 requirements. */
+  graphqlUrl: string;
+  /** INTERNAL_KEY; unset closes the internal fields (AML, agent authorization) as it closes their REST paths. */
+  internalKey: string | undefined;
 }
 
 /**
@@ -43,15 +61,21 @@ export function unionOfResolvers(maps: readonly ResolverMap[]): ResolverMap {
 }
 
 /** The compliance graph: the union of its families' resolvers, each thin over the service its REST paths call. */
-export function complianceResolvers(families: ComplianceGraphServices, graphqlUrl: string): ResolverMap {
-  return unionOfResolvers([
+export function complianceResolvers(families: ComplianceGraphServices, options: ComplianceGraphOptions): ResolverMap {
+  const { graphqlUrl, internalKey } = options;
+  const union = unionOfResolvers([
     vopResolvers(families.vop, graphqlUrl),
     kyaResolvers(families.kya),
     esgResolvers(families.esg),
     pepResolvers(families.pep),
     ownershipResolvers(),
     vendorResolvers({ service: families.vop, pep: families.pep, vendorRisk: families.vendorRisk }, graphqlUrl),
+    amlResolvers(families.aml, internalKey),
+    streamResolvers(families.stream, graphqlUrl),
+    referenceDataResolvers(families.referenceData),
   ]);
+  // A scalar is a type of its own, not a map of fields: it joins after the union.
+  return { ...union, JSONObject: JSONObjectResolver as unknown as Record<string, unknown> };
 }
 
 /** Per request: the families' DataLoaders (registrations, histories, wallets by LEI, agents, ownership chains), one query per batch. */

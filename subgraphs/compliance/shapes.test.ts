@@ -3,9 +3,13 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { describeShapeDisagreements } from '../../platform/shape-check.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../platform/subgraph.js';
-import { agentDirectorySchema, agentMandateSchema, agentRecordSchema, agentRegistrationSchema, agentRevokedSchema } from './kya/responses.js';
+import { amlEventsSchema, amlProfileSchema, amlScreenResultSchema } from './aml/responses.js';
+import { entityEsgScoreSchema } from './esg/responses.js';
+import { agentAuthorizedSchema, agentDirectorySchema, agentMandateSchema, agentRecordSchema, agentRegistrationSchema, agentRevokedSchema, agentVerificationSchema } from './kya/responses.js';
+import { referenceDataSchema } from './reference/responses.js';
+import { streamOpenedSchema, streamSessionSchema, streamTickSchema } from './stream/responses.js';
 import { vendorRiskResultSchema } from './vendor/responses.js';
-import { deregisteredSchema, leiRecordSchema, registeredEntitySchema, regulatoryCalendarSchema, vopHistorySchema, vopResultSchema } from './vop/responses.js';
+import { deregisteredSchema, leiRecordSchema, leiSearchSchema, registeredEntitySchema, regulatoryCalendarSchema, vopHistorySchema, vopResultSchema } from './vop/responses.js';
 
 const schema: GraphQLSchema = buildFederatedSchema(loadSubgraphTypeDefs('compliance'), {});
 
@@ -33,6 +37,41 @@ describe('each compliance REST body and its GraphQL type are one shape', () => {
     // REST's status is the literal REVOKED; the graph reuses the AgentStatus enum, of which REVOKED is a value.
     ['DELETE /agent/:id and AgentRevocation', agentRevokedSchema, 'AgentRevocation', ['status: enum values ["ACTIVE"] in GraphQL AgentStatus, missing from zod']],
     ['GET /agents/directory and AgentDirectory', agentDirectorySchema, 'AgentDirectory', []],
+    // One GraphQL type for both answers of verify (REST's union on `verified`): each branch's own fields are nullable, its status one value of AgentStatus.
+    [
+      'POST /agent/:id/verify (verified) and AgentVerification',
+      agentVerificationSchema.options[0],
+      'AgentVerification',
+      [
+        'status: enum values ["REVOKED"] in GraphQL AgentStatus, missing from zod',
+        'credential: non-null in zod, nullable in GraphQL (AgentCredential)',
+        'verifiableCredential: non-null in zod, nullable in GraphQL (String)',
+      ],
+      ['AgentVerification.revokedAt', 'AgentVerification.message'],
+    ],
+    [
+      'POST /agent/:id/verify (revoked) and AgentVerification',
+      agentVerificationSchema.options[1],
+      'AgentVerification',
+      ['status: enum values ["ACTIVE"] in GraphQL AgentStatus, missing from zod', 'revokedAt: non-null in zod, nullable in GraphQL (String)', 'message: non-null in zod, nullable in GraphQL (String)'],
+      ['AgentVerification.credential', 'AgentVerification.verifiableCredential'],
+    ],
+    ['POST /agent/:id/authorize and AgentAuthorization', agentAuthorizedSchema, 'AgentAuthorization', []],
+    ['GET /lei/search and LeiSearchResult', leiSearchSchema, 'LeiSearchResult', []],
+    // The graph has one provenance type for both datasets; only the FATF lists name a plenary.
+    [
+      'GET /esg/score/:lei and EntityEsgScore',
+      entityEsgScoreSchema,
+      'EntityEsgScore',
+      ['dataSources.lei.plenary: in GraphQL EsgDataProvenance (String), missing from zod', 'dataSources.fatf.plenary: non-null in zod, nullable in GraphQL (String)'],
+    ],
+    ['GET /reference-data and ReferenceData', referenceDataSchema, 'ReferenceData', []],
+    ['POST /aml/screen and AmlScreenResult', amlScreenResultSchema, 'AmlScreenResult', []],
+    ['GET /aml/profile/:wallet and AmlProfile', amlProfileSchema, 'AmlProfile', []],
+    ['GET /aml/events/:wallet and AmlEvents', amlEventsSchema, 'AmlEvents', []],
+    ['POST /stream/open and StreamSessionOpened', streamOpenedSchema, 'StreamSessionOpened', []],
+    ['GET /stream/:sessionId and StreamSession', streamSessionSchema, 'StreamSession', []],
+    ['POST /stream/:sessionId/tick and StreamTick', streamTickSchema, 'StreamTick', []],
   ])('%s', (_path, rest, typeName, meant, graphQLOnlyFields = []) => {
     expect(describeShapeDisagreements(rest, objectType(typeName), { graphQLOnlyFields })).toEqual(meant);
   });

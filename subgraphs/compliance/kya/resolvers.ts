@@ -2,7 +2,7 @@ import { AppError } from '../../../platform/errors.js';
 import { parseGraphQLInput, withoutNulls } from '../../../platform/graphql.js';
 import type { SubgraphContext } from '../../../platform/subgraph.js';
 import { loaderByKey } from '../shared/loaders.js';
-import { agentDirectoryQuerySchema, agentIdText, agentMandateBodySchema, agentRegisterBodySchema } from './inputs.js';
+import { agentAuthorizeBodySchema, agentDirectoryQuerySchema, agentIdText, agentMandateBodySchema, agentRegisterBodySchema } from './inputs.js';
 import type { KyaService } from './service.js';
 
 type AgentRecord = Awaited<ReturnType<KyaService['getAgent']>>;
@@ -48,6 +48,10 @@ export function kyaResolvers(kya: KyaService) {
       setMandate: async (_: unknown, args: { input: Record<string, unknown> }, context: KyaContext) =>
         (await kya.setMandate(context.request, parseGraphQLInput(agentMandateBodySchema, args.input, 'CMP_ERR_INVALID_REQUEST'))).mandate,
       revokeAgent: (_: unknown, args: { id: string }, context: KyaContext) => kya.revoke(context.request, agentKey(args.id)),
+      verifyAgent: (_: unknown, args: { id: string }) => kya.verify(agentKey(args.id)),
+      // Internal, as on REST: the service refuses without the request's X-Internal-Key.
+      authorizeAgent: (_: unknown, args: { id: string; agentKey: string }, context: KyaContext) =>
+        kya.authorize(context.request, agentKey(args.id), parseGraphQLInput(agentAuthorizeBodySchema, { agentKey: args.agentKey }, 'CMP_ERR_INVALID_REQUEST').agentKey),
     },
     Agent: {
       /** Agents referenced by other subgraphs (payments' settlements) load together: one query per batch. */

@@ -3,7 +3,7 @@ import { parseGraphQLInput } from '../../../platform/graphql.js';
 import type { SubgraphContext } from '../../../platform/subgraph.js';
 import { walletAddress } from '../shared/inputs.js';
 import { loaderByKey } from '../shared/loaders.js';
-import { registerBodySchema, vopVerifyBodySchema } from './inputs.js';
+import { leiSearchQuerySchema, registerBodySchema, vopVerifyBodySchema } from './inputs.js';
 import type { ComplianceService } from './service.js';
 
 type Registration = Awaited<ReturnType<ComplianceService['lookup']>>;
@@ -41,6 +41,7 @@ export function vopResolvers(service: ComplianceService, graphqlUrl: string) {
       wallet: (_: unknown, args: { address: string }): WalletParent => ({ address: walletKey(args.address) }),
       legalEntity: (_: unknown, args: { lei: string }) => service.legalEntity(args.lei),
       regulatoryCalendar: () => service.regulatoryCalendar(),
+      leiSearch: (_: unknown, args: { name: string }) => service.searchLei(parseGraphQLInput(leiSearchQuerySchema, args, 'CMP_ERR_INVALID_REQUEST').name),
     },
     Mutation: {
       verifyPayee: (_: unknown, args: { input: Record<string, unknown> }, context: VopContext) =>
