@@ -62,12 +62,14 @@ export function build(platform: PlatformServices): Subgraph {
   const agent = buildSettlementAgent(platform, integration.payments.for(SETTLEMENT_AGENT_TENANT));
   // Every caller of the integration API acts as its institution or as the admin (decision 0050).
   const access = { keys: platform.access.keys, adminKey: config.access.adminKey };
+  const internalKey = platform.access.internalKey;
+  const resolvers = createPaymentsResolvers({ ...integration, internalKey, agent: { ...agent, adminKey: config.access.adminKey } });
   return {
     name,
     typeDefs,
-    schema: buildFederatedSchema(typeDefs, createPaymentsResolvers(integration)),
+    schema: buildFederatedSchema(typeDefs, resolvers),
     restPrefixes: [INTEGRATION_PREFIX, AGENT_PREFIX],
-    routes: paymentsRoutes({ integration, agent, ...access, internalKey: platform.access.internalKey }),
+    routes: paymentsRoutes({ integration, agent, ...access, internalKey }),
     createContext: (request) => createPaymentsContext(integration.graphStore, access, request),
     // The worker starts before the recovery's first run is scheduled; the recovery stops first at close (after the last request, before the database closes).
     async start() {

@@ -1,5 +1,5 @@
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { payments } from '../../../drizzle/schema.js';
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { paymentCallbacks, payments } from '../../../drizzle/schema.js';
 import type { Database } from '../../../platform/db.js';
 import { boundedCall } from '../../../platform/timeout.js';
 import type { NativePayment, PaymentResult } from '../domain/index.js';
@@ -8,6 +8,16 @@ const STORE_TIMEOUT_MS = 5000;
 
 /** Longest list a parent (an agent, a wallet, a legal entity) shows: its newest payments. */
 export const PARTY_PAYMENTS_LIMIT = 50;
+
+/** A payment's callback as the graph shows it: the outbox row's delivery state (never its URL or body). */
+export type StoredCallback = Pick<typeof paymentCallbacks.$inferSelect, 'railPaymentId' | 'state' | 'attempt' | 'lastStatus' | 'createdAt' | 'nextAttemptAt' | 'deliveredAt'>;
+
+export type PaymentStatusFilter = (typeof payments.$inferSelect)['status'];
+
+export interface RecentPaymentsOptions {
+  limit: number;
+  status?: PaymentStatusFilter | undefined;
+}
 
 /**
  * What the graph reads of a stored payment (its row's columns): its result, the parties it was asked
@@ -56,7 +66,9 @@ export type PartyKind = keyof typeof FILTERS;
  * - byIds: payments by railPaymentId (a Payment's parties);
  * - byParty: for each key, its newest payments (submitted_at, then railPaymentId, descending),
  *   at most `limit` each, through a lateral join over the unnested keys so every key reads its
- *   own index range and stops at the limit.
+ *   own index range and stops at the limit;
+ * - recent: the newest payments of an owner (institutionPayments, decision 0083);
+ * - callbacksOf: the callbacks of a batch of payments (Payment.callback).
  * Each read takes `owner`: the institution whose payments it may return (decision 0050), or null
  * for every institution's (the admin).
  */
@@ -82,6 +94,9 @@ export function createPaymentGraphStore(db: Database, options: { timeoutMs?: num
         ]),
       );
     },
+
+    recent: (owner: string | null, options: RecentPaymentsOptions) => recentPayments(db, timeoutMs, owner, options),
+    callbacksOf: (railPaymentIds: readonly string[], owner: string | null) => callbacksOf(db, timeoutMs, railPaymentIds, owner),
 
     /** Keys as stored for `agent` and `lei`; lower-case for `wallet`. Keys with no payment are absent from the map. */
     async byParty(kind: PartyKind, keys: readonly string[], owner: string | null, limit = PARTY_PAYMENTS_LIMIT): Promise<Map<string, StoredPayment[]>> {
@@ -116,6 +131,46 @@ export function createPaymentGraphStore(db: Database, options: { timeoutMs?: num
       return found;
     },
   };
+}
+
+/** The owner's newest payments (every institution's for null), of one status when given, at most `limit`: one statement. */
+async function recentPayments(db: Database, timeoutMs: number, owner: string | null, options: RecentPaymentsOptions): Promise<StoredPayment[]> {
+  const rows = await boundedCall(
+    db
+      .select({ railPaymentId: payments.railPaymentId, result: payments.result, request: payments.request, agentId: payments.agentId, fundingIssuer: payments.fundingIssuer })
+      .from(payments)
+      .where(and(owner === null ? undefined : eq(payments.institutionId, owner), options.status === undefined ? undefined : eq(payments.status, options.status)))
+      .orderBy(desc(payments.submittedAt), desc(payments.railPaymentId))
+      .limit(options.limit)
+      .execute(),
+    timeoutMs,
+    'select recent payments',
+  );
+  return rows.map((row) => ({ ...row, result: row.result as PaymentResult, request: row.request as NativePayment }));
+}
+
+/** The callbacks of these payments, of the owner's payments only (every institution's for null): one statement. */
+async function callbacksOf(db: Database, timeoutMs: number, railPaymentIds: readonly string[], owner: string | null): Promise<Map<string, StoredCallback>> {
+  if (railPaymentIds.length === 0) return new Map();
+  const rows = await boundedCall(
+    db
+      .select({
+        railPaymentId: paymentCallbacks.railPaymentId,
+        state: paymentCallbacks.state,
+        attempt: paymentCallbacks.attempt,
+        lastStatus: paymentCallbacks.lastStatus,
+        createdAt: paymentCallbacks.createdAt,
+        nextAttemptAt: paymentCallbacks.nextAttemptAt,
+        deliveredAt: paymentCallbacks.deliveredAt,
+      })
+      .from(paymentCallbacks)
+      .innerJoin(payments, eq(payments.railPaymentId, paymentCallbacks.railPaymentId))
+      .where(and(inArray(paymentCallbacks.railPaymentId, [...railPaymentIds]), owner === null ? undefined : eq(payments.institutionId, owner)))
+      .execute(),
+    timeoutMs,
+    `select from payment_callbacks (${railPaymentIds.length} payments)`,
+  );
+  return new Map(rows.map((row) => [row.railPaymentId, row]));
 }
 
 export type PaymentGraphStore = ReturnType<typeof createPaymentGraphStore>;

@@ -5,8 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeShapeDisagreements } from '../../../platform/shape-check.js';
 import { buildFederatedSchema, loadSubgraphTypeDefs } from '../../../platform/subgraph.js';
 import { startTestServer, type TestServer } from '../../../test/helpers.js';
+import { agentFundsSchema, depositAnswerSchema, heldSettlementListSchema, heldSettlementSchema, issuerDepositAnswerSchema, issuerFundsSchema, settlementAnswerSchema } from '../agent/responses.js';
 import { paymentResultSchema } from '../shared/responses.js';
+import { manifestResponseSchema } from './manifest.js';
 import { fxRateSchema } from './responses.js';
+import { treasurySummarySchema } from './treasury-summary.js';
 
 // The payments graph at its subgraph endpoint: initiatePayment equal to REST's answer for the same
 // payment (the stored one), the bearer key required, and the REST and GraphQL shapes alike.
@@ -19,14 +22,24 @@ const objectType = (name: string) => {
   return new GraphQLNonNull(type);
 };
 
-// A Payment's parties are references the graph joins to compliance (issue 10 item 8), and whose funds
-// paid a mandate-only settlement (fundingIssuer, decision 0049 §9): the graph's, not part of the REST body.
-const PAYMENT_PARTIES = ['creditorWallet', 'debtorWallet', 'creditorEntity', 'debtorEntity', 'settlementAgent', 'fundingIssuer'].map((field) => `Payment.${field}`);
+// A Payment's parties are references the graph joins to compliance (issue 10 item 8), whose funds
+// paid a mandate-only settlement (fundingIssuer, decision 0049 §9), and its callback's delivery
+// (decision 0083): the graph's, not part of the REST body.
+const PAYMENT_PARTIES = ['creditorWallet', 'debtorWallet', 'creditorEntity', 'debtorEntity', 'settlementAgent', 'fundingIssuer', 'callback'].map((field) => `Payment.${field}`);
 
 describe('REST response schemas and GraphQL types describe one shape', () => {
   it.each([
     ['PaymentResult', 'Payment', paymentResultSchema],
     ['FX rate', 'FxRate', fxRateSchema],
+    ['manifest', 'IntegrationManifest', manifestResponseSchema],
+    ['treasury summary', 'TreasurySummary', treasurySummarySchema],
+    ['settlement answer', 'SettlementAnswer', settlementAnswerSchema],
+    ['held settlement', 'HeldSettlement', heldSettlementSchema],
+    ['held settlement list', 'HeldSettlementList', heldSettlementListSchema],
+    ["agent's funds", 'AgentFunds', agentFundsSchema],
+    ["agent's deposit", 'AgentDeposit', depositAnswerSchema],
+    ["issuer's funds", 'IssuerFunds', issuerFundsSchema],
+    ["issuer's deposit", 'IssuerDeposit', issuerDepositAnswerSchema],
   ] as const)('%s and GraphQL %s', (_name, graphQLType, response) => {
     expect(describeShapeDisagreements(response, objectType(graphQLType), { graphQLOnlyFields: PAYMENT_PARTIES })).toEqual([]);
   });
