@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { getAddress } from 'viem';
@@ -19,6 +20,11 @@ const ADMIN_KEY = 'dashboard-browser-admin-key-0123456789abcdef';
 const ACTIVE_LEI = '2138001KPMR6PD83HC08';
 const ACTIVE_NAME = 'SHELL CATALYSTS & TECHNOLOGIES PTE. LTD.';
 
+/** Each payload sets window.__pwned (or opens a dialog) if it ever runs. */
+const INJECTIONS = ['<script>window.__pwned = 1</script>', '"><img src=x onerror="window.__pwned = 1">', '</q></section><script>window.__pwned = 1; alert(1)</script>'];
+/** The one console error a refused request leaves (the browser's own line for a 4xx answer); anything else fails. */
+const REFUSED_REQUEST = /^Failed to load resource: the server responded with a status of 4\d\d/;
+
 type Answer = { data?: Record<string, any>; errors?: Array<{ message: string; path?: string[]; extensions?: Record<string, any> }> };
 
 describe.skipIf(!status.present)('the risk dashboard in headless Chromium', () => {
@@ -28,6 +34,9 @@ describe.skipIf(!status.present)('the risk dashboard in headless Chromium', () =
   let base: string;
   let apiKey: string;
   let wallet: string;
+  let institutionKey: string;
+  let callbacks: Server;
+  let callbackUrl: string;
   const opened: DashboardPage[] = [];
 
   const ask = async (query: string, headers: Record<string, string> = {}, variables: Record<string, unknown> = {}): Promise<Answer> =>
@@ -53,10 +62,15 @@ describe.skipIf(!status.present)('the risk dashboard in headless Chromium', () =
   beforeAll(async () => {
     // A database of its own: the oracle runs it records would otherwise reach other tests of the worker.
     database = await openTestPglite();
-    server = await startTestServer({ database, environment: { ORACLE_SCHEDULER: 'true', ADMIN_KEY } });
+    // The payment's callback goes to a receiver of this test on loopback (allowed for the test only).
+    callbacks = createServer((_request, response) => response.writeHead(200).end('ok'));
+    await new Promise<void>((resolve) => callbacks.listen(0, '127.0.0.1', resolve));
+    callbackUrl = `http://127.0.0.1:${(callbacks.address() as AddressInfo).port}/payment-callback`;
+    server = await startTestServer({ database, environment: { ORACLE_SCHEDULER: 'true', ADMIN_KEY, CALLBACK_ALLOW_PRIVATE_TARGETS: 'true' } });
     await server.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
     apiKey = (await server.platform!.access.keys.create('api', 'dashboard browser test', 1000)).key;
+    institutionKey = (await server.platform!.access.keys.create('bearer', 'Dashboard Test Bank', 1000)).key;
     wallet = getAddress(`0x${randomBytes(20).toString('hex')}`);
     const registered = await server.app.inject({ method: 'POST', url: '/compliance/register', headers: { authorization: `Bearer ${ADMIN_KEY}` }, payload: { walletAddress: wallet, lei: ACTIVE_LEI } });
     expect(registered.statusCode).toBe(201);
@@ -69,6 +83,7 @@ describe.skipIf(!status.present)('the risk dashboard in headless Chromium', () =
     await browser?.close();
     await server?.close();
     await database?.close();
+    await new Promise((resolve) => callbacks?.close(resolve));
   });
 
   it('serves / as a shell of hashed files under a strict CSP, from this server only', async () => {
@@ -225,5 +240,131 @@ describe.skipIf(!status.present)('the risk dashboard in headless Chromium', () =
     expect(levels[0]).toBe(1);
     for (let index = 1; index < levels.length; index += 1) expect(levels[index]! - levels[index - 1]!).toBeLessThanOrEqual(1);
     await expectClean(dashboard, expect);
+  });
+
+  it('vendor by name: the LEI search finds the registry record and offers it for assessment', async () => {
+    const dashboard = await open('#/vendor');
+    const { page } = dashboard;
+    await page.getByLabel('Name, LEI or wallet address').fill('Shell Catalysts & Technologies');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: `Assess ${ACTIVE_NAME}` }).waitFor();
+    const expected = await ask('{ leiSearch(name: "Shell Catalysts & Technologies") { matches { lei legalName } } }');
+    expect(await page.locator('#vendor-candidates li').count()).toBe(expected.data!.leiSearch.matches.length + 1);
+    expect(await page.locator('#vendor-candidates').innerText()).toContain(`LEI ${ACTIVE_LEI}`);
+    await expectClean(dashboard, expect);
+  });
+
+  it('payments: a payment just made, with its status, settlement transaction and delivered callback, for the institution key entered', async () => {
+    const initiated = await server.app.inject({
+      method: 'POST',
+      url: '/integration/payments/initiate',
+      headers: { authorization: `Bearer ${institutionKey}` },
+      payload: {
+        tmsReference: `DASH-${randomBytes(6).toString('hex')}`,
+        amount: '1250.50',
+        currency: 'USD',
+        settlementAsset: 'USDC',
+        creditor: { name: 'Shell Catalysts & Technologies Pte. Ltd.', lei: ACTIVE_LEI, walletAddress: wallet, accountRef: 'ACC-001' },
+        debtor: { name: 'Acme Treasury Ltd', walletAddress: getAddress(`0x${randomBytes(20).toString('hex')}`) },
+        remittanceInfo: 'Invoice 2026-114',
+        callbackUrl,
+      },
+    });
+    expect(initiated.statusCode, initiated.body).toBe(200);
+    const payment = initiated.json() as { railPaymentId: string; tmsReference: string; status: string; settlement: { txHash: string } };
+    expect(payment.status).toBe('SETTLED');
+    // The callback is delivered behind the request (the outbox): wait for the graph to say so.
+    await vi.waitFor(
+      async () => {
+        const answer = await ask('query($id: ID!) { payment(railPaymentId: $id) { callback { status } } }', { authorization: `Bearer ${institutionKey}` }, { id: payment.railPaymentId });
+        expect(answer.data?.payment?.callback?.status, JSON.stringify(answer)).toBe('DELIVERED');
+      },
+      { timeout: 20_000, interval: 250 },
+    );
+
+    const dashboard = await open('#/payments');
+    const { page } = dashboard;
+    await page.getByLabel('Institution key').fill(institutionKey);
+    await page.getByRole('button', { name: 'Show payments' }).click();
+    const row = page.locator(`tr[data-payment="${payment.railPaymentId}"]`);
+    await row.waitFor();
+    expect(await row.locator('th').innerText()).toContain(payment.tmsReference);
+    expect(await row.locator('.badge').innerText()).toBe('SETTLED');
+    expect(await row.locator('.hash').innerText()).toBe(payment.settlement.txHash);
+    expect(await row.locator('td').last().innerText()).toMatch(/^DELIVERED after 1 attempt\(s\), last HTTP 200, delivered /);
+    // Only this institution's payments: the same view with another institution's key does not list it.
+    const stranger = (await server.platform!.access.keys.create('bearer', 'Another Bank', 10)).key;
+    await page.getByLabel('Institution key').fill(stranger);
+    await page.getByRole('button', { name: 'Show payments' }).click();
+    await page.getByText('No payments for this institution with these filters.').waitFor();
+    // The institution key is never stored.
+    expect(await page.evaluate(() => ({ session: Object.keys(sessionStorage), local: localStorage.length }))).toEqual({ session: [], local: 0 });
+    await expectClean(dashboard, expect);
+  });
+
+  describe.each(INJECTIONS)('hostile input %s', (payload) => {
+    const expectNeverRan = async (dashboard: DashboardPage) => {
+      expect(await dashboard.pwned()).toBeUndefined();
+      expect(dashboard.dialogs).toEqual([]);
+      expect(dashboard.pageErrors).toEqual([]);
+      expect(dashboard.outside).toEqual([]);
+      expect(await dashboard.cspViolations()).toEqual([]);
+      expect(dashboard.consoleErrors.filter((line) => !REFUSED_REQUEST.test(line))).toEqual([]);
+    };
+
+    it('in the vendor search, country and amount: shown as text, never run', async () => {
+      const dashboard = await open('#/vendor');
+      const { page } = dashboard;
+      await page.getByLabel('Country (ISO code, optional)').fill(payload);
+      await page.getByLabel('Payment amount (USD)').fill(payload);
+      await page.getByRole('button', { name: 'Search' }).click();
+      const problems = await page.locator('#vendor-problems').innerText();
+      expect(problems).toContain(`Country "${payload}"`);
+      expect(problems).toContain(`Amount "${payload}"`);
+      await page.getByLabel('Country (ISO code, optional)').fill('');
+      await page.getByLabel('Payment amount (USD)').fill('1000');
+      await page.getByLabel('Name, LEI or wallet address').fill(payload);
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('button', { name: `Assess the name “${payload}” as entered` }).click();
+      await page.locator('#vendor-risk[data-state="ready"]').waitFor();
+      expect(await page.locator('#assessment-title').innerText()).toBe(`Assessment of ${payload}`);
+      await expectNeverRan(dashboard);
+    });
+
+    it('as the API key and the institution key: refused by the server, the notice shown, nothing run', async () => {
+      const dashboard = await open('#/overview');
+      const { page } = dashboard;
+      await page.locator('#overview-gate').waitFor();
+      await page.getByLabel('API key (paid parts)').fill(payload);
+      await page.getByRole('button', { name: 'Use key' }).click();
+      await page.getByRole('button', { name: 'Run with my API key (1.90 USDC)' }).click();
+      await page.locator('#macroStress[data-state="missing"]').waitFor();
+      // Refused: unknown key (401), or, for the payload with spaces, no key taken at all (payment required).
+      expect(await page.locator('#macroStress .code').innerText()).toMatch(/^Code: GEN_ERR_(UNAUTHORIZED|PAYMENT_REQUIRED)$/);
+      await page.locator('nav a[href="#/payments"]').click();
+      await page.getByLabel('Institution key').fill(payload);
+      await page.getByLabel('How many (1 to 100)').fill(payload);
+      await page.getByRole('button', { name: 'Show payments' }).click();
+      expect(await page.locator('.problems').innerText()).toBe(`How many "${payload}" is not a whole number from 1 to 100.`);
+      await page.getByLabel('How many (1 to 100)').fill('5');
+      await page.getByRole('button', { name: 'Show payments' }).click();
+      await page.locator('#payments-list[data-state="missing"]').waitFor();
+      expect(await page.locator('#payments-list .notice').innerText()).toContain('GEN_ERR_UNAUTHORIZED');
+      await expectNeverRan(dashboard);
+    });
+
+    it('in the contagion magnitude and weeks: shown as text, nothing sent', async () => {
+      const dashboard = await open('#/models');
+      const { page } = dashboard;
+      await page.locator('#contagion-origin option').first().waitFor({ state: 'attached' });
+      await page.getByLabel('Magnitude (1 to 100)').fill(payload);
+      await page.getByRole('button', { name: 'Show the price of this run' }).click();
+      expect(await page.locator('.problems').innerText()).toBe(`Magnitude "${payload}" is not a number from 1 to 100.`);
+      await page.getByLabel('Magnitude (1 to 100)').fill('50');
+      await page.getByLabel('Weeks (1 to 12)').fill(payload);
+      await page.getByRole('button', { name: 'Show the price of this run' }).click();
+      expect(await page.locator('.problems').innerText()).toBe(`Weeks "${payload}" is not a whole number from 1 to 12.`);
+      await expectNeverRan(dashboard);
+    });
   });
 });
