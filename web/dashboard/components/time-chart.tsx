@@ -2,6 +2,13 @@ import 'uplot/dist/uPlot.min.css';
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import { formatNumber } from '../format.js';
+import { TableScroll } from './table-scroll.js';
+
+/** uPlot spreads a lone point over years of empty axis: an hour (or one unit) either side of it instead. */
+function singlePointRange(x: number, time: boolean): [number, number] {
+  const half = time ? 3600 : 1;
+  return [x - half, x + half];
+}
 
 export interface Series {
   label: string;
@@ -21,7 +28,7 @@ export function TimeChart(props: { id: string; title: string; xLabel: string; x:
     const options: uPlot.Options = {
       width: Math.max(240, element.clientWidth),
       height: 220,
-      scales: { x: { time: props.time ?? false } },
+      scales: { x: { time: props.time ?? false, ...(props.x.length === 1 ? { range: singlePointRange(props.x[0]!, props.time ?? false) } : {}) } },
       legend: { show: false },
       axes: [{ label: props.xLabel }, {}],
       series: [{ label: props.xLabel }, ...props.series.map((series) => ({ label: series.label, stroke: series.colour, width: 2 }))],
@@ -53,29 +60,31 @@ export function TimeChart(props: { id: string; title: string; xLabel: string; x:
       </figcaption>
       <details>
         <summary>{props.title}: the figures</summary>
-        <table>
-          <caption>{props.title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{props.xLabel}</th>
-              {props.series.map((series) => (
-                <th scope="col" key={series.label}>
-                  {series.label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {props.x.map((x, index) => (
-              <tr key={x}>
-                <th scope="row">{formatX(x)}</th>
+        <TableScroll label={`${props.title} table`}>
+          <table>
+            <caption>{props.title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{props.xLabel}</th>
                 {props.series.map((series) => (
-                  <td key={series.label}>{formatNumber(series.values[index], 3)}</td>
+                  <th scope="col" key={series.label}>
+                    {series.label}
+                  </th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {props.x.map((x, index) => (
+                <tr key={x}>
+                  <th scope="row">{formatX(x)}</th>
+                  {props.series.map((series) => (
+                    <td key={series.label}>{formatNumber(series.values[index], 3)}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       </details>
     </figure>
   );

@@ -1,6 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { Figure } from '../components/figure.js';
-import { Part, ProvenanceLine } from '../components/part.js';
+import { MissingNotice, Part, ProvenanceLine } from '../components/part.js';
+import { TableScroll } from '../components/table-scroll.js';
 import { TimeChart } from '../components/time-chart.js';
 import { formatAsOf, formatDateTime, formatEpochSeconds, formatNumber } from '../format.js';
 import { errorsAt, errorsWithoutPath, type GraphQLError } from '../graphql.js';
@@ -128,31 +129,33 @@ function OracleRuns({ data }: { data: OraclesData }) {
     { name: 'ESG oracle', run: data.esgReliability?.oracle, healthy: data.esgReliability?.isHealthy },
   ];
   return (
-    <table>
-      <caption>Latest run of each oracle</caption>
-      <thead>
-        <tr>
-          <th scope="col">Oracle</th>
-          <th scope="col">Status</th>
-          <th scope="col">Last run</th>
-          <th scope="col">Uptime</th>
-          <th scope="col">Runs every</th>
-          <th scope="col">Healthy</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(({ name, run, healthy }) => (
-          <tr key={name}>
-            <th scope="row">{name}</th>
-            <td>{run?.status ?? 'no answer'}</td>
-            <td>{run ? formatDateTime(run.lastUpdate) : 'n/a'}</td>
-            <td>{run ? `${formatNumber(run.uptimePct)} %` : 'n/a'}</td>
-            <td>{run ? `${run.updateFrequencySeconds} s` : 'n/a'}</td>
-            <td>{healthy === undefined ? 'n/a' : healthy ? 'yes' : 'no'}</td>
+    <TableScroll label="Oracle runs table">
+      <table>
+        <caption>Latest run of each oracle</caption>
+        <thead>
+          <tr>
+            <th scope="col">Oracle</th>
+            <th scope="col">Status</th>
+            <th scope="col">Last run</th>
+            <th scope="col">Uptime</th>
+            <th scope="col">Runs every</th>
+            <th scope="col">Healthy</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map(({ name, run, healthy }) => (
+            <tr key={name}>
+              <th scope="row">{name}</th>
+              <td>{run?.status ?? 'no answer'}</td>
+              <td>{run ? formatDateTime(run.lastUpdate) : 'n/a'}</td>
+              <td>{run ? `${formatNumber(run.uptimePct)} %` : 'n/a'}</td>
+              <td>{run ? `${run.updateFrequencySeconds} s` : 'n/a'}</td>
+              <td>{healthy === undefined ? 'n/a' : healthy ? 'yes' : 'no'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }
 
@@ -163,27 +166,29 @@ function FeedHealth({ data }: { data: OraclesData }) {
     ...(data.heatCheck?.inputs ?? []).map((input) => ({ feed: `Forecast: ${input.input}`, quality: data.heatCheck!.dataQuality, asOf: input.asOf, stale: input.stale })),
   ];
   return (
-    <table>
-      <caption>Data quality and as-of date of each feed</caption>
-      <thead>
-        <tr>
-          <th scope="col">Feed</th>
-          <th scope="col">Data quality</th>
-          <th scope="col">As of</th>
-          <th scope="col">Fresh</th>
-        </tr>
-      </thead>
-      <tbody>
-        {feeds.map((feed) => (
-          <tr key={feed.feed}>
-            <th scope="row">{feed.feed}</th>
-            <td>{feed.quality}</td>
-            <td>{formatAsOf(feed.asOf)}</td>
-            <td>{feed.stale ? <span class="badge stale">stale: as of {formatAsOf(feed.asOf)}</span> : 'yes'}</td>
+    <TableScroll label="Feed health table">
+      <table>
+        <caption>Data quality and as-of date of each feed</caption>
+        <thead>
+          <tr>
+            <th scope="col">Feed</th>
+            <th scope="col">Data quality</th>
+            <th scope="col">As of</th>
+            <th scope="col">Fresh</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {feeds.map((feed) => (
+            <tr key={feed.feed}>
+              <th scope="row">{feed.feed}</th>
+              <td>{feed.quality}</td>
+              <td>{formatAsOf(feed.asOf)}</td>
+              <td>{feed.stale ? <span class="badge stale">stale: as of {formatAsOf(feed.asOf)}</span> : 'yes'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }
 
@@ -210,6 +215,8 @@ export function OraclesView() {
           <Part id="oracle-runs" title="Oracle runs" value={anyRun} errors={at('stabilityReliability', 'esgReliability', 'stabilityStatus')}>
             {(value) => (
               <>
+                {value.stabilityReliability ? null : <MissingNotice title="The stability oracle" errors={at('stabilityReliability')} />}
+                {value.esgReliability ? null : <MissingNotice title="The ESG oracle" errors={at('esgReliability')} />}
                 <OracleRuns data={value} />
                 {value.stabilityStatus ? (
                   <p>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Part } from '../components/part.js';
+import { TableScroll } from '../components/table-scroll.js';
 import { formatEpochSeconds } from '../format.js';
 import { errorsAt, errorsWithoutPath } from '../graphql.js';
 import { useRequest } from '../use-request.js';
@@ -36,7 +37,7 @@ function callbackText(callback: Payment['callback']): string {
 function PaymentsTable({ payments }: { payments: Payment[] }) {
   if (payments.length === 0) return <p>No payments for this institution with these filters.</p>;
   return (
-    <div class="table-scroll" tabIndex={0} role="region" aria-label="Payments table (scrolls sideways)">
+    <TableScroll label="Payments table">
       <table class="payments">
         <caption>{payments.length} payment(s), newest first</caption>
         <thead>
@@ -71,7 +72,7 @@ function PaymentsTable({ payments }: { payments: Payment[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 
