@@ -70,12 +70,13 @@ export async function expectClean(opened: DashboardPage, expect: (value: unknown
 
 /**
  * Presses Tab from the top of the page until focus comes round again and answers the controls it
- * never reached: every link, button, input, select, summary and tabindex-0 element of the page.
+ * never reached: every visible link, button, input, select, summary and tabindex-0 element of the page
+ * (what a closed details holds is hidden, and focusable only once it is opened).
  */
 export async function controlsTabMisses(page: Page): Promise<string[]> {
   const total = await page.evaluate(() => {
-    const controls = Array.from(document.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), summary, [tabindex="0"]')).filter(
-      (element) => element.getClientRects().length > 0,
+    const controls = Array.from(document.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), summary, [tabindex="0"]')).filter((element) =>
+      element.checkVisibility(),
     );
     controls.forEach((element, index) => element.setAttribute('data-tab-probe', String(index)));
     (document.activeElement as HTMLElement | null)?.blur();
