@@ -2,6 +2,7 @@ import { registerAdminKeyRoutes } from '../platform/access/keys-route.js';
 import type { Config } from '../platform/config.js';
 import { createHttpServer, type HttpServer } from '../platform/http.js';
 import type { BaseServices, PlatformServices, Subgraph } from '../platform/subgraph.js';
+import { registerWebApp } from '../web/serve.js';
 import { mountGateway, mountSubgraphEndpoint } from './graphql-endpoints.js';
 import { registerOperationsRoutes } from './operations-routes.js';
 import { createBaseServices, createPlatformServices, type PlatformOverrides } from './platform-services.js';
@@ -58,6 +59,8 @@ export async function buildServer(options: ServerOptions): Promise<BuiltServer> 
     // Calls between subgraphs without SERVICE_URLS go through this server's own routes.
     owned?.attachUpstream(app);
     if (options.gateway ?? options.subgraphs === undefined) await mountGateway(app, base, subgraphs);
+    if (options.gateway ?? options.subgraphs === undefined)
+      registerWebApp(app, { name: 'dashboard', entry: 'web/dashboard/main.tsx', title: 'Settlement rail risk dashboard', pagePaths: ['/'], jsxImportSource: 'preact' });
     registerOperationsRoutes(app, base, owned?.services.database.driver);
     registerPrefixHealthRoutes(app, base, subgraphs);
     // Key administration over HTTP, while ADMIN_KEY is set (decision 0058): `npm run keys` beside a running server.

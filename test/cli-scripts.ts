@@ -29,6 +29,7 @@ export const OUR_CLIS = [
   'contracts:compile',
   'data:refresh:compliance',
   'data:derive',
+  'screenshots',
 ] as const;
 
 /** Scripts that are not a CLI of ours (or not yet one), and why. */
