@@ -60,7 +60,7 @@ export async function buildServer(options: ServerOptions): Promise<BuiltServer> 
     owned?.attachUpstream(app);
     if (options.gateway ?? options.subgraphs === undefined) await mountGateway(app, base, subgraphs);
     if (options.gateway ?? options.subgraphs === undefined)
-      registerWebApp(app, { name: 'dashboard', entry: 'web/dashboard/main.tsx', title: 'Settlement rail risk dashboard', pagePaths: ['/'], jsxImportSource: 'preact' });
+      registerWebApp(app, { name: 'dashboard', entry: 'web/dashboard/main.tsx', title: 'Settlement rail risk dashboard', pagePaths: ['/'], jsxImportSource: 'preact', buildWhenListening: true });
     registerOperationsRoutes(app, base, owned?.services.database.driver);
     registerPrefixHealthRoutes(app, base, subgraphs);
     // Key administration over HTTP, while ADMIN_KEY is set (decision 0058): `npm run keys` beside a running server.

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type TestServer } from './helpers.js';
+import type { DatabaseHandle } from '../platform/db.js';
+import { openTestPglite, startTestServer, type TestServer } from './helpers.js';
 
 // The integration API in the graph through the gateway (decision 0083): each field answers what its
 // REST route answers for the same input, refuses whom the route refuses; institutionPayments lists
@@ -13,11 +14,14 @@ const ADMIN = { authorization: `Bearer ${ADMIN_KEY}` };
 const INTERNAL = { 'x-internal-key': INTERNAL_KEY };
 
 let server: TestServer;
+let database: DatabaseHandle;
 let alice: Record<string, string>;
 let bob: Record<string, string>;
 
 beforeAll(async () => {
-  server = await startTestServer({ environment: { ADMIN_KEY, INTERNAL_KEY } });
+  // A database of its own: the admin's list reads every institution's payments, other files' included.
+  database = await openTestPglite();
+  server = await startTestServer({ database, environment: { ADMIN_KEY, INTERNAL_KEY } });
   // Two institutions: a bearer key created alone founds its own (decision 0050).
   const keys = server.platform!.access.keys;
   alice = { authorization: `Bearer ${(await keys.create('bearer', 'alice desk', 1000)).key}` };
@@ -25,6 +29,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await server?.close();
+  await database?.close();
 });
 
 interface Answer {

@@ -3,8 +3,8 @@
 // 1. an HTML shell at each page path: no inline script or style, only the hashed stylesheet and
 //    module script, so the strict Content-Security-Policy below holds for the page and its assets;
 // 2. the bundle's files under /web/<name>/, named by their content hash and cached for a year.
-// The build starts in the background when the server listens and is awaited by the first request
-// that needs it (then memoised), so `npm start` needs no build step and is not delayed by one. A
+// The build runs when the first request needs it (then memoised), or in the background from the
+// moment the server listens (buildWhenListening), so `npm start` needs no build step and is not delayed by one. A
 // failed build answers 503 in the platform's error shape, logged with its cause.
 import type { FastifyReply } from 'fastify';
 import type { HelmetOptions } from 'helmet';
@@ -21,6 +21,12 @@ export interface WebAppOptions {
   pagePaths: string[];
   jsxImportSource?: 'preact' | 'react';
   description?: string;
+  /**
+   * Start the build when the server listens, so the first visit does not wait for it: for the
+   * dashboard at / of a gateway. The explorer, offered by every GraphQL endpoint (five subgraph
+   * processes in the split layout), is built when a browser first asks for it.
+   */
+  buildWhenListening?: boolean;
 }
 
 /** Everything from this server and nothing else; no inline script or style, no eval, no framing, no form posts. */
@@ -95,9 +101,11 @@ export function registerWebApp(app: HttpServer, options: WebAppOptions): WebApp 
     if (!asset) throw new AppError('GEN_ERR_NOT_FOUND', { message: `No file ${request.params.file} in the ${options.name} web app.` });
     return reply.type(asset.contentType).header('cache-control', IMMUTABLE).send(asset.body);
   });
-  app.addHook('onListen', (done) => {
-    bundleOrUnavailable(options).catch((error: unknown) => app.log.error({ err: error }, `web app ${options.name}: the background build failed`));
-    done();
-  });
+  if (options.buildWhenListening) {
+    app.addHook('onListen', (done) => {
+      bundleOrUnavailable(options).catch((error: unknown) => app.log.error({ err: error }, `web app ${options.name}: the background build failed`));
+      done();
+    });
+  }
   return { addPage, sendPage };
 }
