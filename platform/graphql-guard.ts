@@ -7,6 +7,7 @@ import {
   type ASTNode,
   BREAK,
   type DocumentNode,
+  type FieldNode,
   getNullableType,
   GraphQLError,
   type GraphQLFormattedError,
@@ -61,7 +62,27 @@ export function limitValidationRules(limits: GraphQLLimits): ValidationRule[] {
     maxDepthRule({ ...reportingWith('GQL_ERR_TOO_DEEP', limits.maxDepth), ignoreIntrospection: true }) as unknown as ValidationRule,
     maxAliasesRule(reportingWith('GQL_ERR_TOO_MANY_ALIASES', limits.maxAliases)) as unknown as ValidationRule,
     maxDirectivesRule(reportingWith('GQL_ERR_TOO_MANY_DIRECTIVES', limits.maxDirectives)) as unknown as ValidationRule,
+    introspectionWithoutAliasesRule,
   ];
+}
+
+const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
+
+/**
+ * Introspection is not cost-estimated (listMultiplyingEstimator), so its shape bounds it (decision 0085):
+ * 1. graphql-js's MaxIntrospectionDepthRule bounds how deep one copy nests;
+ * 2. this rule bounds the copies: no alias on `__schema` or `__type`, nor on a field of an
+ *    introspection type (fragments included). Without it, 29 aliased copies of one deep introspection
+ *    cost 0 and held the event loop for about 2 s before the response size limit refused the answer.
+ */
+function introspectionWithoutAliasesRule(context: ValidationContext) {
+  return {
+    Field(node: FieldNode) {
+      if (!node.alias || !(INTROSPECTION_ROOTS.has(node.name.value) || context.getParentType()?.name.startsWith('__'))) return undefined;
+      context.reportError(limitError('GQL_ERR_TOO_MANY_ALIASES', 'Introspection (__schema, __type) takes no aliases: it is not cost-estimated, so an operation asks for one copy of it.'));
+      return BREAK;
+    },
+  };
 }
 
 /** 1 a field; a list field's children count `listSize` times (or its `first`/`limit` argument). */
@@ -205,6 +226,8 @@ const clientErrorMessages: Array<[RegExp, ErrorCode]> = [
   [/^Unsupported persisted query version/, 'GQL_ERR_BAD_REQUEST'],
   // Variables coerced by the gateway's executor (or graphql-jit) come without Apollo's BAD_USER_INPUT.
   [/^Variable "\$\w+" (got invalid value|of required type|of non-null type)/, 'GQL_ERR_BAD_USER_INPUT'],
+  // graphql-js's MaxIntrospectionDepthRule: a limit on nesting, not introspection turned off.
+  [/^Maximum introspection depth exceeded/, 'GQL_ERR_TOO_DEEP'],
   [/introspection/i, 'GQL_ERR_INTROSPECTION_DISABLED'],
 ];
 

@@ -29,7 +29,8 @@ export function createForecastResolvers(service: ForecastService) {
       heatCheck: () => service.heatCheck(),
     },
     Commodity: {
-      __resolveReference: (reference: { symbol: string }): CommodityParent => ({ symbol: parseSupportedSymbol(reference.symbol) }),
+      // A representation is the caller's JSON (a subgraph endpoint's _entities): its symbol may be no string.
+      __resolveReference: (reference: { symbol: unknown }): CommodityParent => ({ symbol: parseSupportedSymbol(typeof reference.symbol === 'string' ? reference.symbol : '') }),
       outlook: (parent: CommodityParent) => service.commodityOutlook(parent.symbol),
       calendar: async (parent: CommodityParent) => (await service.calendar()).filter((entry) => (entry.commoditiesAtRisk as readonly string[]).includes(parent.symbol)),
     },

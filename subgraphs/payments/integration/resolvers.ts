@@ -10,7 +10,7 @@ import type { SubgraphContext } from '../../../platform/subgraph.js';
 import type { PaymentResult } from '../domain/index.js';
 import type { PartyKind, PaymentGraphStore, PaymentStatusFilter, StoredCallback, StoredPayment } from './graph-store.js';
 import type { Initiations } from './initiation.js';
-import { readPaymentInitiation } from './inputs.js';
+import { rateParamsSchema, readPaymentInitiation } from './inputs.js';
 import { integrationManifest } from './manifest.js';
 import type { Payments } from './service.js';
 import { treasurySummaryQuerySchema, type TreasurySummaryService } from './treasury-summary.js';
@@ -176,7 +176,8 @@ export function createIntegrationResolvers(payments: Payments, deps: Integration
       payment: async (_: unknown, args: { railPaymentId: string }, context: PaymentsContext) => orNull((await servedAs(payments, context)).get(args.railPaymentId)),
       paymentByTmsReference: async (_: unknown, args: { tmsReference: string; institution?: string | null }, context: PaymentsContext) =>
         orNull((await servedAs(payments, context)).findByTmsReference(args.tmsReference, args.institution ?? undefined)),
-      fxRate: (_: unknown, args: { currency: string }) => orNull(payments.rate(args.currency)),
+      // Read as GET /integration/rates/:currency reads it: a malformed code is PAY_ERR_INVALID_REQUEST before fees is asked.
+      fxRate: (_: unknown, args: { currency: string }) => orNull(payments.rate(parseGraphQLInput(rateParamsSchema, args, 'PAY_ERR_INVALID_REQUEST').currency)),
     },
     Mutation: {
       initiatePayment: async (_: unknown, args: { input: Record<string, unknown> }, context: PaymentsContext) => {
