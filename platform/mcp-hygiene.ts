@@ -3,8 +3,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type CallToolResult, ErrorCode as JsonRpcErrorCode, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { describeInputProblem, findInputProblem } from './input-hygiene.js';
 
-/** The body of a refused tool call in the server's own error shape (e.g. `{error, code}`, `{message, code}`). */
-export type ToolErrorBody = (message: string) => Record<string, unknown>;
+/** The body of a refused tool call in the server's own error shape (e.g. `{error, code}`, `{message, code}`), which may depend on the tool. */
+export type ToolErrorBody = (message: string, toolName: string | undefined) => Record<string, unknown>;
 
 function refusedToolCall(body: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
@@ -29,8 +29,9 @@ export async function connectWithInputRule(server: McpServer, transport: Transpo
     if (!('id' in message) || !('method' in message)) return undefined;
     const description = describeInputProblem(problem);
     const inArguments = message.method === 'tools/call' && problem.field.startsWith('params.arguments');
+    const toolName = typeof message.params?.name === 'string' ? message.params.name : undefined;
     const answer: JSONRPCMessage = inArguments
-      ? { jsonrpc: '2.0', id: message.id, result: refusedToolCall(toolErrorBody(`Invalid arguments: ${description.replace(/^params\.arguments(\.|: )/, '')}`)) }
+      ? { jsonrpc: '2.0', id: message.id, result: refusedToolCall(toolErrorBody(`Invalid arguments: ${description.replace(/^params\.arguments(\.|: )/, '')}`, toolName)) }
       : { jsonrpc: '2.0', id: message.id, error: { code: JsonRpcErrorCode.InvalidParams, message: `Invalid params: ${description}` } };
     void transport.send(answer, { relatedRequestId: message.id }).catch((error: unknown) => transport.onerror?.(error instanceof Error ? error : new Error(String(error))));
     return undefined;

@@ -1,0 +1,115 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../platform/config.js';
+import { AppError } from '../../platform/errors.js';
+import type { HttpServer } from '../../platform/http.js';
+import { connectWithInputRule, type ToolErrorBody } from '../../platform/mcp-hygiene.js';
+import { allowedHostsFor, type McpPart, mcpHostnames, serveMcpParts } from '../../platform/mcp-parts.js';
+import { pickForwardedHeaders, REQUEST_ID_HEADER } from '../../platform/request-context.js';
+import { registerMcpDiscovery } from './discovery.js';
+import type { ToolCall } from './tool.js';
+import { toolResult } from './tool.js';
+import { buildToolsets, type Toolset, type Toolsets, unknownTool } from './toolset.js';
+
+export const MCP_PATH = '/mcp';
+export const RAIL_MCP_SERVER = { name: 'stablecoin-rail', version: '1.0.0' } as const;
+const PAYMENT_META = 'x402/payment';
+
+/** `_meta["x402/payment"]` as our X-PAYMENT header: a PaymentPayload object is base64 JSON (x402's HTTP encoding), a string is taken as that encoding already. */
+export function paymentHeaderOf(meta: Record<string, unknown> | undefined): string | undefined {
+  const payment = meta?.[PAYMENT_META];
+  if (typeof payment === 'string') return payment;
+  if (typeof payment === 'object' && payment !== null) return Buffer.from(JSON.stringify(payment), 'utf8').toString('base64');
+  return undefined;
+}
+
+/**
+ * One MCP server over a toolset, for one connection (a stateless HTTP request, or the stdio
+ * process): tools/list lists the toolset; tools/call runs the tool as the caller (`call`), with
+ * the call's own x402 payment. The low-level handlers list each tool's JSON Schemas as derived,
+ * byte for byte, which registerTool (it converts zod shapes) would not.
+ */
+export function createRailMcpServer(toolset: Toolset, info: { name: string; version: string }, call: Omit<ToolCall, 'payment'>, errorUrl: string): McpServer {
+  const mcp = new McpServer(info, { capabilities: { tools: {} } });
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: toolset.tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+      name,
+      title,
+      description,
+      inputSchema,
+      ...(outputSchema ? { outputSchema } : {}),
+      annotations,
+    })),
+  }));
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = toolset.byName.get(request.params.name);
+    if (!tool) return toolResult(unknownTool(call.app, errorUrl, request.params.name), { isError: true });
+    return tool.run(request.params.arguments ?? {}, { ...call, payment: paymentHeaderOf(request.params._meta) });
+  });
+  return mcp;
+}
+
+/** The refusal body of a tool's arguments, in the error body of the tool's service. */
+export function toolErrorBodyOf(app: HttpServer, toolset: Toolset, fallbackUrl: string): ToolErrorBody {
+  return (message, toolName) => {
+    const url = (toolName ? toolset.byName.get(toolName)?.errorUrl : undefined) ?? fallbackUrl;
+    return app.errorShapes.answerFor(url, new AppError('GEN_ERR_BAD_REQUEST', { message })).body;
+  };
+}
+
+/** What a tool call forwards of the MCP request: its credentials (not X-PAYMENT: each call brings its own), its host (the x402 resource) and request id. */
+function callOf(app: HttpServer, request: FastifyRequest): Omit<ToolCall, 'payment'> {
+  const { 'x-payment': _payment, ...credentials } = pickForwardedHeaders(request.headers);
+  return { app, headers: { ...credentials, ...(request.headers.host ? { host: request.headers.host } : {}), [REQUEST_ID_HEADER]: request.id } };
+}
+
+/**
+ * Streamable HTTP, stateless (each POST its own server and transport, JSON answers, no event
+ * stream: any replica answers any request), as /forecast/mcp always was.
+ */
+async function answerOverHttp(request: FastifyRequest, reply: FastifyReply, server: McpServer, toolErrorBody: ToolErrorBody, allowedHosts: readonly string[] | undefined): Promise<void> {
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    ...(allowedHosts ? { enableDnsRebindingProtection: true, allowedHosts: [...allowedHosts] } : {}),
+  });
+  reply.raw.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await connectWithInputRule(server, transport, toolErrorBody);
+  // Headers set before the body was read (a key check's X-RateLimit-*), on the raw answer the transport writes.
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+  reply.hijack();
+  await transport.handleRequest(request.raw, reply.raw, request.body);
+}
+
+/**
+ * The one MCP server of the process (decision 0080): POST /mcp with every tool, the services'
+ * part endpoints (/forecast/mcp, /integration/mcp) with theirs, and the discovery documents.
+ * Called once in buildServer after every route is registered; the tools are derived on first use
+ * from the OpenAPI documents the routes publish.
+ */
+export function mountMcpServer(app: HttpServer, config: Config): void {
+  const { host, publicBaseUrl, production } = config.server;
+  const hostnames = mcpHostnames(host, publicBaseUrl);
+  let toolsets: Promise<Toolsets> | undefined;
+  const toolsetsOf = () => {
+    // The introspection switch of the gateway: the schema is published where introspection is on.
+    toolsets ??= buildToolsets(app, { introspection: !production });
+    return toolsets;
+  };
+  app.post(MCP_PATH, { config: { inputCheckedBy: 'mcp' }, schema: { hide: true } }, async (request, reply) => {
+    const { all } = await toolsetsOf();
+    const server = createRailMcpServer(all, RAIL_MCP_SERVER, callOf(app, request), MCP_PATH);
+    await answerOverHttp(request, reply, server, toolErrorBodyOf(app, all, MCP_PATH), allowedHostsFor(hostnames, request));
+  });
+  serveMcpParts(app, async (part: McpPart, request, reply, partOptions) => {
+    const toolset = (await toolsetsOf()).parts.get(part.path) ?? { tools: [], byName: new Map() };
+    const server = createRailMcpServer(toolset, part.server, callOf(app, request), part.path);
+    await answerOverHttp(request, reply, server, part.toolErrorBody, partOptions.allowedHosts);
+  });
+  registerMcpDiscovery(app, { path: MCP_PATH, server: RAIL_MCP_SERVER });
+}
