@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { documentedCapabilities } from '../../platform/capabilities.js';
 import { AppError } from '../../platform/errors.js';
 import { argumentProblem } from './arguments.js';
-import { injectRoute, refusedArguments, type RouteAnswer, resultOfAnswer, runRouteRequest, toolRefusal } from './call-route.js';
+import { injectRoute, refusedArguments, resultOfAnswer, type RouteAnswer, runRouteRequest, toolRefusal } from './call-route.js';
 import type { JsonSchema } from './json-schema.js';
 import { type RailTool, type ToolCall, toolResult } from './tool.js';
 

@@ -1,6 +1,6 @@
 import { buildASTSchema, GraphQLSchema, isSpecifiedDirective, parse, printSchema } from 'graphql';
-import { readSupergraph } from '../compose.js';
 import { AppError } from '../../platform/errors.js';
+import { readSupergraph } from '../compose.js';
 import { runRouteRequest, toolRefusal } from './call-route.js';
 import type { RailTool } from './tool.js';
 import { toolResult } from './tool.js';

@@ -6,7 +6,7 @@ import type { Config } from '../../platform/config.js';
 import { AppError } from '../../platform/errors.js';
 import type { HttpServer } from '../../platform/http.js';
 import { connectWithInputRule, type ToolErrorBody } from '../../platform/mcp-hygiene.js';
-import { allowedHostsFor, type McpPart, mcpHostnames, serveMcpParts } from '../../platform/mcp-parts.js';
+import { allowedHostsFor, mcpHostnames, type McpPart, serveMcpParts } from '../../platform/mcp-parts.js';
 import { pickForwardedHeaders, REQUEST_ID_HEADER } from '../../platform/request-context.js';
 import { registerMcpDiscovery } from './discovery.js';
 import type { ToolCall } from './tool.js';
