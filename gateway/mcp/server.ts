@@ -65,6 +65,19 @@ function callOf(app: HttpServer, request: FastifyRequest): Omit<ToolCall, 'payme
   return { app, headers: { ...credentials, ...(request.headers.host ? { host: request.headers.host } : {}), [REQUEST_ID_HEADER]: request.id } };
 }
 
+/** The caller of the stdio server: the RAIL_* credentials of its environment, and the public host (the x402 resource) when PUBLIC_BASE_URL names one. */
+export function stdioCall(app: HttpServer, config: Config): Omit<ToolCall, 'payment'> {
+  const { apiKey, institutionKey, agentId, agentKey } = config.mcpStdio;
+  const headers: Record<string, string> = {
+    host: config.server.publicBaseUrl ? new URL(config.server.publicBaseUrl).host : 'localhost',
+    ...(apiKey ? { 'x-api-key': apiKey } : {}),
+    ...(institutionKey ? { authorization: `Bearer ${institutionKey}` } : {}),
+    ...(agentId ? { 'x-agent-id': agentId } : {}),
+    ...(agentKey ? { 'x-agent-key': agentKey } : {}),
+  };
+  return { app, headers };
+}
+
 /**
  * Streamable HTTP, stateless (each POST its own server and transport, JSON answers, no event
  * stream: any replica answers any request), as /forecast/mcp always was.
