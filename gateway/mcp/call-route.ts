@@ -3,7 +3,7 @@ import type { HttpMethod } from '../../platform/capabilities.js';
 import { AppError } from '../../platform/errors.js';
 import type { HttpServer } from '../../platform/http.js';
 import type { JsonSchema } from './json-schema.js';
-import { type ToolCall, toolResult } from './tool.js';
+import { anyStructuredError, type ToolCall, toolResult } from './tool.js';
 
 /**
  * A tool call runs its route through `app.inject` (decision 0080): the same validation, key
@@ -30,14 +30,18 @@ export interface RouteRequest {
 
 const PAYMENT_RESPONSE_META = 'x402/payment-response';
 
+/** Which error statuses a tool may answer as structured content (RailTool.structuredError). */
+export type StructuredError = (status: number) => boolean;
+
 /** A tool's refusal where no route answered, in the error body of the service at `url`. */
-export function toolRefusal(app: HttpServer, url: string, error: AppError): CallToolResult {
-  return toolResult(app.errorShapes.answerFor(url, error).body, { isError: true });
+export function toolRefusal(app: HttpServer, url: string, error: AppError, structuredError: StructuredError = anyStructuredError): CallToolResult {
+  const { status, body } = app.errorShapes.answerFor(url, error);
+  return toolResult(body, { isError: true, structured: structuredError(status) });
 }
 
 /** A refusal of the arguments before any route ran, in the error body of the route's service. */
-export function refusedArguments(app: HttpServer, url: string, message: string): CallToolResult {
-  return toolRefusal(app, url, new AppError('GEN_ERR_BAD_REQUEST', { message: `Invalid arguments: ${message}` }));
+export function refusedArguments(app: HttpServer, url: string, message: string, structuredError: StructuredError = anyStructuredError): CallToolResult {
+  return toolRefusal(app, url, new AppError('GEN_ERR_BAD_REQUEST', { message: `Invalid arguments: ${message}` }), structuredError);
 }
 
 function typeName(value: unknown): string {
@@ -141,26 +145,28 @@ export async function injectRoute(request: RouteRequest, call: ToolCall): Promis
 }
 
 /** A route's answer as a tool result (see runRouteRequest). */
-export function resultOfAnswer(answer: RouteAnswer): CallToolResult {
+export function resultOfAnswer(answer: RouteAnswer, structuredError: StructuredError = anyStructuredError): CallToolResult {
   const paymentResponse = paymentResponseOf(answer.headers['x-payment-response']);
   const meta = paymentResponse === undefined ? undefined : { [PAYMENT_RESPONSE_META]: paymentResponse };
-  return toolResult(answer.body, { isError: answer.status >= 400, meta });
+  const isError = answer.status >= 400;
+  return toolResult(answer.body, { isError, meta, structured: !isError || structuredError(answer.status) });
 }
 
 /**
  * Runs a request on a route as the caller and answers it as a tool result:
  * 1. 2xx: the body (structured content when an object) and its JSON text;
- * 2. any other status: isError with the route's own error body, so bad input names its field;
- *    a 402 is x402's PaymentRequired body as REST answers it (x402 MCP transport: structured
- *    content and its JSON in content[0].text);
+ * 2. any other status: isError with the route's own error body, so bad input names its field,
+ *    as JSON text, and as structured content where the tool's outputSchema admits it; a 402 is
+ *    x402's PaymentRequired body as REST answers it (x402 MCP transport: structured content and
+ *    its JSON in content[0].text; the paid routes document it, so their outputSchema admits it);
  * 3. an X-PAYMENT-RESPONSE header comes back as `_meta["x402/payment-response"]`.
  */
-export async function runRouteRequest(request: RouteRequest, call: ToolCall): Promise<CallToolResult> {
-  return resultOfAnswer(await injectRoute(request, call));
+export async function runRouteRequest(request: RouteRequest, call: ToolCall, structuredError: StructuredError = anyStructuredError): Promise<CallToolResult> {
+  return resultOfAnswer(await injectRoute(request, call), structuredError);
 }
 
-export async function callRoute(binding: RouteBinding, args: Record<string, unknown>, call: ToolCall): Promise<CallToolResult> {
+export async function callRoute(binding: RouteBinding, args: Record<string, unknown>, call: ToolCall, structuredError: StructuredError): Promise<CallToolResult> {
   const request = routeRequestOf(binding, args);
-  if ('problem' in request) return refusedArguments(call.app, binding.route, request.problem);
-  return runRouteRequest(request, call);
+  if ('problem' in request) return refusedArguments(call.app, binding.route, request.problem, structuredError);
+  return runRouteRequest(request, call, structuredError);
 }

@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors.js';
 import { argumentProblem } from './arguments.js';
 import { injectRoute, refusedArguments, resultOfAnswer, type RouteAnswer, runRouteRequest, toolRefusal } from './call-route.js';
 import type { JsonSchema } from './json-schema.js';
-import { type RailTool, type ToolCall, toolResult } from './tool.js';
+import { anyStructuredError, type RailTool, type ToolCall, toolResult } from './tool.js';
 
 /**
  * Every tool name of the public dpx-mcp client (untitledfinancial/dpx-mcp, index.js), with its
@@ -290,6 +290,7 @@ function toolOf(spec: DpxSpec): RailTool {
     inputSchema,
     annotations: { title: spec.name, readOnlyHint: spec.readOnly, destructiveHint: false, idempotentHint: spec.readOnly, openWorldHint: false },
     errorUrl,
+    structuredError: anyStructuredError,
     run(args, call) {
       const problem = argumentProblem(args, inputSchema);
       return problem ? Promise.resolve(refusedArguments(call.app, errorUrl, problem)) : spec.run(args, call);

@@ -2,8 +2,7 @@ import { buildASTSchema, GraphQLSchema, isSpecifiedDirective, parse, printSchema
 import { AppError } from '../../platform/errors.js';
 import { readSupergraph } from '../compose.js';
 import { runRouteRequest, toolRefusal } from './call-route.js';
-import type { RailTool } from './tool.js';
-import { toolResult } from './tool.js';
+import { anyStructuredError, type RailTool, toolResult } from './tool.js';
 
 /**
  * The graph as two tools, in the manner of Apollo's MCP server (introspect, execute): composed
@@ -46,6 +45,7 @@ export function graphqlTools(options: { introspection: boolean }): RailTool[] {
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     annotations: { title: 'GraphQL schema (SDL)', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     errorUrl: GRAPHQL_PATH,
+    structuredError: anyStructuredError,
     async run(_args, call) {
       if (!options.introspection)
         return toolRefusal(call.app, GRAPHQL_PATH, new AppError('GEN_ERR_NOT_FOUND', { message: 'The schema is not published here: introspection is off (NODE_ENV=production).' }));
@@ -69,6 +69,7 @@ export function graphqlTools(options: { introspection: boolean }): RailTool[] {
     },
     annotations: { title: 'Run a GraphQL operation', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     errorUrl: GRAPHQL_PATH,
+    structuredError: anyStructuredError,
     async run(args, call) {
       const answer = await runRouteRequest({ method: 'POST', url: GRAPHQL_PATH, body: args }, call);
       const body = answer.structuredContent as { data?: unknown; errors?: unknown[] } | undefined;

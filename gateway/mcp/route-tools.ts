@@ -13,7 +13,8 @@ import { routeToolName } from './tool-names.js';
  * 2. An `Idempotency-Key` header parameter is the argument `idempotencyKey`; the other header
  *    parameters are credentials, sent by the caller's transport (HTTP headers, or the stdio
  *    server's environment), never arguments a model would see.
- * 3. outputSchema: the first 2xx JSON response schema, when it is an object.
+ * 3. outputSchema: the first 2xx JSON response schema, when it is an object, with the documented
+ *    error bodies beside it (outputOf).
  */
 
 const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
@@ -23,10 +24,37 @@ function jsonBodySchema(operation: OpenApiOperation): JsonSchema | undefined {
   return schema ? jsonSchemaOf(schema) : undefined;
 }
 
-function successSchema(operation: OpenApiOperation): JsonSchema | undefined {
-  const status = Object.keys(operation.responses ?? {}).find((code) => /^2\d\d$/.test(code));
-  const schema = status ? operation.responses?.[status]?.content?.['application/json']?.schema : undefined;
+function responseSchema(operation: OpenApiOperation, status: string): JsonSchema | undefined {
+  const schema = operation.responses?.[status]?.content?.['application/json']?.schema;
   return schema ? jsonSchemaOf(schema) : undefined;
+}
+
+interface Output {
+  outputSchema?: { type: 'object' } & JsonSchema;
+  structuredError: (status: number) => boolean;
+}
+
+/**
+ * The outputSchema: the first 2xx JSON response when it is an object, and beside it every error
+ * response the operation documents (its 400, 401, 402 ... bodies), since MCP clients validate any
+ * structured content, an error's too, against the outputSchema. An error of a status the route
+ * does not document is then text only.
+ */
+function outputOf(operation: OpenApiOperation): Output {
+  const statuses = Object.keys(operation.responses ?? {});
+  const successStatus = statuses.find((code) => /^2\d\d$/.test(code));
+  const success = successStatus ? responseSchema(operation, successStatus) : undefined;
+  if (success?.type !== 'object') return { structuredError: () => true };
+  const errors = new Map<number, JsonSchema>();
+  for (const status of statuses.filter((code) => /^[45]\d\d$/.test(code))) {
+    const schema = responseSchema(operation, status);
+    if (schema?.type === 'object') errors.set(Number(status), schema);
+  }
+  const branches = [...new Map([success, ...errors.values()].map((schema) => [JSON.stringify(schema), schema])).values()];
+  return {
+    outputSchema: branches.length === 1 ? (success as { type: 'object' } & JsonSchema) : { type: 'object', anyOf: branches },
+    structuredError: (status) => errors.has(status),
+  };
 }
 
 interface Derived {
@@ -99,7 +127,7 @@ export interface RouteToolOverrides {
 /** The tool of one documented operation (with a part's published name, title and input schema when given). */
 export function routeTool(operation: DocumentedOperation, all: readonly DocumentedOperation[], overrides: RouteToolOverrides = {}): RailTool {
   const { binding, inputSchema } = deriveInput(operation);
-  const output = successSchema(operation.operation);
+  const { outputSchema, structuredError } = outputOf(operation.operation);
   const title = overrides.title ?? operation.key;
   const summary = operation.operation.summary ?? operation.operation.description ?? operation.key;
   return {
@@ -107,10 +135,11 @@ export function routeTool(operation: DocumentedOperation, all: readonly Document
     title,
     description: overrides.description ?? `${summary} (${operation.key})`,
     inputSchema: overrides.inputSchema ?? inputSchema,
-    ...(output?.type === 'object' ? { outputSchema: output as { type: 'object' } & JsonSchema } : {}),
+    ...(outputSchema ? { outputSchema } : {}),
     annotations: annotationsOf(operation, title),
     errorUrl: operation.route,
-    run: (args, call) => callRoute(binding, args, call),
+    structuredError,
+    run: (args, call) => callRoute(binding, args, call, structuredError),
   };
 }
 

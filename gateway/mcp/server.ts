@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../platform/config.js';
 import { AppError } from '../../platform/errors.js';
 import type { HttpServer } from '../../platform/http.js';
-import { connectWithInputRule, type ToolErrorBody } from '../../platform/mcp-hygiene.js';
+import { connectWithInputRule, type StructuredRefusal, type ToolErrorBody } from '../../platform/mcp-hygiene.js';
 import { allowedHostsFor, mcpHostnames, type McpPart, serveMcpParts } from '../../platform/mcp-parts.js';
 import { pickForwardedHeaders, REQUEST_ID_HEADER } from '../../platform/request-context.js';
 import { registerMcpDiscovery } from './discovery.js';
@@ -25,16 +25,22 @@ export function paymentHeaderOf(meta: Record<string, unknown> | undefined): stri
   return undefined;
 }
 
+/** What a connection's tools run on: the toolset and the caller; a promise while the process starts (stdio answers initialize at once). */
+export interface McpConnection {
+  toolset: Toolset;
+  call: Omit<ToolCall, 'payment'>;
+}
+
 /**
  * One MCP server over a toolset, for one connection (a stateless HTTP request, or the stdio
- * process): tools/list lists the toolset; tools/call runs the tool as the caller (`call`), with
- * the call's own x402 payment. The low-level handlers list each tool's JSON Schemas as derived,
- * byte for byte, which registerTool (it converts zod shapes) would not.
+ * process): tools/list lists the toolset; tools/call runs the tool as the caller, with the call's
+ * own x402 payment. The low-level handlers list each tool's JSON Schemas as derived, byte for
+ * byte, which registerTool (it converts zod shapes) would not.
  */
-export function createRailMcpServer(toolset: Toolset, info: { name: string; version: string }, call: Omit<ToolCall, 'payment'>, errorUrl: string): McpServer {
+export function createRailMcpServer(connection: McpConnection | Promise<McpConnection>, info: { name: string; version: string }, errorUrl: string): McpServer {
   const mcp = new McpServer(info, { capabilities: { tools: {} } });
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: toolset.tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+  mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: (await connection).toolset.tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
       name,
       title,
       description,
@@ -44,6 +50,7 @@ export function createRailMcpServer(toolset: Toolset, info: { name: string; vers
     })),
   }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { toolset, call } = await connection;
     const tool = toolset.byName.get(request.params.name);
     if (!tool) return toolResult(unknownTool(call.app, errorUrl, request.params.name), { isError: true });
     return tool.run(request.params.arguments ?? {}, { ...call, payment: paymentHeaderOf(request.params._meta) });
@@ -82,7 +89,21 @@ export function stdioCall(app: HttpServer, config: Config): Omit<ToolCall, 'paym
  * Streamable HTTP, stateless (each POST its own server and transport, JSON answers, no event
  * stream: any replica answers any request), as /forecast/mcp always was.
  */
-async function answerOverHttp(request: FastifyRequest, reply: FastifyReply, server: McpServer, toolErrorBody: ToolErrorBody, allowedHosts: readonly string[] | undefined): Promise<void> {
+/** A refused argument is a 400: structured where the tool's outputSchema admits its 400 body. */
+export function structuredRefusalOf(toolset: Toolset): StructuredRefusal {
+  return (toolName) => {
+    const tool = toolName === undefined ? undefined : toolset.byName.get(toolName);
+    return tool === undefined || tool.structuredError(400);
+  };
+}
+
+async function answerOverHttp(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  server: McpServer,
+  refusals: { body: ToolErrorBody; structured: StructuredRefusal },
+  allowedHosts: readonly string[] | undefined,
+): Promise<void> {
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -92,7 +113,7 @@ async function answerOverHttp(request: FastifyRequest, reply: FastifyReply, serv
     void transport.close();
     void server.close();
   });
-  await connectWithInputRule(server, transport, toolErrorBody);
+  await connectWithInputRule(server, transport, refusals.body, refusals.structured);
   // Headers set before the body was read (a key check's X-RateLimit-*), on the raw answer the transport writes.
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
   reply.hijack();
@@ -116,13 +137,13 @@ export function mountMcpServer(app: HttpServer, config: Config): void {
   };
   app.post(MCP_PATH, { config: { inputCheckedBy: 'mcp' }, schema: { hide: true } }, async (request, reply) => {
     const { all } = await toolsetsOf();
-    const server = createRailMcpServer(all, RAIL_MCP_SERVER, callOf(app, request), MCP_PATH);
-    await answerOverHttp(request, reply, server, toolErrorBodyOf(app, all, MCP_PATH), allowedHostsFor(hostnames, request));
+    const server = createRailMcpServer({ toolset: all, call: callOf(app, request) }, RAIL_MCP_SERVER, MCP_PATH);
+    await answerOverHttp(request, reply, server, { body: toolErrorBodyOf(app, all, MCP_PATH), structured: structuredRefusalOf(all) }, allowedHostsFor(hostnames, request));
   });
   serveMcpParts(app, async (part: McpPart, request, reply, partOptions) => {
     const toolset = (await toolsetsOf()).parts.get(part.path) ?? { tools: [], byName: new Map() };
-    const server = createRailMcpServer(toolset, part.server, callOf(app, request), part.path);
-    await answerOverHttp(request, reply, server, part.toolErrorBody, partOptions.allowedHosts);
+    const server = createRailMcpServer({ toolset, call: callOf(app, request) }, part.server, part.path);
+    await answerOverHttp(request, reply, server, { body: part.toolErrorBody, structured: structuredRefusalOf(toolset) }, partOptions.allowedHosts);
   });
   registerMcpDiscovery(app, { path: MCP_PATH, server: RAIL_MCP_SERVER });
 }

@@ -21,15 +21,25 @@ export interface RailTool {
   annotations: ToolAnnotations;
   /** A URL of the service whose error body the tool's refused arguments get. */
   errorUrl: string;
+  /**
+   * Whether an error answer of this status may be structured content: always without an
+   * outputSchema; with one, only where the schema admits the body (its documented error
+   * responses), since MCP clients validate any structured content against it (decision 0080).
+   */
+  structuredError(status: number): boolean;
   run(args: Record<string, unknown>, call: ToolCall): Promise<CallToolResult>;
 }
 
-/** A tool result carrying `value`: as structured content when it is an object (MCP allows no other), and always as JSON text. */
-export function toolResult(value: unknown, options: { isError?: boolean; meta?: Record<string, unknown> | undefined } = {}): CallToolResult {
+/** A tool result carrying `value`: as structured content when it is an object (MCP allows no other) and not told otherwise, and always as JSON text. */
+export function toolResult(value: unknown, options: { isError?: boolean; meta?: Record<string, unknown> | undefined; structured?: boolean } = {}): CallToolResult {
+  const structured = options.structured !== false && typeof value === 'object' && value !== null && !Array.isArray(value);
   return {
     content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }],
-    ...(typeof value === 'object' && value !== null && !Array.isArray(value) ? { structuredContent: value as Record<string, unknown> } : {}),
+    ...(structured ? { structuredContent: value as Record<string, unknown> } : {}),
     ...(options.isError ? { isError: true } : {}),
     ...(options.meta && Object.keys(options.meta).length > 0 ? { _meta: options.meta } : {}),
   };
 }
+
+/** For tools without an outputSchema: every error body may be structured. */
+export const anyStructuredError = (): boolean => true;

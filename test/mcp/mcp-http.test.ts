@@ -23,6 +23,8 @@ const clients: Client[] = [];
 async function connect(headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'mcp-http-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers } }));
+  // Listed first, as agents do: the client then validates every structured result against the tool's outputSchema.
+  await client.listTools();
   clients.push(client);
   return client;
 }
@@ -32,6 +34,9 @@ async function rest(method: 'GET' | 'POST', url: string, options: { payload?: un
   const response = await server.app.inject({ method, url, headers: { host, ...options.headers }, ...(options.payload !== undefined ? { payload: options.payload as object } : {}) });
   return { status: response.statusCode, body: response.json() as Record<string, any>, headers: response.headers };
 }
+
+/** A result's body: its structured content, or its JSON text where the outputSchema does not admit the error (an undocumented status). */
+const bodyOf = (result: CallToolResult) => result.structuredContent ?? (JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>);
 
 const call = async (client: Client, name: string, args: Record<string, unknown> = {}, meta?: Record<string, unknown>) =>
   (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) })) as CallToolResult;
@@ -120,6 +125,7 @@ describe('bad input is a tool error naming the field, in the route service error
   it('a path argument of the wrong type is refused before the route, in the forecast shape', async () => {
     const result = await call(await connect(), 'forecast.commodity.by_symbol', { symbol: 42 });
     expect(result.isError).toBe(true);
+    // The forecast documents its 400 body, so the refusal is structured content as well as text.
     expect(result.structuredContent).toEqual({ message: 'Invalid arguments: symbol: expected string, received number', code: 'FCT_ERR_INVALID_SYMBOL' });
   });
 
@@ -129,23 +135,23 @@ describe('bad input is a tool error naming the field, in the route service error
     const expected = await rest('POST', '/forecast/portfolio', { payload: { positions } });
     expect(expected.status).toBe(400);
     expect(result).toMatchObject({ isError: true, structuredContent: expected.body });
-    expect(JSON.stringify(result.structuredContent)).toContain('notionalUsd');
+    expect(JSON.stringify(bodyOf(result))).toContain('notionalUsd');
   });
 
   it('a missing query argument and an unknown argument: the quote service names them', async () => {
     const missing = await call(await connect(), 'stability.quote', {});
     expect(missing.isError).toBe(true);
-    expect(missing.structuredContent).toEqual((await rest('GET', '/stability/quote')).body);
-    expect(JSON.stringify(missing.structuredContent)).toContain('amountUsd');
+    expect(bodyOf(missing)).toEqual((await rest('GET', '/stability/quote')).body);
+    expect(JSON.stringify(bodyOf(missing))).toContain('amountUsd');
     const unknown = await call(await connect(), 'stability.fee_schedule', { color: 'red' });
     expect(unknown.isError).toBe(true);
-    expect(JSON.stringify(unknown.structuredContent)).toContain('color: not an argument of this tool');
+    expect(JSON.stringify(bodyOf(unknown))).toContain('color: not an argument of this tool');
   });
 
   it('a NUL in an argument is a tool error, never a JSON-RPC failure', async () => {
     const result = await call(await connect(), 'compliance.lei.search', { name: 'Shell\u0000' });
     expect(result.isError).toBe(true);
-    expect(JSON.stringify(result.structuredContent)).toContain('name: must not contain NUL');
+    expect(JSON.stringify(bodyOf(result))).toContain('name: must not contain NUL');
   });
 });
 
@@ -161,7 +167,8 @@ describe('authority: a stranger is refused as REST refuses', () => {
       ['get_settlement_status', { settlementId: id }],
     ] as const) {
       const result = await call(client, name, args);
-      expect(result, name).toMatchObject({ isError: true, structuredContent: expected.body });
+      expect(result.isError, name).toBe(true);
+      expect(bodyOf(result), name).toEqual(expected.body);
     }
   });
 
@@ -171,6 +178,9 @@ describe('authority: a stranger is refused as REST refuses', () => {
     expect(expected.status).toBeGreaterThanOrEqual(400);
     const result = await call(await connect({ 'x-agent-id': 'agt_AAAAAAAAAAAAAAAAAAAAAA' }), 'settle', { ...args, sandbox: false });
     expect(result).toMatchObject({ isError: true, structuredContent: expected.body });
+    const direct = await call(await connect({ 'x-agent-id': 'agt_AAAAAAAAAAAAAAAAAAAAAA' }), 'agent.settle', args);
+    expect(direct.isError).toBe(true);
+    expect(bodyOf(direct)).toEqual(expected.body);
   });
 });
 
@@ -239,7 +249,7 @@ describe('the dpx-mcp names', () => {
 
   it.each(calls)('%s answers a real answer or a clear tool error', async (name, args) => {
     const result = await call(await connect(), name, args);
-    const body = result.structuredContent as Record<string, unknown>;
+    const body = bodyOf(result);
     expect(body, JSON.stringify(result.content)).toBeDefined();
     if (result.isError) expect(JSON.stringify(body)).toMatch(/"(error|message)":"[^"]{10,}/);
     else expect(Object.keys(body).length).toBeGreaterThan(0);
@@ -271,7 +281,7 @@ describe('the dpx-mcp names', () => {
     const paid = await call(client, 'get_intelligence', { focus: 'FX' });
     expect(paid.structuredContent).toEqual((await rest('GET', '/v1/intelligence/currency-stress')).body);
     const badFocus = await call(client, 'get_intelligence', { focus: 'weather' });
-    expect(JSON.stringify(badFocus.structuredContent)).toContain('focus: expected one of');
+    expect(JSON.stringify(bodyOf(badFocus))).toContain('focus: expected one of');
   });
 });
 
