@@ -3,6 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../platform/config.js';
+import { MCP_PATH } from '../../platform/discovery.js';
 import { AppError } from '../../platform/errors.js';
 import type { HttpServer } from '../../platform/http.js';
 import { connectWithInputRule, type StructuredRefusal, type ToolErrorBody } from '../../platform/mcp-hygiene.js';
@@ -13,9 +14,10 @@ import type { ToolCall } from './tool.js';
 import { toolResult } from './tool.js';
 import { buildToolsets, type Toolset, type Toolsets, unknownTool } from './toolset.js';
 
-export const MCP_PATH = '/mcp';
 export const RAIL_MCP_SERVER = { name: 'stablecoin-rail', version: '1.0.0' } as const;
 const PAYMENT_META = 'x402/payment';
+
+export { MCP_PATH };
 
 /** `_meta["x402/payment"]` as our X-PAYMENT header: a PaymentPayload object is base64 JSON (x402's HTTP encoding), a string is taken as that encoding already. */
 export function paymentHeaderOf(meta: Record<string, unknown> | undefined): string | undefined {

@@ -97,7 +97,9 @@ describe('POST /integration/mcp', () => {
     const byName = Object.fromEntries(body.result.tools.map((tool: { name: string }) => [tool.name, tool]));
     expect(byName['payments.get'].annotations).toEqual({ title: 'GET /integration/payments/{railPaymentId}', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
     expect(byName['payments.initiate'].annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
-    expect(byName['payments.get'].outputSchema.required).toContain('railPaymentId');
+    // The PaymentResult, and beside it the documented error body {error, code} (a refusal is structured content too).
+    expect(byName['payments.get'].outputSchema.anyOf[0].required).toContain('railPaymentId');
+    expect(byName['payments.get'].outputSchema.anyOf.some((branch: { properties?: Record<string, unknown> }) => branch.properties?.code)).toBe(true);
     expect(headers['x-ratelimit-limit']).toBe('1000');
   });
 
