@@ -4,6 +4,7 @@ import { createHttpServer, type HttpServer } from '../platform/http.js';
 import type { BaseServices, PlatformServices, Subgraph } from '../platform/subgraph.js';
 import { registerWebApp } from '../web/serve.js';
 import { mountGateway, mountSubgraphEndpoint } from './graphql-endpoints.js';
+import { mountMcpServer } from './mcp/server.js';
 import { registerOperationsRoutes } from './operations-routes.js';
 import { createBaseServices, createPlatformServices, type PlatformOverrides } from './platform-services.js';
 import { registerPrefixHealthRoutes } from './prefix-health.js';
@@ -66,6 +67,7 @@ export async function buildServer(options: ServerOptions): Promise<BuiltServer> 
     // Key administration over HTTP, while ADMIN_KEY is set (decision 0058): `npm run keys` beside a running server.
     if (owned) registerAdminKeyRoutes(app, owned.services.access.keys, options.config.access.adminKey);
     if (owned?.services.chain.mode === 'embedded') registerEmbeddedRpcRoute(app, owned.services.chain, options.config.embeddedRpc, base.clock, options.config.access.internalKey);
+    mountMcpServer(app, options.config);
     let closing = false;
     // A response sent while stopping closes its connection, so a keep-alive client does not
     // hold the server open (or send its next request into a closed socket).

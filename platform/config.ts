@@ -350,6 +350,16 @@ export const configVariables = {
     ecbUrl: variable('INTELLIGENCE_ECB_URL', z.url().default(DEFAULT_FEED_BASE_URLS.ecb), 'ECB Data Portal web service root (euro short-term rate)'),
     boeUrl: variable('INTELLIGENCE_BOE_URL', z.url().default(DEFAULT_FEED_BASE_URLS.boe), 'Bank of England Interactive Statistical Database root (SONIA)'),
   },
+  mcpStdio: {
+    apiKey: variable('RAIL_API_KEY', z.string().optional(), '`npm run mcp` (stdio): sent as X-API-Key with every tool call (paid tools, counted against the key)'),
+    institutionKey: variable(
+      'RAIL_INSTITUTION_KEY',
+      z.string().optional(),
+      '`npm run mcp`: sent as Authorization: Bearer (the integration tools act as that institution, or as the admin with ADMIN_KEY)',
+    ),
+    agentId: variable('RAIL_AGENT_ID', z.string().optional(), '`npm run mcp`: sent as X-Agent-Id (settle as that agent)'),
+    agentKey: variable('RAIL_AGENT_KEY', z.string().optional(), "`npm run mcp`: sent as X-Agent-Key (the agent owner's key)"),
+  },
   synthesis: {
     llmUrl: variable('SYNTHESIS_LLM_URL', z.url().optional(), 'an OpenAI-compatible chat-completions endpoint for the synthesis fields', 'unset (rule-based)'),
     llmModel: variable('SYNTHESIS_LLM_MODEL', z.string().optional(), 'its model name'),

@@ -47,6 +47,8 @@ describe('discovery documents generated from the routes (decision 0033)', () => 
         expect(full).toContain(`## GET ${route}`);
       }
       expect(llms.startsWith('# Test service\n\n> For humans.\n')).toBe(true);
+      expect(llms).toContain('\n## MCP\n\n- [POST /mcp](https://rail.example/mcp): one MCP server (Streamable HTTP) over the whole rail');
+      expect(llms).toContain('server card: https://rail.example/mcp/server-card');
       expect(full).toContain('- amount (query, number, required)');
       expect(full).toContain('- value (number): the value');
       expect(
@@ -95,6 +97,9 @@ describe("the stability and ESG oracles' discovery documents", () => {
     expect(JSON.parse(await text('/stability/.well-known/ai-plugin.json'))).toMatchObject({ api: { url: 'https://rail.example/stability/openapi.json' } });
     expect(JSON.parse(await text('/esg/.well-known/ai-plugin.json'))).toMatchObject({ api: { url: 'https://rail.example/esg/openapi.json' } });
     expect(await text('/esg/llms.txt')).toContain('https://rail.example/esg/esg-score)');
+    // Each service's llms.txt names the one MCP server, which this server serves.
+    for (const url of ['/stability/llms.txt', '/esg/llms.txt']) expect(await text(url)).toContain('- [POST /mcp](https://rail.example/mcp)');
+    expect(server.app.hasRoute({ method: 'POST', url: '/mcp' })).toBe(true);
   });
 
   it("GET /esg/manifest: the stability manifest's conventions, endpoints from the routes", async () => {

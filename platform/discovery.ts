@@ -40,6 +40,9 @@ export interface OpenApiDocument {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
+/** Where the process serves its one MCP server (gateway/mcp, decision 0080), named by every llms.txt. */
+export const MCP_PATH = '/mcp';
+
 /** Every documented operation, in path order: [METHOD, path, operation]. */
 function operations(document: OpenApiDocument): Array<[string, string, OpenApiOperation]> {
   return Object.keys(document.paths)
@@ -63,10 +66,16 @@ export function renderAiPlugin(info: DiscoveryInfo, origin: string) {
   };
 }
 
-/** llms.txt (llmstxt.org): H1, a blockquote summary, and an H2 section listing each endpoint. */
+/** llms.txt (llmstxt.org): H1, a blockquote summary, an H2 section listing each endpoint, the MCP server and the machine-readable documents. */
 export function renderLlmsTxt(info: DiscoveryInfo, document: OpenApiDocument, origin: string): string {
   const lines = [`# ${info.nameForHuman}`, '', `> ${info.descriptionForHuman}`, '', info.descriptionForModel, '', '## Endpoints', ''];
   for (const [method, path, operation] of operations(document)) lines.push(`- [${method} ${path}](${origin}${info.prefix}${path}): ${operation.summary ?? ''}`.trimEnd());
+  lines.push(
+    '',
+    '## MCP',
+    '',
+    `- [POST /mcp](${origin}${MCP_PATH}): one MCP server (Streamable HTTP) over the whole rail, every endpoint above a tool among those of the other services; its server card: ${origin}${MCP_PATH}/server-card; over stdio: \`npm run --silent mcp\``,
+  );
   lines.push('', '## Machine-readable', '', `- [OpenAPI ${document.info.version}](${origin}${info.prefix}/openapi.json): every path with its parameters and response schemas`);
   if (info.fullText) lines.push(`- [Full text](${origin}${info.prefix}/llms-full.txt): every endpoint with its parameters and response fields`);
   return `${lines.join('\n')}\n`;

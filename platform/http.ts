@@ -162,6 +162,8 @@ export function sendAppError(reply: FastifyReply, error: AppError, body: Record<
 export interface ErrorShapes {
   register(shape: ServiceErrorShape): void;
   send(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply;
+  /** The status and body `error` gets under `url`, for an answer no route sends (an MCP tool's refusal of its arguments). */
+  answerFor(url: string, error: unknown): { status: number; body: Record<string, unknown> };
 }
 
 function createErrorShapes(): ErrorShapes {
@@ -178,6 +180,11 @@ function createErrorShapes(): ErrorShapes {
       const appError = capMessage((shape.refine ?? ((same: AppError) => same))(toAppError(error), url));
       // x402 dictates the 402 body (the payment requirements), whatever the service's error shape.
       return sendAppError(reply, appError, appError.code === 'GEN_ERR_PAYMENT_REQUIRED' ? appError.details : shape.body(appError));
+    },
+    answerFor(url, error) {
+      const shape = shapeFor(url);
+      const appError = capMessage((shape.refine ?? ((same: AppError) => same))(toAppError(error), url));
+      return { status: appError.status, body: shape.body(appError) };
     },
   };
 }

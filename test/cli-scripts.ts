@@ -25,6 +25,7 @@ export const OUR_CLIS = [
   'bench:payments',
   'docs:errors',
   'docs:config',
+  'mcp',
   'mcp:forecast',
   'contracts:compile',
   'data:refresh:compliance',

@@ -89,11 +89,17 @@ describe('POST /integration/mcp', () => {
     expect(body.result.capabilities.tools).toBeDefined();
   });
 
-  it("tools/list equals the manifest's tools", async () => {
+  it("tools/list is the manifest's tools (name, title, description, input schema), each with the annotations and output schema of its route (the one MCP server, decision 0080)", async () => {
     const manifest = (await harness.call('GET', '/integration/manifest', { headers: harness.bearer })).body;
     const { status, body, headers } = await rpc('tools/list');
     expect(status).toBe(200);
-    expect(body.result.tools).toEqual(manifest.tools);
+    expect(body.result.tools.map(({ name, title, description, inputSchema }: Record<string, unknown>) => ({ name, title, description, inputSchema }))).toEqual(manifest.tools);
+    const byName = Object.fromEntries(body.result.tools.map((tool: { name: string }) => [tool.name, tool]));
+    expect(byName['payments.get'].annotations).toEqual({ title: 'GET /integration/payments/{railPaymentId}', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(byName['payments.initiate'].annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
+    // The PaymentResult, and beside it the documented error body {error, code} (a refusal is structured content too).
+    expect(byName['payments.get'].outputSchema.anyOf[0].required).toContain('railPaymentId');
+    expect(byName['payments.get'].outputSchema.anyOf.some((branch: { properties?: Record<string, unknown> }) => branch.properties?.code)).toBe(true);
     expect(headers['x-ratelimit-limit']).toBe('1000');
   });
 
