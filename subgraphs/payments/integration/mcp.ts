@@ -2,10 +2,7 @@ import type { preValidationHookHandler } from 'fastify';
 import type { HttpServer } from '../../../platform/http.js';
 import type { ToolErrorBody } from '../../../platform/mcp-hygiene.js';
 import { answerMcpPart, declareMcpPart, type McpPart, type McpPartTool } from '../../../platform/mcp-parts.js';
-import type { IntegrationHealth } from './health.js';
-import type { Initiations } from './initiation.js';
 import { MANIFEST_SERVER, manifestTools, MCP_PATH } from './manifest.js';
-import type { Payments } from './service.js';
 
 /**
  * POST /integration/mcp: the integration API's part of the one MCP server (decision 0080),
@@ -38,14 +35,7 @@ function partTools(): McpPartTool[] {
 
 export const INTEGRATION_MCP_PART: McpPart = { path: MCP_PATH, server: MANIFEST_SERVER, tools: partTools(), toolErrorBody: integrationToolErrorBody };
 
-/** What the endpoint serves every tenant from (the tools are the REST routes, which hold these). */
-export interface McpDeps {
-  initiation: Initiations;
-  payments: Payments;
-  health: IntegrationHealth;
-}
-
-export function registerMcpEndpoint(app: HttpServer, _deps: McpDeps, institution: { preValidation: preValidationHookHandler }): void {
+export function registerMcpEndpoint(app: HttpServer, institution: { preValidation: preValidationHookHandler }): void {
   declareMcpPart(app, INTEGRATION_MCP_PART);
   app.post(
     MCP_PATH,

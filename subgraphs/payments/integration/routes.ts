@@ -137,6 +137,6 @@ export function integrationRoutes(payments: Payments, options: IntegrationRouteO
     registerHealthRoute(app, options.health, institution);
     registerTreasurySummaryRoute(app, options.treasury, options.internalKey);
     registerManifestRoute(app, institution);
-    registerMcpEndpoint(app, { initiation: options.initiation, payments, health: options.health }, institution);
+    registerMcpEndpoint(app, institution);
   });
 }
