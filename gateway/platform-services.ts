@@ -137,5 +137,6 @@ async function openConfiguredDatabase(config: Config, progress: (message: string
     poolSize,
     connectTimeoutMs,
     statementTimeoutMs,
+    migrations: config.database.migrations,
   });
 }

@@ -154,6 +154,11 @@ export const configVariables = {
     ),
     url: variable('DATABASE_URL', z.url().optional(), 'PostgreSQL connection string; migrations run at start', 'unset (PGlite)'),
     schema: variable('DATABASE_SCHEMA', sqlIdentifier.optional(), 'Postgres schema for our tables'),
+    migrations: variable(
+      'DATABASE_MIGRATE',
+      z.enum(['auto', 'check']).default('auto'),
+      'PostgreSQL: `auto` applies pending migrations at start, one process at a time under an advisory lock; `check` applies none and refuses to start when the database is behind the code (decision 0086)',
+    ),
     poolSize: variable('DATABASE_POOL_SIZE', positiveCount(10), 'connections in the PostgreSQL pool'),
     connectTimeoutMs: variable('DATABASE_CONNECT_TIMEOUT_MS', milliseconds(5_000), 'longest wait for a PostgreSQL connection'),
     statementTimeoutMs: variable('DATABASE_STATEMENT_TIMEOUT_MS', milliseconds(5_000), 'longest a query may run or wait (server statement_timeout and client bound)'),

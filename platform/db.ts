@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -44,11 +45,77 @@ export interface DatabaseOptions {
   connectTimeoutMs?: number;
   /** Server-side statement_timeout of every PostgreSQL session; also bounds ping(). */
   statementTimeoutMs?: number;
+  /**
+   * PostgreSQL: `auto` applies the pending migrations (one process at a time); `check` applies
+   * none and refuses to start when the database is behind this code (decision 0086).
+   */
+  migrations?: 'auto' | 'check';
+  /** Longest wait for another process's migrations (the advisory lock); default 5 minutes. */
+  migrationLockWaitMs?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 5000;
 
 const migrationsFolder = resolve(fileURLToPath(new URL('../drizzle/migrations', import.meta.url)));
+
+/** A database behind the code (DATABASE_MIGRATE=check), or another process holding the migrations too long. */
+export class SchemaVersionError extends Error {
+  override name = 'SchemaVersionError';
+}
+
+/** The newest migration this code ships (drizzle's journal time of it, the value its table records). */
+function expectedMigration(): { count: number; createdAt: number } {
+  const migrations = readMigrationFiles({ migrationsFolder });
+  return { count: migrations.length, createdAt: migrations.at(-1)?.folderMillis ?? 0 };
+}
+
+/**
+ * Migrations on PostgreSQL, once however many processes start together (decision 0086): each takes
+ * a session advisory lock named after the schema on a connection of its own (a process that dies
+ * holding it loses the session, and the lock with it), polled so that no statement outlives
+ * statement_timeout; the first migrates, the others find nothing to apply. Then each checks that
+ * the database holds the newest migration this code ships.
+ */
+async function migratePostgresOnce(databaseUrl: string, apply: () => Promise<void>, options: DatabaseOptions): Promise<void> {
+  const lockName = `settlement-rail-graph migrations ${options.schemaName ?? 'default'}`;
+  const session = postgres(databaseUrl, {
+    max: 1,
+    onnotice: () => {},
+    fetch_types: false,
+    connect_timeout: Math.max(1, Math.ceil((options.connectTimeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)),
+  });
+  try {
+    await waitForLock(session, lockName, options.migrationLockWaitMs ?? 300_000);
+    if ((options.migrations ?? 'auto') === 'auto') await apply();
+    await checkSchemaVersion(session, options.schemaName);
+  } finally {
+    // Ending the session releases the lock.
+    await session.end({ timeout: 5 });
+  }
+}
+
+async function waitForLock(session: postgres.Sql, lockName: string, waitMs: number): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const [row] = await session<Array<{ locked: boolean }>>`select pg_try_advisory_lock(hashtext(${lockName})) as locked`;
+    if (row?.locked) return;
+    if (Date.now() > deadline) throw new SchemaVersionError(`another process has held the migration lock for over ${Math.round(waitMs / 1000)} s; is a migration stuck?`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function checkSchemaVersion(session: postgres.Sql, schemaName: string | undefined): Promise<void> {
+  const expected = expectedMigration();
+  const table = `${quoteIdentifier(schemaName ?? 'drizzle')}.${quoteIdentifier('__drizzle_migrations')}`;
+  const [exists] = await session<Array<{ found: string | null }>>`select to_regclass(${table})::text as found`;
+  const [row] = exists?.found ? await session.unsafe<Array<{ latest: string | null }>>(`select max(created_at)::text as latest from ${table}`) : [{ latest: null }];
+  const latest = Number(row?.latest ?? 0);
+  if (latest < expected.createdAt) {
+    throw new SchemaVersionError(
+      `the database schema is behind this code: it holds migrations up to ${latest ? new Date(latest).toISOString() : 'none'}, this code expects ${expected.count} migrations up to ${new Date(expected.createdAt).toISOString()}. Start one process with DATABASE_MIGRATE=auto (the default), or run the migration job, then start this one.`,
+    );
+  }
+}
 
 function quoteIdentifier(identifier: string): string {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(identifier)) throw new Error(`unsafe SQL identifier: ${identifier}`);
@@ -77,8 +144,15 @@ async function openPostgres(options: DatabaseOptions & { databaseUrl: string }):
   });
   const db = drizzlePostgres({ client, schema });
   try {
-    if (schemaName) await client.unsafe(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schemaName)}`);
-    await migratePostgres(db, { migrationsFolder, ...(schemaName ? { migrationsSchema: schemaName } : {}) });
+    // Under the lock: CREATE SCHEMA IF NOT EXISTS is not safe against itself either.
+    await migratePostgresOnce(
+      options.databaseUrl,
+      async () => {
+        if (schemaName) await client.unsafe(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schemaName)}`);
+        await migratePostgres(db, { migrationsFolder, ...(schemaName ? { migrationsSchema: schemaName } : {}) });
+      },
+      options,
+    );
   } catch (error) {
     // Without this the pool's reconnect timers would keep a failed start alive.
     await client.end({ timeout: 1 }).catch(() => undefined);
@@ -134,6 +208,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   try {
     return options.databaseUrl ? await openPostgres({ ...options, databaseUrl: options.databaseUrl }) : await openPglite(options);
   } catch (error) {
+    if (error instanceof SchemaVersionError) throw error;
     throw new InfrastructureError(`opening the ${options.databaseUrl ? 'postgres' : 'pglite'} database`, error);
   }
 }
