@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { COLD_START_TARGET_MS, type ColdStart, type MemoryFigures } from './cold-start.js';
 import { type ComplianceFigures, FEE_AMOUNT_USD, type Latency, SCREEN_P99_TARGET_MS, WARM_PASSES, WARMUP_NAMES } from './compliance.js';
@@ -20,12 +19,12 @@ import {
   REPLAY_WARMUP,
   REPLAYS,
 } from './payments.js';
-import { ROOT } from './processes.js';
+import { describeCommit } from './report-file.js';
 import { type GatewayRun, SPLIT_LAYOUT_NOTE, type SplitQuery } from './split-layout.js';
 
 /** docs/benchmarks.md (and stdout): what ran where, then one table a section, each figure against its target. */
 
-export const REPORT_PATH = 'docs/benchmarks.md';
+export { REPORT_PATH } from './report-file.js';
 
 const SPLIT_STOCK_TARGET = 3;
 const SPLIT_P99_TARGET_MS = 100;
@@ -46,21 +45,6 @@ export interface BenchResults {
   compliance: ComplianceFigures;
   payments: PaymentsOutcome;
   intelligence: IntelligenceFigures;
-}
-
-function git(args: readonly string[]): string {
-  try {
-    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return '';
-  }
-}
-
-/** `git rev-parse --short HEAD`, `+dirty` when the tree has changes (this report aside). */
-export function describeCommit(): string {
-  const commit = git(['rev-parse', '--short', 'HEAD']) || 'unknown';
-  const dirty = git(['status', '--porcelain', '--', '.', `:(exclude)${REPORT_PATH}`]) !== '';
-  return `${commit}${dirty ? '+dirty' : ''}`;
 }
 
 function describeMachine(pinning: string, loadAtStart: number): string[] {

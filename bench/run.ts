@@ -1,9 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseCommandLine } from '../platform/cli.js';
 import { killAllNow, pinLoadGeneratorAndServers, removeTempFolders, ROOT, startRail, startTarget, stopAll, stopServers } from './processes.js';
 import type { BenchResults } from './report.js';
+import { sectionOf, SOAK_HEADING } from './report-file.js';
 
 // The sections are imported once the command line is read (main below): each loads the rail's
 // subgraphs, seconds of work that --help and a usage error do not need.
@@ -165,7 +166,10 @@ async function main(): Promise<void> {
     intelligence,
     ...allInOne,
   });
-  writeFileSync(join(ROOT, REPORT_PATH), report);
+  // The Soak section is npm run soak's (bench/soak/report.ts): a rewrite of the rest keeps it.
+  const path = join(ROOT, REPORT_PATH);
+  const soak = existsSync(path) ? sectionOf(readFileSync(path, 'utf8'), SOAK_HEADING) : undefined;
+  writeFileSync(path, soak ? `${report.trimEnd()}\n\n${soak.trimEnd()}\n` : report);
   console.log(`\n${report}\n(written to ${REPORT_PATH})`);
 }
 

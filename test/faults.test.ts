@@ -2,8 +2,8 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildServer, type BuiltServer } from '../gateway/server.js';
 import { dropSchema } from '../platform/db.js';
+import { startTcpProxy, type TcpProxy } from '../platform/testing/tcp-proxy.js';
 import { sharedTestDatabase, testConfig } from './helpers.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 async function listen(server: BuiltServer): Promise<string> {
   await server.app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTcpProxy, type TcpProxy } from '../platform/testing/tcp-proxy.js';
 import { startTestServer, type TestServer } from './helpers.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 // Finding 10 (decision 0054): with REDIS_URL set, every request with a key is counted in Redis; while
 // Redis is down each is answered 503, so /health must read down and name it.
