@@ -81,6 +81,7 @@ export async function runFaults(plan: readonly PlannedFault[], cluster: Cluster,
     try {
       await inflict(fault, cluster, proxies);
       events.push({ ...fault, startedAt, restoredAt: Date.now() });
+      log(`fault: ${what}: restored after ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log(`fault: ${what}: restoring failed: ${message}`);

@@ -37,14 +37,19 @@ export async function send(url: string, request: SoakRequest = {}): Promise<Answ
   }
 }
 
-/** The JSON body of an answer, or undefined when it is none. */
-export function jsonOf(answer: Answer): Record<string, unknown> | undefined {
+/** The parsed body of an answer, or undefined when it is not JSON. */
+export function parsedBody(answer: Answer): unknown {
   try {
-    const value: unknown = JSON.parse(answer.text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return JSON.parse(answer.text) as unknown;
   } catch {
     return undefined;
   }
+}
+
+/** The JSON object of an answer, or undefined when it is none. */
+export function jsonOf(answer: Answer): Record<string, unknown> | undefined {
+  const value = parsedBody(answer);
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 /** The error code of a refusal ({code} or GraphQL's extensions.code), else the body's start. */

@@ -96,8 +96,9 @@ function checkOnChain(input: ReconcileInput): Check {
 /**
  * Every authorization the soak presented (decision 0012's life of a claim): its row and the token
  * agree (SETTLED if and only if used on chain), none is used twice, none is left SETTLING, and a
- * payer is charged only for an answer 200, or when the answer was lost to a kill of a process on
- * its path (the gateway, or the intelligence process that settled it) while it was in flight.
+ * payer is charged only for an answer 200, or when the answer was lost to a kill of the process on
+ * its path while it was in flight (the public port sends a REST path straight to the intelligence
+ * processes, gateway/cluster/cluster.ts: the one that settled it died before it answered).
  */
 function checkX402(input: ReconcileInput): Check {
   const check: Check = { name: 'every x402 payment is charged at most once, and only for an answer it got', problems: [], notes: [] };
@@ -119,7 +120,7 @@ function checkX402(input: ReconcileInput): Check {
     }
     charged += 1;
     if (entry.outcome === 200 && entry.settledInAnswer) continue;
-    if (overlapsFault(entry.startedAt, entry.endedAt, input.faults, ['gateway', 'intelligence'])) lostToKill += 1;
+    if (overlapsFault(entry.startedAt, entry.endedAt, input.faults, ['intelligence'])) lostToKill += 1;
     else check.problems.push(`${key}: charged, but the client got ${entry.outcome} (no kill on its path while it was in flight)`);
   }
   for (const key of rows.keys()) check.problems.push(`${key}: a claim for an authorization no client of the soak presented`);

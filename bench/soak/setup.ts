@@ -59,6 +59,8 @@ async function paymentRequirements(cluster: Cluster): Promise<PaymentRequirement
 }
 
 export async function prepareAccounts(cluster: Cluster): Promise<SoakAccounts> {
+  const mnemonic = cluster.mnemonic;
+  if (!mnemonic) throw new Error('the soak needs the embedded chain (its funded accounts pay x402): start the cluster without RPC_URL');
   const api = await createKey(cluster, 'api', 'soak paid calls');
   const bearer = await createKey(cluster, 'bearer', 'soak treasury desk');
   if (!bearer.institutionId) throw new Error('the bearer key founded no institution');
@@ -73,6 +75,6 @@ export async function prepareAccounts(cluster: Cluster): Promise<SoakAccounts> {
     creditorName: ACTIVE_LEI_ENTRY.legalName,
     creditorLei: ACTIVE_LEI_ENTRY.lei,
     requirements: await paymentRequirements(cluster),
-    payers: PAYER_INDEXES.map((addressIndex) => mnemonicToAccount(cluster.mnemonic, { addressIndex })),
+    payers: PAYER_INDEXES.map((addressIndex) => mnemonicToAccount(mnemonic, { addressIndex })),
   };
 }

@@ -1,17 +1,19 @@
 import { createPaymentHeader } from 'x402/client';
 import { settleResponseFromHeader } from 'x402/types';
 import { VENDOR_QUERY } from '../../test/fixtures/vendor-query.js';
-import { type Answer, jsonOf, send, type SoakRequest } from './http.js';
+import { type Answer, parsedBody, send, type SoakRequest } from './http.js';
 import { initiatePayment } from './payments.js';
 import type { Random } from './random.js';
 import type { RequestKind } from './records.js';
 import { PAID_PATH } from './setup.js';
 import { type MixEntry, record, type Workload } from './workload-context.js';
 
+/** A read: expected when it is a 200 whose JSON body (an object or a list) has what `accepts` needs. */
 async function read(workload: Workload, kind: RequestKind, path: string, request: SoakRequest, accepts: (body: Record<string, unknown>) => boolean): Promise<Answer> {
   const answer = await send(`${workload.cluster.url}${path}`, request);
-  const body = jsonOf(answer);
-  record(workload, kind, answer, answer.outcome === 200 && body !== undefined && accepts(body));
+  const body = parsedBody(answer);
+  const object = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  record(workload, kind, answer, answer.outcome === 200 && body !== undefined && accepts(object));
   return answer;
 }
 
