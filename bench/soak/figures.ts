@@ -13,6 +13,8 @@ export interface GroupFigures {
   unexpected: number;
   /** The most common unexpected outcomes, `outcome problem × count`. */
   top: string[];
+  /** Answers 500 among them. */
+  internalErrors: number;
 }
 
 export interface LoadFigures {
@@ -37,7 +39,15 @@ function groupFigures(records: readonly RequestRecord[], seconds: number): Group
     .sort((a, b) => b[1].length - a[1].length)
     .slice(0, 3)
     .map(([reason, list]) => `${reason} × ${list.length}`);
-  return { requests: records.length, perSecond: seconds > 0 ? records.length / seconds : 0, p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), unexpected: unexpected.length, top };
+  return {
+    requests: records.length,
+    perSecond: seconds > 0 ? records.length / seconds : 0,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    unexpected: unexpected.length,
+    top,
+    internalErrors: records.filter((one) => one.outcome === 500).length,
+  };
 }
 
 /** Milliseconds of [from, to) in each phase, sampled every 100 ms (phases change on seconds). */

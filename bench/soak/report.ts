@@ -34,6 +34,13 @@ function faultLines(result: SoakResult): string[] {
   });
 }
 
+/** Answers 500 by kind: DESIGN.md §6 allows none (a failing dependency is a 503), so they are named even though no check fails on them. */
+function internalErrors(result: SoakResult): string {
+  const byKind = Object.entries(result.figures.byKind).filter(([, figures]) => figures.internalErrors > 0);
+  if (byKind.length === 0) return 'none';
+  return byKind.map(([kind, figures]) => `${kind} ${figures.internalErrors}`).join(', ');
+}
+
 /** The Soak section of docs/benchmarks.md, also what `npm run soak` prints. */
 export function renderSoakSection(result: SoakResult): string {
   const { options, figures } = result;
@@ -51,6 +58,7 @@ export function renderSoakSection(result: SoakResult): string {
     `- Command: \`npm run soak -- --minutes ${options.minutes} --gateways ${options.gateways} --replicas ${options.replicas} --rate ${options.rate} --in-flight ${options.maxInFlight} --seed ${options.seed}\``,
     `- Cluster: ${result.processes} processes, started in ${result.clusterStartSeconds.toFixed(1)} s; load ${figures.loadSeconds.toFixed(0)} s, ${result.load.started.toLocaleString('en-US')} requests started, ${result.load.shed.length} shed; the reconcilers took ${result.settleSeconds.toFixed(0)} s after it; ${result.wallSeconds.toFixed(0)} s in all`,
     `- Faults: ${faultLines(result).join('; ')}`,
+    `- Answers 500: ${internalErrors(result)}`,
     `- Reconciliation: **${result.passed ? 'passed' : 'failed'}**`,
     '',
     ...table(['check', 'result', 'counts'], checkRows),
