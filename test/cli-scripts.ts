@@ -31,6 +31,8 @@ export const OUR_CLIS = [
   'data:refresh:compliance',
   'data:derive',
   'screenshots',
+  'cluster',
+  'soak',
 ] as const;
 
 /** Scripts that are not a CLI of ours (or not yet one), and why. */
