@@ -18,6 +18,7 @@ export const OUR_CLIS = [
   'compose',
   'keys',
   'reset',
+  'db:migrate',
   'bench',
   'bench:access',
   'bench:compliance',
