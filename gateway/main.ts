@@ -35,6 +35,7 @@ type Rail = Awaited<ReturnType<typeof loadRail>>;
  *   tsx gateway/main.ts                 all-in-one: every subgraph, the gateway, REST, health, metrics
  *   tsx gateway/main.ts serve <name>    one subgraph alone (distributed layout); `a,b` serves several
  *   tsx gateway/main.ts serve gateway   the gateway alone, reaching every subgraph at SUBGRAPH_URLS
+ *   tsx gateway/main.ts serve chain     the embedded EVM alone, for processes on RPC_URL=<it>/rpc
  */
 const USAGE = `usage:
   npm start                            the all-in-one server: every subgraph, the gateway at /graphql,
@@ -42,6 +43,11 @@ const USAGE = `usage:
   npm run serve -- <subgraph>[,<...>]  one subgraph alone (its REST paths and /subgraphs/<name>/graphql),
                                        or several in one process
   npm run serve -- gateway             the gateway alone, reaching every subgraph at SUBGRAPH_URLS
+  npm run serve -- chain               the embedded EVM alone (its JSON-RPC at /rpc), for processes
+                                       started with RPC_URL=<its address>/rpc
+  npm run cluster -- --gateways M --replicas N
+                                       M gateways and N processes of each subgraph on this machine
+                                       behind one port, on DATABASE_URL (npm run cluster -- --help)
   npm run dev                          npm start, restarted when a source file changes
 subgraphs: ${SUBGRAPH_NAMES.join(', ')}
 Configured by environment variables (PORT, HOST, DATA_DIR, DATABASE_URL, ...): docs/configuration.md.
@@ -51,18 +57,19 @@ function optionsFromArguments(argv: string[]): Omit<ServerOptions, 'config'> {
   const [command, target, ...rest] = parseCommandLine({ usage: USAGE, args: argv, allowPositionals: true }).positionals;
   if (command === undefined) return {};
   if (command !== 'serve') throw new UsageError(`unknown command "${command}"`);
-  if (!target) throw new UsageError('serve needs a subgraph, several (a,b) or gateway');
+  if (!target) throw new UsageError('serve needs a subgraph, several (a,b), gateway or chain');
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest.join(' ')}"`);
   if (target === 'gateway') return { subgraphs: [], gateway: true };
+  if (target === 'chain') return { subgraphs: [], gateway: false, chainAlone: true };
   const names = target.split(',');
   const unknown = names.filter((name) => !isSubgraphName(name));
-  if (unknown.length > 0) throw new UsageError(`unknown subgraph "${unknown.join(', ')}"; one of: ${SUBGRAPH_NAMES.join(', ')}, gateway`);
+  if (unknown.length > 0) throw new UsageError(`unknown subgraph "${unknown.join(', ')}"; one of: ${SUBGRAPH_NAMES.join(', ')}, gateway, chain`);
   return { subgraphs: names.filter(isSubgraphName), gateway: false };
 }
 
 function banner(server: BuiltServer, address: string): string {
   const base = address.replace('127.0.0.1', 'localhost');
-  const driver = server.platform ? `database: ${server.platform.database.driver}` : 'gateway alone, no database';
+  const driver = server.platform ? `database: ${server.platform.database.driver}` : `${server.chain ? 'chain' : 'gateway'} alone, no database`;
   const hasGateway = server.app.hasRoute({ method: 'POST', url: '/graphql' });
   return [
     `settlement-rail-graph listening on ${base} (${driver})`,
@@ -104,7 +111,7 @@ function mnemonicSource({ EMBEDDED_CHAIN_FOLDER, MNEMONIC_FILE }: Rail, config: 
  * accounts with their roles. Never their keys nor their mnemonic (decision 0052).
  */
 async function connectEmbeddedRail(rail: Rail, server: BuiltServer, config: Config, progress: (message: string) => void): Promise<string> {
-  const chain = server.platform?.chain;
+  const chain = server.chain;
   if (!chain || chain.mode !== 'embedded') return '';
   progress('starting the embedded EVM (chainId 8453) and deploying the token and the settlement router');
   const { contracts, embedded } = await chain.connect();
@@ -113,6 +120,7 @@ async function connectEmbeddedRail(rail: Rail, server: BuiltServer, config: Conf
   return [
     '',
     `  rail         embedded EVM, chainId 8453, JSON-RPC at /rpc: token ${contracts.token}, router ${contracts.router}`,
+    `  contracts    esgOracle ${contracts.esgOracle}, redistribution ${contracts.redistribution}, stabilityPID ${contracts.stabilityPID}, basketPeg ${contracts.basketPeg}`,
     `  accounts     the rail's own, funded with 1,000,000 rUSD each, derived from ${mnemonicSource(rail, config)}:`,
     ...accounts,
   ].join('\n');

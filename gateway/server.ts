@@ -1,4 +1,5 @@
 import { registerAdminKeyRoutes } from '../platform/access/keys-route.js';
+import type { RailChain } from '../platform/chain/index.js';
 import type { Config } from '../platform/config.js';
 import { createHttpServer, type HttpServer } from '../platform/http.js';
 import type { BaseServices, PlatformServices, Subgraph } from '../platform/subgraph.js';
@@ -6,7 +7,7 @@ import { registerWebApp } from '../web/serve.js';
 import { mountGateway, mountSubgraphEndpoint } from './graphql-endpoints.js';
 import { mountMcpServer } from './mcp/server.js';
 import { registerOperationsRoutes } from './operations-routes.js';
-import { createBaseServices, createPlatformServices, type PlatformOverrides } from './platform-services.js';
+import { createBaseServices, createConfiguredRailChain, createPlatformServices, type PlatformOverrides } from './platform-services.js';
 import { registerPrefixHealthRoutes } from './prefix-health.js';
 import { registerEmbeddedRpcRoute } from './rpc-route.js';
 import { buildSubgraphs, SUBGRAPH_NAMES, type SubgraphName } from './subgraphs.js';
@@ -17,13 +18,20 @@ export interface ServerOptions extends PlatformOverrides {
   subgraphs?: readonly SubgraphName[];
   /** Mount the gateway at /graphql; default true when every subgraph is served. */
   gateway?: boolean;
+  /**
+   * Serve the embedded chain alone (`serve chain`): its JSON-RPC at /rpc for the processes of a
+   * cluster on RPC_URL, /health and /metrics; no subgraph, no database.
+   */
+  chainAlone?: boolean;
 }
 
 export interface BuiltServer {
   app: HttpServer;
   base: BaseServices;
-  /** Undefined for the gateway alone, which keeps no data and opens no database. */
+  /** Undefined for the gateway alone and the chain alone, which open no database. */
   platform: PlatformServices | undefined;
+  /** The rail's chain this process holds or reaches: undefined for the gateway alone. */
+  chain: RailChain | undefined;
   subgraphs: Subgraph[];
   /** Stops accepting, lets in-flight requests finish, then closes the database and the data folder. */
   close(): Promise<void>;
@@ -35,6 +43,7 @@ export interface BuiltServer {
  * /metrics and, with ADMIN_KEY, /admin/keys. Not listening.
  */
 export async function buildServer(options: ServerOptions): Promise<BuiltServer> {
+  if (options.chainAlone) return buildChainServer(options);
   const base = createBaseServices(options.config, options);
   const names = options.subgraphs ?? SUBGRAPH_NAMES;
   const owned = names.length > 0 ? await createPlatformServices(base, options) : undefined;
@@ -68,26 +77,15 @@ export async function buildServer(options: ServerOptions): Promise<BuiltServer> 
     if (owned) registerAdminKeyRoutes(app, owned.services.access.keys, options.config.access.adminKey);
     if (owned?.services.chain.mode === 'embedded') registerEmbeddedRpcRoute(app, owned.services.chain, options.config.embeddedRpc, base.clock, options.config.access.internalKey);
     mountMcpServer(app, options.config);
-    let closing = false;
-    // A response sent while stopping closes its connection, so a keep-alive client does not
-    // hold the server open (or send its next request into a closed socket).
-    app.addHook('onSend', (_request, reply, payload, done) => {
-      if (closing) reply.header('connection', 'close');
-      done(null, payload);
-    });
+    const closeApp = closeGracefully(app);
     return {
       app,
       base,
       platform: owned?.services,
+      chain: owned?.services.chain,
       subgraphs,
       async close() {
-        closing = true;
-        const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
-        try {
-          await app.close();
-        } finally {
-          clearInterval(sweep);
-        }
+        await closeApp();
         await Promise.all(subgraphs.map((subgraph) => subgraph.close?.()));
         await owned?.close();
       },
@@ -96,4 +94,53 @@ export async function buildServer(options: ServerOptions): Promise<BuiltServer> 
     await owned?.close();
     throw error;
   }
+}
+
+/**
+ * Stops accepting and lets in-flight requests finish. A response sent while stopping closes its
+ * connection, so a keep-alive client does not hold the server open (or send its next request into
+ * a closed socket).
+ */
+function closeGracefully(app: HttpServer): () => Promise<void> {
+  let closing = false;
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+  return async () => {
+    closing = true;
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    try {
+      await app.close();
+    } finally {
+      clearInterval(sweep);
+    }
+  };
+}
+
+/**
+ * `serve chain`: the embedded EVM alone (decision 0088), for the processes of a cluster that reach it
+ * at RPC_URL=<this>/rpc. It keeps its journal in DATA_DIR/chain and opens no database.
+ */
+async function buildChainServer(options: ServerOptions): Promise<BuiltServer> {
+  const { config } = options;
+  if (config.chain.rpcUrl) throw new Error('serve chain runs the embedded EVM; RPC_URL is set, so there is no chain here to serve');
+  const base = createBaseServices(config, options);
+  const chain = options.chain ?? createConfiguredRailChain(config);
+  base.health.register({ name: 'rail', check: async () => void (await (await chain.connect()).publicClient.getBlockNumber()) });
+  const app = createHttpServer({ logger: base.logger, metrics: base.metrics, clock: base.clock, handlerTimeoutMs: config.server.requestTimeoutMs, publicBaseUrl: config.server.publicBaseUrl });
+  registerOperationsRoutes(app, base, undefined);
+  registerEmbeddedRpcRoute(app, chain, config.embeddedRpc, base.clock, config.access.internalKey);
+  const closeApp = closeGracefully(app);
+  return {
+    app,
+    base,
+    platform: undefined,
+    chain,
+    subgraphs: [],
+    async close() {
+      await closeApp();
+      if (!options.chain) await chain.close();
+    },
+  };
 }

@@ -390,6 +390,11 @@ function allVariables(): Array<[section: string, key: string, Variable<z.ZodType
   );
 }
 
+/** The name of every environment variable the rail reads. */
+export function configVariableNames(): string[] {
+  return allVariables().map(([, , item]) => item.env);
+}
+
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
   const config: Record<string, Record<string, unknown>> = {};
   const problems: string[] = [];

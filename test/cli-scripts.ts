@@ -18,6 +18,7 @@ export const OUR_CLIS = [
   'compose',
   'keys',
   'reset',
+  'db:migrate',
   'bench',
   'bench:access',
   'bench:compliance',
@@ -31,6 +32,8 @@ export const OUR_CLIS = [
   'data:refresh:compliance',
   'data:derive',
   'screenshots',
+  'cluster',
+  'soak',
 ] as const;
 
 /** Scripts that are not a CLI of ours (or not yet one), and why. */

@@ -8,7 +8,7 @@ import { SUBGRAPH_NAMES } from '../gateway/subgraphs.js';
 import { generateIssuerJwk } from '../platform/credentials.js';
 import type { RequestContext } from '../platform/request-context.js';
 import type { Subgraph } from '../platform/subgraph.js';
-import { sharedTestDatabase, startTestServer, testConfig, type TestServer } from './helpers.js';
+import { sharedTestChain, sharedTestDatabase, startTestServer, testConfig, type TestServer } from './helpers.js';
 
 /** Wraps a subgraph's createContext to record the RequestContext each resolver receives. */
 function recordContexts(subgraph: Subgraph | undefined): RequestContext[] {
@@ -138,6 +138,26 @@ describe('the gateway alone', () => {
     expect(server.platform).toBeUndefined();
     await server.close();
     expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('serve chain: the embedded EVM alone answers /rpc, /health and /metrics, and opens no database (decision 0088)', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'srg-chain-')), 'data');
+    const server = await buildServer({ config: testConfig({ DATA_DIR: dataDir }), chain: sharedTestChain(), subgraphs: [], chainAlone: true });
+    try {
+      expect(server.platform).toBeUndefined();
+      expect(server.chain).toBe(sharedTestChain());
+      expect(server.app.hasRoute({ method: 'POST', url: '/graphql' })).toBe(false);
+      const rpc = await server.app.inject({ method: 'POST', url: '/rpc', payload: { jsonrpc: '2.0', id: 1, method: 'eth_chainId' } });
+      expect(rpc.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0x2105' });
+      const health = await server.app.inject({ method: 'GET', url: '/health' });
+      expect(health.statusCode).toBe(200);
+      expect(health.json()).toMatchObject({ status: 'ok', checks: { rail: { status: 'up' } } });
+      expect((await server.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(200);
+    } finally {
+      await server.close();
+    }
+    expect(existsSync(dataDir)).toBe(false);
+    await expect(buildServer({ config: testConfig({ RPC_URL: 'http://127.0.0.1:1/rpc' }), subgraphs: [], chainAlone: true })).rejects.toThrow(/serve chain runs the embedded EVM; RPC_URL is set/);
   });
 
   it('an all-in-one server with the database override and both keys configured claims no data folder', async () => {
