@@ -61,7 +61,7 @@ export interface Cluster {
   processes(): ClusterProcess[];
   /** SIGKILL; it stays down until restart(). */
   kill(name: string): Promise<void>;
-  /** Starts it again (a new port); resolves once it is ready. */
+  /** Starts it again on its own port (supervisor.ts keeps it: the others were given its URL); resolves once it is ready. */
   restart(name: string): Promise<void>;
   /** SIGTERM every process (in-flight requests finish), SIGKILL after a grace; closes the ports. */
   stop(): Promise<void>;

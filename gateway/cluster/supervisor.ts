@@ -52,6 +52,11 @@ interface ProcessState {
   child: ChildProcess | undefined;
   status: ProcessStatus;
   url: string | undefined;
+  /**
+   * The port of its first start, kept for every later one: the others were given its URL (the
+   * chain's RPC_URL above all), so a restart listens where they look (CLUSTER-API: "on its own port").
+   */
+  port: string | undefined;
   lines: string[];
   restarts: number;
   crashesInARow: number;
@@ -75,6 +80,7 @@ function watchStart(state: ProcessState, ready: () => void): (chunk: Buffer) => 
       if (state.lines.length < KEPT_LINES) state.lines.push(line);
       const listening = /listening on (http:\/\/\S+)/.exec(line);
       if (listening?.[1]) state.url = listening[1].replace('localhost', '127.0.0.1');
+      if (state.url) state.port ??= new URL(state.url).port;
       if (state.url && /^ready in /.test(line)) ready();
     }
   };
@@ -87,7 +93,8 @@ function spawnOnce(state: ProcessState): Promise<void> {
   state.lines = [];
   state.url = undefined;
   setStatus(state, 'starting');
-  const started = spawn(process.execPath, ['--import', 'tsx', mainScript, 'serve', spec.target], { env: spec.environment, stdio: ['ignore', 'pipe', 'pipe'] });
+  const environment = state.port ? { ...spec.environment, PORT: state.port } : spec.environment;
+  const started = spawn(process.execPath, ['--import', 'tsx', mainScript, 'serve', spec.target], { env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
   state.child = started;
   const lastLines = () => state.lines.slice(-20).join('\n');
   return new Promise((resolve, reject) => {
@@ -147,6 +154,7 @@ export function manageProcess(spec: ProcessSpec): ManagedProcess {
     child: undefined,
     status: 'down',
     url: undefined,
+    port: undefined,
     lines: [],
     restarts: 0,
     crashesInARow: 0,
