@@ -52,11 +52,11 @@ export function jsonOf(answer: Answer): Record<string, unknown> | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
-/** The error code of a refusal ({code} or GraphQL's extensions.code), else the body's start. */
+/** The error code of a refusal ({code}, GraphQL's extensions.code, or an x402 402's error), else the body's start. */
 export function problemOf(answer: Answer): string {
   if (typeof answer.outcome !== 'number') return answer.outcome;
   const body = jsonOf(answer);
   const errors = body?.errors as Array<{ extensions?: { code?: unknown } }> | undefined;
-  const code = body?.code ?? errors?.[0]?.extensions?.code;
-  return typeof code === 'string' ? code : answer.text.slice(0, 120);
+  const code = body?.code ?? errors?.[0]?.extensions?.code ?? (body?.x402Version === undefined ? undefined : `x402 ${String(body.error)}`);
+  return typeof code === 'string' ? code : answer.text.slice(0, 80);
 }
