@@ -5,7 +5,7 @@ import { type Cluster, startCluster } from '../../gateway/cluster/cluster.js';
 import { dropSchema } from '../../platform/db.js';
 import { startTcpProxy, type TcpProxy } from '../../platform/testing/tcp-proxy.js';
 import { clusterEnvironment } from './cluster-environment.js';
-import type { SoakOptions } from './options.js';
+import { loopbackTarget, type SoakOptions } from './options.js';
 
 /** The cluster under test, behind the two proxies the faults cut. */
 export interface Infrastructure {
@@ -19,15 +19,6 @@ export interface Infrastructure {
   /** Seconds the cluster took to start. */
   startSeconds: number;
   close(): Promise<void>;
-}
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/** The host and port of a URL on this machine; anything else is refused (the soak loads 127.0.0.1 only). */
-function loopbackTarget(url: string, defaultPort: number, name: string): { host: string; port: number } {
-  const parsed = new URL(url);
-  if (!LOOPBACK_HOSTS.has(parsed.hostname)) throw new Error(`${name} must point at this machine (127.0.0.1), not ${parsed.hostname}: the soak loads and cuts it`);
-  return { host: parsed.hostname === '[::1]' ? '::1' : parsed.hostname, port: parsed.port ? Number(parsed.port) : defaultPort };
 }
 
 /** The same URL through the proxy on 127.0.0.1:port. */

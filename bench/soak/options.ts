@@ -44,6 +44,16 @@ figures per phase and per kind. Exits 1 when the reconciliation finds anything w
   --keep          keep the database schema and the cluster's data folder
   --write         write the Soak section of docs/benchmarks.md (always for ${LONG_RUN_MINUTES} minutes or more)`;
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** The host and port of a URL on this machine; anything else is refused (the soak loads and cuts 127.0.0.1 only). */
+export function loopbackTarget(url: string, defaultPort: number, name: string): { host: string; port: number } {
+  const parsed = URL.parse(url);
+  if (!parsed) throw new UsageError(`${name} is not a URL`);
+  if (!LOOPBACK_HOSTS.has(parsed.hostname)) throw new UsageError(`${name} must point at this machine (127.0.0.1), not ${parsed.hostname}: the soak loads it and cuts its connections`);
+  return { host: parsed.hostname === '[::1]' ? '::1' : parsed.hostname, port: parsed.port ? Number(parsed.port) : defaultPort };
+}
+
 function numberOption(name: string, text: string | undefined, fallback: number, min: number, max: number, integer: boolean): number {
   if (text === undefined) return fallback;
   const value = Number(text);
@@ -73,6 +83,9 @@ export function parseSoakArguments(args: readonly string[], environment: NodeJS.
   const databaseUrl = environment.DATABASE_URL;
   if (!databaseUrl) throw new UsageError('DATABASE_URL is required: the cluster runs on PostgreSQL');
   const minutes = numberOption('minutes', values.minutes, 1, 0.25, 120, false);
+  const redisUrl = environment.REDIS_URL || DEFAULT_REDIS_URL;
+  loopbackTarget(databaseUrl, 5432, 'DATABASE_URL');
+  loopbackTarget(redisUrl, 6379, 'REDIS_URL');
   return {
     minutes,
     gateways: numberOption('gateways', values.gateways, 2, 1, 8, true),
@@ -81,7 +94,7 @@ export function parseSoakArguments(args: readonly string[], environment: NodeJS.
     maxInFlight: numberOption('in-flight', values['in-flight'], 64, 1, 1_000, true),
     seed: numberOption('seed', values.seed, randomInt(1, 2 ** 31), 0, 2 ** 32 - 1, true),
     databaseUrl,
-    redisUrl: environment.REDIS_URL || DEFAULT_REDIS_URL,
+    redisUrl,
     keep: values.keep ?? false,
     write: (values.write ?? false) || minutes >= LONG_RUN_MINUTES,
   };
