@@ -31,24 +31,37 @@ export function createPostgresNonceKeeper(db: Database, logger?: Pick<Logger, 'w
 async function inSharedTurn<T>(db: Database, logger: Pick<Logger, 'warn'> | undefined, account: NonceAccount, turn: (kept: number | undefined) => Promise<TurnEnd<T>>): Promise<T> {
   const address = account.address.toLowerCase();
   const row = and(eq(chainNonces.chainId, account.chainId), eq(chainNonces.account, address));
-  let ended: TurnEnd<T> | undefined;
+  // The turn once started runs to its end whatever becomes of the database: postgres.js gives up
+  // the transaction as soon as its connection drops, while the send may already be on its way.
+  let running: Promise<TurnEnd<T>> | undefined;
+  let abandoned = false;
   try {
-    ended = await db.transaction(async (tx) => {
-      // Two int4 keys: a key space of its own, apart from the one-key locks (migrations, x402 payers).
-      await tx.execute(sql`select pg_advisory_xact_lock(${account.chainId}::int4, hashtext(${address}))`);
-      const [kept] = await tx.select({ next: chainNonces.nextNonce }).from(chainNonces).where(row);
-      const end = (ended = await turn(kept?.next ?? undefined));
-      const next = end.next ?? null;
-      await tx
-        .insert(chainNonces)
-        .values({ chainId: account.chainId, account: address, nextNonce: next, updatedAt: sql`now()` })
-        .onConflictDoUpdate({ target: [chainNonces.chainId, chainNonces.account], set: { nextNonce: next, updatedAt: sql`now()` } });
-      return end;
-    });
+    return outcomeOf(
+      await db.transaction(async (tx) => {
+        // Two int4 keys: a key space of its own, apart from the one-key locks (migrations, x402 payers).
+        await tx.execute(sql`select pg_advisory_xact_lock(${account.chainId}::int4, hashtext(${address}))`);
+        const [kept] = await tx.select({ next: chainNonces.nextNonce }).from(chainNonces).where(row);
+        running = turn(kept?.next ?? undefined);
+        const end = await running;
+        // The transaction died meanwhile (its caller is answered below): this callback is left
+        // unsettled, because postgres.js (3.4.9) would write COMMIT or ROLLBACK to the closed socket
+        // and throw outside any caller.
+        if (abandoned) return new Promise<never>(() => {});
+        const next = end.next ?? null;
+        await tx
+          .insert(chainNonces)
+          .values({ chainId: account.chainId, account: address, nextNonce: next, updatedAt: sql`now()` })
+          .onConflictDoUpdate({ target: [chainNonces.chainId, chainNonces.account], set: { nextNonce: next, updatedAt: sql`now()` } });
+        return end;
+      }),
+    );
   } catch (error) {
-    if (!ended) throw new TurnNotTaken("the account's turn to send could not be had (the database did not answer): nothing was sent", { cause: error });
-    // Sent (or failed) in its turn, but the nonce not recorded: the next turn may find it taken, and the node's refusal makes it read the chain.
+    abandoned = true;
+    if (!running) throw new TurnNotTaken("the account's turn to send could not be had (the database did not answer): nothing was sent", { cause: error });
+    const end = await running;
+    // Sent (or failed) in its turn, but the nonce not recorded, and the lock lost with the session: the next turn may
+    // find the nonce taken, and the node's refusal makes it read the chain.
     logger?.warn({ err: error, chainId: account.chainId, account: address }, "send queue: the account's next nonce was not recorded");
+    return outcomeOf(end);
   }
-  return outcomeOf(ended);
 }
