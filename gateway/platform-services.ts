@@ -156,7 +156,15 @@ function createAccess(services: Omit<PlatformServices, 'access'>, rateLimits: Ra
     // Unset, the process makes its own: the all-in-one server's subgraphs call each other with it, and no
     // one outside knows it. Processes of the split layout must share a configured INTERNAL_KEY.
     internalKey: config.access.internalKey ?? randomBytes(32).toString('base64url'),
-    x402: createX402({ chain, db: database.db, clock, logger, facilitatorUrl: config.access.facilitatorUrl, facilitatorTimeoutMs: config.chain.timeoutMs * 3 }),
+    x402: createX402({
+      chain,
+      db: database.db,
+      clock,
+      logger,
+      facilitatorUrl: config.access.facilitatorUrl,
+      facilitatorTimeoutMs: config.chain.timeoutMs * 3,
+      databaseTimeoutMs: config.database.statementTimeoutMs,
+    }),
   };
 }
 
