@@ -68,7 +68,12 @@ function x402ReconciledCounter(registry: Registry): Counter<'outcome'> {
   const name = 'x402_claims_reconciled_total';
   const existing = registry.getSingleMetric(name);
   if (existing) return existing as Counter<'outcome'>;
-  return new Counter({ name, help: 'x402 claims a stopped process left, resolved by the reconciler: released (CLAIMED), settled or failed (SETTLING)', labelNames: ['outcome'], registers: [registry] });
+  return new Counter({
+    name,
+    help: 'x402 claims a stopped process left, resolved by the reconciler: released (CLAIMED), settled or failed (SETTLING)',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
 }
 
 export function createBaseServices(config: Config, overrides: PlatformOverrides = {}): BaseServices {

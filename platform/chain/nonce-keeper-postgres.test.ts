@@ -70,7 +70,10 @@ describe.runIf(databaseUrl)('the PostgreSQL nonce keeper (two pools on one schem
 
   it("does not hold one account's turn up behind another's", async () => {
     let release: (() => void) | undefined;
-    const held = keepers[0].inTurn(accountA, sendingTurn(0, () => new Promise<void>((resolve) => (release = resolve))));
+    const held = keepers[0].inTurn(
+      accountA,
+      sendingTurn(0, () => new Promise<void>((resolve) => (release = resolve))),
+    );
     // A's turn is held open (its lock taken) until B's turn, in the other process, has ended.
     await vi.waitFor(() => expect(release).toBeDefined());
     await expect(keepers[1].inTurn(accountB, sendingTurn(3))).resolves.toBe(3);
@@ -91,7 +94,8 @@ describe.runIf(databaseUrl)('the PostgreSQL nonce keeper (two pools on one schem
       });
       await vi.waitFor(() => expect(started).toBe(true));
       // 1. The session holding B's lock dies (as with its process).
-      const killed = await admin`select pg_terminate_backend(pid) as done from pg_locks where locktype = 'advisory' and classid = ${CHAIN_ID} and objid::int = hashtext(${accountB.address.toLowerCase()}) and granted`;
+      const killed =
+        await admin`select pg_terminate_backend(pid) as done from pg_locks where locktype = 'advisory' and classid = ${CHAIN_ID} and objid::int = hashtext(${accountB.address.toLowerCase()}) and granted`;
       expect(killed).toHaveLength(1);
       // 2. The other process's turn goes ahead with the nonce kept before the dead turn (30): the node would refuse it if the dead turn had sent, and the queue would read the chain.
       await expect(keepers[1].inTurn(accountB, sendingTurn(0))).resolves.toBe(30);

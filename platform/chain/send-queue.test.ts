@@ -105,7 +105,12 @@ describe('the send queue in front of a nonce keeper', () => {
   it('a turn that cannot be had (the database is down) is a send that was not sent: nothing reaches the node', async () => {
     const keeper: NonceKeeper = { inTurn: () => Promise.reject(new TurnNotTaken('the database did not answer')) };
     const { connection, node } = fakeConnection(0, keeper);
-    const call = { address: '0x0000000000000000000000000000000000000001' as Address, abi: parseAbi(['function approve(address spender, uint256 value)']), functionName: 'approve', args: [account.address, 1n] } as const;
+    const call = {
+      address: '0x0000000000000000000000000000000000000001' as Address,
+      abi: parseAbi(['function approve(address spender, uint256 value)']),
+      functionName: 'approve',
+      args: [account.address, 1n],
+    } as const;
     const failure = await sendContractCall(connection, account, call).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(SendFailure);
     expect(failure).toMatchObject({ maybeSent: undefined, message: 'its turn to send could not be had (the database sharing the send queue did not answer)' });
