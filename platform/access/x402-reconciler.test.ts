@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import type { Address, Hash, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { testDatabases } from '../../test/helpers.js';
 import { x402Payments } from '../../drizzle/schema.js';
+import { testDatabases } from '../../test/helpers.js';
 import type { DatabaseHandle } from '../db.js';
 import { type AuthorizationLookup, type AuthorizationOnChain, createX402Reconciler, LEGACY_VALIDITY_SECONDS, settlingVerdict, validBeforeOf, x402ReconcileDelaysFor } from './x402-reconciler.js';
 
