@@ -206,7 +206,7 @@ export const configVariables = {
     reconcileAfterMs: variable(
       'RECONCILE_AFTER_MS',
       milliseconds(600_000),
-      "how long after its last step a payment left PENDING, or an x402 claim left SETTLING, by a stopped process is resolved from the chain (never under 20 × RPC_TIMEOUT_MS); a payment stopped before its send, after half of it; an x402 claim stopped before its settlement, after twice REQUEST_TIMEOUT_MS (decisions 0039, 0087)",
+      'how long after its last step a payment left PENDING, or an x402 claim left SETTLING, by a stopped process is resolved from the chain (never under 20 × RPC_TIMEOUT_MS); a payment stopped before its send, after half of it; an x402 claim stopped before its settlement, after twice REQUEST_TIMEOUT_MS (decisions 0039, 0087)',
     ),
     embeddedMnemonic: variable(
       'EMBEDDED_CHAIN_MNEMONIC',

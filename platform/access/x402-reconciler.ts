@@ -125,7 +125,14 @@ export function createX402Reconciler(options: X402ReconcilerOptions) {
     if (verdict === 'wait') return void (summary.waiting += 1);
     const transaction = verdict === 'settled' ? (claim.transaction ?? (await lookup.transactionOf(payer, nonce)) ?? null) : claim.transaction;
     const state = verdict === 'settled' ? 'SETTLED' : 'FAILED';
-    const changed = await bounded(db.update(x402Payments).set({ state, transaction }).where(row(claim.payer, claim.nonce, 'SETTLING')).returning({ nonce: x402Payments.nonce }), 'resolve an x402 claim');
+    const changed = await bounded(
+      db
+        .update(x402Payments)
+        .set({ state, transaction })
+        .where(row(claim.payer, claim.nonce, 'SETTLING'))
+        .returning({ nonce: x402Payments.nonce }),
+      'resolve an x402 claim',
+    );
     if (changed.length === 0) return;
     if (verdict === 'settled') summary.settled += 1;
     else summary.failed += 1;

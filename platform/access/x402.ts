@@ -234,7 +234,9 @@ function claim(context: X402Context, payload: EvmPaymentPayload, resource: strin
       .from(x402Payments)
       .where(and(eq(x402Payments.payer, payer), inArray(x402Payments.state, UNSETTLED_STATES), gt(x402Payments.claimedAt, reservationStart(context))));
     if (BigInt(unsettled?.total ?? '0') + BigInt(value) > balance) return 'overcommitted';
-    await tx.insert(x402Payments).values({ payer, nonce: nonce.toLowerCase(), resource, amount: value, claimedAt: context.options.clock.now(), state: 'CLAIMED', validBefore: BigInt(validBefore).toString() });
+    await tx
+      .insert(x402Payments)
+      .values({ payer, nonce: nonce.toLowerCase(), resource, amount: value, claimedAt: context.options.clock.now(), state: 'CLAIMED', validBefore: BigInt(validBefore).toString() });
     return 'claimed';
   });
   return boundedCall(work, context.databaseTimeoutMs, 'claim an x402 payment');
