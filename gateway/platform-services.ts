@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { Counter, type Registry } from 'prom-client';
 import { deployEmbeddedRail } from '../contracts/deploy.js';
 import type { Access } from '../platform/access/admission.js';
 import { createApiKeys } from '../platform/access/api-keys.js';
 import { type RateLimitStore, rateLimitStoreFor } from '../platform/access/rate-limit.js';
 import { createX402 } from '../platform/access/x402.js';
+import { createX402Reconciler, tokenAuthorizations, X402_RECONCILE_INTERVAL_MS, x402ReconcileDelaysFor } from '../platform/access/x402-reconciler.js';
 import { createRailChain, type RailChain } from '../platform/chain/index.js';
+import type { NonceKeeper } from '../platform/chain/nonce-keeper.js';
+import { createPostgresNonceKeeper } from '../platform/chain/nonce-keeper-postgres.js';
 import { type Clock, systemClock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
 import { claimDataDir, type DataDirClaim } from '../platform/data-dir.js';
@@ -13,6 +17,7 @@ import { createHealth } from '../platform/health.js';
 import { type IdSource, randomIds } from '../platform/ids.js';
 import { createLogger, type Logger } from '../platform/log.js';
 import { createMetrics } from '../platform/metrics.js';
+import { createPeriodicRun, type PeriodicRun } from '../platform/periodic.js';
 import { createHmacSigner, loadOrCreateSigningKey } from '../platform/signing.js';
 import type { BaseServices, PlatformServices } from '../platform/subgraph.js';
 import { createSynthesiser } from '../platform/synthesis.js';
@@ -34,9 +39,41 @@ export interface PlatformOverrides {
 
 const HEALTH_CHECK_TIMEOUT_MS = 2000;
 
-/** The rail of the configuration: Base at RPC_URL, or the embedded EVM with the contracts deployed (their parameters from the fees subgraph's public face). */
-export function createConfiguredRailChain(config: Config): RailChain {
-  return createRailChain(config, (embedded) => deployEmbeddedRail(embedded, contractParameters));
+/**
+ * The rail of the configuration: Base at RPC_URL, or the embedded EVM with the contracts deployed
+ * (their parameters from the fees subgraph's public face). `nonces`: who holds its accounts' send
+ * turns when other processes send from them too (decision 0087); unset, this process alone.
+ */
+export function createConfiguredRailChain(config: Config, nonces?: NonceKeeper): RailChain {
+  return createRailChain(config, (embedded) => deployEmbeddedRail(embedded, contractParameters), nonces ? { nonces } : {});
+}
+
+/** The x402 claims a stopped process left, resolved every X402_RECONCILE_INTERVAL_MS by every process on the database (decision 0087). */
+function x402ReconcilerRun(services: PlatformServices): PeriodicRun {
+  const { config, database, chain, clock, logger, metrics } = services;
+  const counter = x402ReconciledCounter(metrics.registry);
+  const reconciler = createX402Reconciler({
+    db: database.db,
+    lookup: () => tokenAuthorizations(chain, config.chain.timeoutMs),
+    clock,
+    delays: x402ReconcileDelaysFor(config),
+    databaseTimeoutMs: config.database.statementTimeoutMs,
+    logger,
+    count: (outcome) => counter.inc({ outcome }),
+  });
+  return createPeriodicRun('x402 reconciliation run', X402_RECONCILE_INTERVAL_MS, () => reconciler.runOnce(), logger);
+}
+
+function x402ReconciledCounter(registry: Registry): Counter<'outcome'> {
+  const name = 'x402_claims_reconciled_total';
+  const existing = registry.getSingleMetric(name);
+  if (existing) return existing as Counter<'outcome'>;
+  return new Counter({
+    name,
+    help: 'x402 claims a stopped process left, resolved by the reconciler: released (CLAIMED), settled or failed (SETTLING)',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
 }
 
 export function createBaseServices(config: Config, overrides: PlatformOverrides = {}): BaseServices {
@@ -76,6 +113,8 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
     // The key first: a bad key file stops the start before the database is opened or migrated.
     const signer = createHmacSigner(config.signing.quoteSigningKey ?? loadOrCreateSigningKey(config.database.dataDir));
     const database = overrides.database ?? (await openConfiguredDatabase(config, progress));
+    // On PostgreSQL every process sending from one account takes its turn there (decision 0087); PGlite is one process by design.
+    const nonces = database.driver === 'postgres' ? createPostgresNonceKeeper(database.db, base.logger) : undefined;
     const upstream = createUpstream({ serviceUrls: config.upstream.serviceUrls, timeoutMs: config.upstream.timeoutMs });
     const core: Omit<PlatformServices, 'access'> = {
       ...base,
@@ -83,7 +122,7 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
       database,
       signer,
       synthesiser: createSynthesiser(config, base.clock, base.logger),
-      chain: overrides.chain ?? createConfiguredRailChain(config),
+      chain: overrides.chain ?? createConfiguredRailChain(config, nonces),
       upstream,
     };
     const rateLimits = rateLimitStoreFor(config, database.db, base.logger);
@@ -94,10 +133,13 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
     if (pingRateLimits) services.health.register({ name: 'redis', check: pingRateLimits });
     // The rail is checked once it is up (a process that never used it starts no chain for /health).
     services.health.register({ name: 'rail', check: async () => void (await services.chain.current()?.publicClient.getBlockNumber()) });
+    const reconciler = x402ReconcilerRun(services);
+    reconciler.start();
     return {
       services,
       attachUpstream: (app) => upstream.attach(app),
       async close() {
+        await reconciler.stop();
         await rateLimits.close();
         if (!overrides.chain) await services.chain.close();
         if (!overrides.database) await database.close();
@@ -119,7 +161,15 @@ function createAccess(services: Omit<PlatformServices, 'access'>, rateLimits: Ra
     // Unset, the process makes its own: the all-in-one server's subgraphs call each other with it, and no
     // one outside knows it. Processes of the split layout must share a configured INTERNAL_KEY.
     internalKey: config.access.internalKey ?? randomBytes(32).toString('base64url'),
-    x402: createX402({ chain, db: database.db, clock, logger, facilitatorUrl: config.access.facilitatorUrl, facilitatorTimeoutMs: config.chain.timeoutMs * 3 }),
+    x402: createX402({
+      chain,
+      db: database.db,
+      clock,
+      logger,
+      facilitatorUrl: config.access.facilitatorUrl,
+      facilitatorTimeoutMs: config.chain.timeoutMs * 3,
+      databaseTimeoutMs: config.database.statementTimeoutMs,
+    }),
   };
 }
 

@@ -203,6 +203,11 @@ export const configVariables = {
   chain: {
     rpcUrl: variable('RPC_URL', z.url().optional(), 'JSON-RPC endpoint of Base (chainId 8453); unset runs the embedded in-process EVM with the contracts deployed at start', 'unset (embedded EVM)'),
     timeoutMs: variable('RPC_TIMEOUT_MS', milliseconds(5_000), 'longest wait for one JSON-RPC call'),
+    reconcileAfterMs: variable(
+      'RECONCILE_AFTER_MS',
+      milliseconds(600_000),
+      'how long after its last step a payment left PENDING, or an x402 claim left SETTLING, by a stopped process is resolved from the chain (never under 20 × RPC_TIMEOUT_MS); a payment stopped before its send, after half of it; an x402 claim stopped before its settlement, after twice REQUEST_TIMEOUT_MS (decisions 0039, 0087)',
+    ),
     embeddedMnemonic: variable(
       'EMBEDDED_CHAIN_MNEMONIC',
       bip39Mnemonic.optional(),

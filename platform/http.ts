@@ -339,7 +339,7 @@ function answerUnroutable(request: FastifyRequest, reply: FastifyReply, methods:
  * Node answers requests it cannot parse (headers too large, a malformed request line) before any
  * route exists, with its own body. Ours is the generic error body, as JSON.
  */
-function answerMalformedRequest(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
+export function answerMalformedRequest(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) {
     socket.destroy();
     return;

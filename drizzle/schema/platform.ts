@@ -1,7 +1,7 @@
-// The platform's own tables (platform/access, platform/idempotency.ts): x402 payments, institutions,
-// API keys, rate-limit windows, idempotency keys.
+// The platform's own tables (platform/access, platform/chain, platform/idempotency.ts): x402 payments,
+// the settling accounts' nonces, institutions, API keys, rate-limit windows, idempotency keys.
 import { sql } from 'drizzle-orm';
-import { check, integer, json, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, check, integer, json, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 // ---------------------------------------------------------------------------------------------
 // platform/access: x402 payments
@@ -23,8 +23,35 @@ export const x402Payments = pgTable(
     /** CLAIMED (verified, work running), SETTLING (transfer under way), SETTLED, or FAILED (kept: the authorization is spent for us). */
     state: text('state').$type<'CLAIMED' | 'SETTLING' | 'SETTLED' | 'FAILED'>().notNull().default('CLAIMED'),
     transaction: text('transaction'),
+    /**
+     * The authorization's validBefore (EIP-3009, Unix seconds): after it the transfer can never be
+     * mined, which lets the reconciler fail a SETTLING claim the chain never took (decision 0087).
+     * Null on claims made before migration 0028.
+     */
+    validBefore: numeric('valid_before', { precision: 78, scale: 0 }),
   },
   (table) => [primaryKey({ columns: [table.payer, table.nonce] })],
+);
+
+// ---------------------------------------------------------------------------------------------
+// platform/chain: the send queue shared by every process on PostgreSQL
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The next nonce of each account the rail sends from, per chain (decision 0087): read and written
+ * only by the sender holding the account's turn (an advisory lock on chainId and account). Null:
+ * the last turn failed or its outcome is unknown, so the next reads the chain (blockTag pending).
+ */
+export const chainNonces = pgTable(
+  'chain_nonces',
+  {
+    chainId: integer('chain_id').notNull(),
+    /** Lower-case 0x address. */
+    account: text('account').notNull(),
+    nextNonce: bigint('next_nonce', { mode: 'number' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.chainId, table.account] })],
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import replyFrom from '@fastify/reply-from';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { AppError } from '../../platform/errors.js';
-import { genericErrorBody } from '../../platform/http.js';
+import { answerMalformedRequest, genericErrorBody } from '../../platform/http.js';
 import type { ProcessKind } from './supervisor.js';
 
 /** How long the balancer waits for a process's answer: above REQUEST_TIMEOUT_MS, so the rail's own 503 comes first. */
@@ -31,10 +31,32 @@ export interface BalancerOptions {
   health?: (reply: FastifyReply) => Promise<FastifyReply>;
 }
 
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
 /** The 503 a request gets when no process of its kind can answer it, in the generic {error, code} shape. */
-function unavailable(message: string): { status: number; headers: Record<string, string>; body: Record<string, unknown> } {
+function unavailable(message: string): Answer {
   const error = new AppError('GEN_ERR_UNAVAILABLE', { message });
   return { status: error.status, headers: { 'retry-after': '1', 'content-type': 'application/json; charset=utf-8' }, body: genericErrorBody(error) };
+}
+
+function badRequest(message: string): Answer {
+  const error = new AppError('GEN_ERR_BAD_REQUEST', { message });
+  return { status: error.status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: genericErrorBody(error) };
+}
+
+/**
+ * The URL on `origin` a request-target names, or undefined when it would name another host: only
+ * a path ("origin-form", RFC 9112 §3.2.1) is passed on, never an absolute URL or `//host`, so no
+ * caller makes the balancer reach anything but the processes behind it.
+ */
+export function upstreamUrl(origin: string, target: string): string | undefined {
+  if (!target.startsWith('/') || target.startsWith('//')) return undefined;
+  const url = new URL(`${origin}${target}`);
+  return url.origin === origin ? url.href : undefined;
 }
 
 /**
@@ -44,7 +66,7 @@ function unavailable(message: string): { status: number; headers: Record<string,
  * ones go to the others. A request is never sent twice.
  */
 export async function createBalancer(options: BalancerOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024, requestIdHeader: false, return503OnClosing: true });
+  const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024, requestIdHeader: false, return503OnClosing: true, clientErrorHandler: answerMalformedRequest });
   // Bodies are passed on as they came: the processes behind validate them.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
@@ -56,14 +78,18 @@ export async function createBalancer(options: BalancerOptions): Promise<FastifyI
     const answerHealth = options.health;
     app.get('/health', (_request, reply) => answerHealth(reply));
   }
+  app.setErrorHandler((error, _request, reply) => {
+    const answer = (error as { statusCode?: number }).statusCode === 400 ? badRequest('the request is malformed') : unavailable('the request could not be passed on; retry it');
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+  });
   app.all('/*', (request, reply) => {
     const kind = options.route(request.url);
     const origin = options.pick(kind);
-    if (!origin) {
-      const answer = unavailable(`no ${kind} process is up; retry shortly`);
-      return reply.code(answer.status).headers(answer.headers).send(answer.body);
-    }
-    return reply.from(`${origin}${request.url}`, {
+    const send = (answer: Answer) => reply.code(answer.status).headers(answer.headers).send(answer.body);
+    if (!origin) return send(unavailable(`no ${kind} process is up; retry shortly`));
+    const url = upstreamUrl(origin, request.url);
+    if (!url) return send(badRequest('the request-target must be a path (origin-form)'));
+    return reply.from(url, {
       onError: (failed) => {
         const answer = unavailable(`the ${kind} process answering this request stopped; retry it`);
         failed.code(answer.status).headers(answer.headers).send(answer.body);

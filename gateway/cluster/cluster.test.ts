@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBalancer, routeFor } from './balancer.js';
+import { createBalancer, routeFor, upstreamUrl } from './balancer.js';
 import { contractsFromBanner, restPrefixesFromBanner } from './cluster.js';
 import { clusterHealth } from './health.js';
 import type { ManagedProcess, ProcessKind, ProcessStatus } from './supervisor.js';
@@ -136,6 +136,42 @@ describe('the balancer: one port in front of processes', () => {
     const died = await fetch(`${base}/integration/payments/initiate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(died.status).toBe(503);
     expect(await died.json()).toEqual({ code: 'GEN_ERR_UNAVAILABLE', error: 'the payments process answering this request stopped; retry it' });
+  });
+});
+
+describe('the balancer passes on a path only: no caller makes it reach another host', () => {
+  it('upstreamUrl keeps the origin and refuses absolute URLs, //host and targets that are not paths', () => {
+    const origin = 'http://127.0.0.1:4100';
+    expect(upstreamUrl(origin, '/stability/quote?amountUsd=1')).toBe('http://127.0.0.1:4100/stability/quote?amountUsd=1');
+    for (const target of ['http://127.0.0.1:47999/x', '//127.0.0.1:47999/x', '@127.0.0.1:47999/x', '*', '']) expect(upstreamUrl(origin, target)).toBeUndefined();
+  });
+
+  it('answers such a request line 400 in the generic shape, and never reaches the host it names', async () => {
+    const hits: string[] = [];
+    const other = await upstream('other', (request, response) => {
+      hits.push(String(request.url));
+      response.end();
+    });
+    const balancer = await createBalancer({ route: () => 'gateway', pick: () => 'http://127.0.0.1:1' });
+    const base = new URL(await balancer.listen({ port: 0, host: '127.0.0.1' }));
+    const rawRequest = (target: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(Number(base.port), '127.0.0.1', () => socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => (answer += String(chunk)));
+        socket.on('close', () => resolve(answer));
+      });
+    try {
+      for (const target of [`${other.url}/x`, `//${new URL(other.url).host}/x`, `@${new URL(other.url).host}/x`]) {
+        const answer = await rawRequest(target);
+        expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+        expect(JSON.parse(answer.split('\r\n\r\n')[1]!)).toMatchObject({ code: 'GEN_ERR_BAD_REQUEST' });
+      }
+      expect(hits).toEqual([]);
+    } finally {
+      await balancer.close();
+      await new Promise((resolve) => other.server.close(resolve));
+    }
   });
 });
 

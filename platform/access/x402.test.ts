@@ -3,6 +3,7 @@ import { type Address, keccak256, parseUnits, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
+import { decodePayment } from 'x402/schemes';
 import { type PaymentRequirements, settleResponseFromHeader } from 'x402/types';
 import { railUSDAbi } from '../../contracts/artifacts/RailUSD.js';
 import { x402Payments } from '../../drizzle/schema.js';
@@ -160,6 +161,30 @@ describe('x402 on the embedded rail', () => {
       expect(before - (await balanceOf(from))).toBe(parseUnits('2', 6));
     } finally {
       await failing.close();
+    }
+  });
+
+  it('keeps validBefore with the claim, and settles nothing for a claim the reconciler released while its work ran (decision 0087)', async () => {
+    const from = connection.embedded!.accounts[3]!.address;
+    const before = await balanceOf(from);
+    const header = await signed(3);
+    const { nonce, validBefore } = (decodePayment(header).payload as { authorization: { nonce: string; validBefore: string } }).authorization;
+    const kept: Array<string | null> = [];
+    // The work outlives the claim's bound: the reconciler (x402-reconciler.ts) releases it meanwhile.
+    const outlived = paidServer(chain, database.db, async () => {
+      const [row] = await database.db.select().from(x402Payments).where(eq(x402Payments.nonce, nonce.toLowerCase()));
+      kept.push(row?.validBefore ?? null);
+      await database.db.delete(x402Payments).where(eq(x402Payments.nonce, nonce.toLowerCase()));
+      return { delivered: true };
+    });
+    try {
+      const answer = await outlived.inject({ method: 'GET', url: '/paid', headers: { 'x-payment': header } });
+      expect(answer.statusCode).toBe(402);
+      expect(answer.json().error).toMatch(/^claim_expired/);
+      expect(kept).toEqual([validBefore]);
+      expect(await balanceOf(from)).toBe(before);
+    } finally {
+      await outlived.close();
     }
   });
 

@@ -223,7 +223,7 @@ const claimed = (payer: string, nonce: string) => and(eq(x402Payments.payer, pay
 
 /** Claims (payer, nonce) once, within the payer's balance: one payer's claims are taken in turn (an advisory lock on the payer). */
 function claim(context: X402Context, payload: EvmPaymentPayload, resource: string, balance: bigint): Promise<ClaimOutcome> {
-  const { from, nonce, value } = payload.payload.authorization;
+  const { from, nonce, value, validBefore } = payload.payload.authorization;
   const payer = from.toLowerCase();
   const work = context.db.transaction(async (tx): Promise<ClaimOutcome> => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`x402:${payer}`}))`);
@@ -234,7 +234,9 @@ function claim(context: X402Context, payload: EvmPaymentPayload, resource: strin
       .from(x402Payments)
       .where(and(eq(x402Payments.payer, payer), inArray(x402Payments.state, UNSETTLED_STATES), gt(x402Payments.claimedAt, reservationStart(context))));
     if (BigInt(unsettled?.total ?? '0') + BigInt(value) > balance) return 'overcommitted';
-    await tx.insert(x402Payments).values({ payer, nonce: nonce.toLowerCase(), resource, amount: value, claimedAt: context.options.clock.now(), state: 'CLAIMED' });
+    await tx
+      .insert(x402Payments)
+      .values({ payer, nonce: nonce.toLowerCase(), resource, amount: value, claimedAt: context.options.clock.now(), state: 'CLAIMED', validBefore: BigInt(validBefore).toString() });
     return 'claimed';
   });
   return boundedCall(work, context.databaseTimeoutMs, 'claim an x402 payment');
@@ -242,6 +244,16 @@ function claim(context: X402Context, payload: EvmPaymentPayload, resource: strin
 
 function mark(context: X402Context, from: string, nonce: string, change: { state?: PaymentState; transaction?: string }): Promise<unknown> {
   return boundedCall(context.db.update(x402Payments).set(change).where(claimed(from, nonce)), context.databaseTimeoutMs, 'record an x402 payment');
+}
+
+/** CLAIMED -> SETTLING, false when the claim is no longer CLAIMED (the reconciler released it: its request had outlived every bound). */
+async function startSettling(context: X402Context, from: string, nonce: string): Promise<boolean> {
+  const update = context.db
+    .update(x402Payments)
+    .set({ state: 'SETTLING' })
+    .where(and(claimed(from, nonce), eq(x402Payments.state, 'CLAIMED')))
+    .returning({ nonce: x402Payments.nonce });
+  return (await boundedCall(update, context.databaseTimeoutMs, 'record an x402 payment')).length === 1;
 }
 
 /** The token's view of the payer: balance, and whether the authorization was used (by us or anyone). */
@@ -317,7 +329,7 @@ async function settlePayment(payment: ClaimedPayment): Promise<PaymentOutcome | 
       () => undefined,
       (error: unknown) => logger?.error({ err: error, payer: from, nonce, transaction }, 'x402 transaction sent but not recorded'),
     );
-  await mark(context, from, nonce, { state: 'SETTLING' });
+  if (!(await startSettling(context, from, nonce))) return refusalOf(payment, 'claim_expired: the payment was claimed too long ago and has been released; present it again');
   let settlement: SettleResponse;
   try {
     settlement = await facilitator.settle(payload, requirements, recordSent);

@@ -9,6 +9,7 @@ import { type ChainJournal, openChainJournal } from './chain-journal.js';
 import { loadOrCreateChainMnemonic } from './chain-mnemonic.js';
 import { decodeDeployment, encodeDeployment } from './deployment-record.js';
 import { type EmbeddedChain, startEmbeddedChain } from './embedded-chain.js';
+import type { NonceKeeper } from './nonce-keeper.js';
 
 const TOKEN_DOMAIN_ABI = parseAbi(['function name() view returns (string)', 'function version() view returns (string)']);
 
@@ -61,6 +62,8 @@ export interface ChainConnection {
   payment: PaymentRail | undefined;
   /** Why payments are unavailable although configured (the token's EIP-712 domain could not be read); the next connect() retries. */
   paymentError?: unknown;
+  /** Who holds the send turn of the rail's accounts and keeps their nonces (decision 0087); unset: this process alone, in memory. */
+  nonces?: NonceKeeper;
 }
 
 /**
@@ -112,8 +115,8 @@ export interface RailChain {
  * default the embedded in-process EVM with the contracts deployed at its start. The connection is
  * made on first use, so a process that never touches the chain never starts one.
  */
-export function createRailChain(config: Config, deploy: DeployContracts): RailChain {
-  const state: ChainState = { config, deploy, connection: undefined, connected: undefined, release: undefined };
+export function createRailChain(config: Config, deploy: DeployContracts, options: { nonces?: NonceKeeper } = {}): RailChain {
+  const state: ChainState = { config, deploy, nonces: options.nonces, connection: undefined, connected: undefined, release: undefined };
   return {
     mode: config.chain.rpcUrl ? 'rpc' : 'embedded',
     connect: () => connect(state),
@@ -126,6 +129,7 @@ export function createRailChain(config: Config, deploy: DeployContracts): RailCh
 interface ChainState {
   readonly config: Config;
   readonly deploy: DeployContracts;
+  readonly nonces: NonceKeeper | undefined;
   connection: Promise<ChainConnection> | undefined;
   connected: ChainConnection | undefined;
   /** Gives the embedded chain's folder back (its claim in DATA_DIR). */
@@ -134,7 +138,7 @@ interface ChainState {
 
 function connect(state: ChainState): Promise<ChainConnection> {
   const { rpcUrl } = state.config.chain;
-  const connection = (state.connection ??= rpcUrl ? connectRpc(state.config, rpcUrl) : connectEmbedded(state));
+  const connection = (state.connection ??= (rpcUrl ? connectRpc(state.config, rpcUrl) : connectEmbedded(state)).then((made) => (state.nonces ? { ...made, nonces: state.nonces } : made)));
   connection.then(
     (made) => {
       state.connected = made;

@@ -15,6 +15,7 @@ import {
   UnknownRpcError,
 } from 'viem';
 import type { ChainConnection } from './index.js';
+import { localNonceKeeper, type NonceKeeper, type TurnEnd, TurnNotTaken } from './nonce-keeper.js';
 
 /**
  * The rail's transactions, sent in order per account (decision 0040). Why a queue of our own
@@ -30,6 +31,9 @@ import type { ChainConnection } from './index.js';
  *    receipt.
  * 3. A node refusing the nonce (another process or a wallet outside the rail sent from the
  *    account) has not taken the transaction: the send is tried once more with the nonce read again.
+ * 4. On PostgreSQL the turn is every process's (decision 0087): the connection's NonceKeeper holds
+ *    it under a lock in the database and keeps the nonce there; this queue stays in front of it, so
+ *    a process has one waiter at a time on the lock.
  * Only the send takes a turn: the gas estimate comes before it, the receipt is waited for after it.
  */
 
@@ -46,7 +50,7 @@ const BASE_FEE_CAP_MULTIPLIER = 2n;
 const NONCE_REFUSED = /nonce too low|nonce too high|replacement transaction underpriced/i;
 
 export interface SendQueue {
-  /** Runs `send` after every earlier send of the account on this connection, with the account's next nonce. */
+  /** Runs `send` after every earlier send of the account on this connection, in the account's turn (decision 0087), with its next nonce. */
   run<T>(send: (nonce: number) => Promise<T>): Promise<T>;
   /** The next send reads the nonce from the chain again (a transaction sent but never mined may have been dropped). */
   resync(): void;
@@ -54,7 +58,7 @@ export interface SendQueue {
 
 const queues = new WeakMap<ChainConnection, Map<string, SendQueue>>();
 
-/** The one send queue of `address` on `connection` in this process. */
+/** The one send queue of `address` on `connection` in this process, in front of the connection's nonce keeper (its own memory by default). */
 export function sendQueueFor(connection: ChainConnection, address: Address): SendQueue {
   let accounts = queues.get(connection);
   if (!accounts) {
@@ -64,45 +68,50 @@ export function sendQueueFor(connection: ChainConnection, address: Address): Sen
   const key = address.toLowerCase();
   let queue = accounts.get(key);
   if (!queue) {
-    queue = createSendQueue(connection.publicClient, address);
+    queue = createSendQueue(connection.publicClient, address, connection.nonces ?? localNonceKeeper());
     accounts.set(key, queue);
   }
   return queue;
 }
 
-function createSendQueue(publicClient: PublicClient, address: Address): SendQueue {
+/**
+ * One waiter at a time per process goes to the keeper; the turn itself is written once here,
+ * whichever keeper holds it: the nonce kept (or read from the chain), one send, a refused nonce
+ * read again and sent once more, and the nonce after it kept.
+ */
+function createSendQueue(publicClient: PublicClient, address: Address, keeper: NonceKeeper): SendQueue {
+  const chainId = publicClient.chain?.id;
+  if (chainId === undefined) throw new Error('the chain connection names no chain');
   let last: Promise<unknown> = Promise.resolve();
-  let next: number | undefined;
-  // Bumped by resync(), so a send finishing afterwards does not put back the nonce it counted from.
-  let epoch = 0;
+  // Set by resync(): the next turn of this process reads the chain whatever was kept.
+  let stale = false;
   const readNonce = () => publicClient.getTransactionCount({ address, blockTag: 'pending' });
 
-  async function inTurn<T>(send: (nonce: number) => Promise<T>): Promise<T> {
-    const started = epoch;
+  async function turn<T>(kept: number | undefined, send: (nonce: number) => Promise<T>): Promise<TurnEnd<T>> {
+    const known = stale ? undefined : kept;
+    stale = false;
+    let nonce: number | undefined;
     try {
-      let nonce = next ?? (await readNonce());
-      const result = await send(nonce).catch(async (error: unknown) => {
+      nonce = known ?? (await readNonce());
+      const sent = await send(nonce).catch(async (error: unknown) => {
         if (!nonceRefused(error)) throw error;
         nonce = await readNonce();
         return send(nonce);
       });
-      next = started === epoch ? nonce + 1 : undefined;
-      return result;
+      return { ok: true, sent, next: nonce + 1 };
     } catch (error) {
-      next = undefined;
-      throw error;
+      return { ok: false, error, next: undefined };
     }
   }
 
   return {
     run(send) {
-      const turn = last.then(() => inTurn(send));
-      last = turn.catch(() => undefined);
-      return turn;
+      const queued = last.then(() => keeper.inTurn({ chainId, address }, (kept) => turn(kept, send)));
+      last = queued.catch(() => undefined);
+      return queued;
     },
     resync() {
-      epoch += 1;
-      next = undefined;
+      stale = true;
     },
   };
 }
@@ -229,6 +238,7 @@ export async function sendContractCall<const abi extends Abi, functionName exten
     // A fee cap the node found too low, or any other failure: the next send reads the fees again.
     forgetFees(connection);
     if (error instanceof SendFailure) throw error;
+    if (error instanceof TurnNotTaken) throw new SendFailure('its turn to send could not be had (the database sharing the send queue did not answer)', undefined, undefined, { cause: error });
     throw new SendFailure('the node refused it, or its nonce could not be read', undefined, undefined, { cause: error });
   }
 }

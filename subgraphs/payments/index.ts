@@ -53,7 +53,7 @@ export function build(platform: PlatformServices): Subgraph {
       lookup: createRailLookup({ chain: platform.chain, timeoutMs: config.chain.timeoutMs }),
       clock: platform.clock,
       network: () => rail.network(),
-      delays: recoveryDelaysFor(config.chain.timeoutMs),
+      delays: recoveryDelaysFor(config.chain),
       logger: platform.logger,
     }),
     platform.logger,

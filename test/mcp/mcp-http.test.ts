@@ -18,14 +18,29 @@ let host: string;
 let capabilities: DocumentedOperation[];
 let tools: Tool[];
 let rail: ChainConnection;
-const clients: Client[] = [];
+/** The connected clients, by the headers they send. */
+const clients = new Map<string, Promise<Client>>();
 
-async function connect(headers: Record<string, string> = {}): Promise<Client> {
+async function newClient(headers: Record<string, string>): Promise<Client> {
   const client = new Client({ name: 'mcp-http-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers } }));
   // Listed first, as agents do: the client then validates every structured result against the tool's outputSchema.
   await client.listTools();
-  clients.push(client);
+  return client;
+}
+
+/**
+ * A client sending `headers`, connected once and shared by the tests sending the same ones: the
+ * server is stateless (each POST its own server and transport), so a client is nothing but its
+ * headers and the output validators it compiled from tools/list, which is what takes the time.
+ */
+function connect(headers: Record<string, string> = {}): Promise<Client> {
+  const key = JSON.stringify(Object.entries(headers).sort());
+  let client = clients.get(key);
+  if (!client) {
+    client = newClient(headers);
+    clients.set(key, client);
+  }
   return client;
 }
 
@@ -50,7 +65,7 @@ beforeAll(async () => {
   tools = (await (await connect()).listTools()).tools;
 }, 120_000);
 afterAll(async () => {
-  for (const client of clients) await client.close();
+  for (const client of clients.values()) await (await client).close();
   await server?.close();
 });
 

@@ -15,7 +15,7 @@ import { createRailLookup } from '../rail/lookup.js';
 import { createRailSettlement, RailError, type RailSettlement } from '../rail/settlement.js';
 import { COMPLIANCE_SERVICE, createComplianceClient } from '../upstream/compliance.js';
 import { createFeesClient, FEES_SERVICE } from '../upstream/fees.js';
-import { createPaymentRecovery, type RecoverySummary } from './service.js';
+import { createPaymentRecovery, recoveryDelaysFor, type RecoverySummary } from './service.js';
 
 // Issue 10: nothing is lost when the process running a payment stops. A payment left PENDING is
 // ended by the recovery (decision 0039) from what it recorded and from the chain: FAILED when
@@ -236,4 +236,26 @@ describe('the payment flow and its recovery', () => {
     expect(summary.failed).toBeGreaterThanOrEqual(1);
     expect((await resultOf(answer.railPaymentId)).status).toBe('FAILED');
   }, 60_000);
+});
+
+describe('when the recovery takes a payment (RECONCILE_AFTER_MS, decision 0087)', () => {
+  it.each([
+    // Today's defaults: 10 minutes asked, 5 s RPC (20 x 5 s = 100 s is less): 5 and 10 minutes.
+    [
+      { reconcileAfterMs: 10 * MINUTE, timeoutMs: 5_000 },
+      { beforeSettlingMs: 5 * MINUTE, afterSettlingMs: 10 * MINUTE },
+    ],
+    // A soak: 1 minute asked, 2 s RPC (40 s): 30 s and 1 minute.
+    [
+      { reconcileAfterMs: MINUTE, timeoutMs: 2_000 },
+      { beforeSettlingMs: 30_000, afterSettlingMs: MINUTE },
+    ],
+    // 1 minute asked but 5 s RPC: after the send never under 20 x 5 s = 100 s.
+    [
+      { reconcileAfterMs: MINUTE, timeoutMs: 5_000 },
+      { beforeSettlingMs: 30_000, afterSettlingMs: 100_000 },
+    ],
+  ])('%o: %o', (chain, expected) => {
+    expect(recoveryDelaysFor(chain)).toEqual(expected);
+  });
 });

@@ -1,5 +1,7 @@
+import { chainReadAfterMs } from '../../../platform/chain/reconcile-after.js';
 import { type Clock, epochSeconds } from '../../../platform/clock.js';
 import type { Logger } from '../../../platform/log.js';
+import { createPeriodicRun, type PeriodicRun } from '../../../platform/periodic.js';
 import { finalResult, type NativePayment, type ResultFrame, type SettlementOnChain, type SettlingRecord } from '../domain/index.js';
 import type { PaymentRow, PaymentStore } from '../integration/store.js';
 import type { RailLookup } from '../rail/lookup.js';
@@ -10,15 +12,18 @@ export const RECOVERY_INTERVAL_MS = 30_000;
 /** Payments recovered per run at most: the rest wait for the next run. */
 const RECOVERY_BATCH = 50;
 /**
- * Longer than every bounded step before the send: VoP, the FX rate, AML and the quote each within
- * UPSTREAM_TIMEOUT_MS, the claim and the record within the statement timeout.
+ * The bounds of decision 0039 from RECONCILE_AFTER_MS (default 10 minutes), so that a set-up with
+ * short timeouts (a soak) recovers within a minute or two (decision 0087):
+ * 1. after the send was recorded: RECONCILE_AFTER_MS, and never under 20 RPC timeouts (connect,
+ *    turn, send and receipt are each bounded by a few), so a receipt still awaited is not read as
+ *    "not settled";
+ * 2. before anything was recorded: half of it (default 5 minutes), longer than every bounded step
+ *    before the send (VoP, the FX rate, AML and the quote each within UPSTREAM_TIMEOUT_MS, the claim
+ *    and the record within the statement timeout). Taken early it would still be safe: the record
+ *    is refused once the payment has left PENDING, and then nothing is sent.
  */
-const BEFORE_SETTLING_MS = 5 * 60_000;
-/** At least this long after the send was recorded; and never under 20 RPC timeouts (connect, turn, send and receipt are each bounded by a few). */
-const AFTER_SETTLING_MIN_MS = 10 * 60_000;
-
-export function recoveryDelaysFor(rpcTimeoutMs: number): RecoveryDelays {
-  return { beforeSettlingMs: BEFORE_SETTLING_MS, afterSettlingMs: Math.max(AFTER_SETTLING_MIN_MS, 20 * rpcTimeoutMs) };
+export function recoveryDelaysFor(chain: { timeoutMs: number; reconcileAfterMs: number }): RecoveryDelays {
+  return { beforeSettlingMs: chain.reconcileAfterMs / 2, afterSettlingMs: chainReadAfterMs(chain) };
 }
 
 export interface RecoverySummary {
@@ -92,40 +97,10 @@ export function createPaymentRecovery(options: PaymentRecoveryOptions) {
 
 export type PaymentRecovery = ReturnType<typeof createPaymentRecovery>;
 
-/** The recovery as the payments subgraph runs it. */
-export interface RecoveryLoop {
-  /** From the subgraph's start(), once migrations have run: the first run after RECOVERY_INTERVAL_MS. */
-  start(): void;
-  /** From the subgraph's close(): no run starts after it, and a run under way finishes before it returns. */
-  stop(): Promise<void>;
-}
+/** The recovery as the payments subgraph runs it: from its start() (after migrations) to its close(). */
+export type RecoveryLoop = PeriodicRun;
 
-/**
- * Runs the recovery every RECOVERY_INTERVAL_MS, from start() (after migrations) to stop(); a run
- * under way finishes before stop returns.
- */
+/** Runs the recovery every RECOVERY_INTERVAL_MS, from start() (after migrations) to stop(); a run under way finishes before stop returns. */
 export function createRecoveryLoop(recovery: PaymentRecovery, logger: Pick<Logger, 'error'>): RecoveryLoop {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = false;
-  const schedule = () => {
-    timer = setTimeout(() => {
-      running = recovery
-        .runOnce()
-        .catch((error: unknown) => logger.error({ err: error }, 'payment recovery run failed'))
-        .finally(() => {
-          running = undefined;
-          if (!stopped) schedule();
-        });
-    }, RECOVERY_INTERVAL_MS);
-    timer.unref();
-  };
-  return {
-    start: schedule,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  return createPeriodicRun('payment recovery run', RECOVERY_INTERVAL_MS, () => recovery.runOnce(), logger);
 }
