@@ -157,7 +157,10 @@ export function registerEmbeddedRpcRoute(app: HttpServer, chain: RailChain, limi
   app.post('/rpc', { bodyLimit: limits.maxBodyBytes }, async (request, reply) => {
     const body: unknown = request.body;
     const calls = Array.isArray(body) ? Math.max(1, body.length) : 1;
-    const { admitted, retryAfterSeconds } = rateLimiter.admit(request.ip, calls);
+    const presented = request.headers['x-internal-key'];
+    const internal = sameSecret(typeof presented === 'string' ? presented : undefined, internalKey);
+    // The rail's own processes (a cluster's, all on one address) are not counted against the per-address limit.
+    const { admitted, retryAfterSeconds } = internal ? { admitted: true, retryAfterSeconds: 0 } : rateLimiter.admit(request.ip, calls);
     if (!admitted) {
       const message = `rate limit: at most ${limits.requestsPerMinute} calls a minute from one address; retry in ${retryAfterSeconds} s`;
       return reply
@@ -165,8 +168,6 @@ export function registerEmbeddedRpcRoute(app: HttpServer, chain: RailChain, limi
         .header('retry-after', String(retryAfterSeconds))
         .send({ jsonrpc: '2.0', id: null, error: { code: LIMIT_EXCEEDED, message } });
     }
-    const presented = request.headers['x-internal-key'];
-    const internal = sameSecret(typeof presented === 'string' ? presented : undefined, internalKey);
     if (Array.isArray(body)) {
       if (body.length === 0 || body.length > MAX_BATCH) return reply.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `A batch holds 1 to ${MAX_BATCH} requests` } });
       return reply.send(await Promise.all(body.map((item) => answer(chain, gate, limits, internal, item))));

@@ -175,6 +175,39 @@ export class InfrastructureError extends Error {
   }
 }
 
+/**
+ * Codes meaning the other side (PostgreSQL, Redis, a node, a service) could not be reached or
+ * stopped answering: Node's socket errors, postgres.js's connection errors, and PostgreSQL's own
+ * "shutting down", "cannot connect now" and "statement timeout" (57P01, 57P03, 57014).
+ */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  '57P01',
+  '57P03',
+  '57014',
+]);
+/** viem's names for a node that did not answer (its HTTP transport failed or timed out). */
+const UNREACHABLE_ERROR_NAMES = new Set(['HttpRequestError', 'TimeoutError']);
+
+/** True when `error`, or a cause along its chain (at most 8 deep), says a dependency could not be reached. */
+export function isUnreachable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current instanceof Error; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if ((typeof code === 'string' && UNREACHABLE_CODES.has(code)) || UNREACHABLE_ERROR_NAMES.has(current.name)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
 export function renderErrorCatalogMarkdown(): string {
   const rows = Object.entries(errorCatalog).map(([code, entry]) => `| \`${code}\` | ${entry.status} | ${entry.message} |`);
   return [

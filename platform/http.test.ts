@@ -30,6 +30,9 @@ beforeAll(async () => {
       service.get('/svc/broken', async () => {
         throw new Error('/home/app/secret/path.ts: boom');
       });
+      service.get('/svc/database-gone', async () => {
+        throw new Error('Failed query: select 1', { cause: Object.assign(new Error('write CONNECTION_CLOSED 127.0.0.1:5432'), { code: 'CONNECTION_CLOSED' }) });
+      });
       service.get('/svc/refused', async () => {
         throw new AppError('GEN_ERR_NOT_FOUND', { message: 'x'.repeat(2000) });
       });
@@ -163,5 +166,14 @@ describe('the request context knows when no one will read the answer', () => {
     // The response's close comes on the next tick after its end.
     await new Promise((resolve) => setImmediate(resolve));
     expect(watchedSignal?.aborted).toBe(false);
+  });
+});
+
+describe('a dependency that did not answer, unwrapped by its caller', () => {
+  it('is answered 503 with Retry-After in the service shape, never a 500 (the soak cut PostgreSQL under an API-key lookup)', async () => {
+    const response = await app.inject({ method: 'GET', url: '/svc/database-gone' });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('5');
+    expect(response.json()).toEqual({ message: 'A dependency is unavailable; retry later.' });
   });
 });

@@ -14,7 +14,7 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import type { z } from 'zod';
 import { type Clock, systemClock } from './clock.js';
 import { clip, echo } from './echo.js';
-import { AppError, type ErrorCode, InfrastructureError } from './errors.js';
+import { AppError, type ErrorCode, InfrastructureError, isUnreachable } from './errors.js';
 import { describeInputProblem, findInputProblem, type InputProblem } from './input-hygiene.js';
 import type { Logger } from './log.js';
 import { createMethodIndex, type MethodIndex } from './method-index.js';
@@ -109,7 +109,8 @@ const fastifyCodeToAppCode: Record<string, { code: ErrorCode; message?: string }
  */
 export function toAppError(error: unknown, validationCode: ErrorCode = 'GEN_ERR_BAD_REQUEST'): AppError {
   if (error instanceof AppError) return error;
-  if (error instanceof InfrastructureError) return new AppError('GEN_ERR_UNAVAILABLE', { retryAfterSeconds: 5, cause: error });
+  // A dependency that did not answer is a 503 whoever forgot to wrap it, never a 500.
+  if (error instanceof InfrastructureError || isUnreachable(error)) return new AppError('GEN_ERR_UNAVAILABLE', { retryAfterSeconds: 5, cause: error });
   const fastifyError = error as Partial<FastifyError> & { validation?: ValidationIssue[] };
   if (Array.isArray(fastifyError.validation)) {
     const message = fastifyError.validation.map((issue) => describeIssue(issue, fastifyError.validationContext)).join('; ');

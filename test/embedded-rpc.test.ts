@@ -81,12 +81,20 @@ const INFINITE_LOOP = '0x5b600056';
 describe("POST /rpc is bounded: one caller cannot hold the rail's node (decision 0051)", () => {
   let server: TestServer;
   const GAS_CAP = 1_000_000;
+  const RPC_INTERNAL_KEY = 'embedded-rpc-test-internal-key-0123456789ab';
   beforeAll(async () => {
     server = await startTestServer({
       subgraphs: ['fees'],
       gateway: false,
       // A long EMBEDDED_RPC_TIMEOUT_MS: what is asserted is what the caps answer, on however busy a machine.
-      environment: { EMBEDDED_RPC_GAS_CAP: String(GAS_CAP), EMBEDDED_RPC_MAX_BLOCK_RANGE: '5', EMBEDDED_RPC_RATE_LIMIT: '30', EMBEDDED_RPC_QUEUE_SIZE: '2', EMBEDDED_RPC_TIMEOUT_MS: '60000' },
+      environment: {
+        EMBEDDED_RPC_GAS_CAP: String(GAS_CAP),
+        EMBEDDED_RPC_MAX_BLOCK_RANGE: '5',
+        EMBEDDED_RPC_RATE_LIMIT: '30',
+        EMBEDDED_RPC_QUEUE_SIZE: '2',
+        EMBEDDED_RPC_TIMEOUT_MS: '60000',
+        INTERNAL_KEY: RPC_INTERNAL_KEY,
+      },
     });
   }, 30_000);
   afterAll(async () => {
@@ -195,6 +203,17 @@ describe("POST /rpc is bounded: one caller cannot hold the rail's node (decision
     expect((await fromNewClient()({ jsonrpc: '2.0', id: 2, method: 'eth_chainId' })).body).toEqual({ jsonrpc: '2.0', id: 2, result: '0x2105' });
     server.clock.advance(60_000);
     expect((await call({ jsonrpc: '2.0', id: 3, method: 'eth_chainId' })).body).toEqual({ jsonrpc: '2.0', id: 3, result: '0x2105' });
+  });
+
+  it("does not count the rail's own processes (X-Internal-Key) against the per-address limit: a cluster's are all on one address (found by the soak, issue 26)", async () => {
+    client += 1;
+    const remoteAddress = `10.0.0.${client}`;
+    const call = (headers: Record<string, string>) =>
+      server.app.inject({ method: 'POST', url: '/rpc', payload: Array.from({ length: 20 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'eth_chainId' })), remoteAddress, headers });
+    for (let round = 0; round < 3; round += 1) expect((await call({ 'x-internal-key': RPC_INTERNAL_KEY })).statusCode).toBe(200);
+    // A wrong key is a stranger's, counted: 20 + 20 is over the 30 a minute.
+    expect((await call({ 'x-internal-key': 'not-the-internal-key-0123456789abcdef' })).statusCode).toBe(200);
+    expect((await call({ 'x-internal-key': 'not-the-internal-key-0123456789abcdef' })).statusCode).toBe(429);
   });
 
   it('refuses a body over EMBEDDED_RPC_MAX_BODY_BYTES with 413 in the documented error shape', async () => {

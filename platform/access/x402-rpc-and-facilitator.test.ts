@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type Address, decodeEventLog, keccak256, toHex } from 'viem';
@@ -140,6 +142,21 @@ describe('x402 through FACILITATOR_URL (a facilitator answering as recorded)', (
     const [row] = await database.db.select().from(x402Payments).where(eq(x402Payments.payer, embedded.embedded!.accounts[8]!.address.toLowerCase()));
     expect(row).toMatchObject({ state: 'SETTLING' });
     expect(await x402.pay(header, PRICE, 'http://127.0.0.1/paid')).toMatchObject({ ok: false, reason: expect.stringMatching(/^payment_already_used/) });
+  });
+
+  it('answers 503 (retry), not a 402 judging the payment, when the facilitator cannot be reached (found by the soak, issue 26)', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const x402 = createX402({ chain: server.platform!.chain, db: database.db, clock, facilitatorUrl: `http://127.0.0.1:${closedPort}`, facilitatorTimeoutMs: 2_000 });
+    const requirements = await x402.requirementsFor(PRICE, 'http://127.0.0.1/paid');
+    const header = await createPaymentHeader(signer(6) as never, 1, requirements);
+    const claimsOfPayer = () => database.db.select().from(x402Payments).where(eq(x402Payments.payer, embedded.embedded!.accounts[6]!.address.toLowerCase()));
+    const before = await claimsOfPayer();
+    await expect(x402.pay(header, PRICE, 'http://127.0.0.1/paid')).rejects.toMatchObject({ code: 'GEN_ERR_UNAVAILABLE', status: 503 });
+    // Nothing was claimed: the same authorization is judged when the client retries.
+    expect(await claimsOfPayer()).toEqual(before);
   });
 
   it('answers a 402 with a reason, within its timeout, when the facilitator does not answer', async () => {

@@ -8,7 +8,7 @@ import { x402Payments } from '../../drizzle/schema.js';
 import type { ChainConnection, PaymentRail, RailChain } from '../chain/index.js';
 import { sendContractCall, SendFailure, sendQueueFor } from '../chain/send-queue.js';
 import type { Database } from '../db.js';
-import { AppError } from '../errors.js';
+import { AppError, isUnreachable } from '../errors.js';
 import type { Logger } from '../log.js';
 import { boundedCall, withTimeout } from '../timeout.js';
 
@@ -277,6 +277,8 @@ async function authorizePayment(context: X402Context, header: string | undefined
   // x402's verify accepts any amount at or above the price; the exact scheme charges the price.
   if (value !== requirements.maxAmountRequired) return refuse(`invalid_exact_evm_payload_authorization_value: the authorization must be for exactly ${requirements.maxAmountRequired}`);
   const verification = await facilitator.verify(payload, requirements).catch((error: unknown): VerifyResponse => {
+    // The node or the facilitator did not answer: the payment was not judged, so the client retries (503), not re-signs.
+    if (isUnreachable(error)) throw paymentsUnavailable(error);
     context.options.logger?.warn({ err: error, resource }, 'x402 verify failed');
     return { isValid: false, invalidReason: 'unexpected_verify_error' as never };
   });
