@@ -72,6 +72,8 @@ export async function createBalancer(options: BalancerOptions): Promise<FastifyI
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   await app.register(replyFrom, {
     undici: { headersTimeout: UPSTREAM_TIMEOUT_MS, bodyTimeout: UPSTREAM_TIMEOUT_MS, keepAliveTimeout: 4_000 },
+    // reply-from sends a GET answered 503 again, up to ten times: never (decision 0088), a 503 is the client's to retry.
+    retryMethods: [],
     disableRequestLogging: true,
   });
   if (options.health) {

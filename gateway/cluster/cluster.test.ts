@@ -175,6 +175,30 @@ describe('the balancer passes on a path only: no caller makes it reach another h
   });
 });
 
+describe('the balancer sends each request once', () => {
+  it('passes on a 503 a process answered a GET with, without asking it (or another) again', async () => {
+    let hits = 0;
+    const busy = await upstream('busy', (_request, response) => {
+      hits += 1;
+      response.statusCode = 503;
+      response.setHeader('retry-after', '1');
+      response.setHeader('content-type', 'application/json');
+      response.end('{"code":"GEN_ERR_TIMEOUT"}');
+    });
+    const balancer = await createBalancer({ route: () => 'fees', pick: () => busy.url });
+    try {
+      const base = await balancer.listen({ port: 0, host: '127.0.0.1' });
+      const answer = await fetch(`${base}/stability/quote?amountUsd=1`);
+      expect(answer.status).toBe(503);
+      expect(await answer.json()).toEqual({ code: 'GEN_ERR_TIMEOUT' });
+      expect(hits).toBe(1);
+    } finally {
+      await balancer.close();
+      await new Promise((resolve) => busy.server.close(resolve));
+    }
+  });
+});
+
 describe("the cluster's /health names every process", () => {
   const servers: Server[] = [];
   let healthy: string;
