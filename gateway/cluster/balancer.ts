@@ -59,6 +59,17 @@ export function upstreamUrl(origin: string, target: string): string | undefined 
   return url.origin === origin ? url.href : undefined;
 }
 
+/** Headers of one connection (RFC 9110 §7.6.1), which a proxy does not pass on; Node sets the client's own. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
+
+/** A process's answer headers without those of its connection to the balancer (or those its Connection header names). */
+export function endToEndHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
+  const named = String(headers.connection ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase());
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !named.includes(name)));
+}
+
 /**
  * One listening port in front of several processes (decision 0088): every request goes, untouched
  * (body streamed, not parsed), to the next process that is up of the kind its path belongs to.
@@ -92,6 +103,7 @@ export async function createBalancer(options: BalancerOptions): Promise<FastifyI
     const url = upstreamUrl(origin, request.url);
     if (!url) return send(badRequest('the request-target must be a path (origin-form)'));
     return reply.from(url, {
+      rewriteHeaders: endToEndHeaders,
       onError: (failed) => {
         const answer = unavailable(`the ${kind} process answering this request stopped; retry it`);
         failed.code(answer.status).headers(answer.headers).send(answer.body);

@@ -23,6 +23,16 @@ async function upstream(name: string, handler?: Handler): Promise<{ server: Serv
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
+/** GET `target` as written on the request line (fetch would resolve dot segments and refuse absolute forms first); the whole answer. */
+function rawRequest(base: URL, target: string): Promise<string> {
+  return new Promise<string>((resolve) => {
+    const socket = connect(Number(base.port), '127.0.0.1', () => socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += String(chunk)));
+    socket.on('close', () => resolve(answer));
+  });
+}
+
 describe('routeFor: which kind of process answers a path', () => {
   const table = new Map<string, ProcessKind>([
     ['/stability', 'fees'],
@@ -128,6 +138,14 @@ describe('the balancer: one port in front of processes', () => {
     expect(fees).toMatchObject({ served: 'fees-1', url: '/stability/quote?amountUsd=1' });
   });
 
+  it("drops a process's hop-by-hop answer headers: a client asking Connection: close has its connection closed", async () => {
+    const answer = await rawRequest(new URL(base), '/graphql');
+    const head = answer.split('\r\n\r\n')[0]!.toLowerCase();
+    expect(head).toMatch(/^http\/1\.1 200 /);
+    expect(head).toContain('\r\nconnection: close');
+    expect(head).not.toContain('keep-alive');
+  });
+
   it('answers 503 in the generic error shape when no process of the kind is up, or when the one answering dies', async () => {
     const none = await fetch(`${base}/forecast/heat-check`);
     expect(none.status).toBe(503);
@@ -154,16 +172,9 @@ describe('the balancer passes on a path only: no caller makes it reach another h
     });
     const balancer = await createBalancer({ route: () => 'gateway', pick: () => 'http://127.0.0.1:1' });
     const base = new URL(await balancer.listen({ port: 0, host: '127.0.0.1' }));
-    const rawRequest = (target: string) =>
-      new Promise<string>((resolve) => {
-        const socket = connect(Number(base.port), '127.0.0.1', () => socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
-        let answer = '';
-        socket.on('data', (chunk: Buffer) => (answer += String(chunk)));
-        socket.on('close', () => resolve(answer));
-      });
     try {
       for (const target of [`${other.url}/x`, `//${new URL(other.url).host}/x`, `@${new URL(other.url).host}/x`]) {
-        const answer = await rawRequest(target);
+        const answer = await rawRequest(base, target);
         expect(answer).toMatch(/^HTTP\/1\.1 400 /);
         expect(JSON.parse(answer.split('\r\n\r\n')[1]!)).toMatchObject({ code: 'GEN_ERR_BAD_REQUEST' });
       }
