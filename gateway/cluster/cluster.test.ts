@@ -146,6 +146,12 @@ describe('the balancer: one port in front of processes', () => {
     expect(head).not.toContain('keep-alive');
   });
 
+  it('routes by the path it passes on: dot segments cannot send one kind of process a path that belongs to another', async () => {
+    const served = async (target: string) => JSON.parse((await rawRequest(new URL(base), target)).split('\r\n\r\n')[1]!) as { served: string; url: string };
+    expect(await served('/stability/../graphql')).toMatchObject({ served: expect.stringMatching(/^gateway-/), url: '/graphql' });
+    expect(await served('/graphql/%2e%2e/stability/quote?amountUsd=1')).toMatchObject({ served: 'fees-1', url: '/stability/quote?amountUsd=1' });
+  });
+
   it('answers 503 in the generic error shape when no process of the kind is up, or when the one answering dies', async () => {
     const none = await fetch(`${base}/forecast/heat-check`);
     expect(none.status).toBe(503);
