@@ -1,4 +1,4 @@
-import { type Address, type Hex, isAddressEqual, isHex, parseTransaction, recoverTransactionAddress } from 'viem';
+import { type Address, type EIP1193Provider, type Hex, isAddressEqual, isHex, parseTransaction, recoverTransactionAddress } from 'viem';
 import { recoverAuthorizationAddress } from 'viem/utils';
 import { z } from 'zod';
 import { sameSecret } from '../platform/access/shared-secret.js';
@@ -24,7 +24,9 @@ import type { HttpServer } from '../platform/http.js';
  * transaction, receipts and logs. The embedded EVM's own control methods (hardhat_*, evm_*) and
  * signing with its unlocked accounts (eth_sendTransaction, eth_sign...) are not exposed, and a
  * transaction signed by one of the rail's own accounts is sent only with X-Internal-Key. Every
- * call is bounded (decision 0051: platform/chain/rpc-limits.ts).
+ * outside call is bounded (decision 0051: platform/chain/rpc-limits.ts); a call with X-Internal-Key
+ * is the rail's own (another process of the layout) and goes to the node as the rail's calls in this
+ * process do: not counted per address, not queued behind outside calls (decision 0092).
  */
 const ALLOWED_METHODS = new Set([
   'eth_chainId',
@@ -129,13 +131,19 @@ async function answer(chain: RailChain, gate: RpcGate, limits: RpcLimits, intern
   if (!ALLOWED_METHODS.has(method)) return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not available: ${method.slice(0, 64)}` } };
   try {
     const { embedded } = await chain.connect();
+    const requestOf =
+      (provider: EIP1193Provider): Request =>
+      (call) =>
+        provider.request(call as Parameters<typeof provider.request>[0]) as Promise<unknown>;
+    // The rail's own processes (`serve chain`, decision 0088): the node's priority, as the rail in this process has, outside the queue of outside calls.
+    if (internal) return { jsonrpc: '2.0', id, result: await callWithinLimits(requestOf(embedded!.provider), method, params, limits) };
     const { provider, quiet } = embedded!.outside;
-    if (method === 'eth_sendRawTransaction' && !internal)
+    if (method === 'eth_sendRawTransaction')
       await refuseRailSignatures(
         params,
         embedded!.accounts.map((account) => account.address),
       );
-    const request: Request = (call) => provider.request(call as Parameters<typeof provider.request>[0]) as Promise<unknown>;
+    const request = requestOf(provider);
     const result = await gate.run(async (abandoned) => {
       // The rail's own requests first: this call waits until they leave the node alone.
       await quiet(abandoned);
@@ -159,7 +167,7 @@ export function registerEmbeddedRpcRoute(app: HttpServer, chain: RailChain, limi
     const calls = Array.isArray(body) ? Math.max(1, body.length) : 1;
     const presented = request.headers['x-internal-key'];
     const internal = sameSecret(typeof presented === 'string' ? presented : undefined, internalKey);
-    // The rail's own processes (a cluster's, all on one address) are not counted against the per-address limit.
+    // Every rail process of a cluster calls from 127.0.0.1, as the public port's balancer does for every outside caller.
     const { admitted, retryAfterSeconds } = internal ? { admitted: true, retryAfterSeconds: 0 } : rateLimiter.admit(request.ip, calls);
     if (!admitted) {
       const message = `rate limit: at most ${limits.requestsPerMinute} calls a minute from one address; retry in ${retryAfterSeconds} s`;

@@ -59,6 +59,24 @@ export function upstreamUrl(origin: string, target: string): string | undefined 
   return url.origin === origin ? url.href : undefined;
 }
 
+/** The path and query a request-target is passed on as (dot segments resolved as a URL resolves them); undefined when it is not a path. */
+function pathPassedOn(target: string): string | undefined {
+  const placeholder = 'http://balancer.invalid';
+  const url = upstreamUrl(placeholder, target);
+  return url === undefined ? undefined : url.slice(placeholder.length);
+}
+
+/** Headers of one connection (RFC 9110 §7.6.1), which a proxy does not pass on; Node sets the client's own. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
+
+/** A process's answer headers without those of its connection to the balancer (or those its Connection header names). */
+export function endToEndHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
+  const named = String(headers.connection ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase());
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !named.includes(name)));
+}
+
 /**
  * One listening port in front of several processes (decision 0088): every request goes, untouched
  * (body streamed, not parsed), to the next process that is up of the kind its path belongs to.
@@ -72,6 +90,8 @@ export async function createBalancer(options: BalancerOptions): Promise<FastifyI
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   await app.register(replyFrom, {
     undici: { headersTimeout: UPSTREAM_TIMEOUT_MS, bodyTimeout: UPSTREAM_TIMEOUT_MS, keepAliveTimeout: 4_000 },
+    // reply-from sends a GET answered 503 again, up to ten times: never (decision 0088), a 503 is the client's to retry.
+    retryMethods: [],
     disableRequestLogging: true,
   });
   if (options.health) {
@@ -83,13 +103,17 @@ export async function createBalancer(options: BalancerOptions): Promise<FastifyI
     return reply.code(answer.status).headers(answer.headers).send(answer.body);
   });
   app.all('/*', (request, reply) => {
-    const kind = options.route(request.url);
-    const origin = options.pick(kind);
     const send = (answer: Answer) => reply.code(answer.status).headers(answer.headers).send(answer.body);
+    // Routed by the path passed on (dot segments resolved), not the one written: /stability/../admin is /admin.
+    const target = pathPassedOn(request.url);
+    if (!target) return send(badRequest('the request-target must be a path (origin-form)'));
+    const kind = options.route(target);
+    const origin = options.pick(kind);
     if (!origin) return send(unavailable(`no ${kind} process is up; retry shortly`));
-    const url = upstreamUrl(origin, request.url);
+    const url = upstreamUrl(origin, target);
     if (!url) return send(badRequest('the request-target must be a path (origin-form)'));
     return reply.from(url, {
+      rewriteHeaders: endToEndHeaders,
       onError: (failed) => {
         const answer = unavailable(`the ${kind} process answering this request stopped; retry it`);
         failed.code(answer.status).headers(answer.headers).send(answer.body);

@@ -23,6 +23,16 @@ async function upstream(name: string, handler?: Handler): Promise<{ server: Serv
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
+/** GET `target` as written on the request line (fetch would resolve dot segments and refuse absolute forms first); the whole answer. */
+function rawRequest(base: URL, target: string): Promise<string> {
+  return new Promise<string>((resolve) => {
+    const socket = connect(Number(base.port), '127.0.0.1', () => socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += String(chunk)));
+    socket.on('close', () => resolve(answer));
+  });
+}
+
 describe('routeFor: which kind of process answers a path', () => {
   const table = new Map<string, ProcessKind>([
     ['/stability', 'fees'],
@@ -128,6 +138,20 @@ describe('the balancer: one port in front of processes', () => {
     expect(fees).toMatchObject({ served: 'fees-1', url: '/stability/quote?amountUsd=1' });
   });
 
+  it("drops a process's hop-by-hop answer headers: a client asking Connection: close has its connection closed", async () => {
+    const answer = await rawRequest(new URL(base), '/graphql');
+    const head = answer.split('\r\n\r\n')[0]!.toLowerCase();
+    expect(head).toMatch(/^http\/1\.1 200 /);
+    expect(head).toContain('\r\nconnection: close');
+    expect(head).not.toContain('keep-alive');
+  });
+
+  it('routes by the path it passes on: dot segments cannot send one kind of process a path that belongs to another', async () => {
+    const served = async (target: string) => JSON.parse((await rawRequest(new URL(base), target)).split('\r\n\r\n')[1]!) as { served: string; url: string };
+    expect(await served('/stability/../graphql')).toMatchObject({ served: expect.stringMatching(/^gateway-/), url: '/graphql' });
+    expect(await served('/graphql/%2e%2e/stability/quote?amountUsd=1')).toMatchObject({ served: 'fees-1', url: '/stability/quote?amountUsd=1' });
+  });
+
   it('answers 503 in the generic error shape when no process of the kind is up, or when the one answering dies', async () => {
     const none = await fetch(`${base}/forecast/heat-check`);
     expect(none.status).toBe(503);
@@ -154,16 +178,9 @@ describe('the balancer passes on a path only: no caller makes it reach another h
     });
     const balancer = await createBalancer({ route: () => 'gateway', pick: () => 'http://127.0.0.1:1' });
     const base = new URL(await balancer.listen({ port: 0, host: '127.0.0.1' }));
-    const rawRequest = (target: string) =>
-      new Promise<string>((resolve) => {
-        const socket = connect(Number(base.port), '127.0.0.1', () => socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
-        let answer = '';
-        socket.on('data', (chunk: Buffer) => (answer += String(chunk)));
-        socket.on('close', () => resolve(answer));
-      });
     try {
       for (const target of [`${other.url}/x`, `//${new URL(other.url).host}/x`, `@${new URL(other.url).host}/x`]) {
-        const answer = await rawRequest(target);
+        const answer = await rawRequest(base, target);
         expect(answer).toMatch(/^HTTP\/1\.1 400 /);
         expect(JSON.parse(answer.split('\r\n\r\n')[1]!)).toMatchObject({ code: 'GEN_ERR_BAD_REQUEST' });
       }
@@ -171,6 +188,30 @@ describe('the balancer passes on a path only: no caller makes it reach another h
     } finally {
       await balancer.close();
       await new Promise((resolve) => other.server.close(resolve));
+    }
+  });
+});
+
+describe('the balancer sends each request once', () => {
+  it('passes on a 503 a process answered a GET with, without asking it (or another) again', async () => {
+    let hits = 0;
+    const busy = await upstream('busy', (_request, response) => {
+      hits += 1;
+      response.statusCode = 503;
+      response.setHeader('retry-after', '1');
+      response.setHeader('content-type', 'application/json');
+      response.end('{"code":"GEN_ERR_TIMEOUT"}');
+    });
+    const balancer = await createBalancer({ route: () => 'fees', pick: () => busy.url });
+    try {
+      const base = await balancer.listen({ port: 0, host: '127.0.0.1' });
+      const answer = await fetch(`${base}/stability/quote?amountUsd=1`);
+      expect(answer.status).toBe(503);
+      expect(await answer.json()).toEqual({ code: 'GEN_ERR_TIMEOUT' });
+      expect(hits).toBe(1);
+    } finally {
+      await balancer.close();
+      await new Promise((resolve) => busy.server.close(resolve));
     }
   });
 });

@@ -68,8 +68,6 @@ export interface Cluster {
 }
 
 const DEFAULT_START_TIMEOUT_MS = 180_000;
-/** Calls waiting at the chain process's /rpc: room for a burst from every process of a cluster. */
-const CHAIN_QUEUE_SIZE = 256;
 const STOP_GRACE_MS = 15_000;
 /** The rail's accounts on the embedded chain (contracts/deploy.ts): #0 settles and feeds the oracles, the last (#9) is paid. */
 const SETTLER_ACCOUNT = 0;
@@ -191,13 +189,7 @@ async function startChain(options: ClusterOptions, secrets: ClusterSecrets, make
     return { process: undefined, rpcUrl: external, contracts: contracts as unknown as RailContracts };
   }
   log('starting the chain (the embedded EVM in a process of its own)');
-  // Every process of the cluster waits its turn at this one node: a queue of 8 (the default for outside callers) refuses their bursts.
-  const chain = make('chain', 'chain', 'chain', {
-    EMBEDDED_CHAIN_MNEMONIC: secrets.chainMnemonic,
-    INTERNAL_KEY: secrets.internalKey,
-    DATA_DIR: options.dataDir,
-    EMBEDDED_RPC_QUEUE_SIZE: String(CHAIN_QUEUE_SIZE),
-  });
+  const chain = make('chain', 'chain', 'chain', { EMBEDDED_CHAIN_MNEMONIC: secrets.chainMnemonic, INTERNAL_KEY: secrets.internalKey, DATA_DIR: options.dataDir });
   await chain.start();
   log(`chain is up at ${chain.url()}`);
   return { process: chain, rpcUrl: `${chain.url()}/rpc`, contracts: contractsFromBanner(chain.startLines()) };
