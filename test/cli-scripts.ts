@@ -39,6 +39,8 @@ export const OUR_CLIS = [
 /** Scripts that are not a CLI of ours (or not yet one), and why. */
 export const OTHER_SCRIPTS: Readonly<Record<string, string>> = {
   test: 'tsc, then vitest: their own --help',
+  'test:soak': "vitest's own CLI: the short soak alone, beside test:rest in npm test (decision 0091)",
+  'test:rest': "vitest's own CLI: every test but the short soak",
   typecheck: 'tsc --noEmit: its own --help',
   dev: "tsx watch over npm start: --help reaches npm start's usage, and the watcher keeps watching",
   'db:generate': "drizzle-kit's own CLI (npm run db:generate -- --help)",

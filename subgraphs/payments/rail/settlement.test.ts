@@ -35,10 +35,13 @@ let estimateOverride: bigint | undefined;
 /** The same for the next estimate only. */
 let nextEstimateOverride: bigint | undefined;
 
-/** The worker's embedded chain with the provider of outside callers wrapped (the /rpc route answers through it). */
+/**
+ * The worker's embedded chain with the providers the /rpc route answers through wrapped: outside
+ * callers', and the rail's own (a caller with X-Internal-Key, as these chains on RPC_URL are, goes to
+ * the node with the rail's priority: decision 0092).
+ */
 function observedChain(chain: RailChain): RailChain {
-  const observe = (connection: ChainConnection): ChainConnection => {
-    const provider = connection.embedded!.outside.provider;
+  const observed = (provider: EIP1193Provider): EIP1193Provider => {
     const request = async (call: { method: string; params?: unknown }) => {
       asked.push(call.method);
       if (call.method === 'eth_estimateGas' && nextEstimateOverride !== undefined) {
@@ -49,8 +52,11 @@ function observedChain(chain: RailChain): RailChain {
       if (call.method === 'eth_estimateGas' && estimateOverride !== undefined) return toHex(estimateOverride);
       return provider.request(call as never);
     };
-    const outside = { ...connection.embedded!.outside, provider: { ...provider, request } as EIP1193Provider };
-    return { ...connection, embedded: { ...connection.embedded!, outside } };
+    return { ...provider, request } as EIP1193Provider;
+  };
+  const observe = (connection: ChainConnection): ChainConnection => {
+    const embedded = connection.embedded!;
+    return { ...connection, embedded: { ...embedded, provider: observed(embedded.provider), outside: { ...embedded.outside, provider: observed(embedded.outside.provider) } } };
   };
   return { ...chain, connect: () => chain.connect().then(observe) };
 }
