@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { railUSDAbi } from '../contracts/artifacts/RailUSD.js';
 import { settlementRouterAbi } from '../contracts/artifacts/SettlementRouter.js';
 import { paymentCallbacks, payments } from '../drizzle/schema.js';
+import { contractsFromBanner } from '../gateway/cluster/cluster.js';
 import { createApiKeys } from '../platform/access/api-keys.js';
 import { DEVELOPMENT_MNEMONIC } from '../platform/chain/embedded-chain.js';
 import { systemClock } from '../platform/clock.js';
@@ -18,7 +19,7 @@ import { randomIds } from '../platform/ids.js';
 import { freshWallet } from '../subgraphs/payments/integration/testing.js';
 import { ACTIVE_LEI_ENTRY } from './fixtures/lei-entries.js';
 import { TEST_SIGNING_KEY } from './helpers.js';
-import { type ServerProcess, spawnServer } from './server-process.js';
+import { type ServerProcess, spawnServer, stopServer } from './server-process.js';
 
 // Issue 10 acceptance point 2: 20 identical initiations at the same moment across two server
 // PROCESSES on one PostgreSQL schema give one payment and one transfer on chain. Process A is the
@@ -60,26 +61,6 @@ function startServer(label: string, environment: Record<string, string>): Promis
   );
 }
 
-/** SIGTERM, then SIGKILL if it has not exited within 15 s. */
-function stop(server: ServerProcess | undefined): Promise<void> {
-  if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => server.child.kill('SIGKILL'), 15_000);
-    server.child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    server.child.kill('SIGTERM');
-  });
-}
-
-/** The addresses A's start output names: `rail ... token 0x..., router 0x...`. */
-function railAddresses(lines: string[]): { token: Address; router: Address } {
-  const rail = lines.map((line) => /token (0x[0-9a-fA-F]{40}), router (0x[0-9a-fA-F]{40})/.exec(line)).find(Boolean);
-  if (!rail) throw new Error(`the embedded rail's addresses were not printed:\n${lines.join('\n')}`);
-  return { token: getAddress(rail[1]!), router: getAddress(rail[2]!) };
-}
-
 interface Answer {
   status: number;
   body: { railPaymentId?: string; status?: string; settlement?: { txHash?: string } } & Record<string, unknown>;
@@ -109,7 +90,7 @@ describe.runIf(databaseUrl)('identical initiations across two server processes o
     handle = await openDatabase({ databaseUrl: databaseUrl!, schemaName, poolSize: 2 });
     const database = { DATABASE_URL: databaseUrl!, DATABASE_SCHEMA: schemaName };
     a = await startServer('a', { ...database, EMBEDDED_CHAIN_MNEMONIC: DEVELOPMENT_MNEMONIC });
-    rail = railAddresses(a.lines);
+    rail = contractsFromBanner(a.lines);
     // A advertises the same token in its manifest.
     const manifest = (await (await fetch(`${a.base}/stability/manifest`, { signal: AbortSignal.timeout(10_000) })).json()) as { contracts: { token: string } };
     expect(getAddress(manifest.contracts.token)).toBe(rail.token);
@@ -128,7 +109,7 @@ describe.runIf(databaseUrl)('identical initiations across two server processes o
   }, 300_000);
 
   afterAll(async () => {
-    await Promise.all([stop(b), stop(a)]);
+    await Promise.all([stopServer(b), stopServer(a)]);
     await handle?.close();
     if (databaseUrl) await dropSchema(databaseUrl, schemaName);
   }, 60_000);

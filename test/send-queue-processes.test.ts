@@ -5,13 +5,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inArray } from 'drizzle-orm';
-import { type Address, createPublicClient, createWalletClient, getAddress, type Hex, http, parseTransaction, type PublicClient, recoverTransactionAddress, toHex } from 'viem';
+import { createPublicClient, createWalletClient, type Hex, http, parseTransaction, type PublicClient, recoverTransactionAddress, toHex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { base as baseChain } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
 import { type PaymentRequirements, settleResponseFromHeader } from 'x402/types';
 import { payments } from '../drizzle/schema.js';
+import { contractsFromBanner } from '../gateway/cluster/cluster.js';
 import { createApiKeys } from '../platform/access/api-keys.js';
 import { DEVELOPMENT_MNEMONIC } from '../platform/chain/embedded-chain.js';
 import { systemClock } from '../platform/clock.js';
@@ -20,7 +21,7 @@ import { randomIds } from '../platform/ids.js';
 import { freshWallet } from '../subgraphs/payments/integration/testing.js';
 import { ACTIVE_LEI_ENTRY } from './fixtures/lei-entries.js';
 import { TEST_SIGNING_KEY } from './helpers.js';
-import { type ServerProcess, spawnServer } from './server-process.js';
+import { type ServerProcess, spawnServer, stopServer } from './server-process.js';
 
 // Issue 26 acceptance point: no two sends with one nonce under concurrent x402 settlements and
 // payments across two processes (decision 0087). Process A holds the embedded chain (public
@@ -57,24 +58,6 @@ function startServer(label: string, environment: Record<string, string>): Promis
     },
     180_000,
   );
-}
-
-function stop(server: ServerProcess | undefined): Promise<void> {
-  if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => server.child.kill('SIGKILL'), 15_000);
-    server.child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    server.child.kill('SIGTERM');
-  });
-}
-
-function railAddresses(lines: string[]): { token: Address; router: Address } {
-  const rail = lines.map((line) => /token (0x[0-9a-fA-F]{40}), router (0x[0-9a-fA-F]{40})/.exec(line)).find(Boolean);
-  if (!rail) throw new Error(`the embedded rail's addresses were not printed:\n${lines.join('\n')}`);
-  return { token: getAddress(rail[1]!), router: getAddress(rail[2]!) };
 }
 
 interface RecordedSend {
@@ -145,7 +128,7 @@ describe.runIf(databaseUrl)('one settling key on two processes: x402 settlements
       EMBEDDED_RPC_QUEUE_SIZE: '256',
       EMBEDDED_RPC_TIMEOUT_MS: '30000',
     });
-    const rail = railAddresses(a.lines);
+    const rail = contractsFromBanner(a.lines);
     proxy = await recordingProxy(`${a.base}/rpc`);
     const replica = {
       ...database,
@@ -164,7 +147,7 @@ describe.runIf(databaseUrl)('one settling key on two processes: x402 settlements
   }, 420_000);
 
   afterAll(async () => {
-    await Promise.all([...replicas.map(stop), stop(a)]);
+    await Promise.all([...replicas.map(stopServer), stopServer(a)]);
     proxy?.server.close();
     await handle?.close();
     if (databaseUrl) await dropSchema(databaseUrl, schemaName);

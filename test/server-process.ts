@@ -42,3 +42,16 @@ export function spawnServer(label: string, env: NodeJS.ProcessEnv, startTimeoutM
     });
   });
 }
+
+/** SIGTERM, then SIGKILL if it has not exited within 15 s. */
+export function stopServer(server: ServerProcess | undefined): Promise<void> {
+  if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => server.child.kill('SIGKILL'), 15_000);
+    server.child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    server.child.kill('SIGTERM');
+  });
+}
