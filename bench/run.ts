@@ -83,6 +83,28 @@ const USAGE = `usage: npm run bench            every section, then docs/benchmar
        npm run bench:intelligence section 8 alone (BENCH_ONLY=intelligence), printed only
 Measures the hot paths on loopback with autocannon (BENCH_SECONDS per figure): figures, not a test.`;
 
+/** BENCH_ONLY: one section, printed; docs/benchmarks.md is left as it is. */
+async function runOneSection(only: NonNullable<ReturnType<typeof onlySection>>, loaded: Sections, loadAtStart: number): Promise<void> {
+  const { accessSection, benchAccess, complianceSection, benchCompliance, intelligenceSection, benchIntelligence, paymentsSection, benchPayments } = loaded;
+  if (only === 'access') {
+    console.log('\n5. access control (alone: docs/benchmarks.md is left as it is)');
+    console.log(`\n${accessSection(await benchAccess()).join('\n')}`);
+  }
+  if (only === 'compliance') {
+    console.log('\n6. compliance (alone: docs/benchmarks.md is left as it is)');
+    console.log(`\n${complianceSection(await benchCompliance()).join('\n')}`);
+  }
+  if (only === 'intelligence') {
+    console.log('\n8. intelligence (alone: docs/benchmarks.md is left as it is)');
+    console.log(`\n${intelligenceSection(await benchIntelligence()).join('\n')}`);
+  }
+  if (only === 'payments') {
+    console.log('\n7. payments on PostgreSQL (alone: docs/benchmarks.md is left as it is)');
+    console.log(`\n${paymentsSection(await benchPayments()).join('\n')}`);
+    console.log(`\n1-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${cpus().length} cores`);
+  }
+}
+
 async function main(): Promise<void> {
   parseCommandLine({ usage: USAGE });
   const startedAt = new Date();
@@ -92,43 +114,23 @@ async function main(): Promise<void> {
     CONNECTIONS,
     SECONDS,
     WARMUP_SECONDS,
-    accessSection,
     benchAccess,
-    complianceSection,
     benchCompliance,
-    intelligenceSection,
     benchIntelligence,
-    paymentsSection,
     benchPayments,
     measureColdStart,
     SPLIT_LAYOUT_NOTE,
     benchSplitLayout,
     renderReport,
+    targetsSection,
     REPORT_PATH,
   } = loaded;
   const pinning = pinLoadGeneratorAndServers();
   const loadAtStart = loadavg()[0]!;
   console.log(`autocannon, ${CONNECTIONS} connections, ${SECONDS} s per figure after ${WARMUP_SECONDS} s warm-up, loopback; pinning: ${pinning}; 1-minute load average ${loadAtStart.toFixed(1)}`);
 
-  if (only === 'access') {
-    console.log('\n5. access control (alone: docs/benchmarks.md is left as it is)');
-    console.log(`\n${accessSection(await benchAccess()).join('\n')}`);
-    return;
-  }
-  if (only === 'compliance') {
-    console.log('\n6. compliance (alone: docs/benchmarks.md is left as it is)');
-    console.log(`\n${complianceSection(await benchCompliance()).join('\n')}`);
-    return;
-  }
-  if (only === 'intelligence') {
-    console.log('\n8. intelligence (alone: docs/benchmarks.md is left as it is)');
-    console.log(`\n${intelligenceSection(await benchIntelligence()).join('\n')}`);
-    return;
-  }
-  if (only === 'payments') {
-    console.log('\n7. payments on PostgreSQL (alone: docs/benchmarks.md is left as it is)');
-    console.log(`\n${paymentsSection(await benchPayments()).join('\n')}`);
-    console.log(`\n1-minute load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${cpus().length} cores`);
+  if (only) {
+    await runOneSection(only, loaded, loadAtStart);
     return;
   }
 
@@ -153,7 +155,7 @@ async function main(): Promise<void> {
   console.log('\n8. intelligence');
   const intelligence = await benchIntelligence();
 
-  const report = renderReport({
+  const results = {
     startedAt,
     pinning,
     loadAtStart,
@@ -165,12 +167,14 @@ async function main(): Promise<void> {
     payments,
     intelligence,
     ...allInOne,
-  });
+  };
+  const report = renderReport(results);
   // The Soak section is npm run soak's (bench/soak/report.ts): a rewrite of the rest keeps it.
   const path = join(ROOT, REPORT_PATH);
   const soak = existsSync(path) ? sectionOf(readFileSync(path, 'utf8'), SOAK_HEADING) : undefined;
   writeFileSync(path, soak ? `${report.trimEnd()}\n\n${soak.trimEnd()}\n` : report);
   console.log(`\n${report}\n(written to ${REPORT_PATH})`);
+  console.log(`\n${targetsSection(results).join('\n')}`);
 }
 
 process.on('exit', () => {
