@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { validateMnemonic } from '@scure/bip39';
-import { english, generateMnemonic } from 'viem/accounts';
+import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
+import { english, generateMnemonic, type HDAccount, HDKey, hdKeyToAccount } from 'viem/accounts';
 import { ChainJournalError } from './chain-journal.js';
 
 /**
@@ -24,6 +24,16 @@ export interface ChainMnemonicOptions {
 /** A fresh BIP-39 mnemonic (12 words, 128 bits of entropy from the platform's CSPRNG). */
 export function generateChainMnemonic(): string {
   return generateMnemonic(english);
+}
+
+/**
+ * The first `count` accounts of a mnemonic, as viem's mnemonicToAccount derives each one
+ * (m/44'/60'/0'/0/i). The seed is derived once: its PBKDF2 (2,048 rounds of HMAC-SHA512) cost about
+ * 0.1 s a call, paid again for every account at every start.
+ */
+export function accountsOfMnemonic(mnemonic: string, count: number): HDAccount[] {
+  const root = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic));
+  return Array.from({ length: count }, (_, addressIndex) => hdKeyToAccount(root, { addressIndex }));
 }
 
 /**

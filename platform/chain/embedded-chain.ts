@@ -1,9 +1,9 @@
 import { createHardhatRuntimeEnvironment } from 'hardhat/hre';
 import { type Chain, createPublicClient, createWalletClient, custom, type EIP1193Provider, type Hash, numberToHex, type PublicClient, type Transport, type WalletClient } from 'viem';
-import { type HDAccount, mnemonicToAccount } from 'viem/accounts';
+import type { HDAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
 import { type ChainJournal, ChainJournalError, type JournaledBlock } from './chain-journal.js';
-import { generateChainMnemonic } from './chain-mnemonic.js';
+import { accountsOfMnemonic, generateChainMnemonic } from './chain-mnemonic.js';
 import { journaledProvider, type RawRequest } from './journaled-provider.js';
 import { ownFirst } from './own-first.js';
 
@@ -110,7 +110,7 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions = {}): Pr
     const node = journal ? journaledProvider(edr, journal, kept?.blocks.length ?? 0) : edr;
     const { own: provider, quiet } = ownFirst(node);
     const transport = custom(provider);
-    const accounts = Array.from({ length: DEVELOPMENT_ACCOUNT_COUNT }, (_, addressIndex) => mnemonicToAccount(mnemonic, { addressIndex }));
+    const accounts = accountsOfMnemonic(mnemonic, DEVELOPMENT_ACCOUNT_COUNT);
     return {
       provider,
       outside: { provider: node, quiet },
