@@ -26,6 +26,7 @@ import type { LeiEntry, LeiRegistry } from './shared/lei-registry.js';
 import { createStreamService } from './stream/service.js';
 import { createStreamStore } from './stream/store.js';
 import { createVendorRiskService, type VendorRiskService } from './vendor/service.js';
+import { createVopCheckLog, VOP_CHECKS_QUEUE, type VopCheckLog } from './vop/check-log.js';
 import { nameMatcher } from './vop/domain/index.js';
 import { createComplianceService } from './vop/service.js';
 import { type ComplianceStore, createComplianceStore } from './vop/store.js';
@@ -99,13 +100,36 @@ function buildVendorRisk(platform: PlatformServices, screens: Pick<ComplianceFam
   });
 }
 
+/** The VoP history written behind the answer (decision 0096), flushed at shutdown. */
+function buildVopCheckLog(platform: PlatformServices, store: ComplianceStore): VopCheckLog {
+  const { database } = platform.config;
+  const checks = createVopCheckLog({
+    store,
+    flushDelayMs: database.writeBehindFlushMs,
+    maxQueued: database.writeBehindMaxQueued,
+    closeTimeoutMs: database.statementTimeoutMs,
+    logger: platform.logger,
+    onWriteOutcome: (ok, error) => platform.health.reportOutcome('database writes (compliance)', ok, error),
+  });
+  platform.metrics.watchWriteBehind(VOP_CHECKS_QUEUE, () => checks.pending);
+  return checks;
+}
+
 /** Every family of the compliance subgraph; `origin` is the public origin ({compliance_url} is <origin>/compliance). */
-function buildFamilies(platform: PlatformServices, origin: string): ComplianceFamilies {
+function buildFamilies(platform: PlatformServices, origin: string, registry: ComplianceStore, checks: VopCheckLog): ComplianceFamilies {
   const { config, clock, ids } = platform;
   const { db } = platform.database;
   const leiRegistry = shippedLeiRegistry();
-  const registry = createComplianceStore(db, ids);
-  const vop = createComplianceService({ clock, store: registry, access: platform.access, matcher: nameMatcher, leiRegistry, adminKey: config.access.adminKey, synthesiser: platform.synthesiser });
+  const vop = createComplianceService({
+    clock,
+    store: registry,
+    access: platform.access,
+    matcher: nameMatcher,
+    leiRegistry,
+    adminKey: config.access.adminKey,
+    synthesiser: platform.synthesiser,
+    checks,
+  });
   const kya = buildKya(platform, leiRegistry, origin);
   const esg = shippedEntityEsgService({ clock, db, registry, synthesiser: platform.synthesiser });
   const pep = shippedPepScreenService({ clock, db });
@@ -131,7 +155,9 @@ export function build(platform: PlatformServices): Subgraph {
   const { config } = platform;
   // {compliance_url} is <origin>/compliance: the issuer's did:web is did:web:<host>:compliance.
   const origin = publicOrigin(config.server);
-  const families = buildFamilies(platform, origin);
+  const registry = createComplianceStore(platform.database.db, platform.ids);
+  const checks = buildVopCheckLog(platform, registry);
+  const families = buildFamilies(platform, origin, registry, checks);
   return {
     name,
     typeDefs,
@@ -143,5 +169,6 @@ export function build(platform: PlatformServices): Subgraph {
       const imported = (await importReferenceData({ db: platform.database.db, clock: platform.clock })).filter((result) => result.action === 'imported');
       if (imported.length > 0) platform.logger.info({ imported }, 'compliance reference data imported');
     },
+    close: () => checks.close(),
   };
 }

@@ -69,7 +69,7 @@ export function complianceResolvers(families: ComplianceGraphServices, options: 
     esgResolvers(families.esg),
     pepResolvers(families.pep),
     ownershipResolvers(),
-    vendorResolvers({ service: families.vop, pep: families.pep, vendorRisk: families.vendorRisk }, graphqlUrl),
+    vendorResolvers({ service: families.vop, vendorRisk: families.vendorRisk }, graphqlUrl),
     amlResolvers(families.aml, internalKey),
     streamResolvers(families.stream, graphqlUrl),
     referenceDataResolvers(families.referenceData),

@@ -6,6 +6,7 @@ import { withTimeout } from '../../../platform/timeout.js';
 import { entityEsgParameters, leiGovernanceFacts } from '../data/entity-esg.js';
 import { dataSources, fatfLists } from '../data/index.js';
 import { type DatasetProvenance, type FatfLists, isValidLei } from '../domain/index.js';
+import { type CachedResult, HeldResults } from '../shared/cache.js';
 import type { ComplianceStore } from '../vop/store.js';
 import { assessEntityEsg, type EntityEsgAssessment, type EntityEsgParameters, type LeiGovernanceFacts, narrateEntityEsg } from './domain/index.js';
 import { createEntityEsgStore, type EntityEsgStore } from './store.js';
@@ -65,6 +66,8 @@ const countryPart = (code: string | null | undefined) => (code && /^[A-Za-z]{2}(
 export function createEntityEsgService(deps: EntityEsgServiceDeps) {
   const narrationTimeoutMs = deps.narrationTimeoutMs ?? ESG_NARRATION_TIMEOUT_MS;
   const dataVersion = () => `${deps.parameters.version}|lei:${deps.leiProvenance.asOf}|fatf:${deps.fatf().provenance.asOf}`;
+  // The cache table held in memory (decision 0096): a score held here is served without a query until its expiry.
+  const held = new HeldResults<StoredEsg>();
 
   async function narrate(assessment: EntityEsgAssessment): Promise<{ narration: string; narrationModel: string } | undefined> {
     try {
@@ -92,21 +95,24 @@ export function createEntityEsgService(deps: EntityEsgServiceDeps) {
       declared = { name, country: options.country ?? countryPart(registered?.country) ?? DEFAULT_ESG_COUNTRY, leiStatus: options.leiStatus ?? DEFAULT_LEI_STATUS };
     }
     const inputsKey = record ? 'registry' : `declared|${declared.country}|${declared.leiStatus}|${declared.name}`;
+    const heldKey = `${upper}|${inputsKey}`;
     const version = dataVersion();
     const now = deps.clock.now();
 
-    const cached = options.refresh ? undefined : await deps.cache.entityEsg<StoredEsg>(upper, inputsKey, version, now);
-    let score: EntityEsgScore;
+    const local = options.refresh ? undefined : held.fresh(heldKey, version, now);
+    const cached = local ?? (options.refresh ? undefined : await deps.cache.entityEsg<StoredEsg>(upper, inputsKey, version, now));
+    let entry: CachedResult<StoredEsg>;
     if (cached) {
-      score = { ...cached.result, computedAt: epochSeconds(cached.computedAt), expiresAt: epochSeconds(cached.expiresAt), fromCache: true };
+      entry = cached;
     } else {
       const fatf = deps.fatf();
       const assessment = assessEntityEsg({ lei: upper, record, declared, fatf: fatf.current }, deps.parameters);
       const stored: StoredEsg = { ...assessment, dataSources: { lei: deps.leiProvenance, fatf: { ...fatf.provenance, plenary: fatf.current.plenary } } };
-      const expires = new Date(now.getTime() + ENTITY_ESG_TTL_SECONDS * 1000);
-      await deps.cache.saveEntityEsg(upper, inputsKey, version, { result: stored, computedAt: now, expiresAt: expires });
-      score = { ...stored, computedAt: epochSeconds(now), expiresAt: epochSeconds(expires), fromCache: false };
+      entry = { result: stored, computedAt: now, expiresAt: new Date(now.getTime() + ENTITY_ESG_TTL_SECONDS * 1000) };
+      await deps.cache.saveEntityEsg(upper, inputsKey, version, entry);
     }
+    if (!local) held.hold(heldKey, version, entry);
+    const score: EntityEsgScore = { ...entry.result, computedAt: epochSeconds(entry.computedAt), expiresAt: epochSeconds(entry.expiresAt), fromCache: cached !== undefined };
     if (options.narrate) {
       const narration = await narrate(score);
       if (narration) Object.assign(score, narration);

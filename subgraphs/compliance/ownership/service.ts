@@ -4,8 +4,9 @@ import { echo } from '../../../platform/echo.js';
 import { AppError } from '../../../platform/errors.js';
 import { dataSources, fatfLists, leiRecords, sdnList } from '../data/index.js';
 import { buildSanctionsIndex, type DatasetProvenance, type FatfList, isValidLei, type LeiRecord, listAge, type SanctionsIndex } from '../domain/index.js';
+import { BoundedMemo } from '../shared/cache.js';
 import { buildOwnershipChain, type OwnershipChain } from './domain/index.js';
-import { type ChainKey, chainKeyOf, type UboStore } from './store.js';
+import { type CachedChain, type ChainKey, chainKeyOf, type UboStore } from './store.js';
 
 /** Document 2 §8: an ownership-chain result is kept 24 hours. */
 export const UBO_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -64,6 +65,8 @@ const dataVersionOf = (data: UboData) => `lei ${data.sources.lei.asOf}; sdn ${da
 /** Ownership chains (POST /compliance/ubo-chain and LegalEntity.ownershipChain), cached 24 hours per (lei, deep). */
 export function createUboService(deps: UboServiceDeps) {
   const data = once(deps.data);
+  // The cache table held in memory (decision 0096), by data version and chain key: served without a query for its 24 hours.
+  const held = new BoundedMemo<CachedChain>();
 
   /**
    * The chains of these keys, by chainKeyOf; an LEI the snapshot does not hold has none. Cached
@@ -89,11 +92,21 @@ export function createUboService(deps: UboServiceDeps) {
       fromCache,
       sources,
     });
-    const cached = await deps.store.freshChains(known, dataVersion, new Date(now.getTime() - UBO_CACHE_TTL_MS));
-    const computed: OwnershipChain[] = [];
+    const oldestServed = new Date(now.getTime() - UBO_CACHE_TTL_MS);
+    const heldKey = (key: ChainKey) => `${dataVersion}\u0000${chainKeyOf(key)}`;
+    const notHeld: ChainKey[] = [];
     for (const key of known) {
+      const hit = held.get(heldKey(key));
+      if (hit && hit.cachedAt > oldestServed) answers.set(chainKeyOf(key), present(hit.chain, hit.cachedAt, true));
+      else notHeld.push(key);
+    }
+    if (notHeld.length === 0) return answers;
+    const cached = await deps.store.freshChains(notHeld, dataVersion, oldestServed);
+    const computed: OwnershipChain[] = [];
+    for (const key of notHeld) {
       const hit = cached.get(chainKeyOf(key));
       if (hit) {
+        held.set(heldKey(key), hit);
         answers.set(chainKeyOf(key), present(hit.chain, hit.cachedAt, true));
         continue;
       }
@@ -103,6 +116,7 @@ export function createUboService(deps: UboServiceDeps) {
       answers.set(chainKeyOf(key), present(chain, now, false));
     }
     await deps.store.saveChains(computed, dataVersion, now);
+    for (const chain of computed) held.set(heldKey(chain), { chain, cachedAt: now });
     return answers;
   }
 

@@ -2,6 +2,7 @@ import type { Clock } from '../../../platform/clock.js';
 import type { Database } from '../../../platform/db.js';
 import { pepDatasets, pepRecords } from '../data/index.js';
 import { type DatasetProvenance, nameTokens, normaliseName, PEP_MATCH_THRESHOLD, type PepSource } from '../domain/index.js';
+import { type CachedResult, HeldResults } from '../shared/cache.js';
 import { assessPepMatches, buildPepIndex, type PepIndex, type PepMatchConfidence, type PepRiskLevel, type PepScreenMatch } from './domain/index.js';
 import { createPepScreenStore, type PepScreenStore } from './store.js';
 
@@ -91,21 +92,36 @@ export function createPepScreenService(deps: PepScreenServiceDeps) {
       .map((list) => `${list.list}:${list.provenance.asOf}:${list.records}`)
       .join('|');
 
+  // The cache table held in memory (decision 0096): a screen held here is served without a query until its expiry.
+  const held = new HeldResults<StoredScreen>();
+  const present = (entry: CachedResult<StoredScreen>, fromCache: boolean): PepScreenResult => ({
+    ...entry.result,
+    cachedAt: entry.computedAt.toISOString(),
+    expiresAt: entry.expiresAt.toISOString(),
+    fromCache,
+  });
+
   return {
     async pepScreen(input: PepScreenInput): Promise<PepScreenResult> {
       const key = pepScreenKey(input);
       const version = dataVersion();
       const now = deps.clock.now();
+      const local = held.fresh(key, version, now);
+      if (local) return present(local, true);
       const cached = await deps.cache.pepScreen<StoredScreen>(key, version, now);
-      if (cached) return { ...cached.result, cachedAt: cached.computedAt.toISOString(), expiresAt: cached.expiresAt.toISOString(), fromCache: true };
+      if (cached) {
+        held.hold(key, version, cached);
+        return present(cached, true);
+      }
 
       const country = input.country?.toUpperCase();
       const { matches } = deps.index().screen(input.name, { limit: MAX_PEP_MATCHES, ...(country ? { country } : {}) });
       const { riskLevel, pepMatches, eddRequired } = assessPepMatches(matches, input.position);
       const stored: StoredScreen = { riskLevel, pepMatches, eddRequired, fatfR12: attestation(deps.lists(), input, pepMatches, eddRequired) };
-      const expires = new Date(now.getTime() + PEP_SCREEN_TTL_SECONDS * 1000);
-      await deps.cache.savePepScreen(key, version, { result: stored, computedAt: now, expiresAt: expires });
-      return { ...stored, cachedAt: now.toISOString(), expiresAt: expires.toISOString(), fromCache: false };
+      const entry = { result: stored, computedAt: now, expiresAt: new Date(now.getTime() + PEP_SCREEN_TTL_SECONDS * 1000) };
+      await deps.cache.savePepScreen(key, version, entry);
+      held.hold(key, version, entry);
+      return present(entry, false);
     },
   };
 }

@@ -150,3 +150,38 @@ describe('POST /compliance/vendor-risk', () => {
     expect(hostile.status).toBe(400);
   });
 });
+
+describe('vendorAssessment on the compliance subgraph: the VoP field on the registration the assessment read (decision 0096)', () => {
+  const VENDOR_VIEW = `query ($name: String!, $wallet: String) {
+    vendorAssessment(name: $name, wallet: $wallet) { vendorRiskScore compliance { signals } vop { requestId result score } }
+  }`;
+  const view = async (variables: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    (await server.app.inject({ method: 'POST', url: '/subgraphs/compliance/graphql', headers, payload: { query: VENDOR_VIEW, variables } })).json() as {
+      data?: { vendorAssessment: { vendorRiskScore: number; compliance: { signals: string[] }; vop: { requestId: string; result: string } | null } };
+      errors?: Array<{ extensions?: Record<string, unknown> }>;
+    };
+  const history = async (wallet: string) => (await server.app.inject({ method: 'GET', url: `/compliance/vop/history/${wallet}` })).json() as { count: number; checks: Array<{ requestId: string }> };
+
+  it('paid by a key: the VoP agrees with the assessment, and its check is in the history at once; a stranger is refused and records nothing', async () => {
+    const wallet = getAddress(`0x${randomBytes(20).toString('hex')}`);
+    const registered = await server.app.inject({
+      method: 'POST',
+      url: '/compliance/register',
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+      payload: { walletAddress: wallet, legalName: 'Contoso Pharmaceuticals Inc' },
+    });
+    expect(registered.statusCode).toBe(201);
+    const key = (await server.platform!.access.keys.create('api', 'vendor view', 100)).key;
+
+    const refused = await view({ name: 'Zygote Quantum Holdings', wallet });
+    expect(refused.data?.vendorAssessment.vop).toBeNull();
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'GEN_ERR_PAYMENT_REQUIRED' });
+    expect((await history(wallet)).count).toBe(0);
+
+    const paid = await view({ name: 'Zygote Quantum Holdings', wallet }, { 'x-api-key': key });
+    expect(paid.errors).toBeUndefined();
+    expect(paid.data!.vendorAssessment.compliance.signals).toEqual(['VOP_BLOCKED']);
+    expect(paid.data!.vendorAssessment.vop).toMatchObject({ result: 'BLOCKED' });
+    expect((await history(wallet)).checks.map((check) => check.requestId)).toEqual([paid.data!.vendorAssessment.vop!.requestId]);
+  });
+});

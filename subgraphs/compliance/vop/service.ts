@@ -8,6 +8,7 @@ import type { RequestContext } from '../../../platform/request-context.js';
 import type { Synthesiser } from '../../../platform/synthesis.js';
 import { regulatoryCalendar } from '../data/regulatory-calendar.js';
 import type { LeiEntry, LeiRegistry } from '../shared/lei-registry.js';
+import type { VopCheckLog } from './check-log.js';
 import { assessNameDiscrepancy, type GrayZoneReasoning, type PayeeNameMatcher, type PayeeVerification, searchLeiByName, verifyPayee } from './domain/index.js';
 import type { RegisterBody, VopVerifyBody } from './inputs.js';
 import type { ComplianceStore, VopCheckRecord, WalletRegistration } from './store.js';
@@ -31,6 +32,13 @@ export interface ComplianceServiceDeps {
   adminKey: string | undefined;
   /** Words the gray-zone rationale (rule-based by default). */
   synthesiser: Synthesiser;
+  /** The VoP history, written behind the answer (decision 0096). */
+  checks: VopCheckLog;
+}
+
+/** The wallet's registration as the caller already read it in this request (the vendor view), so VoP does not read it again. */
+export interface KnownRegistration {
+  registration: WalletRegistration | undefined;
 }
 
 export type VopAnswer = Omit<PayeeVerification, 'matchedName'> & { requestId: string; grayZoneReasoning?: GrayZoneReasoning };
@@ -76,13 +84,16 @@ async function registrationOf(deps: ComplianceServiceDeps, walletAddress: string
   return registration;
 }
 
-/** The VoP result, recorded in the wallet's history; the gray-zone assessment where the spec asks for it. */
-async function decide(deps: ComplianceServiceDeps, body: VopVerifyBody): Promise<VopAnswer> {
-  const registration = await deps.store.activeRegistration(body.walletAddress);
+/**
+ * The VoP result, taken into the wallet's history (written behind the answer, decision 0096); the
+ * gray-zone assessment where the spec asks for it.
+ */
+async function decide(deps: ComplianceServiceDeps, body: VopVerifyBody, known?: KnownRegistration): Promise<VopAnswer> {
+  const registration = known ? known.registration : await deps.store.activeRegistration(body.walletAddress);
   const { matchedName, ...verification } = verifyPayee({ registration, submittedName: body.submittedName, submittedLei: body.submittedLei }, deps.matcher);
   const now = deps.clock.now();
   const requestId = randomUUID();
-  await deps.store.recordCheck({
+  await deps.checks.record({
     requestId,
     walletAddress: body.walletAddress,
     submittedName: body.submittedName,
@@ -162,14 +173,15 @@ async function deregister(deps: ComplianceServiceDeps, request: RequestContext, 
 /** The VoP, registry, LEI and calendar capabilities, called alike by routes.ts and resolvers.ts. */
 export function createComplianceService(deps: ComplianceServiceDeps) {
   return {
-    /** POST /vop/verify: paid (x402, 0.075 USDC) or taken with an API key; the payment settles once the result is recorded. */
-    verifyPayee: (request: RequestContext, body: VopVerifyBody, resource: string) => paidWork(deps.access, request, VOP_OFFER, resource, () => decide(deps, body)),
+    /** POST /vop/verify: paid (x402, 0.075 USDC) or taken with an API key; the payment settles once the check is taken for the history. */
+    verifyPayee: (request: RequestContext, body: VopVerifyBody, resource: string, known?: KnownRegistration) => paidWork(deps.access, request, VOP_OFFER, resource, () => decide(deps, body, known)),
 
     async lookup(walletAddress: string) {
       return presentRegistration(await registrationOf(deps, walletAddress));
     },
 
     async history(walletAddress: string) {
+      await deps.checks.flush();
       const checks = (await deps.store.history([walletAddress])).get(walletAddress.toLowerCase()) ?? [];
       return { walletAddress: checksummed(walletAddress), count: checks.length, checks: checks.map(presentCheck) };
     },
@@ -195,6 +207,7 @@ export function createComplianceService(deps: ComplianceServiceDeps) {
 
     /** For the graph's DataLoaders: each wallet's last 50 checks, one query for the batch. */
     async histories(walletAddresses: readonly string[]) {
+      await deps.checks.flush();
       const rows = await deps.store.history(walletAddresses);
       return new Map([...rows].map(([address, checks]) => [address, checks.map(presentCheck)]));
     },

@@ -158,6 +158,13 @@ export function createComplianceStore(db: Database, ids: { token(bytes: number):
       await bounded(statements.recordCheck.execute({ ...check, walletAddress: key(check.walletAddress), score }), 'insert into vop_checks');
     },
 
+    /** Many checks in one INSERT (the write-behind log's batch, decision 0096). */
+    async recordChecks(checks: readonly VopCheckRecord[]): Promise<void> {
+      if (checks.length === 0) return;
+      const rows = checks.map((check) => ({ ...check, walletAddress: key(check.walletAddress) }));
+      await bounded(db.insert(vopChecks).values(rows).execute(), 'insert into vop_checks');
+    },
+
     history: (walletAddresses: readonly string[]) => history(db, walletAddresses),
   };
 }
