@@ -7,13 +7,25 @@ import { collectLines, ROOT, serverEnvironment, spawnTracked, stopProcess, tempF
 
 const POLL_MS = 50;
 const COLD_START_LIMIT_MS = 60_000;
-export const COLD_START_TARGET_MS = 10_000;
+/** Issue 27: the first start of a fresh clone to /health 200 in under 5 s, progress printed within 1 s, idle RSS under 400 MB. */
+export const COLD_START_TARGET_MS = 5_000;
+export const FIRST_PROGRESS_TARGET_MS = 1_000;
+export const IDLE_RSS_TARGET_MB = 400;
+/** How long the started server is left alone before its idle RSS is read. */
+const SETTLE_MS = 2_000;
 
 export interface ColdStart {
   /** From spawn to the first GET /health answered 200; undefined when it never was. */
   ms?: number;
-  /** What the process printed as `ready in N s`, if it did. */
+  /** From spawn to its first `starting: ` line. */
+  firstProgressMs?: number;
+  /** What the process printed as `ready in N s` (counted from its own start), if it did. */
   selfReported?: string;
+  /**
+   * VmRSS of the server, SETTLE_MS after its first 200, MB: the node process that runs
+   * gateway/main.ts (its worker threads included), without tsx's launcher process in front of it.
+   */
+  idleRssMb?: number;
   problem?: string;
 }
 
@@ -41,22 +53,28 @@ async function healthStatus(port: number): Promise<number | undefined> {
 
 /**
  * `tsx gateway/main.ts`, as `npm start` runs it (tsx's CLI on this Node): all-in-one, a fresh DATA_DIR (PGlite created and
- * migrated), NODE_ENV unset, no QUOTE_SIGNING_KEY (it generates one). Timed from spawn until
- * GET /health answers 200, polled every 50 ms.
+ * migrated), NODE_ENV unset, no QUOTE_SIGNING_KEY (it generates one). Timed from spawn until its first progress line and
+ * until GET /health answers 200, polled every 50 ms; then, left idle SETTLE_MS, its VmRSS. tsx's transform cache is as
+ * earlier runs left it (a fresh clone's first start transforms every module; the report says so).
  */
 export async function measureColdStart(): Promise<ColdStart> {
   const port = await freePort();
   const env = serverEnvironment({ PORT: String(port), LOG_LEVEL: 'info', DATA_DIR: join(tempFolder('cold-start'), 'data') });
   const started = performance.now();
   const child = spawnTracked(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'gateway/main.ts'], env);
-  const lines = collectLines(child);
+  let firstProgressMs: number | undefined;
+  const lines = collectLines(child, (line) => {
+    if (firstProgressMs === undefined && line.startsWith('starting: ')) firstProgressMs = performance.now() - started;
+  });
   try {
     while (performance.now() - started < COLD_START_LIMIT_MS) {
       if (child.exitCode !== null) return { problem: `exited with ${child.exitCode}: ${lines.slice(-5).join(' / ')}` };
       if ((await healthStatus(port)) === 200) {
         const ms = performance.now() - started;
         const selfReported = lines.find((line) => line.startsWith('ready in'));
-        return { ms, ...(selfReported ? { selfReported } : {}) };
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+        const idleRssMb = child.pid === undefined ? undefined : serverResidentMb(child.pid);
+        return { ms, ...(firstProgressMs === undefined ? {} : { firstProgressMs }), ...(selfReported ? { selfReported } : {}), ...(idleRssMb === undefined ? {} : { idleRssMb }) };
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
@@ -64,6 +82,22 @@ export async function measureColdStart(): Promise<ColdStart> {
   } finally {
     if (child.pid !== undefined) await stopProcess(child.pid);
   }
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** The largest VmRSS among `pid` and its descendants: tsx's CLI (and taskset, when pinned) run the server as a child. */
+function serverResidentMb(pid: number): number | undefined {
+  const tree = [pid];
+  for (let index = 0; index < tree.length; index += 1) tree.push(...childrenOf(tree[index]!));
+  const figures = tree.map(residentMb).filter((mb): mb is number => mb !== undefined);
+  return figures.length > 0 ? Math.max(...figures) : undefined;
 }
 
 export interface MemoryFigures {

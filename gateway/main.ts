@@ -7,10 +7,9 @@ import { isSubgraphName, SUBGRAPH_NAMES } from './subgraph-names.js';
 
 /** The rest of the rail, imported once the command line is read: --help and a usage error load no subgraph. */
 async function loadRail() {
-  const [chainMnemonic, chain, config, log, runningServer, payments, server] = await Promise.all([
+  const [chainMnemonic, chain, log, runningServer, payments, server] = await Promise.all([
     import('../platform/chain/chain-mnemonic.js'),
     import('../platform/chain/index.js'),
-    import('../platform/config.js'),
     import('../platform/log.js'),
     import('../platform/running-server.js'),
     import('../subgraphs/payments/index.js'),
@@ -19,7 +18,6 @@ async function loadRail() {
   return {
     MNEMONIC_FILE: chainMnemonic.MNEMONIC_FILE,
     EMBEDDED_CHAIN_FOLDER: chain.EMBEDDED_CHAIN_FOLDER,
-    loadConfig: config.loadConfig,
     describeErrorForLog: log.describeErrorForLog,
     forgetRunningServer: runningServer.forgetRunningServer,
     localUrlOf: runningServer.localUrlOf,
@@ -113,8 +111,9 @@ function mnemonicSource({ EMBEDDED_CHAIN_FOLDER, MNEMONIC_FILE }: Rail, config: 
 async function connectEmbeddedRail(rail: Rail, server: BuiltServer, config: Config, progress: (message: string) => void): Promise<string> {
   const chain = server.chain;
   if (!chain || chain.mode !== 'embedded') return '';
-  progress('starting the embedded EVM (chainId 8453) and deploying the token and the settlement router');
-  const { contracts, embedded } = await chain.connect();
+  // Serving subgraphs, buildServer began it beside their starts; serving the chain alone, it begins here.
+  if (!server.chainStarted) progress('starting the embedded EVM (chainId 8453) and deploying the token and the settlement router');
+  const { contracts, embedded } = await (server.chainStarted ?? chain.connect());
   const count = embedded?.accounts.length ?? 0;
   const accounts = (embedded?.accounts ?? []).map((account, index) => `    #${index} ${account.address}  ${accountRole(rail, index, count)}`);
   return [
@@ -167,19 +166,42 @@ function stopOnSignals(rail: Rail, server: BuiltServer, config: Config, cleanup:
 
 let rail: Rail | undefined;
 
+/**
+ * Serving subgraphs opens the database (the gateway alone and the chain alone open none): main
+ * begins claiming the data folder and opening it (PGlite created and migrated at the first start)
+ * while the rest of the rail is imported; buildServer then owns it (decision 0098).
+ */
+function opensDatabase(options: Omit<ServerOptions, 'config'>): boolean {
+  return !options.chainAlone && options.subgraphs?.length !== 0;
+}
+
+/** Seconds since this process started (performance.timeOrigin), not since main() began: what a caller waited. */
+function secondsSinceProcessStart(): string {
+  return (performance.now() / 1000).toFixed(1);
+}
+
 async function main(): Promise<void> {
-  const startedAt = Date.now();
   // The command line first: --help and a usage error need no configuration, and no subgraph loaded.
   const options = optionsFromArguments(process.argv.slice(2));
   const progress = (message: string) => console.log(`starting: ${message}`);
   progress('loading the subgraphs and the supergraph');
-  rail = await loadRail();
-  const config = rail.loadConfig();
-  const server = await rail.buildServer({ config, progress, ...options });
+  // The configuration and the storage's few modules are imported side by side, before the rest.
+  const [{ loadConfig }, { openPlatformStorage }] = await Promise.all([import('../platform/config.js'), import('./platform-storage.js')]);
+  const config = loadConfig();
+  const storage = opensDatabase(options) ? openPlatformStorage(config, progress) : undefined;
+  // Until buildServer owns it, a failed start releases it here.
+  storage?.catch(() => undefined);
+  try {
+    rail = await loadRail();
+  } catch (error) {
+    await storage?.then((opened) => opened.close()).catch(() => undefined);
+    throw error;
+  }
+  const server = await rail.buildServer({ config, progress, startChain: true, ...(storage ? { storage } : {}), ...options });
   const embedded = await connectEmbeddedRail(rail, server, config, progress);
   const address = await server.app.listen({ port: config.server.port, host: config.server.host });
   const cleanup = announceEmbeddedServer(rail, server, config);
-  console.log(`${banner(server, address)}${embedded}\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  console.log(`${banner(server, address)}${embedded}\nready in ${secondsSinceProcessStart()} s`);
   stopOnSignals(rail, server, config, cleanup);
 }
 

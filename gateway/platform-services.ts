@@ -11,18 +11,17 @@ import type { NonceKeeper } from '../platform/chain/nonce-keeper.js';
 import { createPostgresNonceKeeper } from '../platform/chain/nonce-keeper-postgres.js';
 import { type Clock, systemClock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
-import { claimDataDir, type DataDirClaim } from '../platform/data-dir.js';
-import { type DatabaseHandle, openDatabase, pgliteFolder } from '../platform/db.js';
+import type { DatabaseHandle } from '../platform/db.js';
 import { createHealth } from '../platform/health.js';
 import { type IdSource, randomIds } from '../platform/ids.js';
 import { createLogger, type Logger } from '../platform/log.js';
 import { createMetrics } from '../platform/metrics.js';
 import { createPeriodicRun, type PeriodicRun } from '../platform/periodic.js';
-import { createHmacSigner, loadOrCreateSigningKey } from '../platform/signing.js';
 import type { BaseServices, PlatformServices } from '../platform/subgraph.js';
 import { createSynthesiser } from '../platform/synthesis.js';
 import { createUpstream, type Injector } from '../platform/upstream.js';
 import { contractParameters } from '../subgraphs/fees/index.js';
+import { openPlatformStorage, type PlatformStorage } from './platform-storage.js';
 
 /** What a test or a benchmark may supply instead of the defaults. */
 export interface PlatformOverrides {
@@ -35,6 +34,8 @@ export interface PlatformOverrides {
   chain?: RailChain;
   /** Told each step of the start, for the console of `npm start`. */
   progress?: (message: string) => void;
+  /** The storage being opened already (openPlatformStorage); these services then own and close it. */
+  storage?: Promise<PlatformStorage>;
 }
 
 const HEALTH_CHECK_TIMEOUT_MS = 2000;
@@ -97,22 +98,15 @@ export interface OwnedPlatformServices {
 }
 
 /**
- * The services a process serving subgraphs needs. The data folder is claimed (one process at a
- * time) only when something is kept in it: the PGlite files, or a generated signing key.
+ * The services a process serving subgraphs needs, on its storage (the data folder, the signer, the
+ * database): `overrides.storage` when the caller began opening it earlier (npm start does, while it
+ * imports the rest), else opened here. Either way these services then own it.
  */
 export async function createPlatformServices(base: BaseServices, overrides: PlatformOverrides = {}): Promise<OwnedPlatformServices> {
   const { config } = base;
-  const progress = overrides.progress ?? (() => {});
-  const usesDataDir = (!overrides.database && !config.database.url) || !config.signing.quoteSigningKey || !config.signing.issuerSigningJwk;
-  let claim: DataDirClaim | undefined;
-  if (usesDataDir) {
-    progress(`claiming the data folder ${config.database.dataDir}`);
-    claim = await claimDataDir(config.database.dataDir, progress);
-  }
+  const storage = await (overrides.storage ?? openPlatformStorage(config, overrides.progress ?? (() => {}), overrides.database));
   try {
-    // The key first: a bad key file stops the start before the database is opened or migrated.
-    const signer = createHmacSigner(config.signing.quoteSigningKey ?? loadOrCreateSigningKey(config.database.dataDir));
-    const database = overrides.database ?? (await openConfiguredDatabase(config, progress));
+    const { database, signer } = storage;
     // On PostgreSQL every process sending from one account takes its turn there (decision 0087); PGlite is one process by design.
     const nonces = database.driver === 'postgres' ? createPostgresNonceKeeper(database.db, base.logger) : undefined;
     const upstream = createUpstream({ serviceUrls: config.upstream.serviceUrls, timeoutMs: config.upstream.timeoutMs });
@@ -142,12 +136,11 @@ export async function createPlatformServices(base: BaseServices, overrides: Plat
         await reconciler.stop();
         await rateLimits.close();
         if (!overrides.chain) await services.chain.close();
-        if (!overrides.database) await database.close();
-        await claim?.release();
+        await storage.close();
       },
     };
   } catch (error) {
-    await claim?.release();
+    await storage.close();
     throw error;
   }
 }
@@ -171,22 +164,4 @@ function createAccess(services: Omit<PlatformServices, 'access'>, rateLimits: Ra
       databaseTimeoutMs: config.database.statementTimeoutMs,
     }),
   };
-}
-
-async function openConfiguredDatabase(config: Config, progress: (message: string) => void): Promise<DatabaseHandle> {
-  const { url, schema, poolSize, connectTimeoutMs, statementTimeoutMs } = config.database;
-  progress(
-    url
-      ? 'connecting to PostgreSQL (DATABASE_URL) and applying migrations'
-      : `opening PGlite in ${pgliteFolder(config.database.dataDir)} and applying migrations (the first start creates the database)`,
-  );
-  return openDatabase({
-    databaseUrl: url,
-    schemaName: schema,
-    pgliteDataDir: pgliteFolder(config.database.dataDir),
-    poolSize,
-    connectTimeoutMs,
-    statementTimeoutMs,
-    migrations: config.database.migrations,
-  });
 }

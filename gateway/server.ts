@@ -1,5 +1,5 @@
 import { registerAdminKeyRoutes } from '../platform/access/keys-route.js';
-import type { RailChain } from '../platform/chain/index.js';
+import type { ChainConnection, RailChain } from '../platform/chain/index.js';
 import type { Config } from '../platform/config.js';
 import { createHttpServer, type HttpServer } from '../platform/http.js';
 import type { BaseServices, PlatformServices, Subgraph } from '../platform/subgraph.js';
@@ -23,6 +23,11 @@ export interface ServerOptions extends PlatformOverrides {
    * cluster on RPC_URL, /health and /metrics; no subgraph, no database.
    */
   chainAlone?: boolean;
+  /**
+   * Start the embedded chain (the EVM and the contracts' deployment) while the subgraphs start,
+   * rather than on first use: `npm start` prints the contracts before it listens.
+   */
+  startChain?: boolean;
 }
 
 export interface BuiltServer {
@@ -32,6 +37,8 @@ export interface BuiltServer {
   platform: PlatformServices | undefined;
   /** The rail's chain this process holds or reaches: undefined for the gateway alone. */
   chain: RailChain | undefined;
+  /** The embedded chain's start begun by `startChain`, if it was. */
+  chainStarted: Promise<ChainConnection> | undefined;
   subgraphs: Subgraph[];
   /** Stops accepting, lets in-flight requests finish, then closes the database and the data folder. */
   close(): Promise<void>;
@@ -48,13 +55,9 @@ export async function buildServer(options: ServerOptions): Promise<BuiltServer> 
   const names = options.subgraphs ?? SUBGRAPH_NAMES;
   const owned = names.length > 0 ? await createPlatformServices(base, options) : undefined;
   try {
+    const chainStarted = owned && options.startChain ? startEmbeddedChain(owned.services.chain, options.progress) : undefined;
     const subgraphs = owned ? buildSubgraphs(owned.services, names) : [];
-    try {
-      for (const subgraph of subgraphs) await subgraph.start?.();
-    } catch (error) {
-      await Promise.all(subgraphs.map((subgraph) => subgraph.close?.()));
-      throw error;
-    }
+    await startSubgraphs(subgraphs);
     const app = createHttpServer({
       logger: base.logger,
       metrics: base.metrics,
@@ -83,6 +86,7 @@ export async function buildServer(options: ServerOptions): Promise<BuiltServer> 
       base,
       platform: owned?.services,
       chain: owned?.services.chain,
+      chainStarted,
       subgraphs,
       async close() {
         await closeApp();
@@ -94,6 +98,28 @@ export async function buildServer(options: ServerOptions): Promise<BuiltServer> 
     await owned?.close();
     throw error;
   }
+}
+
+/**
+ * The embedded chain's start, begun now so that it runs beside the subgraphs' starts (the reference
+ * data's import, the oracles' first run); awaited through `chainStarted` before listening.
+ */
+function startEmbeddedChain(chain: RailChain, progress: ((message: string) => void) | undefined): Promise<ChainConnection> | undefined {
+  if (chain.mode !== 'embedded') return undefined;
+  progress?.('starting the embedded EVM (chainId 8453) and deploying the token and the settlement router');
+  const started = chain.connect();
+  // Its failure is reported where it is awaited; until then it is not an unhandled rejection.
+  started.catch(() => undefined);
+  return started;
+}
+
+/** Every subgraph's start at once (each its own data and runs); if one fails, every one is closed. */
+async function startSubgraphs(subgraphs: readonly Subgraph[]): Promise<void> {
+  const outcomes = await Promise.allSettled(subgraphs.map((subgraph) => subgraph.start?.()));
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (!failure) return;
+  await Promise.all(subgraphs.map((subgraph) => subgraph.close?.()));
+  throw failure.reason;
 }
 
 /**
@@ -137,6 +163,7 @@ async function buildChainServer(options: ServerOptions): Promise<BuiltServer> {
     base,
     platform: undefined,
     chain,
+    chainStarted: undefined,
     subgraphs: [],
     async close() {
       await closeApp();
