@@ -1,4 +1,4 @@
-import { COLD_START_TARGET_MS, type ColdStart } from './cold-start.js';
+import { COLD_START_TARGET_MS, FIRST_PROGRESS_TARGET_MS, IDLE_RSS_TARGET_MB } from './cold-start.js';
 import { SCREEN_P99_TARGET_MS } from './compliance.js';
 import type { Figures } from './load.js';
 import { rate, table, times } from './markdown.js';
@@ -22,8 +22,6 @@ export interface TargetRow {
 const SPLIT_STOCK_TARGET = 3;
 const P99_TARGET_MS = 100;
 const COMPOSED_RATE_TARGET = 1000;
-const FIRST_PROGRESS_TARGET_MS = 1000;
-const IDLE_RSS_TARGET_MB = 400;
 
 const notMeasured = (measure: string, target: string, why: string): TargetRow => ({ measure, value: `not measured: ${why}`, target, met: undefined });
 
@@ -45,7 +43,12 @@ function splitRows(query: SplitQuery): TargetRow[] {
   const stock = query.stock.figures;
   rows.push(
     stock
-      ? { measure: `${name}: ours vs stock @apollo/gateway`, value: times(ours.requestsPerSecond / stock.requestsPerSecond), target: stockTarget, met: ours.requestsPerSecond / stock.requestsPerSecond >= SPLIT_STOCK_TARGET }
+      ? {
+          measure: `${name}: ours vs stock @apollo/gateway`,
+          value: times(ours.requestsPerSecond / stock.requestsPerSecond),
+          target: stockTarget,
+          met: ours.requestsPerSecond / stock.requestsPerSecond >= SPLIT_STOCK_TARGET,
+        }
       : notMeasured(`${name}: ours vs stock @apollo/gateway`, stockTarget, 'stock cannot serve it'),
   );
   const mercurius = query.mercurius.figures ? query.mercurius : query.mercuriusSingleService;
@@ -83,24 +86,35 @@ function composedRows(results: BenchResults): TargetRow[] {
 }
 
 function startRows(results: BenchResults): TargetRow[] {
-  const { memory } = results;
-  const coldStart: ColdStart & { firstOutputMs?: number } = results.coldStart;
+  const { coldStart, memory } = results;
+  // The cold start's own reading (NODE_ENV unset, 2 s after its first 200), else the rail's before section 1.
+  const idleMb = coldStart.idleRssMb ?? memory.idleMb;
   const startTarget = `< ${COLD_START_TARGET_MS / 1000} s`;
   const progressTarget = `< ${FIRST_PROGRESS_TARGET_MS / 1000} s`;
   return [
     coldStart.ms === undefined
       ? notMeasured('first `npm start` of a fresh DATA_DIR to /health 200', startTarget, coldStart.problem ?? 'it never answered')
       : { measure: 'first `npm start` of a fresh DATA_DIR to /health 200', value: `${(coldStart.ms / 1000).toFixed(2)} s`, target: startTarget, met: coldStart.ms < COLD_START_TARGET_MS },
-    coldStart.firstOutputMs === undefined
+    coldStart.firstProgressMs === undefined
       ? notMeasured('first `npm start`: its first line of progress', progressTarget, 'it printed nothing')
-      : { measure: 'first `npm start`: its first line of progress', value: `${(coldStart.firstOutputMs / 1000).toFixed(2)} s`, target: progressTarget, met: coldStart.firstOutputMs < FIRST_PROGRESS_TARGET_MS },
-    { measure: 'idle VmRSS of the all-in-one rail on the embedded defaults', value: `${memory.idleMb.toFixed(0)} MB`, target: `< ${IDLE_RSS_TARGET_MB} MB`, met: memory.idleMb < IDLE_RSS_TARGET_MB },
+      : {
+          measure: 'first `npm start`: its first line of progress',
+          value: `${(coldStart.firstProgressMs / 1000).toFixed(2)} s`,
+          target: progressTarget,
+          met: coldStart.firstProgressMs < FIRST_PROGRESS_TARGET_MS,
+        },
+    { measure: 'idle VmRSS of the all-in-one rail on the embedded defaults', value: `${idleMb.toFixed(0)} MB`, target: `< ${IDLE_RSS_TARGET_MB} MB`, met: idleMb < IDLE_RSS_TARGET_MB },
   ];
 }
 
 function screeningRow(results: BenchResults): TargetRow {
   const first = results.compliance.screening.first;
-  return { measure: 'sanctions screening, first screen of a name, p99 on one core (wall)', value: `${first.p99.toFixed(3)} ms`, target: `< ${SCREEN_P99_TARGET_MS} ms`, met: first.p99 < SCREEN_P99_TARGET_MS };
+  return {
+    measure: 'sanctions screening, first screen of a name, p99 on one core (wall)',
+    value: `${first.p99.toFixed(3)} ms`,
+    target: `< ${SCREEN_P99_TARGET_MS} ms`,
+    met: first.p99 < SCREEN_P99_TARGET_MS,
+  };
 }
 
 export function issueTargets(results: BenchResults): TargetRow[] {
