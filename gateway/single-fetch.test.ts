@@ -99,13 +99,15 @@ describe('the single-fetch path answers as the planned path does', () => {
   });
 
   it.each([
-    ['a validation error', { query: '{ heatCheck { noSuchField } }' }, 400],
-    ['variables the gateway refuses', { query: 'query ($input: FeeQuoteInput!) { feeQuote(input: $input) { schema } }', variables: { input: { amountUsd: 'lots' } } }, 400],
-    ['the depth limit', { query: `{ heatCheck { ${'commodities { '.repeat(20)}symbol${' }'.repeat(20)} } }` }, 400],
-    ['the alias limit', { query: `{ ${Array.from({ length: 40 }, (_, index) => `h${index}: heatCheck { asOf }`).join(' ')} }` }, 400],
-    ['a subgraph error (the fee model refuses the amount)', { query: `{ feeQuote(input: { amountUsd: -5 }) { ${FEE_QUOTE_FIELDS} } }` }, 400],
-  ])('%s: the same error, status and shape', async (_name, payload, status) => {
-    const { single, planned } = await onBothPaths(payload);
+    // Refused before any executor runs (validation, the limits, the cost plugin's coercion of the variables): no path at all.
+    ['a validation error', { query: '{ heatCheck { noSuchField } }' }, 400, undefined],
+    ['variables the gateway refuses', { query: 'query ($input: FeeQuoteInput!) { feeQuote(input: $input) { schema } }', variables: { input: { amountUsd: 'lots' } } }, 400, undefined],
+    ['the depth limit', { query: `{ heatCheck { ${'commodities { '.repeat(20)}symbol${' }'.repeat(20)} } }` }, 400, undefined],
+    ['the alias limit', { query: `{ ${Array.from({ length: 40 }, (_, index) => `h${index}: heatCheck { asOf }`).join(' ')} }` }, 400, undefined],
+    ['a subgraph error (the fee model refuses the amount)', { query: `{ feeQuote(input: { amountUsd: -5 }) { ${FEE_QUOTE_FIELDS} } }` }, 400, 'single-fetch-shaped'],
+  ])('%s: the same error, status and shape', async (_name, payload, status, path) => {
+    const { single, planned, kind } = await onBothPaths(payload);
+    expect(kind).toBe(path);
     expect(single.status).toBe(status);
     expect((single.body as { errors?: unknown[] }).errors?.length).toBeGreaterThan(0);
     expect(single).toEqual(planned);
