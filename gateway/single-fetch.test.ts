@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
 import { type PaymentRequirements, settleResponseFromHeader } from 'x402/types';
-import { startTestServer, testConfig, type TestServer } from '../test/helpers.js';
+import { ManualClock } from '../platform/clock.js';
+import { sharedTestChain, sharedTestDatabase, TEST_NOW, testConfig } from '../test/helpers.js';
 import { mountGateway } from './graphql-endpoints.js';
 import { buildServer, type BuiltServer } from './server.js';
 import type { PlanKind } from './single-fetch.js';
@@ -15,18 +16,23 @@ import { SUBGRAPH_NAMES } from './subgraphs.js';
 const INTERNAL_KEY = 'single-fetch-internal-key-0123456789abcdef';
 const HEADERS_COMPARED = ['content-type', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
-let subgraphs: TestServer;
+let subgraphs: BuiltServer;
 let gateway: BuiltServer;
 const kinds: PlanKind[] = [];
 const downKinds: PlanKind[] = [];
+const localKinds: PlanKind[] = [];
 
 beforeAll(async () => {
-  subgraphs = await startTestServer({ gateway: false, environment: { INTERNAL_KEY } });
+  const clock = new ManualClock(TEST_NOW);
+  subgraphs = await buildServer({ config: testConfig({ INTERNAL_KEY }), clock, database: await sharedTestDatabase(), chain: sharedTestChain(), gateway: false });
+  // The all-in-one layout's gateway (in-process subgraphs, InProcessDataSource) on the same paths under /local.
+  await mountGateway(subgraphs.app, subgraphs.base, subgraphs.subgraphs, { path: '/local/single', primary: false, singleFetch: { observe: (kind) => localKinds.push(kind) } });
+  await mountGateway(subgraphs.app, subgraphs.base, subgraphs.subgraphs, { path: '/local/planned', primary: false, singleFetch: { enabled: false } });
   await subgraphs.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = subgraphs.app.server.address() as { port: number };
   const url = (name: string) => `http://127.0.0.1:${port}/subgraphs/${name}/graphql`;
   const urls = SUBGRAPH_NAMES.map((name) => `${name}=${url(name)}`).join(',');
-  gateway = await buildServer({ config: testConfig({ SUBGRAPH_URLS: urls }), subgraphs: [], gateway: true, clock: subgraphs.clock });
+  gateway = await buildServer({ config: testConfig({ SUBGRAPH_URLS: urls }), subgraphs: [], gateway: true, clock });
   const { base, app } = gateway;
   await mountGateway(app, base, [], { path: '/single', primary: false, singleFetch: { observe: (kind) => kinds.push(kind) } });
   await mountGateway(app, base, [], { path: '/planned', primary: false, singleFetch: { enabled: false } });
@@ -51,7 +57,8 @@ interface Answer {
 }
 
 async function ask(path: string, payload: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Answer> {
-  const response = await gateway.app.inject({ method: 'POST', url: path, headers: { 'x-request-id': 'single-fetch-test', ...headers }, payload });
+  const server = path.startsWith('/local/') ? subgraphs : gateway;
+  const response = await server.app.inject({ method: 'POST', url: path, headers: { 'x-request-id': 'single-fetch-test', ...headers }, payload });
   const compared = Object.fromEntries(HEADERS_COMPARED.filter((name) => response.headers[name] !== undefined).map((name) => [name, response.headers[name]]));
   return { status: response.statusCode, body: response.json(), headers: compared };
 }
@@ -181,6 +188,23 @@ describe('which path an operation takes', () => {
   it('introspection stays on the gateway', async () => {
     const { single, planned, kind } = await onBothPaths({ query: '{ heatCheck { asOf } __type(name: "HeatCheck") { name } }' });
     expect(kind).toBe('planned');
+    expect(single).toEqual(planned);
+  });
+});
+
+describe('the all-in-one layout (in-process subgraphs) takes the same path', () => {
+  it.each([
+    ['a plain query', { query: HEAT_CHECK }, 'single-fetch'],
+    ['variables', { query: `query ($input: FeeQuoteInput!) { feeQuote(input: $input) { ${FEE_QUOTE_FIELDS} } }`, variables: { input: { amountUsd: 10000, esgScore: 75 } } }, 'single-fetch'],
+    ['a subgraph error', { query: `{ feeQuote(input: { amountUsd: -5 }) { ${FEE_QUOTE_FIELDS} } }` }, 'single-fetch-shaped'],
+    ['the internal key refused', { query: '{ amlProfile(wallet: "0x000000000000000000000000000000000000dEaD") { txCount } }' }, 'single-fetch-shaped'],
+    ['a paid field unpaid', { query: '{ climateReport { reportType } }' }, 'single-fetch-shaped'],
+  ])('%s: the same answer as the planned path', async (_name, payload, path) => {
+    await ask('/local/single', payload);
+    const before = localKinds.length;
+    const single = await ask('/local/single', payload);
+    const planned = await ask('/local/planned', payload);
+    expect(localKinds.slice(before)).toEqual([path]);
     expect(single).toEqual(planned);
   });
 });
