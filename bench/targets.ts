@@ -19,7 +19,7 @@ import { createRequestContext } from '../platform/request-context.js';
  *   targets.ts bare-fastify <routes.json>   the captured rail responses, from bare Fastify routes
  *   targets.ts naive-apollo                 @apollo/server + @apollo/gateway over in-process subgraphs
  *   targets.ts stock-apollo-gateway         @apollo/gateway + RemoteGraphQLDataSource to SUBGRAPH_URLS
- *   targets.ts mercurius-gateway <a,b>      @mercuriusjs/gateway over the named services of SUBGRAPH_URLS
+ *   targets.ts mercurius-gateway <a,b>      @mercuriusjs/gateway over the named services of SUBGRAPH_URLS (their SDL in Federation 1 form)
  */
 
 /** One route of the bare Fastify baseline: the rail's response, captured at the same method and path. */
@@ -81,14 +81,42 @@ async function startStockApolloGateway(): Promise<number> {
   return Number(new URL(url).port);
 }
 
-/** @mercuriusjs/gateway on Fastify, composing the named services from their `_service { sdl }`. */
+/**
+ * A subgraph's own SDL (`_service { sdl }`) in the Federation 1 form @mercuriusjs/gateway reads.
+ * @apollo/subgraph prints a Federation 2 subgraph with the federation directives' definitions
+ * (`directive @requires(fields: federation__FieldSet!)`, `@key`, `@link` ...); mercurius adds its
+ * own Federation 1 definitions (`@requires(fields: _FieldSet!)`) and refuses two definitions of one
+ * name ("Directive with a different definition but the same name"). Without the `@link` schema
+ * extensions and those definitions, mercurius's stand; the types and fields are untouched.
+ */
+async function federationOneSdl(url: string): Promise<string> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'apollo-require-preflight': 'true' },
+    body: JSON.stringify({ query: '{ _service { sdl } }' }),
+  });
+  const body = (await response.json()) as { data?: { _service?: { sdl?: string } } };
+  const sdl = body.data?._service?.sdl;
+  if (!sdl) throw new Error(`${url} did not answer _service { sdl } (HTTP ${response.status})`);
+  const federationDirectives = /^directive @(key|requires|provides|external|extends|link|shareable|federation__\w+)\b/;
+  return sdl
+    .replace(/^schema\s*@link\([^)]*\)\s*\{[^}]*\}\s*/m, '')
+    .replace(/^extend schema\s*@link\([^)]*\)\s*/m, '')
+    .split('\n')
+    .filter((line) => !federationDirectives.test(line))
+    .join('\n');
+}
+
+/** @mercuriusjs/gateway on Fastify over the named services of SUBGRAPH_URLS, each given its SDL in Federation 1 form. */
 async function startMercuriusGateway(names: string): Promise<number> {
   const urls = subgraphUrls();
-  const services = names.split(',').map((name) => {
-    const url = urls[name];
-    if (!url) throw new Error(`SUBGRAPH_URLS does not name ${name}`);
-    return { name, url };
-  });
+  const services = await Promise.all(
+    names.split(',').map(async (name) => {
+      const url = urls[name];
+      if (!url) throw new Error(`SUBGRAPH_URLS does not name ${name}`);
+      return { name, url, schema: await federationOneSdl(url) };
+    }),
+  );
   const app = Fastify();
   await app.register(mercuriusGateway.default, { gateway: { services } }); // CommonJS: its typings put the plugin at .default (fastify-plugin sets it)
   return listen(app);

@@ -14,6 +14,7 @@ import type { GatewayContext } from './gateway-context.js';
 import { createGraphQLServerOptions, graphQLRouteOptions } from './graphql-options.js';
 import { InProcessDataSource } from './local-data-source.js';
 import { ForwardingDataSource } from './remote-data-source.js';
+import { type SingleFetchOptions, SingleFetchRouter } from './single-fetch.js';
 import { SUBGRAPH_NAMES } from './subgraphs.js';
 
 const GRAPHQL_METHODS = ['GET', 'POST', 'OPTIONS'] as const;
@@ -86,22 +87,36 @@ export class GatewayConfigError extends Error {
   override name = 'GatewayConfigError';
 }
 
+export interface GatewayMountOptions {
+  path?: string;
+  /** The single-fetch path (gateway/single-fetch.ts): on unless a test compares it with the planner's. */
+  singleFetch?: SingleFetchOptions;
+  /** The server's own gateway (default): it registers /health's subgraph checks and the explorer page, once per server. */
+  primary?: boolean;
+}
+
 /** The federation gateway at /graphql over the checked-in supergraph. */
-export async function mountGateway(app: HttpServer, base: BaseServices, localSubgraphs: readonly Subgraph[], path = '/graphql'): Promise<ApolloServer<GatewayContext>> {
+export async function mountGateway(app: HttpServer, base: BaseServices, localSubgraphs: readonly Subgraph[], options: GatewayMountOptions = {}): Promise<ApolloServer<GatewayContext>> {
+  const path = options.path ?? '/graphql';
   const routes = planSubgraphRoutes(base.config, localSubgraphs);
-  registerSubgraphHealthChecks(base, routes);
+  const primary = options.primary ?? true;
+  if (primary) registerSubgraphHealthChecks(base, routes);
   const remotes: ForwardingDataSource[] = [];
-  const gateway = new ApolloGateway({
+  const singleFetch = new SingleFetchRouter(options.singleFetch);
+  const sourceOf = (name: string): GraphQLDataSource<GatewayContext> => {
+    const route = routes.get(name);
+    if (!route) throw new GatewayConfigError(`the supergraph names subgraph ${name}, which is not registered`);
+    if ('local' in route) return countedFetches(name, new InProcessDataSource(route.local, base.logger), base);
+    const remote = new ForwardingDataSource({ name, url: route.url, timeoutMs: base.config.gateway.subgraphTimeoutMs });
+    remotes.push(remote);
+    return countedFetches(name, remote, base);
+  };
+  const apolloGateway = new ApolloGateway({
     supergraphSdl: readSupergraph(),
-    buildService: ({ name }): GraphQLDataSource<GatewayContext> => {
-      const route = routes.get(name);
-      if (!route) throw new GatewayConfigError(`the supergraph names subgraph ${name}, which is not registered`);
-      if ('local' in route) return countedFetches(name, new InProcessDataSource(route.local, base.logger), base);
-      const remote = new ForwardingDataSource({ name, url: route.url, timeoutMs: base.config.gateway.subgraphTimeoutMs });
-      remotes.push(remote);
-      return countedFetches(name, remote, base);
-    },
+    buildService: ({ name }) => singleFetch.source(name, sourceOf(name)),
+    experimental_didResolveQueryPlan: singleFetch.didResolveQueryPlan,
   });
+  const gateway = singleFetch.gateway(apolloGateway);
   // After the last request has drained: the pooled subgraph connections go with the server.
   app.addHook('onClose', async () => {
     await Promise.all(remotes.map((remote) => remote.close()));
@@ -115,7 +130,7 @@ export async function mountGateway(app: HttpServer, base: BaseServices, localSub
     ...graphQLRouteOptions(base, explorerOf(app)),
     handler: fastifyApolloHandler(server, { context: async (request) => ({ request: request.requestContext }) }),
   });
-  explorerOf(app).addPage('/explorer');
+  if (primary) explorerOf(app).addPage('/explorer');
   return server;
 }
 
