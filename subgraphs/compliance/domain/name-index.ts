@@ -1,23 +1,23 @@
-// A screening index over many names (docs/compliance-matching.md §3): finds every indexed name
+// A screening index over many names (docs/compliance-matching.md §4): finds every indexed name
 // whose nameSimilarity to a query reaches a threshold, without comparing the query with every name.
 //
 // Built once:
 //   - every name is normalised (nameTokens) and its tokens numbered in a vocabulary of distinct tokens;
 //   - token → the names containing it (postings);
-//   - character bigram → the vocabulary tokens containing it, with ^ and $ marking the ends, so a
-//     token of L letters has L + 1 bigrams.
+//   - the similar tokens of every vocabulary token, and the bigram postings that find those of any
+//     other token (SimilarTokenIndex, similar-tokens.ts).
 // A screen:
-//   1. for each query token, counts shared bigrams over the vocabulary through the bigram postings
-//      and runs Jaro-Winkler only on tokens sharing at least BLOCK_SHARE of the query token's
-//      bigrams (blocking); those at TOKEN_MATCH_FLOOR or above are its similar tokens;
+//   1. takes each query token's similar tokens (tokenSimilarity at TOKEN_MATCH_FLOOR or above,
+//      among the tokens that pass bigram blocking): from the table for a vocabulary token, else by
+//      a search (kept in a cache of recent searches);
 //   2. walks the postings of the similar tokens and sums, per name, each query token's best token
 //      similarity: U. Since an assignment can give no query token more than its best,
 //      2·U/(n + m) bounds the name's score from above, and names whose bound is under the threshold
 //      are dropped without scoring;
 //   3. scores the remaining names exactly (best assignment over the similarities of step 1) and
 //      keeps, per record, its best name at or above the threshold.
-// Step 1 is the only approximation: a token pair sharing fewer bigrams than BLOCK_SHARE is never
-// compared. index.test.ts measures what this loses against comparing every name.
+// Step 1's blocking is the only approximation: a token pair sharing fewer bigrams than BLOCK_SHARE
+// is never compared. sanctions-screening.test.ts measures what this loses against comparing every name.
 
 import { isClosePair, nameScore, tokenSimilarity } from './name-similarity.js';
 import { nameTokens } from './normalise-name.js';

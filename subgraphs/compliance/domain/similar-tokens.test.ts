@@ -17,7 +17,10 @@ describe('the assumptions of the similar-token table (each vocabulary pair compa
     );
     // Letters of a small alphabet make many near pairs (and transpositions) of every length.
     const near = fc.stringMatching(/^[abn]{3,12}$/);
-    fc.assert(fc.property(near, near, (a, b) => tokenSimilarity(a, b) === tokenSimilarity(b, a)), { numRuns: 5000 });
+    fc.assert(
+      fc.property(near, near, (a, b) => tokenSimilarity(a, b) === tokenSimilarity(b, a)),
+      { numRuns: 5000 },
+    );
   });
 });
 
@@ -69,17 +72,13 @@ describe('screens of the whole SDN list against the index before issue 27', () =
   const answer = (matches: readonly { record: { entNum: number }; matchedName: string; matchedKind: string; score: number }[]) =>
     matches.map((m) => [m.record.entNum, m.matchedName, m.matchedKind, m.score]);
 
-  it('returns the same matches with the same scores for every query name, at 0.70 and at 0.50', () => {
+  it('returns the same matches with the same scores for every query name at 0.70, and for listed names (one letter changed or not) at 0.60', () => {
     expect(queries.length).toBeGreaterThan(1000);
-    for (const threshold of [0.7, 0.5]) {
-      for (const query of queries) expect(answer(now.screen(query, { threshold }).matches), query).toEqual(answer(before.screen(query, { threshold }).matches));
-    }
-  });
-
-  it('returns the same for listed words with a letter changed, and for listed names', () => {
-    const listed = entries.filter((_, i) => i % 50 === 0).map((entry) => entry.names[0]!.name);
-    const changed = listed.map((name) => name.replace(/[aeiou]/i, 'y'));
-    for (const query of [...listed, ...changed]) expect(answer(now.screen(query, { threshold: 0.6 }).matches), query).toEqual(answer(before.screen(query, { threshold: 0.6 }).matches));
+    const screened = (index: Pick<typeof before, 'screen'>, names: readonly string[], threshold: number) => names.map((query) => [query, answer(index.screen(query, { threshold }).matches)]);
+    expect(screened(now, queries, 0.7)).toEqual(screened(before, queries, 0.7));
+    const listed = entries.filter((_, i) => i % 100 === 0).map((entry) => entry.names[0]!.name);
+    const changed = [...listed, ...listed.map((name) => name.replace(/[aeiou]/i, 'y'))];
+    expect(screened(now, changed, 0.6)).toEqual(screened(before, changed, 0.6));
   });
 
   it('compares nothing at screen time for a name of listed words', () => {
