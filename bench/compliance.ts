@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { labelledNamePairs, leiRecords, pepMatcherEvaluation, pepRecords, sanctionsMatcherEvaluation, sdnList } from '../subgraphs/compliance/data/index.js';
 import { buildSanctionsIndex, type MatcherEvaluation, nameTokens, type SanctionsIndex, type ScreenStatistics } from '../subgraphs/compliance/domain/index.js';
 import { buildPepIndex } from '../subgraphs/compliance/pep/domain/index.js';
@@ -54,9 +55,12 @@ export interface ScreeningFigures {
   entries: number;
   indexedNames: number;
   vocabularyTokens: number;
-  /** Parsing the shipped CSV files, then building the index, ms. */
+  /** Parsing the shipped CSV files, then building the index (with its similar-token table), ms. */
   loadMs: number;
   buildMs: number;
+  /** Memory the index holds once built: JavaScript heap and typed-array buffers, MB (after a GC when node runs with --expose-gc). */
+  indexHeapMB: number;
+  indexBuffersMB: number;
   /** Distinct query names: both sides of the labelled pairs, and the GLEIF legal names. */
   queries: { pairNames: number; leiNames: number };
   /** Queries with at least one match at the sanctions threshold. */
@@ -139,12 +143,20 @@ function screenAll(index: SanctionsIndex, names: readonly string[], passes: numb
   return { latency, statistics, matched };
 }
 
+/** Memory in use, after a collection when the process allows one (node --expose-gc). */
+function settledMemory(): NodeJS.MemoryUsage {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage();
+}
+
 export function benchScreening(): ScreeningFigures {
   const loadStarted = performance.now();
   const entries = sdnList().records;
+  const memoryBefore = settledMemory();
   const built = performance.now();
   const index = buildSanctionsIndex(entries);
   const buildMs = performance.now() - built;
+  const memoryAfter = settledMemory();
   const pairNames = [...new Set(labelledNamePairs().flatMap((pair) => [pair.a, pair.b]))];
   const leiNames = [...new Set(leiRecords().records.map((record) => record.legalName))].filter((name) => !pairNames.includes(name));
   const names = [...pairNames, ...leiNames];
@@ -165,6 +177,8 @@ export function benchScreening(): ScreeningFigures {
     vocabularyTokens: one?.vocabularyTokens ?? 0,
     loadMs: built - loadStarted,
     buildMs,
+    indexHeapMB: (memoryAfter.heapUsed - memoryBefore.heapUsed) / 1e6,
+    indexBuffersMB: (memoryAfter.arrayBuffers - memoryBefore.arrayBuffers) / 1e6,
     queries: { pairNames: pairNames.length, leiNames: leiNames.length },
     matched: first.matched,
     first: first.latency,
@@ -175,6 +189,7 @@ export function benchScreening(): ScreeningFigures {
   };
   const line = (latency: Latency) =>
     `${latency.namesPerSecond.toFixed(0).padStart(7)} names/s   p50 ${latency.p50.toFixed(3)} ms   p99 ${latency.p99.toFixed(3)} ms (CPU ${latency.cpuP99.toFixed(3)})   max ${latency.max.toFixed(1)} ms`;
+  progress('SDN index build', `${buildMs.toFixed(0)} ms, heap +${figures.indexHeapMB.toFixed(1)} MB, typed arrays +${figures.indexBuffersMB.toFixed(1)} MB`);
   progress(`SDN screen, first screen of ${names.length} names`, line(first.latency));
   progress(`SDN screen, ${WARM_PASSES} more passes`, line(repeated.latency));
   progress('names scored per screen (mean / max)', `${figures.namesScored.mean.toFixed(1)} / ${figures.namesScored.max} of ${figures.indexedNames} indexed names`);
@@ -256,3 +271,7 @@ export async function benchCompliance(): Promise<ComplianceFigures> {
   }
   return { screening, ...(await benchServer()), sanctions, pep };
 }
+
+// The screening measurement alone, without the servers of the rest of the section:
+//   taskset -c 1 node --expose-gc --import tsx bench/compliance.ts screening
+if (process.argv[2] === 'screening' && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) benchScreening();
