@@ -136,7 +136,7 @@ function splitRatios(row: SplitQuery, tally: Tally): string[] {
 
 const SINGLE_SERVICE_NOTE =
   'Where the federated mercurius gateway cannot serve a query, a mercurius gateway composed of the one subgraph owning the field was measured instead (a single-service gateway: no federation, one fetch) and the ratio is taken against it. ' +
-  "The likely cause: @mercuriusjs/gateway joins the services' SDL and reads it as Federation 1, where one service defines `type Query` and the others `extend type Query`; both subgraphs here are Federation 2 SDL and define `type Query`, and only one definition survives, without an error at composition.";
+  "The cause (decision 0095): @apollo/subgraph prints the Federation 2 definitions of the federation directives in `_service { sdl }` (`@requires(fields: federation__FieldSet!)`), mercurius adds its own Federation 1 ones (`@requires(fields: _FieldSet!)`) and refuses two definitions of one name; bench/targets.ts gives mercurius each subgraph's SDL without them, which serves a single service, not the five-subgraph composition.";
 
 function splitSection(rows: readonly SplitQuery[], tally: Tally): string[] {
   const runs = rows.flatMap((row) => [row.ours, row.stock, row.mercurius, ...(row.mercuriusSingleService ? [row.mercuriusSingleService] : [])].map((run) => gatewayCells(row.query, run)));
@@ -259,7 +259,7 @@ export function complianceSection(figures: ComplianceFigures, tally = new Tally(
     `The query set: ${count(queries)} distinct names, ${count(s.queries.pairNames)} from both sides of the labelled pairs (data/name-pairs.json) and ${count(s.queries.leiNames)} legal names of the GLEIF snapshot (vendor-like); ${count(s.matched)} of them match at least one SDN entry. After ${count(WARMUP_NAMES)} other names (PEP records) as a warm-up, each query name is screened once ("first screen": tokens not yet in the index's cache of recent query tokens are compared with the vocabulary), then ${WARM_PASSES} times more ("repeated"). The cache keeps the similar tokens of recent query tokens (its share of each pass in the table), so "repeated" is the rate of a screen whose tokens were seen recently. Names/s is the names over the wall time of the passes; the CPU columns are the process's CPU time per screen (process.cpuUsage), which leaves out the time the screen waited for its core on a loaded machine; the target is held against the wall time.`,
   ];
   const server = [
-    'VoP and the vendor query against one all-in-one rail (embedded chain and PGlite, NODE_ENV=production), with a wallet registered by the admin under an active LEI of the GLEIF snapshot and an API key created with `npm run keys -- create` before the rail started (section 5 measured the x402 path). Every VoP answer records the check in the database. An error is a socket error or an answer other than 200.',
+    'VoP and the vendor query against one all-in-one rail (embedded chain and PGlite, NODE_ENV=production), with a wallet registered by the admin under an active LEI of the GLEIF snapshot and an API key created with `npm run keys -- create` before the rail started (section 5 measured the x402 path). Every VoP answer records the check in the database, behind the answer (the write-behind queue of the VoP history, within 100 ms; decision 0096). An error is a socket error or an answer other than 200.',
     `The vendor query, for \`${figures.vendorBody}\`: POST /compliance/vendor-risk with that body (SDN names and addresses, PEP, FATF, the ownership chain, VoP of the wallet, the entity ESG score), and the \`vendorAssessment\` query through /graphql with those variables, asking for the score, the PEP screen, the VoP (paid by the API key, so recorded too), and the legal entity's ownership chain, ESG score and the fee of a ${count(FEE_AMOUNT_USD)} USD payment to it (fees' \`paymentFee\`: one request planned over compliance and fees).`,
   ];
   return section('6. Compliance: sanctions screening, VoP, the vendor query, the matcher', intro, [
@@ -275,7 +275,7 @@ export function complianceSection(figures: ComplianceFigures, tally = new Tally(
       [
         work('names reached (holding a token similar to a query token)', s.namesReached, s.indexedNames),
         work('names scored in full (their upper bound reaches 0.70)', s.namesScored, s.indexedNames),
-        work('token comparisons (Jaro-Winkler, after bigram blocking)', s.tokenComparisons, s.vocabularyTokens),
+        work('token comparisons (Jaro-Winkler, after the similar-token table, bigram blocking and the letter bound; decision 0097)', s.tokenComparisons, s.vocabularyTokens),
       ],
     ),
     '',
@@ -359,11 +359,7 @@ export function paymentsSection(outcome: PaymentsOutcome, tally = new Tally()): 
 /** The run's targets (issue 27), each met or not: first in the report, and printed last by npm run bench. */
 export function targetsSection(results: BenchResults): string[] {
   const rows = issueTargets(results);
-  return section(
-    `Targets: ${targetsMet(rows)} met`,
-    ['The targets of issue 27, each against the figure of this run; the sections below hold the measurements behind each row.'],
-    targetsTable(rows),
-  );
+  return section(`Targets: ${targetsMet(rows)} met`, ['The targets of issue 27, each against the figure of this run; the sections below hold the measurements behind each row.'], targetsTable(rows));
 }
 
 export function renderReport(results: BenchResults): string {
