@@ -37,6 +37,7 @@ const SLOWEST_FIRST = [
   'subgraphs/compliance/aml/routes.test.ts',
   'subgraphs/intelligence/reports/compliance-treasury.test.ts',
   'test/risk-dashboard.test.ts',
+  'gateway/single-fetch.test.ts',
 ];
 
 /** Vitest's order (the last run's durations where it has them, else size), with SLOWEST_FIRST ahead of it. */
