@@ -1,7 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import type { Sql } from 'postgres';
@@ -11,7 +11,7 @@ import { buildServer, type BuiltServer, type ServerOptions } from '../gateway/se
 import type { RailChain } from '../platform/chain/index.js';
 import { ManualClock } from '../platform/clock.js';
 import { type Config, loadConfig } from '../platform/config.js';
-import { type Database, type DatabaseHandle, dropSchema, openDatabase } from '../platform/db.js';
+import { type Database, type DatabaseHandle, dropSchema, openDatabase, pgliteFolder } from '../platform/db.js';
 
 export const TEST_SIGNING_KEY = 'test-signing-key-0123456789abcdef0123456789';
 export const TEST_NOW = '2026-11-22T12:00:00.000Z';
@@ -65,16 +65,46 @@ export function sharedTestDatabase(): Promise<DatabaseHandle> {
 }
 
 export interface TestDatabase {
-  driver: 'pglite' | 'postgres';
+  /** `pglite-worker`: the on-disk embedded database as `npm start` opens it, in a worker thread behind postgres.js. */
+  driver: 'pglite' | 'pglite-worker' | 'postgres';
   open(): Promise<DatabaseHandle>;
   /** Closes the handle and removes what the test created. */
   dispose(handle: DatabaseHandle): Promise<void>;
 }
 
 let schemaCounter = 0;
+let templateDataDir: Promise<string> | undefined;
 
 /**
- * The drivers every database test runs on: PGlite in memory always, and the real PostgreSQL
+ * A migrated data folder per test worker, copied for each worker-thread database: the in-memory
+ * template's files written to disk (PGlite's dump and load), so no initdb and no migrations on disk.
+ */
+function migratedDataDirTemplate(): Promise<string> {
+  templateDataDir ??= (async () => {
+    const folder = pgliteFolder(mkdtempSync(join(tmpdir(), 'srg-db-template-')));
+    const memory = (await pgliteTemplate()).db as unknown as { $client: PGlite };
+    const onDisk = new PGlite(folder, { loadDataDir: await memory.$client.dumpDataDir('none') });
+    await onDisk.waitReady;
+    await onDisk.close();
+    return folder;
+  })();
+  return templateDataDir;
+}
+
+const pgliteWorkerDatabase: TestDatabase = {
+  driver: 'pglite-worker',
+  async open() {
+    const dataDir = mkdtempSync(join(tmpdir(), 'srg-test-db-'));
+    cpSync(await migratedDataDirTemplate(), pgliteFolder(dataDir), { recursive: true });
+    const handle = await openDatabase({ pgliteDataDir: pgliteFolder(dataDir), poolSize: 4 });
+    return { ...handle, close: () => handle.close().finally(() => rmSync(dataDir, { recursive: true, force: true })) };
+  },
+  dispose: (handle) => handle.close(),
+};
+
+/**
+ * The drivers every database test runs on: PGlite in memory (a fork, in this thread), the on-disk
+ * PGlite in its worker thread as `npm start` runs it (decision 0093), and the real PostgreSQL
  * server in a schema of its own when DATABASE_URL is set (CI sets it).
  */
 export function testDatabases(): TestDatabase[] {
@@ -85,6 +115,7 @@ export function testDatabases(): TestDatabase[] {
       open: openTestPglite,
       dispose: (handle) => handle.close(),
     },
+    pgliteWorkerDatabase,
   ];
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {
@@ -162,6 +193,6 @@ export function loggedDatabase(handle: DatabaseHandle): { db: Database; statemen
   const statements: string[] = [];
   const logger = { logQuery: (query: string) => void statements.push(query) };
   const client = (handle.db as unknown as { $client: unknown }).$client;
-  const db = handle.driver === 'pglite' ? drizzlePglite({ client: client as PGlite, schema, logger }) : drizzlePostgres({ client: client as Sql, schema, logger });
+  const db = client instanceof PGlite ? drizzlePglite({ client: client as PGlite, schema, logger }) : drizzlePostgres({ client: client as Sql, schema, logger });
   return { db: db as unknown as Database, statements };
 }
