@@ -91,11 +91,17 @@ function migratedDataDirTemplate(): Promise<string> {
   return templateDataDir;
 }
 
+/** A DATA_DIR of the test's own holding a migrated PGlite folder (pgliteFolder(dataDir)), not opened yet. */
+export async function migratedDataDir(): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'srg-test-db-'));
+  cpSync(await migratedDataDirTemplate(), pgliteFolder(dataDir), { recursive: true });
+  return dataDir;
+}
+
 const pgliteWorkerDatabase: TestDatabase = {
   driver: 'pglite-worker',
   async open() {
-    const dataDir = mkdtempSync(join(tmpdir(), 'srg-test-db-'));
-    cpSync(await migratedDataDirTemplate(), pgliteFolder(dataDir), { recursive: true });
+    const dataDir = await migratedDataDir();
     const handle = await openDatabase({ pgliteDataDir: pgliteFolder(dataDir), poolSize: 4 });
     return { ...handle, close: () => handle.close().finally(() => rmSync(dataDir, { recursive: true, force: true })) };
   },
