@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import type { Sql } from 'postgres';
+import { expect } from 'vitest';
 import * as schema from '../drizzle/schema.js';
 import { createConfiguredRailChain } from '../gateway/platform-services.js';
 import { buildServer, type BuiltServer, type ServerOptions } from '../gateway/server.js';
@@ -109,9 +110,36 @@ const pgliteWorkerDatabase: TestDatabase = {
 };
 
 /**
- * The drivers every database test runs on: PGlite in memory (a fork, in this thread), the on-disk
- * PGlite in its worker thread as `npm start` runs it (decision 0093), and the real PostgreSQL
- * server in a schema of its own when DATABASE_URL is set (CI sets it).
+ * The stores' driver conformance suites, which run on the worker-thread database as well (decision
+ * 0093). Not every suite: each open starts a thread and PGlite (1-3 s on a busy machine), which over
+ * the ~30 files calling testDatabases() cost CI more than the half minute it may. Left out:
+ * compliance/aml/store.test.ts, whose races are staged by the order statements reach a single
+ * PGlite connection (its `driver === 'pglite'` branch), which a pool of connections does not keep.
+ */
+const WORKER_CONFORMANCE_SUITES = [
+  'platform/idempotency.test.ts',
+  'platform/access/api-keys.test.ts',
+  'platform/access/rate-limit.test.ts',
+  'subgraphs/fees/quotes/store.test.ts',
+  'subgraphs/compliance/vop/store.test.ts',
+  'subgraphs/intelligence/shared/answer-store.test.ts',
+  'subgraphs/intelligence/shared/answer-cache.test.ts',
+  'subgraphs/intelligence/predictive/ledger-store.test.ts',
+  'subgraphs/payments/agent/store.test.ts',
+  'subgraphs/payments/callbacks/store.test.ts',
+  'subgraphs/payments/integration/store.test.ts',
+  'subgraphs/payments/integration/graph-store.test.ts',
+];
+
+function isWorkerConformanceSuite(): boolean {
+  const testPath = expect.getState().testPath?.replaceAll('\\', '/');
+  return testPath !== undefined && WORKER_CONFORMANCE_SUITES.some((suite) => testPath.endsWith(`/${suite}`));
+}
+
+/**
+ * The drivers every database test runs on: PGlite in memory (a fork, in this thread), the real
+ * PostgreSQL server in a schema of its own when DATABASE_URL is set (CI sets it), and in the
+ * stores' conformance suites the on-disk PGlite in its worker thread as `npm start` runs it.
  */
 export function testDatabases(): TestDatabase[] {
   const drivers: TestDatabase[] = [
@@ -121,8 +149,8 @@ export function testDatabases(): TestDatabase[] {
       open: openTestPglite,
       dispose: (handle) => handle.close(),
     },
-    pgliteWorkerDatabase,
   ];
+  if (isWorkerConformanceSuite()) drivers.push(pgliteWorkerDatabase);
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {
     const schemas = new WeakMap<DatabaseHandle, string>();
