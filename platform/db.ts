@@ -312,7 +312,10 @@ async function openPgliteWorker(options: DatabaseOptions & { pgliteDataDir: stri
     // statements each prepared; a connection replaced would leave its statements there for good.
   });
   let stopped: string | undefined;
+  let exited = false;
+  let closing: Promise<void> | undefined;
   worker.once('exit', (code) => {
+    exited = true;
     stopped ??= `the database thread exited (code ${code})`;
     // Every query waiting on it fails at once (postgres.js's CONNECTION_ENDED: a 503), none hangs.
     void client.end({ timeout: 0 });
@@ -326,14 +329,15 @@ async function openPgliteWorker(options: DatabaseOptions & { pgliteDataDir: stri
       if (stopped) throw new InfrastructureError('database ping', new Error(stopped));
       await withTimeout(client`select 1`, statementTimeoutMs, 'database ping');
     },
-    close: async () => {
-      stopped ??= 'the database is closed';
-      // Queries under way finish first; then the thread closes PGlite.
-      await client.end({ timeout: 5 });
-      await stopPgliteWorker(worker, 10_000);
-      rmSync(socketDir, { recursive: true, force: true });
-      restrictToOwner(options.pgliteDataDir);
-    },
+    close: () =>
+      (closing ??= (async () => {
+        stopped ??= 'the database is closed';
+        // Queries under way finish first; then the thread closes PGlite (a dead thread has nothing to close).
+        await client.end({ timeout: 5 });
+        if (!exited) await stopPgliteWorker(worker, 10_000);
+        rmSync(socketDir, { recursive: true, force: true });
+        restrictToOwner(options.pgliteDataDir);
+      })()),
   };
   workers.set(handle, worker);
   return handle;
