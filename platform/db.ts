@@ -1,6 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
@@ -21,6 +25,10 @@ export type Database = PgDatabase<PgQueryResultHKT, DatabaseSchema>;
 
 export interface DatabaseHandle {
   db: Database;
+  /**
+   * `pglite`: the embedded database, one process at a time (in memory in this thread, or on disk in
+   * a worker thread of this process); `postgres`: a server that many processes share.
+   */
   driver: 'pglite' | 'postgres';
   /** Round trip to the server; throws InfrastructureError when it is down. */
   ping(): Promise<void>;
@@ -37,9 +45,12 @@ export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   /** Postgres schema for our tables (created when missing); default the server's search_path. */
   schemaName?: string | undefined;
-  /** Folder of the PGlite data; undefined keeps PGlite in memory. */
+  /**
+   * Folder of the PGlite data, served from a worker thread (decision 0093); undefined keeps PGlite
+   * in memory, in this thread.
+   */
   pgliteDataDir?: string | undefined;
-  /** Connections in the postgres.js pool. */
+  /** Connections in the postgres.js pool (to the server, or to the embedded database's thread). */
   poolSize?: number;
   /** Longest wait for a PostgreSQL connection. */
   connectTimeoutMs?: number;
@@ -168,18 +179,15 @@ async function openPostgres(options: DatabaseOptions & { databaseUrl: string }):
   };
 }
 
+/** In memory, in this thread: the tests' database (forked per suite) and `openDatabase({})`. */
 async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.pgliteDataDir) mkdirSync(options.pgliteDataDir, { recursive: true, mode: 0o700 });
-  const client = options.pgliteDataDir ? new PGlite(options.pgliteDataDir) : new PGlite();
+  const client = new PGlite();
   const schemaName = options.schemaName;
   if (schemaName) {
     await client.exec(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schemaName)}; SET search_path TO ${quoteIdentifier(schemaName)}`);
   }
   const db = drizzlePglite({ client, schema });
   await migratePglite(db, { migrationsFolder, ...(schemaName ? { migrationsSchema: schemaName } : {}) });
-  // PGlite creates its files 0666 whatever the umask; the folders are 0700, so nobody else can
-  // reach them, and the files are tightened at open and close as well.
-  if (options.pgliteDataDir) restrictToOwner(options.pgliteDataDir);
   return pgliteHandle(client, options);
 }
 
@@ -191,22 +199,163 @@ function pgliteHandle(client: PGlite, options: DatabaseOptions): DatabaseHandle 
     ping: async () => {
       await withTimeout(db.execute(sql`select 1`), options.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS, 'database ping');
     },
-    close: async () => {
-      await client.close();
-      if (options.pgliteDataDir) restrictToOwner(options.pgliteDataDir);
-    },
-    ...(options.pgliteDataDir ? {} : { fork: async () => pgliteHandle((await client.clone()) as PGlite, options) }),
+    close: () => client.close(),
+    fork: async () => pgliteHandle((await client.clone()) as PGlite, options),
   };
 }
 
+/** What the database's thread (platform/pglite-worker.mjs) is started with. */
+export interface PgliteWorkerData {
+  dataDir: string;
+  socketPath: string;
+  migrationsFolder: string;
+  /** Already checked by quoteIdentifier. */
+  schemaName?: string | undefined;
+  maxConnections: number;
+  pgliteWasmModule: WebAssembly.Module;
+  initdbWasmModule: WebAssembly.Module;
+}
+export type FromPgliteWorker = { type: 'ready' } | { type: 'failed'; message: string } | { type: 'closed' };
+export type ToPgliteWorker = { type: 'close' };
+
+const workers = new WeakMap<DatabaseHandle, Worker>();
+
+/** The thread serving an on-disk embedded database (the crash test ends it). */
+export function databaseWorker(handle: DatabaseHandle): Worker | undefined {
+  return workers.get(handle);
+}
+
+let compiledPglite: Promise<Pick<PgliteWorkerData, 'pgliteWasmModule' | 'initdbWasmModule'>> | undefined;
+
 /**
- * One factory, two drivers (DESIGN.md §3): postgres.js when a URL is given, PGlite otherwise.
+ * PGlite's two WASM modules, compiled once per process (V8 compiles off this thread) and shared
+ * by every database thread it starts: a thread given them starts without compiling 9 MB of WASM.
+ */
+function pgliteModules(): Promise<Pick<PgliteWorkerData, 'pgliteWasmModule' | 'initdbWasmModule'>> {
+  compiledPglite ??= (async () => {
+    const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+    const [pgliteWasmModule, initdbWasmModule] = await Promise.all(['pglite.wasm', 'initdb.wasm'].map(async (file) => WebAssembly.compile(await readFile(join(dist, file)))));
+    return { pgliteWasmModule: pgliteWasmModule!, initdbWasmModule: initdbWasmModule! };
+  })();
+  return compiledPglite;
+}
+
+/** Starts the database's thread; resolves once it serves, migrated, on `socketPath`. */
+function startPgliteWorker(data: PgliteWorkerData): Promise<Worker> {
+  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: data, execArgv: [] });
+  return new Promise((resolve, reject) => {
+    const fail = (error: Error) => {
+      worker.off('message', onMessage);
+      void worker.terminate();
+      reject(error);
+    };
+    const onMessage = (message: FromPgliteWorker) => {
+      if (message.type === 'failed') fail(new Error(message.message));
+      if (message.type !== 'ready') return;
+      worker.off('error', fail).off('exit', onExit).off('message', onMessage);
+      resolve(worker);
+    };
+    const onExit = (code: number) => fail(new Error(`the database thread exited (code ${code}) before serving`));
+    worker.on('message', onMessage).once('error', fail).once('exit', onExit);
+  });
+}
+
+/** Asks the thread to stop its server and close PGlite (which writes its last state), then ends it. */
+async function stopPgliteWorker(worker: Worker, waitMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => {
+    worker.on('message', (message: FromPgliteWorker) => message.type === 'closed' && resolve());
+    worker.once('exit', () => resolve());
+  });
+  worker.postMessage({ type: 'close' } satisfies ToPgliteWorker);
+  await withTimeout(closed, waitMs, 'closing the database thread').catch(() => undefined);
+  await worker.terminate();
+}
+
+/**
+ * On disk: PGlite in a worker thread (decision 0093), so no write batch, migration or import runs
+ * on the request thread. It listens on a Unix socket in a folder of its own (0700: PGlite has no
+ * authentication, so never a TCP port), and this thread reaches it with postgres.js, as a server.
+ */
+async function openPgliteWorker(options: DatabaseOptions & { pgliteDataDir: string }): Promise<DatabaseHandle> {
+  const poolSize = options.poolSize ?? 10;
+  // mkdtemp makes the folder 0700; os.tmpdir() keeps the path far below the 108-byte limit of a socket path.
+  const socketDir = mkdtempSync(join(tmpdir(), 'srg-pglite-'));
+  if (options.schemaName) quoteIdentifier(options.schemaName);
+  let worker: Worker;
+  try {
+    worker = await startPgliteWorker({
+      ...(await pgliteModules()),
+      dataDir: options.pgliteDataDir,
+      socketPath: join(socketDir, '.s.PGSQL.5432'),
+      migrationsFolder,
+      schemaName: options.schemaName,
+      maxConnections: poolSize + 2,
+    });
+  } catch (error) {
+    rmSync(socketDir, { recursive: true, force: true });
+    throw error;
+  }
+  // PGlite creates its files 0666 whatever the umask; the folders are 0700, so nobody else can
+  // reach them, and the files are tightened at open and close as well.
+  restrictToOwner(options.pgliteDataDir);
+  const client = postgres({
+    host: socketDir,
+    port: 5432,
+    username: 'postgres',
+    database: 'postgres',
+    ssl: false,
+    max: poolSize,
+    onnotice: () => {},
+    fetch_types: false,
+    connect_timeout: Math.max(1, Math.ceil((options.connectTimeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)),
+    // No idle_timeout or max_lifetime: the connections share one backend session, which keeps the
+    // statements each prepared; a connection replaced would leave its statements there for good.
+  });
+  let stopped: string | undefined;
+  let exited = false;
+  let closing: Promise<void> | undefined;
+  worker.once('exit', (code) => {
+    exited = true;
+    stopped ??= `the database thread exited (code ${code})`;
+    // Every query waiting on it fails at once (postgres.js's CONNECTION_ENDED: a 503), none hangs.
+    void client.end({ timeout: 0 });
+  });
+  worker.on('error', (error) => (stopped ??= `the database thread failed: ${error.message}`));
+  const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const handle: DatabaseHandle = {
+    db: drizzlePostgres({ client, schema }) as unknown as Database,
+    driver: 'pglite',
+    ping: async () => {
+      if (stopped) throw new InfrastructureError('database ping', new Error(stopped));
+      await withTimeout(client`select 1`, statementTimeoutMs, 'database ping');
+    },
+    close: () =>
+      (closing ??= (async () => {
+        stopped ??= 'the database is closed';
+        // Queries under way finish first; then the thread closes PGlite (a dead thread has nothing to close).
+        await client.end({ timeout: 5 });
+        if (!exited) await stopPgliteWorker(worker, 10_000);
+        rmSync(socketDir, { recursive: true, force: true });
+        restrictToOwner(options.pgliteDataDir);
+      })()),
+  };
+  workers.set(handle, worker);
+  return handle;
+}
+
+function openEmbedded(options: DatabaseOptions): Promise<DatabaseHandle> {
+  return options.pgliteDataDir ? openPgliteWorker({ ...options, pgliteDataDir: options.pgliteDataDir }) : openPglite(options);
+}
+
+/**
+ * One factory, two databases (DESIGN.md §3): PostgreSQL when a URL is given, PGlite otherwise (on
+ * disk in a worker thread, reached by the same postgres.js driver; in memory in this thread).
  * Migrations run before the handle is returned, so a caller never sees an old schema.
- * The cast to `Database` is confined here: both drivers are PgDatabase with the same schema.
+ * The cast to `Database` is confined here: every driver is PgDatabase with the same schema.
  */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   try {
-    return options.databaseUrl ? await openPostgres({ ...options, databaseUrl: options.databaseUrl }) : await openPglite(options);
+    return options.databaseUrl ? await openPostgres({ ...options, databaseUrl: options.databaseUrl }) : await openEmbedded(options);
   } catch (error) {
     if (error instanceof SchemaVersionError) throw error;
     throw new InfrastructureError(`opening the ${options.databaseUrl ? 'postgres' : 'pglite'} database`, error);

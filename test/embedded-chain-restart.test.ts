@@ -14,12 +14,13 @@ import { TEST_SIGNING_KEY } from './helpers.js';
 import { type ServerProcess, spawnServer } from './server-process.js';
 
 // Issue 21, findings 4 and 5, through the real server as `npm start` runs it (gateway/main.ts, the
-// embedded rail, PGlite in a temporary DATA_DIR):
+// embedded rail, PGlite in a temporary DATA_DIR, served from its worker thread: decision 0093):
 // 1. payments settle while /rpc is flooded with the calls that froze the rail on 2f8be80 (infinite
 //    loops through eth_estimateGas and eth_call, eth_getLogs over 2^64 blocks);
 // 2. the process is killed with SIGKILL right after the last payment was answered, and started again
 //    on the same folder: every SETTLED payment's transaction is on the chain, in the block it was
-//    mined in, and the rail goes on settling.
+//    mined in, every SETTLED payment is still in the database as answered (an acknowledged write of
+//    the database thread survives kill -9), and the rail goes on settling.
 
 const keysScript = fileURLToPath(new URL('../platform/access/keys-cli.ts', import.meta.url));
 const ADMIN_KEY = 'embedded-restart-admin-key-0123456789abcdef';

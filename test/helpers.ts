@@ -1,17 +1,18 @@
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import type { Sql } from 'postgres';
+import { expect } from 'vitest';
 import * as schema from '../drizzle/schema.js';
 import { createConfiguredRailChain } from '../gateway/platform-services.js';
 import { buildServer, type BuiltServer, type ServerOptions } from '../gateway/server.js';
 import type { RailChain } from '../platform/chain/index.js';
 import { ManualClock } from '../platform/clock.js';
 import { type Config, loadConfig } from '../platform/config.js';
-import { type Database, type DatabaseHandle, dropSchema, openDatabase } from '../platform/db.js';
+import { type Database, type DatabaseHandle, dropSchema, openDatabase, pgliteFolder } from '../platform/db.js';
 
 export const TEST_SIGNING_KEY = 'test-signing-key-0123456789abcdef0123456789';
 export const TEST_NOW = '2026-11-22T12:00:00.000Z';
@@ -65,17 +66,80 @@ export function sharedTestDatabase(): Promise<DatabaseHandle> {
 }
 
 export interface TestDatabase {
-  driver: 'pglite' | 'postgres';
+  /** `pglite-worker`: the on-disk embedded database as `npm start` opens it, in a worker thread behind postgres.js. */
+  driver: 'pglite' | 'pglite-worker' | 'postgres';
   open(): Promise<DatabaseHandle>;
   /** Closes the handle and removes what the test created. */
   dispose(handle: DatabaseHandle): Promise<void>;
 }
 
 let schemaCounter = 0;
+let templateDataDir: Promise<string> | undefined;
 
 /**
- * The drivers every database test runs on: PGlite in memory always, and the real PostgreSQL
- * server in a schema of its own when DATABASE_URL is set (CI sets it).
+ * A migrated data folder per test worker, copied for each worker-thread database: the in-memory
+ * template's files written to disk (PGlite's dump and load), so no initdb and no migrations on disk.
+ */
+function migratedDataDirTemplate(): Promise<string> {
+  templateDataDir ??= (async () => {
+    const folder = pgliteFolder(mkdtempSync(join(tmpdir(), 'srg-db-template-')));
+    const memory = (await pgliteTemplate()).db as unknown as { $client: PGlite };
+    const onDisk = new PGlite(folder, { loadDataDir: await memory.$client.dumpDataDir('none') });
+    await onDisk.waitReady;
+    await onDisk.close();
+    return folder;
+  })();
+  return templateDataDir;
+}
+
+/** A DATA_DIR of the test's own holding a migrated PGlite folder (pgliteFolder(dataDir)), not opened yet. */
+export async function migratedDataDir(): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'srg-test-db-'));
+  cpSync(await migratedDataDirTemplate(), pgliteFolder(dataDir), { recursive: true });
+  return dataDir;
+}
+
+const pgliteWorkerDatabase: TestDatabase = {
+  driver: 'pglite-worker',
+  async open() {
+    const dataDir = await migratedDataDir();
+    const handle = await openDatabase({ pgliteDataDir: pgliteFolder(dataDir), poolSize: 4 });
+    return { ...handle, close: () => handle.close().finally(() => rmSync(dataDir, { recursive: true, force: true })) };
+  },
+  dispose: (handle) => handle.close(),
+};
+
+/**
+ * The stores' driver conformance suites, which run on the worker-thread database as well (decision
+ * 0093). Not every suite: each open starts a thread and PGlite (1-3 s on a busy machine), which over
+ * the ~30 files calling testDatabases() cost CI more than the half minute it may. Left out:
+ * compliance/aml/store.test.ts, whose races are staged by the order statements reach a single
+ * PGlite connection (its `driver === 'pglite'` branch), which a pool of connections does not keep.
+ */
+const WORKER_CONFORMANCE_SUITES = [
+  'platform/idempotency.test.ts',
+  'platform/access/api-keys.test.ts',
+  'platform/access/rate-limit.test.ts',
+  'subgraphs/fees/quotes/store.test.ts',
+  'subgraphs/compliance/vop/store.test.ts',
+  'subgraphs/intelligence/shared/answer-store.test.ts',
+  'subgraphs/intelligence/shared/answer-cache.test.ts',
+  'subgraphs/intelligence/predictive/ledger-store.test.ts',
+  'subgraphs/payments/agent/store.test.ts',
+  'subgraphs/payments/callbacks/store.test.ts',
+  'subgraphs/payments/integration/store.test.ts',
+  'subgraphs/payments/integration/graph-store.test.ts',
+];
+
+function isWorkerConformanceSuite(): boolean {
+  const testPath = expect.getState().testPath?.replaceAll('\\', '/');
+  return testPath !== undefined && WORKER_CONFORMANCE_SUITES.some((suite) => testPath.endsWith(`/${suite}`));
+}
+
+/**
+ * The drivers every database test runs on: PGlite in memory (a fork, in this thread), the real
+ * PostgreSQL server in a schema of its own when DATABASE_URL is set (CI sets it), and in the
+ * stores' conformance suites the on-disk PGlite in its worker thread as `npm start` runs it.
  */
 export function testDatabases(): TestDatabase[] {
   const drivers: TestDatabase[] = [
@@ -86,6 +150,7 @@ export function testDatabases(): TestDatabase[] {
       dispose: (handle) => handle.close(),
     },
   ];
+  if (isWorkerConformanceSuite()) drivers.push(pgliteWorkerDatabase);
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {
     const schemas = new WeakMap<DatabaseHandle, string>();
@@ -162,6 +227,6 @@ export function loggedDatabase(handle: DatabaseHandle): { db: Database; statemen
   const statements: string[] = [];
   const logger = { logQuery: (query: string) => void statements.push(query) };
   const client = (handle.db as unknown as { $client: unknown }).$client;
-  const db = handle.driver === 'pglite' ? drizzlePglite({ client: client as PGlite, schema, logger }) : drizzlePostgres({ client: client as Sql, schema, logger });
+  const db = client instanceof PGlite ? drizzlePglite({ client: client as PGlite, schema, logger }) : drizzlePostgres({ client: client as Sql, schema, logger });
   return { db: db as unknown as Database, statements };
 }
