@@ -2,7 +2,7 @@ import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { COLD_START_TARGET_MS, type ColdStart, type MemoryFigures } from './cold-start.js';
 import { type ComplianceFigures, FEE_AMOUNT_USD, type Latency, SCREEN_P99_TARGET_MS, WARM_PASSES, WARMUP_NAMES } from './compliance.js';
 import type { HostileFigures } from './graphql.js';
-import { type IntelligenceFigures, intelligenceSection } from './intelligence.js';
+import { intelligenceSection } from './intelligence.js';
 import { type Comparison, CONNECTIONS, type Figures, SECONDS, WARMUP_SECONDS } from './load.js';
 import { count, rate, section, table, times } from './markdown.js';
 import { type AccessFigures, CLIMATE_PATH, MAX_PAYMENTS, type PaidRun } from './paid.js';
@@ -20,33 +20,17 @@ import {
   REPLAYS,
 } from './payments.js';
 import { describeCommit } from './report-file.js';
+import type { BenchResults } from './results.js';
 import { type GatewayRun, SPLIT_LAYOUT_NOTE, type SplitQuery } from './split-layout.js';
 import { issueTargets, targetsMet, targetsTable } from './targets-summary.js';
 
 /** docs/benchmarks.md (and stdout): what ran where, then one table a section, each figure against its target. */
 
 export { REPORT_PATH } from './report-file.js';
+export type { BenchResults } from './results.js';
 
 const SPLIT_STOCK_TARGET = 3;
 const SPLIT_P99_TARGET_MS = 100;
-
-export interface BenchResults {
-  startedAt: Date;
-  pinning: string;
-  /** The 1-minute load average when the run started (os.loadavg). */
-  loadAtStart: number;
-  durationSeconds: number;
-  rest: Comparison[];
-  graphql: Comparison[];
-  hostile: HostileFigures;
-  split: SplitQuery[];
-  coldStart: ColdStart;
-  memory: MemoryFigures;
-  access: AccessFigures;
-  compliance: ComplianceFigures;
-  payments: PaymentsOutcome;
-  intelligence: IntelligenceFigures;
-}
 
 function describeMachine(pinning: string, loadAtStart: number): string[] {
   const processors = cpus();

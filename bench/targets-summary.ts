@@ -2,7 +2,7 @@ import { COLD_START_TARGET_MS, FIRST_PROGRESS_TARGET_MS, IDLE_RSS_TARGET_MB } fr
 import { SCREEN_P99_TARGET_MS } from './compliance.js';
 import type { Figures } from './load.js';
 import { rate, table, times } from './markdown.js';
-import type { BenchResults } from './report.js';
+import type { BenchResults } from './results.js';
 import type { SplitQuery } from './split-layout.js';
 
 /**
