@@ -16,10 +16,10 @@ import { type Clock, systemClock } from './clock.js';
 import { clip, echo } from './echo.js';
 import { AppError, type ErrorCode, InfrastructureError, isUnreachable } from './errors.js';
 import { describeInputProblem, findInputProblem, type InputProblem } from './input-hygiene.js';
-import type { Logger } from './log.js';
+import { lazyChildLogger, type Logger } from './log.js';
 import { createMethodIndex, type MethodIndex } from './method-index.js';
 import type { Metrics } from './metrics.js';
-import { createRequestContext, FORWARDED_HEADERS, REQUEST_ID_HEADER, type RequestContext, requestIdFrom } from './request-context.js';
+import { createRequestContext, FORWARDED_HEADERS, REQUEST_ID_HEADER, type RequestContext, requestIdFrom, ResponseAbandonment } from './request-context.js';
 import { addSecurityHeaders, type ServerWideHeaders } from './security-headers.js';
 import { compileResponseSerializer } from './serializer.js';
 
@@ -209,9 +209,6 @@ export function publicOriginOf(request: FastifyRequest): string {
  * context. Returns an instance that is not listening (STYLE: build() then a tiny entry calls
  * listen), so tests use inject().
  */
-/** Each request's abandonment, aborted by the client leaving or by the slow-request answer. */
-const abandonments = new WeakMap<FastifyRequest, AbortController>();
-
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const clock = options.clock ?? systemClock;
   const errorShapes = createErrorShapes();
@@ -219,6 +216,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   const app = Fastify({
     loggerInstance: options.logger,
     logController: new LogController({ disableRequestLogging: true }),
+    // Each request's child logger (with its reqId) is made when the request first logs: most never do.
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: options.bodyLimitBytes ?? 1_048_576,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     http: { maxHeaderSize: MAX_HEADER_BYTES },
@@ -235,17 +234,18 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   app.decorate('errorShapes', errorShapes);
   app.decorate('publicBaseUrl', options.publicBaseUrl?.replace(/\/+$/, ''));
   app.decorateRequest('requestContext', null as unknown as RequestContext);
-  // Hooks on every request take the callback form: an async hook costs a promise per request.
+  serverWideHeaders = addSecurityHeaders(app, {
+    // An API answers JSON only: nothing it sends may load or frame anything.
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  });
+  const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();
+  const timeoutMs = options.handlerTimeoutMs;
+  // One hook a phase, in the callback form: each hook is a step of Fastify's runner, and an async hook costs a promise per request.
   app.addHook('onRequest', (request, reply, done) => {
-    const abandonment = new AbortController();
-    abandonments.set(request, abandonment);
-    // The response closed before it was ended: the client left, and nothing it asked for should be charged.
-    // (writableEnded, not writableFinished: an in-process inject has no socket to finish on.)
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableEnded) abandonment.abort();
-    });
-    request.requestContext = createRequestContext(request.headers, clock, request.id, abandonment.signal);
+    const abandonment = new ResponseAbandonment(reply.raw);
+    request.requestContext = createRequestContext(request.headers, clock, request.id, abandonment);
     reply.header(REQUEST_ID_HEADER, request.id);
+    if (timeoutMs) timers.set(request, answerWhenSlow(request, reply, abandonment, errorShapes, timeoutMs));
     done();
   });
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -264,12 +264,14 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     if (route.url.endsWith('/openapi.json') && route.method === 'GET') app.openApiDocumentUrls.push(route.url);
   });
   app.setNotFoundHandler((request, reply) => answerUnroutable(request, reply, methods, errorShapes));
-  serverWideHeaders = addSecurityHeaders(app, {
-    // An API answers JSON only: nothing it sends may load or frame anything.
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-  });
-  if (options.handlerTimeoutMs) answerSlowRequests(app, errorShapes, options.handlerTimeoutMs);
-  if (options.metrics) recordRequestDurations(app, options.metrics);
+  const observe = options.metrics ? requestDurationObserver(options.metrics) : undefined;
+  if (timeoutMs || observe) {
+    app.addHook('onResponse', (request, reply, done) => {
+      if (timeoutMs) clearTimeout(timers.get(request));
+      observe?.(request, reply);
+      done();
+    });
+  }
   return app;
 }
 
@@ -279,22 +281,14 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
  * same with an AbortController a request, aborted on every close: a DOMException with its stack
  * for each request, a few percent of a fast route's time.)
  */
-function answerSlowRequests(app: HttpServer, errorShapes: ErrorShapes, timeoutMs: number): void {
-  const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();
-  app.addHook('onRequest', (request, reply, done) => {
-    const timer = setTimeout(() => {
-      if (reply.sent || reply.raw.headersSent || reply.raw.destroyed) return;
-      abandonments.get(request)?.abort();
-      errorShapes.send(request, reply, new AppError('GEN_ERR_TIMEOUT', { retryAfterSeconds: 5 }));
-    }, timeoutMs);
-    timer.unref();
-    timers.set(request, timer);
-    done();
-  });
-  app.addHook('onResponse', (request, _reply, done) => {
-    clearTimeout(timers.get(request));
-    done();
-  });
+function answerWhenSlow(request: FastifyRequest, reply: FastifyReply, abandonment: ResponseAbandonment, errorShapes: ErrorShapes, timeoutMs: number): NodeJS.Timeout {
+  const timer = setTimeout(() => {
+    if (reply.sent || reply.raw.headersSent || reply.raw.destroyed) return;
+    abandonment.abort();
+    errorShapes.send(request, reply, new AppError('GEN_ERR_TIMEOUT', { retryAfterSeconds: 5 }));
+  }, timeoutMs);
+  timer.unref();
+  return timer;
 }
 
 /** The first problem of the request's inputs, with where it was (the same words as a schema's refusal). */
@@ -361,9 +355,9 @@ export function answerMalformedRequest(this: FastifyInstance, error: NodeJS.Errn
 }
 
 /** Observes each response's duration; the labelled child of each (method, route, status) is looked up once. */
-function recordRequestDurations(app: HttpServer, metrics: Metrics): void {
+function requestDurationObserver(metrics: Metrics): (request: FastifyRequest, reply: FastifyReply) => void {
   const children = new Map<string, { observe(seconds: number): void }>();
-  app.addHook('onResponse', (request, reply, done) => {
+  return (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const key = `${request.method} ${reply.statusCode} ${route}`;
     let child = children.get(key);
@@ -372,6 +366,5 @@ function recordRequestDurations(app: HttpServer, metrics: Metrics): void {
       children.set(key, child);
     }
     child.observe(reply.elapsedTime / 1000);
-    done();
-  });
+  };
 }

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { describe, expect, it } from 'vitest';
 import { InfrastructureError } from './errors.js';
-import { createLogger, describeErrorForLog } from './log.js';
+import { createLogger, describeErrorForLog, lazyChildLogger } from './log.js';
 
 function capture() {
   const lines: Array<Record<string, unknown>> = [];
@@ -102,5 +102,22 @@ describe('log lines', () => {
       message: 'opening the postgres database failed',
       cause: { message: 'connect ECONNREFUSED 127.0.0.1:1', code: 'ECONNREFUSED' },
     });
+  });
+});
+
+describe("a request's logger, made on its first line (decision 0094)", () => {
+  it('writes the lines of a pino child with the same bindings, redaction included, and none below the level', async () => {
+    const { lines, destination } = capture();
+    const parent = createLogger({ logLevel: 'warn', destination });
+    const child = lazyChildLogger(parent, { reqId: 'req-7' }, {});
+    child.info('below the level');
+    child.error({ headers: { authorization: 'Bearer secret' } }, 'it failed');
+    child.child({ step: 2 }).warn('a child of it');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines.map(({ reqId, msg, headers, step }) => ({ reqId, msg, headers, step }))).toEqual([
+      { reqId: 'req-7', msg: 'it failed', headers: { authorization: '[redacted]' }, step: undefined },
+      { reqId: 'req-7', msg: 'a child of it', headers: undefined, step: 2 },
+    ]);
+    expect(child.level).toBe('warn');
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Clock } from './clock.js';
 
 /**
@@ -75,8 +75,58 @@ export function requestIdFrom(source: HeaderSource): string {
   return given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
 }
 
-export function createRequestContext(source: HeaderSource, clock: Clock, requestId = requestIdFrom(source), abandoned: AbortSignal = NEVER_ABANDONED): RequestContext {
-  return { requestId, caller: { kind: 'anonymous' }, headers: pickForwardedHeaders(source), clock, responseHeaders: new Map(), abandoned };
+/**
+ * Whether anyone will read an HTTP answer, as an AbortSignal made when first asked for (decision
+ * 0094): most handlers never ask, and an AbortController with a close listener on every answer
+ * cost a cached GET a few percent of its time. Aborted when the answer closed before it was ended
+ * (the client left; an in-process inject has no socket, so writableEnded, not writableFinished),
+ * or by `abort` (the slow-request answer).
+ */
+export class ResponseAbandonment {
+  readonly #response: ServerResponse;
+  #controller: AbortController | undefined;
+
+  constructor(response: ServerResponse) {
+    this.#response = response;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller) return this.#controller.signal;
+    const controller = new AbortController();
+    this.#controller = controller;
+    const response = this.#response;
+    if (response.destroyed) {
+      if (!response.writableEnded) controller.abort();
+    } else {
+      response.once('close', () => {
+        if (!response.writableEnded) controller.abort();
+      });
+    }
+    return controller.signal;
+  }
+
+  abort(): void {
+    this.#controller ??= new AbortController();
+    this.#controller.abort();
+  }
+}
+
+export function createRequestContext(source: HeaderSource, clock: Clock, requestId = requestIdFrom(source), abandoned: AbortSignal | ResponseAbandonment = NEVER_ABANDONED): RequestContext {
+  const headers = pickForwardedHeaders(source);
+  const caller: Caller = { kind: 'anonymous' };
+  if (abandoned instanceof ResponseAbandonment) {
+    return {
+      requestId,
+      caller,
+      headers,
+      clock,
+      responseHeaders: new Map(),
+      get abandoned() {
+        return abandoned.signal;
+      },
+    };
+  }
+  return { requestId, caller, headers, clock, responseHeaders: new Map(), abandoned };
 }
 
 /** The headers that carry a context to a subgraph in another process. */

@@ -58,4 +58,17 @@ describe('addSecurityHeaders', () => {
     await Promise.all(Array.from({ length: 20 }, (_, index) => app!.inject({ url: ['/plain', '/framed', '/bare', '/nowhere'][index % 4]! })));
     expect(built.count).toBe(afterRoutes);
   });
+
+  it('runs helmet per request for a route whose CSP has a nonce function, so each answer gets its own', async () => {
+    app = Fastify();
+    addSecurityHeaders(app, SERVER_WIDE, countedHelmet);
+    let nonce = 0;
+    const nonced: HelmetOptions = { contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], scriptSrc: [() => `'nonce-${(nonce += 1)}'`] } } };
+    app.get('/nonced', { helmet: nonced }, async () => 'nonced');
+    const first = await app.inject({ url: '/nonced' });
+    const second = await app.inject({ url: '/nonced' });
+    expect(first.headers['content-security-policy']).not.toBe(second.headers['content-security-policy']);
+    expect(second.headers['content-security-policy']).toBe(`default-src 'none';script-src 'nonce-${nonce}'`);
+    expect(second.headers['x-content-type-options']).toBe('nosniff');
+  });
 });

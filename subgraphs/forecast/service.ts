@@ -42,21 +42,68 @@ export function parseSupportedSymbol(raw: string): CommoditySymbol {
 interface LoadedAnswers {
   answers: VersionAnswers;
   now: Date;
-  age: (asOf: string, inputs: InputAge[]) => DataAge;
+  /** The age of a figure dated `asOf` with the inputs behind it; `key` names the figure and its inputs for the age cache. */
+  age: (key: string, asOf: string, inputs: () => InputAge[]) => DataAge;
 }
 
 type AnswersFor = ReturnType<typeof createLatestVersionCache>;
 
-async function loadAnswers(deps: ForecastServiceDeps, answersFor: AnswersFor): Promise<LoadedAnswers> {
+/** The instants around `nowMs` over which max(0, floor((now - fromMs) / day)) keeps its value. */
+function wholeDaysSpan(fromMs: number, nowMs: number): { from: number; until: number } {
+  if (nowMs < fromMs + DAY_MS) return { from: -Infinity, until: fromMs + DAY_MS };
+  const days = Math.floor((nowMs - fromMs) / DAY_MS);
+  return { from: fromMs + days * DAY_MS, until: fromMs + (days + 1) * DAY_MS };
+}
+
+interface CachedAge {
+  answers: VersionAnswers;
+  evaluatedAtMs: number;
+  from: number;
+  until: number;
+  age: DataAge;
+}
+
+const MAX_CACHED_AGES = 256;
+
+const ageOf = (evaluatedAt: Date, nowMs: number, asOf: string, inputs: InputAge[]): DataAge => ({
+  evaluatedAt: evaluatedAt.toISOString(),
+  dataAgeDays: Math.max(0, Math.floor((nowMs - Date.parse(asOf)) / DAY_MS)),
+  inputs,
+});
+
+/**
+ * The DataAge of each figure, kept while nothing in it can change (decision 0094): it was worked
+ * out per request (every region's observation dates parsed again, for each GET), yet it changes
+ * only with the dataset version, the evaluation instant, or a whole day of age passing:
+ * 1. dataAgeDays counts whole days from the figure's asOf;
+ * 2. each input's age counts whole days from its asOf date at midnight UTC (domain/input-ages.ts),
+ *    so it turns only at midnight UTC.
+ * An entry serves the instants where both stay the same, and is worked out again outside them.
+ */
+function createAgeCache() {
+  const entries = new Map<string, CachedAge>();
+  return (key: string, answers: VersionAnswers, evaluatedAt: Date, now: Date, asOf: string, inputs: () => InputAge[]): DataAge => {
+    const nowMs = now.getTime();
+    const evaluatedAtMs = evaluatedAt.getTime();
+    const cached = entries.get(key);
+    if (cached && cached.answers === answers && cached.evaluatedAtMs === evaluatedAtMs && cached.from <= nowMs && nowMs < cached.until) return cached.age;
+    const age = ageOf(evaluatedAt, nowMs, asOf, inputs());
+    const ofAsOf = wholeDaysSpan(Date.parse(asOf), nowMs);
+    const dayStart = Math.floor(nowMs / DAY_MS) * DAY_MS;
+    if (entries.size >= MAX_CACHED_AGES) entries.clear();
+    entries.set(key, { answers, evaluatedAtMs, from: Math.max(ofAsOf.from, dayStart), until: Math.min(ofAsOf.until, dayStart + DAY_MS), age });
+    return age;
+  };
+}
+
+async function loadAnswers(deps: ForecastServiceDeps, answersFor: AnswersFor, ages: ReturnType<typeof createAgeCache>): Promise<LoadedAnswers> {
   const loaded = await deps.source.load(deps.clock);
   const now = deps.clock.now();
   const evaluatedAt = loaded.evaluatedAt ?? now;
   const answers = answersFor(loaded, { now: evaluatedAt, dataQuality: loaded.dataQuality });
-  const age = (asOf: string, inputs: InputAge[]): DataAge => ({
-    evaluatedAt: evaluatedAt.toISOString(),
-    dataAgeDays: Math.max(0, Math.floor((now.getTime() - Date.parse(asOf)) / DAY_MS)),
-    inputs,
-  });
+  // Evaluated now (no instant of its own), the answer changes every millisecond: nothing to keep.
+  const age = (key: string, asOf: string, inputs: () => InputAge[]): DataAge =>
+    loaded.evaluatedAt === undefined ? ageOf(evaluatedAt, now.getTime(), asOf, inputs()) : ages(key, answers, evaluatedAt, now, asOf, inputs);
   return { answers, now, age };
 }
 
@@ -73,18 +120,19 @@ async function withSynthesis(synthesiser: Synthesiser, outlook: CommodityOutlook
 /** The forecast capabilities, called alike by routes.ts, resolvers.ts and the MCP tools. */
 export function createForecastService(deps: ForecastServiceDeps) {
   const answersFor = createLatestVersionCache(deps.assess);
-  const load = () => loadAnswers(deps, answersFor);
+  const ages = createAgeCache();
+  const load = () => loadAnswers(deps, answersFor, ages);
 
   return {
     async heatCheck() {
       const { answers, now, age } = await load();
       const heatCheck = answers.heatCheck();
-      return { ...heatCheck, ...age(heatCheck.asOf, heatCheckInputs(answers.assessment(), now)) };
+      return { ...heatCheck, ...age('heat-check', heatCheck.asOf, () => heatCheckInputs(answers.assessment(), now)) };
     },
     async commodityOutlook(symbol: CommoditySymbol) {
       const { answers, now, age } = await load();
       const outlook = await withSynthesis(deps.synthesiser, answers.outlook(symbol));
-      return { ...outlook, ...age(outlook.asOf, outlookInputs(answers.assessment(), symbol, now)) };
+      return { ...outlook, ...age(`outlook ${symbol}`, outlook.asOf, () => outlookInputs(answers.assessment(), symbol, now)) };
     },
     async regions() {
       const { answers } = await load();
@@ -100,7 +148,7 @@ export function createForecastService(deps: ForecastServiceDeps) {
       const assessment = answers.assessment();
       const stress = portfolioStressFrom(assessment, body);
       const symbols = body.positions.map((position) => position.symbol);
-      return { ...stress, ...age(stress.asOf, portfolioInputs(assessment, symbols, now)) };
+      return { ...stress, ...age(`portfolio ${stress.asOf} ${symbols.join(',')}`, stress.asOf, () => portfolioInputs(assessment, symbols, now)) };
     },
     async scenario(body: ScenarioBody) {
       const { answers } = await load();
