@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { ApolloGateway, LocalGraphQLDataSource, RemoteGraphQLDataSource } from '@apollo/gateway';
+import { LocalGraphQLDataSource, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import mercuriusGateway from '@mercuriusjs/gateway';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { quietApolloGateway } from '../gateway/apollo-gateway.js';
 import { readSupergraph } from '../gateway/compose.js';
 import { createBaseServices, createPlatformServices } from '../gateway/platform-services.js';
 import { buildSubgraphs, SUBGRAPH_NAMES } from '../gateway/subgraphs.js';
@@ -53,7 +54,7 @@ async function startNaiveApollo(): Promise<number> {
   const config = benchConfig();
   const { services } = await createPlatformServices(createBaseServices(config));
   const subgraphs = new Map(buildSubgraphs(services, SUBGRAPH_NAMES).map((subgraph) => [subgraph.name as string, subgraph]));
-  const gateway = new ApolloGateway({
+  const gateway = quietApolloGateway({
     supergraphSdl: readSupergraph(),
     buildService: ({ name }) => new LocalGraphQLDataSource(subgraphs.get(name)!.schema),
   });
@@ -73,7 +74,7 @@ function subgraphUrls(): Record<string, string> {
 /** Stock @apollo/gateway: the checked-in supergraph, RemoteGraphQLDataSource, @apollo/server standalone. */
 async function startStockApolloGateway(): Promise<number> {
   const urls = subgraphUrls();
-  const gateway = new ApolloGateway({
+  const gateway = quietApolloGateway({
     supergraphSdl: readSupergraph(),
     buildService: ({ name }) => new RemoteGraphQLDataSource({ url: urls[name] }),
   });

@@ -1,4 +1,4 @@
-import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
+import type { GraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import { execute, parse } from 'graphql';
@@ -9,6 +9,7 @@ import type { HttpServer } from '../platform/http.js';
 import type { Logger } from '../platform/log.js';
 import type { BaseServices, Subgraph, SubgraphContext } from '../platform/subgraph.js';
 import { explorerOf } from '../web/explorer.js';
+import { quietApolloGateway } from './apollo-gateway.js';
 import { readSupergraph } from './compose.js';
 import type { GatewayContext } from './gateway-context.js';
 import { createGraphQLServerOptions, graphQLRouteOptions } from './graphql-options.js';
@@ -111,7 +112,7 @@ export async function mountGateway(app: HttpServer, base: BaseServices, localSub
     remotes.push(remote);
     return countedFetches(name, remote, base);
   };
-  const apolloGateway = new ApolloGateway({
+  const apolloGateway = quietApolloGateway({
     supergraphSdl: readSupergraph(),
     buildService: ({ name }) => singleFetch.source(name, sourceOf(name)),
     experimental_didResolveQueryPlan: singleFetch.didResolveQueryPlan,

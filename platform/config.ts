@@ -162,15 +162,11 @@ export const configVariables = {
     poolSize: variable('DATABASE_POOL_SIZE', positiveCount(10), 'connections in the PostgreSQL pool'),
     connectTimeoutMs: variable('DATABASE_CONNECT_TIMEOUT_MS', milliseconds(5_000), 'longest wait for a PostgreSQL connection'),
     statementTimeoutMs: variable('DATABASE_STATEMENT_TIMEOUT_MS', milliseconds(5_000), 'longest a query may run or wait (server statement_timeout and client bound)'),
-    writeBehindFlushMs: variable(
-      'WRITE_BEHIND_FLUSH_MS',
-      milliseconds(100),
-      'how long an audit record (an issued quote, a VoP check) waits to be written with others; a crash loses at most this window',
-    ),
+    writeBehindFlushMs: variable('WRITE_BEHIND_FLUSH_MS', milliseconds(100), 'how long an audit record (a quote, a VoP check) waits to be written with others; a crash loses at most this window'),
     writeBehindMaxQueued: variable(
       'WRITE_BEHIND_MAX_QUEUED',
       positiveCount(50_000),
-      'most audit records held while the database is slow or down; more quotes are dropped and counted in `write_behind_dropped_total`, more VoP checks are written before their answer',
+      'most audit records held while the database is down; more quotes are dropped (`write_behind_dropped_total`), more VoP checks written at once',
     ),
   },
   signing: {
