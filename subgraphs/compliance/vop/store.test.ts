@@ -61,4 +61,22 @@ describe.each(testDatabases())('VoP statements of the compliance store on $drive
     const history = (await store.history([WALLET])).get(WALLET.toLowerCase());
     expect(history).toEqual(checks.map((record) => ({ ...record, walletAddress: WALLET.toLowerCase() })).reverse());
   });
+
+  it('finding (review of decision 0096): a batch retried after it was written skips the rows on file, and the rest are written once', async () => {
+    const wallet = '0x00000000000000000000000000000000000000b7';
+    const check = (n: number): VopCheckRecord => ({
+      requestId: `retried-${n}`,
+      walletAddress: wallet,
+      submittedName: `Retried ${n}`,
+      submittedLei: null,
+      result: 'NOT_REGISTERED',
+      score: null,
+      resolvedBy: 'NOT_REGISTERED',
+      checkedAt: at(20 + n),
+    });
+    await store.recordChecks([check(1)]);
+    await store.recordChecks([check(1), check(2)]);
+    const history = (await store.history([wallet])).get(wallet) ?? [];
+    expect(history.map((record) => record.requestId)).toEqual(['retried-2', 'retried-1']);
+  });
 });

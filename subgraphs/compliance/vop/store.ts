@@ -158,11 +158,16 @@ export function createComplianceStore(db: Database, ids: { token(bytes: number):
       await bounded(statements.recordCheck.execute({ ...check, walletAddress: key(check.walletAddress), score }), 'insert into vop_checks');
     },
 
-    /** Many checks in one INSERT (the write-behind log's batch, decision 0096). */
+    /**
+     * Many checks in one INSERT (the write-behind log's batch, decision 0096). A batch retried after
+     * its first attempt was written but not acknowledged (the bound ran out, the answer was lost)
+     * skips the rows already on file: otherwise every retry, and every check queued behind it,
+     * would fail on the key for good.
+     */
     async recordChecks(checks: readonly VopCheckRecord[]): Promise<void> {
       if (checks.length === 0) return;
       const rows = checks.map((check) => ({ ...check, walletAddress: key(check.walletAddress) }));
-      await bounded(db.insert(vopChecks).values(rows).execute(), 'insert into vop_checks');
+      await bounded(db.insert(vopChecks).values(rows).onConflictDoNothing({ target: vopChecks.requestId }).execute(), 'insert into vop_checks');
     },
 
     history: (walletAddresses: readonly string[]) => history(db, walletAddresses),
