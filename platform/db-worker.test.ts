@@ -1,4 +1,5 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
+import { createConnection, type Socket } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratedDataDir } from '../test/helpers.js';
@@ -73,6 +74,42 @@ describe('the embedded database in its worker thread', () => {
       }),
     ).rejects.toThrow('rolled back');
     expect(rows(await handle.db.execute(sql`select id from worker_probe order by id`))).toEqual([{ id: 1 }, { id: 2 }]);
+  });
+
+  /** A raw connection to the worker's socket, past its startup exchange, as a client that is not postgres.js. */
+  async function rawConnection(): Promise<Socket> {
+    const socket = createConnection(`${socketFolder(handle)}/.s.PGSQL.5432`);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const parameters = Buffer.from('user\0postgres\0database\0postgres\0\0');
+    const startup = Buffer.alloc(8);
+    startup.writeInt32BE(8 + parameters.length, 0);
+    startup.writeInt32BE(196608, 4); // protocol 3.0
+    socket.write(Buffer.concat([startup, parameters]));
+    await new Promise((resolve) => socket.once('data', resolve));
+    return socket;
+  }
+
+  const simpleQuery = (text: string) => {
+    const body = Buffer.from(`${text}\0`);
+    const header = Buffer.alloc(5);
+    header[0] = 0x51;
+    header.writeInt32BE(4 + body.length, 1);
+    return Buffer.concat([header, body]);
+  };
+
+  it('finding (review of 0093): a message length under 4 cut the connection off from nothing: the thread looped on it; now that connection is closed and the others are served', async () => {
+    const socket = await rawConnection();
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write(Buffer.from([0x50, 0xff, 0xff, 0xff, 0xff]));
+    await closed;
+    expect(rows(await handle.db.execute(sql`select 1 as one`))).toEqual([{ one: 1 }]);
+  });
+
+  it('finding (review of 0093): a connection gone while its BEGIN ran left its transaction holding every other connection; now it is rolled back', async () => {
+    const socket = await rawConnection();
+    socket.write(simpleQuery('BEGIN'));
+    socket.destroy();
+    expect(rows(await handle.db.execute(sql`select 1 as one`))).toEqual([{ one: 1 }]);
   });
 
   it('keeps what was committed across a close and a new open of the folder', async () => {

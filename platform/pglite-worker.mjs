@@ -18,6 +18,9 @@ const SYNC = 0x53;
 const QUERY = 0x51;
 const FLUSH = 0x48;
 const TERMINATE = 0x58;
+/** Bounds of what one connection may send: a startup packet, and one message or exchange (a 500-row batch is a few MB). */
+const MAX_STARTUP_BYTES = 10_000;
+const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 
 /**
  * Every connection shares PGlite's one backend session, so their messages must not interleave:
@@ -52,7 +55,10 @@ class Multiplexer {
         if (index < 0 || this.queue.length === 0) return;
         const [exchange] = this.queue.splice(index, 1);
         await this.run(exchange);
-        this.owner = this.db.isInTransaction() || !exchange.ends ? exchange.socket : undefined;
+        // A connection that closed while its exchange ran was released before it became the
+        // owner: what it left open is rolled back here, or it would hold every other connection.
+        if (exchange.socket.destroyed) await this.rollBackOpen();
+        else this.owner = this.db.isInTransaction() || !exchange.ends ? exchange.socket : undefined;
       }
     } finally {
       this.running = false;
@@ -76,9 +82,13 @@ class Multiplexer {
   async release(socket) {
     this.queue = this.queue.filter((exchange) => exchange.socket !== socket);
     if (this.owner !== socket) return;
+    await this.rollBackOpen();
+    void this.pump();
+  }
+
+  async rollBackOpen() {
     if (this.db.isInTransaction()) await this.db.exec('ROLLBACK').catch(() => undefined);
     this.owner = undefined;
-    void this.pump();
   }
 }
 
@@ -88,9 +98,18 @@ function serveConnection(socket, multiplexer) {
   let started = false;
   /** @type {Buffer[]} */
   let exchange = [];
+  let exchangeBytes = 0;
+  /** A length no client of ours sends: the connection is cut, or a length under 4 would never consume the buffer. */
+  /** @param {number} length @param {number} least @param {number} most */
+  const refused = (length, least, most) => {
+    if (length >= least && length <= most) return false;
+    socket.destroy();
+    return true;
+  };
   const nextStartupMessage = () => {
-    if (buffer.length < 8 || buffer.length < buffer.readInt32BE(0)) return false;
+    if (buffer.length < 8) return false;
     const length = buffer.readInt32BE(0);
+    if (refused(length, 8, MAX_STARTUP_BYTES) || buffer.length < length) return false;
     const code = buffer.readInt32BE(4);
     const message = buffer.subarray(0, length);
     buffer = buffer.subarray(length);
@@ -103,8 +122,9 @@ function serveConnection(socket, multiplexer) {
     return true;
   };
   const nextMessage = () => {
-    if (buffer.length < 5 || buffer.length < 1 + buffer.readInt32BE(1)) return false;
+    if (buffer.length < 5) return false;
     const length = 1 + buffer.readInt32BE(1);
+    if (refused(length - 1, 4, MAX_MESSAGE_BYTES) || buffer.length < length) return false;
     const type = buffer[0];
     const message = Buffer.from(buffer.subarray(0, length));
     buffer = buffer.subarray(length);
@@ -113,9 +133,12 @@ function serveConnection(socket, multiplexer) {
       return false;
     }
     exchange.push(message);
+    exchangeBytes += length;
+    if (refused(exchangeBytes, 0, MAX_MESSAGE_BYTES)) return false;
     if (type === SYNC || type === QUERY || type === FLUSH) {
       multiplexer.submit(socket, exchange, type !== FLUSH);
       exchange = [];
+      exchangeBytes = 0;
     }
     return true;
   };
