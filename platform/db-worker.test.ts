@@ -1,10 +1,14 @@
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratedDataDir } from '../test/helpers.js';
 import { type DatabaseHandle, databaseWorker, openDatabase, pgliteFolder } from './db.js';
 import { InfrastructureError, isUnreachable } from './errors.js';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** Every file and folder under `path` with group or other permission bits (none should have any). */
 function openToOthers(path: string): string[] {
@@ -29,16 +33,19 @@ function socketFolder(handle: DatabaseHandle): string {
  */
 describe('the embedded database in its worker thread', () => {
   let dataDir: string;
+  let otherDataDir: string;
   let handle: DatabaseHandle;
 
   beforeAll(async () => {
     dataDir = await migratedDataDir();
+    otherDataDir = await migratedDataDir();
     handle = await openDatabase({ pgliteDataDir: pgliteFolder(dataDir), poolSize: 4 });
   });
 
   afterAll(async () => {
     await handle.close();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(otherDataDir, { recursive: true, force: true });
   });
 
   it('keeps the one-process semantics of PGlite (driver pglite), listens on a socket in a private short path, and leaves no file open to other users', async () => {
@@ -110,6 +117,15 @@ describe('the embedded database in its worker thread', () => {
     socket.write(simpleQuery('BEGIN'));
     socket.destroy();
     expect(rows(await handle.db.execute(sql`select 1 as one`))).toEqual([{ one: 1 }]);
+  });
+
+  it('finding (review of 0093): a process that exits without closing (a failed start) left its socket folder in the temporary directory; now it is removed at exit', () => {
+    const script = `import { openDatabase } from './platform/db.ts'; const h = await openDatabase({ pgliteDataDir: process.argv[1] }); console.log(h.db.$client.options.host[0]); process.exit(3);`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, pgliteFolder(otherDataDir)], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
+    expect(child.status).toBe(3);
+    const folder = child.stdout.trim();
+    expect(folder).toMatch(/srg-pglite-/);
+    expect(existsSync(folder)).toBe(false);
   });
 
   it('keeps what was committed across a close and a new open of the folder', async () => {

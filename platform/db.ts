@@ -276,10 +276,27 @@ async function stopPgliteWorker(worker: Worker, waitMs: number): Promise<void> {
  * on the request thread. It listens on a Unix socket in a folder of its own (0700: PGlite has no
  * authentication, so never a TCP port), and this thread reaches it with postgres.js, as a server.
  */
+/** The socket folders of this process's database threads: removed at exit too, since a start that fails never calls close(). */
+const socketFolders = new Set<string>();
+let removedAtExit = false;
+
+function privateSocketFolder(): string {
+  if (!removedAtExit) process.once('exit', () => [...socketFolders].forEach(removeSocketFolder));
+  removedAtExit = true;
+  // mkdtemp makes the folder 0700; os.tmpdir() keeps the path far below the 108-byte limit of a socket path.
+  const folder = mkdtempSync(join(tmpdir(), 'srg-pglite-'));
+  socketFolders.add(folder);
+  return folder;
+}
+
+function removeSocketFolder(folder: string): void {
+  rmSync(folder, { recursive: true, force: true });
+  socketFolders.delete(folder);
+}
+
 async function openPgliteWorker(options: DatabaseOptions & { pgliteDataDir: string }): Promise<DatabaseHandle> {
   const poolSize = options.poolSize ?? 10;
-  // mkdtemp makes the folder 0700; os.tmpdir() keeps the path far below the 108-byte limit of a socket path.
-  const socketDir = mkdtempSync(join(tmpdir(), 'srg-pglite-'));
+  const socketDir = privateSocketFolder();
   if (options.schemaName) quoteIdentifier(options.schemaName);
   let worker: Worker;
   try {
@@ -292,7 +309,7 @@ async function openPgliteWorker(options: DatabaseOptions & { pgliteDataDir: stri
       maxConnections: poolSize + 2,
     });
   } catch (error) {
-    rmSync(socketDir, { recursive: true, force: true });
+    removeSocketFolder(socketDir);
     throw error;
   }
   // PGlite creates its files 0666 whatever the umask; the folders are 0700, so nobody else can
@@ -335,7 +352,7 @@ async function openPgliteWorker(options: DatabaseOptions & { pgliteDataDir: stri
         // Queries under way finish first; then the thread closes PGlite (a dead thread has nothing to close).
         await client.end({ timeout: 5 });
         if (!exited) await stopPgliteWorker(worker, 10_000);
-        rmSync(socketDir, { recursive: true, force: true });
+        removeSocketFolder(socketDir);
         restrictToOwner(options.pgliteDataDir);
       })()),
   };
