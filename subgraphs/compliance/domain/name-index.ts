@@ -146,6 +146,11 @@ export class NameIndex<T, K extends string> {
     this.visitedBy = new Int32Array(this.nameText.length);
   }
 
+  /** Settles once the similar-token table is built (in the background, after the index): screens before it search every token. */
+  get tableReady(): Promise<void> {
+    return this.similarTokens.tableReady;
+  }
+
   /** Whether a token is distinctive in the indexed names; a token none of them has is. */
   private isDistinctive(token: string): boolean {
     const id = this.tokenIdOf.get(token);
@@ -170,10 +175,10 @@ export class NameIndex<T, K extends string> {
     return { records: this.records.length, names: this.nameText.length, vocabularyTokens: this.vocabulary.length };
   }
 
-  /** A query token's similar tokens: from the table for a vocabulary token, else searched (or the cache of recent searches). */
+  /** A query token's similar tokens: from the table for a vocabulary token once it is built, else searched (or the cache of recent searches). */
   private similarTokensOf(token: string, statistics: ScreenStatistics): SimilarTokens {
     const id = this.tokenIdOf.get(token);
-    if (id !== undefined) {
+    if (id !== undefined && this.similarTokens.hasTable) {
       statistics.tableTokens++;
       return this.similarTokens.ofVocabularyToken(id);
     }

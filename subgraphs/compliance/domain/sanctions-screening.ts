@@ -38,6 +38,8 @@ export interface SanctionsScreenOptions {
 
 export interface SanctionsIndex {
   readonly size: { entries: number; names: number; addresses: number };
+  /** Settles once the name index's similar-token table is built (NameIndex.tableReady); screens are the same before. */
+  readonly tableReady: Promise<void>;
   screenName(name: string, options?: SanctionsScreenOptions): SanctionsScreen;
   /** The score a screen of `query` gives the listed name `listed` (NameIndex.similarity). */
   similarity(query: string, listed: string): number;
@@ -86,6 +88,7 @@ export function buildSanctionsIndex(entries: readonly SdnEntry[]): SanctionsInde
   }
   return {
     size: { entries: names.size.records, names: names.size.names, addresses: addresses.size },
+    tableReady: names.tableReady,
     screenName(name, options = {}) {
       const types = options.types ? new Set(options.types) : undefined;
       const { matches, statistics } = names.screen(name, {

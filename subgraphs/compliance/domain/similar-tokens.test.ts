@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { labelledNamePairs, leiRecords, pepRecords, sdnList } from '../data/index.js';
 import { NameIndex } from './name-index.js';
 import { NameIndexBefore27 } from './name-index-before-27-testing.js';
@@ -27,6 +27,7 @@ describe('the assumptions of the similar-token table (each vocabulary pair compa
 describe('SimilarTokenIndex on a small vocabulary', () => {
   const vocabulary = ['muammar', 'qadhafi', 'gaddafi', 'gadafi', 'bashar', 'assad', 'asad', 'maher', 'melli', 'bank', 'iran', 'x'];
   const index = new SimilarTokenIndex(vocabulary);
+  beforeAll(() => index.tableReady);
   const listed = (token: string) => {
     const { similar } = index.search(token);
     return [...similar.ids].map((id, at) => [vocabulary[id], similar.similarities[at]]);
@@ -67,6 +68,7 @@ describe('screens of the whole SDN list against the index before issue 27', () =
   }));
   const before = new NameIndexBefore27(entries);
   const now = new NameIndex(entries);
+  beforeAll(() => now.tableReady, 120_000);
   const pairNames = [...new Set(labelledNamePairs().flatMap((pair) => [pair.a, pair.b]))];
   const queries = [...new Set([...pairNames, ...leiRecords().records.map((record) => record.legalName)])];
   const answer = (matches: readonly { record: { entNum: number }; matchedName: string; matchedKind: string; score: number }[]) =>
@@ -95,6 +97,7 @@ describe('PEP screens against the index before issue 27', () => {
   }));
   const before = new NameIndexBefore27(entries);
   const now = new NameIndex(entries);
+  beforeAll(() => now.tableReady, 120_000);
 
   it('returns the same matches with the same scores for the labelled names at 0.60', () => {
     for (const query of new Set(labelledNamePairs().flatMap((pair) => [pair.a, pair.b]))) {

@@ -20,6 +20,8 @@ import { DIFFERENT_INITIAL_WEIGHT, isClosePair, LENGTH_DIFFERENCE_WEIGHT, length
 
 /** A query token is compared with the vocabulary tokens sharing at least this share of its bigrams. */
 export const BLOCK_SHARE = 0.3;
+/** Tokens of the table built between two turns of the event loop (about 30 ms of work). */
+const TABLE_SLICE = 500;
 
 /** Letters and bigrams: 0 for an end (or any other character), 1-10 for 0-9, 11-36 for a-z (tokens are normalised to these). */
 const ALPHABET = 37;
@@ -221,7 +223,10 @@ export class SimilarTokenIndex {
    */
   private readonly gramTokens: Int32Array;
   private readonly lengthStart: Int32Array;
-  private readonly table: Table;
+  /** Built after the index, in slices that leave the event loop free between them (tableReady); searched until then. */
+  private table: Table | undefined;
+  /** Settles once the table is built: until then every token is searched (the same relation). */
+  readonly tableReady: Promise<void>;
   // Scratch space of one search, left zero (shared, the letter counts) or unread between searches.
   private readonly shared: Uint16Array;
   private readonly touched: Int32Array;
@@ -275,26 +280,47 @@ export class SimilarTokenIndex {
     this.foundTokens = new Int32Array(size);
     this.foundSimilarities = new Float64Array(size);
     this.foundLooseness = new Uint8Array(size);
-    this.table = tableOf(this.similarPairs(), size);
+    this.tableReady = this.buildTable();
+  }
+
+  get hasTable(): boolean {
+    return this.table !== undefined;
+  }
+
+  /**
+   * The table, TABLE_SLICE tokens at a time with the event loop free between slices: built at
+   * once it held the loop for about 1.5 s (2 s and more on a loaded machine), the first screen's
+   * caller waited that long, and a payment's AML screen right after a start could time out.
+   */
+  private async buildTable(): Promise<void> {
+    const pairs = new PairList();
+    for (let from = 0; from < this.tokens.length; from += TABLE_SLICE) {
+      await new Promise((resolve) => setImmediate(resolve));
+      this.addSimilarPairs(pairs, from, Math.min(from + TABLE_SLICE, this.tokens.length));
+    }
+    this.table = tableOf(pairs, this.tokens.length);
   }
 
   get size(): { vocabularyTokens: number; similarPairs: number } {
-    return { vocabularyTokens: this.tokens.length, similarPairs: this.table.ids.length };
+    return { vocabularyTokens: this.tokens.length, similarPairs: this.table?.ids.length ?? 0 };
   }
 
   /** Bytes held in typed arrays: the postings, the letters, the table and the scratch space. */
   get bytes(): number {
     const perToken = [this.idOf, this.bucket, this.shortestMatch, this.longestMatch, this.gramCount, this.neededShared, this.letterStart, this.letters];
-    const postings = [this.gramTokens, this.lengthStart, this.table.start, this.table.ids, this.table.similarities, this.table.looseness];
+    const table = this.table ? [this.table.start, this.table.ids, this.table.similarities, this.table.looseness] : [];
+    const postings = [this.gramTokens, this.lengthStart, ...table];
     const scratch = [this.shared, this.touched, this.foundTokens, this.foundSimilarities, this.foundLooseness];
     return [...perToken, ...postings, ...scratch].reduce((sum, array) => sum + array.byteLength, 0);
   }
 
-  /** The similar tokens of vocabulary token `id`, from the table. */
+  /** The similar tokens of vocabulary token `id`, from the table (built: see hasTable). */
   ofVocabularyToken(id: number): SimilarTokens {
-    const from = this.table.start[id]!;
-    const to = this.table.start[id + 1]!;
-    return new SimilarTokens(this.table.ids.subarray(from, to), this.table.similarities.subarray(from, to), this.table.looseness.subarray(from, to));
+    const table = this.table;
+    if (!table) throw new Error('the similar-token table is not built yet (await tableReady, or search)');
+    const from = table.start[id]!;
+    const to = table.start[id + 1]!;
+    return new SimilarTokens(table.ids.subarray(from, to), table.similarities.subarray(from, to), table.looseness.subarray(from, to));
   }
 
   /** The similar tokens of any token, by search (the table holds the same for a vocabulary token). */
@@ -411,11 +437,12 @@ export class SimilarTokenIndex {
    * each side's matchable lengths admit the other is checked for each direction, since that differs
    * for a token longer than LONGEST (bucketed with the longest; the SDN list has none).
    */
-  private similarPairs(): PairList {
+  /** The similar pairs of the tokens numbered from .. to - 1, each pair found once and added both ways. */
+  private addSimilarPairs(pairs: PairList, from: number, to: number): void {
     const { idOf, bucket, shortestMatch, longestMatch, foundTokens, foundSimilarities, foundLooseness } = this;
-    const pairs = new PairList();
     const [reachesLongest] = matchableLengths(LONGEST);
-    this.tokens.forEach((token, p) => {
+    for (let p = from; p < to; p++) {
+      const token = this.tokens[p]!;
       const id = idOf[p]!;
       pairs.push(id, id, 1, 0);
       const shortest = token.length > LONGEST ? Math.min(shortestMatch[p]!, reachesLongest) : shortestMatch[p]!;
@@ -425,7 +452,6 @@ export class SimilarTokenIndex {
         if (bucket[q]! >= shortestMatch[p]!) pairs.push(id, idOf[q]!, foundSimilarities[k]!, foundLooseness[k]!);
         if (bucket[p]! <= longestMatch[q]!) pairs.push(idOf[q]!, id, foundSimilarities[k]!, foundLooseness[k]!);
       }
-    });
-    return pairs;
+    }
   }
 }
